@@ -1,0 +1,86 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { NodeHttpClient } from "@effect/platform-node"
+import { AdminApi } from "@herald/api"
+import { ApiKeys, Workspaces } from "@herald/core"
+import type { ApiKey, Workspace } from "@herald/domain"
+
+/** A command that could not be carried out; `code` uses the API's error codes. */
+export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
+  code: Schema.Literals(["invalid", "not_found", "unavailable", "internal"]),
+  message: Schema.String
+}) {}
+
+/** What the `herald` command does to workspaces and keys, whether on the database or through a running server. */
+export class Admin extends Context.Service<Admin, {
+  createWorkspace(input: typeof AdminApi.CreateWorkspace.Type): Effect.Effect<Workspace.Workspace, AdminError>
+  readonly listWorkspaces: Effect.Effect<ReadonlyArray<Workspace.Workspace>, AdminError>
+  createKey(input: typeof AdminApi.CreateKey.Type): Effect.Effect<ApiKey.CreatedApiKey, AdminError>
+  listKeys(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, AdminError>
+  revokeKey(keyId: string): Effect.Effect<ApiKey.ApiKey, AdminError>
+}>()("@herald/cli/Admin") {
+  /** Straight on the database: used when no server holds the embedded one, and always with PostgreSQL. */
+  static readonly layerDirect = Layer.effect(
+    Admin,
+    Effect.gen(function*() {
+      const workspaces = yield* Workspaces.Workspaces
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const notFound = (error: { readonly message: string }) =>
+        Effect.fail(new AdminError({ code: "not_found", message: error.message }))
+      const internal = (error: { readonly message: string }) =>
+        Effect.fail(new AdminError({ code: "internal", message: error.message }))
+      return Admin.of({
+        createWorkspace: (input) => workspaces.create(input).pipe(Effect.catchTag("SqlError", internal)),
+        listWorkspaces: workspaces.list.pipe(Effect.catchTag("SqlError", internal)),
+        createKey: (input) =>
+          apiKeys.create(input).pipe(
+            Effect.catchTag("WorkspaceNotFound", notFound),
+            Effect.catchTag("SqlError", internal)
+          ),
+        listKeys: (workspaceId) =>
+          apiKeys.list(workspaceId).pipe(
+            Effect.catchTag("WorkspaceNotFound", notFound),
+            Effect.catchTag("SqlError", internal)
+          ),
+        revokeKey: (keyId) =>
+          apiKeys.revoke(keyId).pipe(
+            Effect.catchTag("ApiKeyNotFound", notFound),
+            Effect.catchTag("SqlError", internal)
+          )
+      })
+    })
+  )
+
+  /** Through the admin socket of the server that holds the embedded database. */
+  static readonly layerRemote = (socketPath: string) =>
+    Layer.effect(
+      Admin,
+      Effect.gen(function*() {
+        const client = yield* HttpApiClient.make(AdminApi.AdminApi, {
+          transformClient: HttpClient.mapRequest(HttpClientRequest.prependUrl("http://herald.local"))
+        })
+        const remote = <A, E extends { readonly _tag: string; readonly message?: string }, R>(
+          effect: Effect.Effect<{ readonly data: A }, E, R>
+        ) =>
+          effect.pipe(
+            Effect.map((body) => body.data),
+            Effect.mapError((error) =>
+              new AdminError({
+                code: error._tag === "NotFound" ? "not_found" : error._tag === "Invalid" ? "invalid" : "unavailable",
+                message: error._tag === "NotFound" || error._tag === "Invalid"
+                  ? error.message ?? error._tag
+                  : `The running server did not answer on ${socketPath}: ${error.message ?? error._tag}`
+              })
+            )
+          )
+        return Admin.of({
+          createWorkspace: (input) => remote(client.workspaces.create({ payload: input })),
+          listWorkspaces: remote(client.workspaces.list()),
+          createKey: (input) => remote(client.keys.create({ payload: input })),
+          listKeys: (workspaceId) => remote(client.keys.list({ params: { workspaceId } })),
+          revokeKey: (keyId) => remote(client.keys.revoke({ params: { keyId } }))
+        })
+      })
+    ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ socketPath })))
+}

@@ -1,0 +1,187 @@
+import { Effect, Option } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { Main } from "@herald/server"
+import { Database } from "@herald/db"
+import { Settings } from "@herald/core"
+import { Admin } from "./Admin.ts"
+import * as Backend from "./Backend.ts"
+import * as Output from "./Output.ts"
+import { DataDirLock } from "@herald/db"
+
+const json = Flag.Boolean("json").pipe(
+  Flag.withDescription("Print exactly one JSON document on stdout"),
+  Flag.withDefault(false)
+)
+
+/** Runs a command's work and reports any failure in the requested form, with exit code 1. */
+const guarded = <A, E extends { readonly message: string }, R>(
+  asJson: boolean,
+  effect: Effect.Effect<A, E, R>
+) =>
+  effect.pipe(
+    Effect.catch((error) => {
+      const code = "code" in error && typeof error.code === "string" ? error.code : codeOf(error)
+      return Output.failure(asJson, code, error.message).pipe(
+        Effect.andThen(Effect.sync(() => {
+          process.exitCode = 1
+        }))
+      )
+    })
+  )
+
+const codeOf = (error: unknown) => {
+  const tag = typeof error === "object" && error !== null && "_tag" in error ? error._tag : undefined
+  return tag === "InvalidSetting" ? "invalid" : tag === "DataDirBusy" ? "conflict" : "internal"
+}
+
+const withAdmin = <A, E extends { readonly message: string }>(
+  asJson: boolean,
+  use: (admin: Admin["Service"]) => Effect.Effect<A, E>
+) => guarded(asJson, Effect.flatMap(Admin, use).pipe(Effect.provide(Backend.adminLayer), Effect.scoped))
+
+const start = Command.make("start", { json }, ({ json }) =>
+  guarded(
+    json,
+    Main.run((started) =>
+      Output.result(json, {
+        api: started.api,
+        docs: started.docs,
+        openapi: started.openapi,
+        mcp: started.mcp,
+        health: started.health,
+        listening: started.listening,
+        database: started.database,
+        firstRun: Option.getOrNull(Option.map(started.firstRun, ({ key, workspace }) => ({ workspace, key })))
+      }, () => [
+        `Herald is running (${started.database} database, listening on ${started.listening}).`,
+        `  API:   ${started.api}`,
+        `  Docs:  ${started.docs}`,
+        `  MCP:   ${started.mcp}`,
+        ...Option.match(started.firstRun, {
+          onNone: () => [],
+          onSome: ({ key, workspace }) => [
+            "",
+            `First run: created the workspace "${workspace.name}" (${workspace.id}).`,
+            `Its API key, shown only this once:`,
+            ``,
+            `  ${key.key}`,
+            ``,
+            `Try it: curl -H "Authorization: Bearer ${key.key}" ${started.api}/accounts`
+          ]
+        })
+      ])
+    )
+  )).pipe(Command.withDescription("Start the service: REST API, docs, MCP and background work"))
+
+const migrate = Command.make("migrate", { json }, ({ json }) =>
+  guarded(
+    json,
+    Effect.gen(function*() {
+      const settings = yield* Settings.load
+      if (Option.isNone(settings.databaseUrl)) {
+        const holder = yield* DataDirLock.readLock(settings.dataDir)
+        if (Option.isSome(holder)) {
+          // A running server applied every migration it knows when it started.
+          return yield* Output.result(json, { migrated: true, by: "server", pid: holder.value.pid }, () => [
+            `The server (pid ${holder.value.pid}) holds ${settings.dataDir} and migrated it when it started.`
+          ])
+        }
+      }
+      const applied = yield* Database.migrate.pipe(
+        Effect.provide(
+          Option.match(settings.databaseUrl, {
+            onNone: () => Database.layerEmbedded({ dataDir: settings.dataDir }),
+            onSome: Database.layerUrl
+          })
+        ),
+        Effect.scoped
+      )
+      yield* Output.result(json, { migrated: true, by: "cli", applied }, () => [
+        applied.length === 0 ? "The database is up to date." : `Applied: ${applied.join(", ")}`
+      ])
+    })
+  )).pipe(Command.withDescription("Bring the database schema up to date"))
+
+const workspaceCreate = Command.make("create", {
+  name: Flag.String("name").pipe(Flag.withDescription("The workspace's name")),
+  ownerEmail: Flag.String("owner-email").pipe(Flag.withDescription("E-mail of its owner"), Flag.optional),
+  json
+}, ({ json, name, ownerEmail }) =>
+  withAdmin(json, (admin) =>
+    admin.createWorkspace(
+      Option.isSome(ownerEmail) ? { name, ownerEmail: ownerEmail.value } : { name }
+    ).pipe(
+      Effect.flatMap((workspace) =>
+        Output.result(json, workspace, () => [`Created workspace "${workspace.name}": ${workspace.id}`])
+      )
+    ))).pipe(Command.withDescription("Create a workspace"))
+
+const workspaceList = Command.make("list", { json }, ({ json }) =>
+  withAdmin(json, (admin) =>
+    admin.listWorkspaces.pipe(
+      Effect.flatMap((workspaces) =>
+        Output.result(json, workspaces, () =>
+          workspaces.length === 0
+            ? ["No workspaces."]
+            : workspaces.map((workspace) => `${workspace.id}  ${workspace.name}  (created ${workspace.createdAt})`))
+      )
+    ))).pipe(Command.withDescription("List workspaces"))
+
+const workspaceFlag = Flag.String("workspace").pipe(Flag.withDescription("The workspace id (ws_...)"))
+
+const keyCreate = Command.make("create", {
+  workspace: workspaceFlag,
+  name: Flag.String("name").pipe(Flag.withDescription("A name to tell the key by"), Flag.optional),
+  json
+}, ({ json, name, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.createKey(Option.isSome(name) ? { workspaceId: workspace, name: name.value } : { workspaceId: workspace })
+      .pipe(
+        Effect.flatMap((created) =>
+          Output.result(json, created, () => [
+            `Created API key "${created.name}" (${created.id}) for ${created.workspaceId}.`,
+            `The key, shown only this once:`,
+            ``,
+            `  ${created.key}`
+          ])
+        )
+      ))).pipe(Command.withDescription("Create an API key; the key is shown once"))
+
+const keyList = Command.make("list", { workspace: workspaceFlag, json }, ({ json, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.listKeys(workspace).pipe(
+      Effect.flatMap((keys) =>
+        Output.result(json, keys, () =>
+          keys.length === 0
+            ? ["No API keys."]
+            : keys.map((key) =>
+              `${key.id}  ${key.prefix}…${key.lastFour}  ${key.name}  created ${key.createdAt}  ` +
+              `last used ${key.lastUsedAt ?? "never"}${key.revokedAt === null ? "" : `  REVOKED ${key.revokedAt}`}`
+            ))
+      )
+    ))).pipe(Command.withDescription("List a workspace's API keys (never the keys themselves)"))
+
+const keyRevoke = Command.make("revoke", {
+  keyId: Argument.String("KEY_ID").pipe(Argument.withDescription("The key's id (key_...)")),
+  json
+}, ({ json, keyId }) =>
+  withAdmin(json, (admin) =>
+    admin.revokeKey(keyId).pipe(
+      Effect.flatMap((key) => Output.result(json, key, () => [`Revoked ${key.id} (${key.name}).`]))
+    ))).pipe(Command.withDescription("Revoke an API key; the next request with it is refused"))
+
+export const herald = Command.make("herald").pipe(
+  Command.withDescription("Herald: schedule and publish social posts"),
+  Command.withSubcommands([
+    start,
+    migrate,
+    Command.make("workspace").pipe(
+      Command.withDescription("Workspaces"),
+      Command.withSubcommands([workspaceCreate, workspaceList])
+    ),
+    Command.make("key").pipe(
+      Command.withDescription("API keys"),
+      Command.withSubcommands([keyCreate, keyList, keyRevoke])
+    )
+  ])
+)

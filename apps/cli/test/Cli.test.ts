@@ -1,0 +1,159 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+
+// The command line as an operator uses it: real processes, one data folder, with the server running and
+// stopped.
+const bin = resolve(import.meta.dirname, "../src/bin.ts")
+const dataDir = mkdtempSync(join(tmpdir(), "herald-cli-"))
+// Vitest puts Vite's BASE_URL ("/") into the environment; Herald would read it as its own.
+const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HOST: "127.0.0.1" }
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+  readonly json: any
+}
+
+const herald = (...args: ReadonlyArray<string>) =>
+  new Promise<Run>((resolveRun) => {
+    execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      let json: unknown = undefined
+      try {
+        json = JSON.parse(stdout)
+      } catch {
+        json = undefined
+      }
+      resolveRun({ code: error === null ? 0 : (error.code as number) ?? 1, stdout, stderr, json })
+    })
+  })
+
+let server: ChildProcess | undefined
+let started: any
+
+const startServer = () =>
+  new Promise<any>((resolveStart, reject) => {
+    server = spawn(process.execPath, [bin, "start", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] })
+    const lines = createInterface({ input: server.stdout! })
+    lines.once("line", (line) => resolveStart(JSON.parse(line)))
+    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)))
+  })
+
+const stopServer = () =>
+  new Promise<void>((resolveStop) => {
+    if (server === undefined || server.exitCode !== null) return resolveStop()
+    server.once("exit", () => resolveStop())
+    server.kill("SIGTERM")
+  })
+
+const accounts = (key: string) =>
+  fetch(`${started.listening}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } })
+
+beforeAll(async () => {
+  started = await startServer()
+}, 120_000)
+
+afterAll(async () => {
+  await stopServer()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe("herald with the server running", () => {
+  it("printed the first run's Demo workspace and a key that works", async () => {
+    assert.strictEqual(started.database, "embedded")
+    assert.strictEqual(started.firstRun.workspace.name, "Demo")
+    assert.match(started.firstRun.key.key, /^hrld_/)
+    assert.match(started.docs, /\/docs$/)
+    assert.match(started.mcp, /\/api\/mcp$/)
+    const answer = await accounts(started.firstRun.key.key)
+    assert.strictEqual(answer.status, 200)
+    assert.strictEqual(await answer.text(), `{"data":[]}`)
+  })
+
+  it("creates a workspace and a key through the server, and a revoked key is refused on the next request", async () => {
+    const workspace = await herald("workspace", "create", "--name", "Acme", "--owner-email", "owner@acme.test", "--json")
+    assert.strictEqual(workspace.code, 0, workspace.stderr)
+    assert.match(workspace.json.id, /^ws_/)
+    assert.strictEqual(workspace.json.name, "Acme")
+
+    const created = await herald("key", "create", "--workspace", workspace.json.id, "--name", "ci", "--json")
+    assert.strictEqual(created.code, 0, created.stderr)
+    assert.match(created.json.id, /^key_/)
+    assert.match(created.json.key, /^hrld_[0-9A-Za-z]{49}$/)
+    assert.strictEqual((await accounts(created.json.key)).status, 200)
+
+    const listed = await herald("key", "list", "--workspace", workspace.json.id, "--json")
+    assert.deepStrictEqual(listed.json.map((key: any) => key.id), [created.json.id])
+    assert.strictEqual(listed.json[0].lastFour, created.json.key.slice(-4))
+    assert.notInclude(listed.stdout, created.json.key)
+
+    const revoked = await herald("key", "revoke", created.json.id, "--json")
+    assert.strictEqual(revoked.code, 0, revoked.stderr)
+    assert.isString(revoked.json.revokedAt)
+    const refused = await accounts(created.json.key)
+    assert.strictEqual(refused.status, 401)
+    assert.strictEqual((await refused.json()).error.code, "unauthorized")
+  })
+
+  it("answers errors as one JSON document and exit code 1", async () => {
+    const missing = await herald("key", "revoke", "key_0000000000000000000000", "--json")
+    assert.strictEqual(missing.code, 1)
+    assert.strictEqual(missing.json.error.code, "not_found")
+    const unknownWorkspace = await herald("key", "create", "--workspace", "ws_0000000000000000000000", "--json")
+    assert.strictEqual(unknownWorkspace.code, 1)
+    assert.strictEqual(unknownWorkspace.json.error.code, "not_found")
+  })
+
+  it("refuses a second server on the same data folder, saying who holds it", async () => {
+    const second = await herald("start", "--json")
+    assert.strictEqual(second.code, 1)
+    assert.strictEqual(second.json.error.code, "conflict")
+    assert.include(second.json.error.message, String(server!.pid))
+  })
+
+  it("reports that the running server migrated the database", async () => {
+    const migrated = await herald("migrate", "--json")
+    assert.strictEqual(migrated.code, 0, migrated.stderr)
+    assert.deepInclude(migrated.json, { migrated: true, by: "server" })
+  })
+})
+
+describe("herald with the server stopped", () => {
+  it("opens the data folder itself; a key revoked while stopped is refused once the server is back", async () => {
+    await stopServer()
+    const listed = await herald("workspace", "list", "--json")
+    assert.strictEqual(listed.code, 0, listed.stderr)
+    assert.deepStrictEqual(listed.json.map((workspace: any) => workspace.name), ["Demo", "Acme"])
+
+    const workspace = await herald("workspace", "create", "--name", "Offline", "--json")
+    assert.strictEqual(workspace.code, 0, workspace.stderr)
+    const created = await herald("key", "create", "--workspace", workspace.json.id, "--json")
+    assert.strictEqual(created.code, 0, created.stderr)
+    const doomed = await herald("key", "create", "--workspace", workspace.json.id, "--json")
+    const revoked = await herald("key", "revoke", doomed.json.id, "--json")
+    assert.strictEqual(revoked.code, 0, revoked.stderr)
+    const migrated = await herald("migrate", "--json")
+    assert.deepInclude(migrated.json, { migrated: true, by: "cli" })
+
+    started = await startServer()
+    assert.isNull(started.firstRun)
+    assert.strictEqual((await accounts(created.json.key)).status, 200)
+    assert.strictEqual((await accounts(doomed.json.key)).status, 401)
+  })
+
+  it("stops at a bad setting with a message naming the variable", async () => {
+    const bad = await new Promise<Run>((resolveRun) => {
+      execFile(process.execPath, [bin, "workspace", "list", "--json"], {
+        env: { ...env, HERALD_RATE_LIMIT_PER_MINUTE: "lots" }
+      }, (error, stdout, stderr) =>
+        resolveRun({ code: error === null ? 0 : 1, stdout, stderr, json: JSON.parse(stdout) }))
+    })
+    assert.strictEqual(bad.code, 1)
+    assert.strictEqual(bad.json.error.code, "invalid")
+    assert.include(bad.json.error.message, "HERALD_RATE_LIMIT_PER_MINUTE")
+  })
+})

@@ -1,0 +1,32 @@
+import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { AdminApi, HeraldApi } from "@herald/api"
+import * as AccountsHandlers from "./http/AccountsHandlers.ts"
+import * as AdminHandlers from "./http/AdminHandlers.ts"
+import * as AuthorizationLive from "./http/AuthorizationLive.ts"
+import * as ErrorRendering from "./http/ErrorRendering.ts"
+import * as SystemHandlers from "./http/SystemHandlers.ts"
+
+/** Where the OpenAPI 3.1 document of the public API is served. */
+export const openapiPath = "/api/v1/openapi.json"
+
+/** Every public route: the REST API, its OpenAPI document, the offline docs page, and error rendering. */
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
+  // The Scalar page embeds its script, so the docs work without reaching any other host.
+  HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
+  ErrorRendering.layer
+).pipe(
+  Layer.provide([AccountsHandlers.layer, SystemHandlers.layer]),
+  // Handlers of authenticated groups need the middleware too, so it is provided below them.
+  Layer.provide(AuthorizationLive.layer)
+)
+
+/** The operator's routes, served only on the data folder's unix socket. */
+export const adminRoutes = Layer.mergeAll(HttpApiBuilder.layer(AdminApi.AdminApi), ErrorRendering.layer).pipe(
+  Layer.provide(AdminHandlers.layer)
+)
+
+export const serve = <E, R>(routesLayer: Layer.Layer<never, E, R>) =>
+  HttpRouter.serve(routesLayer, { disableListenLog: true, disableLogger: true })

@@ -1,0 +1,10 @@
+import { Layer } from "effect"
+import { Accounts, ApiKeys, RateLimiter } from "@herald/core"
+
+/** The core services the HTTP layer calls, over whichever database layer is provided. */
+export const layer = (options: { readonly rateLimitPerMinute: number }) =>
+  Layer.mergeAll(
+    ApiKeys.ApiKeys.layer,
+    Accounts.Accounts.layer,
+    RateLimiter.RateLimiter.layer({ limitPerMinute: options.rateLimitPerMinute })
+  )

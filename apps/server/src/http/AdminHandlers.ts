@@ -1,0 +1,47 @@
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi, ApiError } from "@herald/api"
+import { ApiKeys, Workspaces } from "@herald/core"
+
+const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
+
+const WorkspacesHandlers = HttpApiBuilder.group(
+  AdminApi.AdminApi,
+  "workspaces",
+  Effect.fnUntraced(function*(handlers) {
+    const workspaces = yield* Workspaces.Workspaces
+    return handlers
+      .handle("create", ({ payload }) =>
+        workspaces.create(payload).pipe(Effect.map((data) => ({ data })), Effect.orDie))
+      .handle("list", () => workspaces.list.pipe(Effect.map((data) => ({ data })), Effect.orDie))
+  })
+)
+
+const KeysHandlers = HttpApiBuilder.group(
+  AdminApi.AdminApi,
+  "keys",
+  Effect.fnUntraced(function*(handlers) {
+    const apiKeys = yield* ApiKeys.ApiKeys
+    return handlers
+      .handle("create", ({ payload }) =>
+        apiKeys.create(payload).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("WorkspaceNotFound", notFound),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("list", ({ params }) =>
+        apiKeys.list(params.workspaceId).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("WorkspaceNotFound", notFound),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("revoke", ({ params }) =>
+        apiKeys.revoke(params.keyId).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("ApiKeyNotFound", notFound),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+  })
+)
+
+export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers)

@@ -1,0 +1,64 @@
+import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiError, Authorization } from "@herald/api"
+import { ApiKeys, RateLimiter } from "@herald/core"
+
+// The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
+// window) and the current state (remaining, seconds to reset) ride on every answer, errors included.
+const rateLimitHeaders = (decision: RateLimiter.Decision) => ({
+  "ratelimit-policy": `"default";q=${decision.limit};w=60`,
+  "ratelimit": `"default";r=${decision.remaining};t=${decision.resetSeconds}`
+})
+
+const withHeaders = (headers: Record<string, string>) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+  )
+
+/**
+ * Counts a request against its subject and refuses it when over the limit. Shared by REST and (through the
+ * same services) MCP, so one key has one budget.
+ */
+export const limit = Effect.fnUntraced(function*(rateLimiter: RateLimiter.RateLimiter["Service"], subject: string) {
+  const decision = yield* rateLimiter.consume(subject)
+  yield* withHeaders(rateLimitHeaders(decision))
+  if (!decision.allowed) {
+    yield* withHeaders({ "retry-after": String(decision.resetSeconds) })
+    return yield* new ApiError.RateLimited({
+      message:
+        `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
+    })
+  }
+})
+
+export const layer = Layer.effect(
+  Authorization.Authorization,
+  Effect.gen(function*() {
+    const apiKeys = yield* ApiKeys.ApiKeys
+    const rateLimiter = yield* RateLimiter.RateLimiter
+
+    return Authorization.Authorization.of({
+      bearer: Effect.fnUntraced(function*(httpEffect, { credential }) {
+        const token = Redacted.value(credential)
+        const principal = yield* apiKeys.authenticate(token).pipe(
+          Effect.catchTag("SqlError", Effect.die),
+          Effect.catchTag("Unauthenticated", (refused) =>
+            Effect.gen(function*() {
+              // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
+              const request = yield* HttpServerRequest.HttpServerRequest
+              const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+              yield* limit(rateLimiter, `address:${address}`)
+              yield* withHeaders({
+                "www-authenticate": refused.reason === "missing"
+                  ? `Bearer realm="herald"`
+                  : `Bearer realm="herald", error="invalid_token"`
+              })
+              return yield* new ApiError.Unauthorized({ message: refused.message })
+            }))
+        )
+        yield* limit(rateLimiter, `key:${principal.keyId}`)
+        return yield* Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
+      })
+    })
+  })
+)

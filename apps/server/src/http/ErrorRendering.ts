@@ -1,0 +1,162 @@
+import { ByteSize, Cause, Effect, Option, type Types } from "effect"
+import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiError } from "effect/http-api"
+import { ApiError, HeraldApi } from "@herald/api"
+import { randomBytes } from "node:crypto"
+import { formatSchemaError } from "../internal/formatSchemaError.ts"
+
+// One global middleware gives every answer an `X-Request-Id` and renders whatever the router and the HttpApi
+// framework fail with (unknown route, wrong method, undecodable input, a body too large, a defect) in the
+// reference's error shape. Handlers' own typed errors are already encoded by their endpoint schemas.
+
+// JSON bodies are small; uploads stream with their own limit (their schema's maxBytes).
+const maxJsonBody = ByteSize.bytes(1024 * 1024)
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+const newRequestId = () => `req_${randomBytes(12).toString("base64url")}`
+
+/** Every method each path of the API answers, so a known path with the wrong method gets 405 and `Allow`. */
+const routeTable = () => {
+  const router = FindMyWay.make<ReadonlySet<string>>({})
+  const methods = new Map<string, Set<string>>()
+  HttpApi.reflect(HeraldApi.HeraldApi, {
+    onGroup() {},
+    onEndpoint({ endpoint }) {
+      const set = methods.get(endpoint.path) ?? new Set<string>()
+      set.add(endpoint.method)
+      methods.set(endpoint.path, set)
+    }
+  })
+  for (const [path, set] of methods) router.all(path as `/${string}`, set)
+  return (url: string) => router.find("GET", url)?.handler
+}
+
+const json = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(body, { status })
+
+const render = (
+  cause: Cause.Cause<unknown>,
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  allowedMethods: (url: string) => ReadonlySet<string> | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
+  const defect = failure === undefined ? Cause.squash(cause) : failure
+  const error = HttpServerError.isHttpServerError(defect) ? defect.reason : defect
+
+  if (HttpApiError.HttpApiSchemaError.is(error)) {
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") return internal(cause, requestId)
+    const { details, message } = formatSchemaError(error.kind, error.cause)
+    return Effect.succeed(json(400, ApiError.body("invalid", message, { details })))
+  }
+  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) {
+    return Effect.succeed(
+      json(413, ApiError.body("too_large", `The request body is larger than the limit of ${error.size} bytes`))
+    )
+  }
+  if (isTagged(error, "RouteNotFound")) {
+    const path = request.url.split("?")[0] ?? request.url
+    const allowed = allowedMethods(path)
+    if (allowed !== undefined && allowed.size > 0 && !allowed.has(request.method)) {
+      const allow = [...allowed].sort().join(", ")
+      return Effect.succeed(
+        json(405, ApiError.body("not_found", `${request.method} is not supported on ${path}; use ${allow}`)).pipe(
+          HttpServerResponse.setHeader("allow", allow)
+        )
+      )
+    }
+    return Effect.succeed(json(404, ApiError.body("not_found", `No route ${request.method} ${path}`)))
+  }
+  if (isTagged(error, "RequestParseError")) {
+    const parse = error as HttpServerError.RequestParseError
+    return Effect.succeed(
+      parse.reason === "BodyTooLarge"
+        ? json(413, ApiError.body("too_large", "The request body is too large"))
+        : json(400, ApiError.body("invalid", "The request body could not be read"))
+    )
+  }
+  if (Cause.hasInterruptsOnly(cause)) {
+    // The client went away; nobody reads this answer, but the server still owes the socket one.
+    return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
+  }
+  return internal(cause, requestId)
+}
+
+// Answers some layer produced itself (the HttpApi framework answers an unsupported Content-Type with a plain
+// 415, for one) are re-rendered so that every error a client sees has the same shape.
+const codeForStatus = (status: number): ApiError.Code =>
+  status === 401
+    ? "unauthorized"
+    : status === 404 || status === 405
+    ? "not_found"
+    : status === 409
+    ? "conflict"
+    : status === 413
+    ? "too_large"
+    : status === 429
+    ? "rate_limited"
+    : status >= 500
+    ? "internal"
+    : "invalid"
+
+const reshape = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
+(
+  response: HttpServerResponse.HttpServerResponse
+): HttpServerResponse.HttpServerResponse => {
+  if (response.status < 400) return response
+  const body = response.body
+  if ("contentType" in body && body.contentType?.startsWith("application/json")) return response
+  const message = response.status === 415
+    ? `Content-Type ${request.headers["content-type"] ?? "(none)"} is not accepted here; send application/json`
+    : `The request could not be answered (HTTP ${response.status})`
+  const code = codeForStatus(response.status)
+  return json(response.status, ApiError.body(code, message, code === "internal" ? { requestId } : undefined)).pipe(
+    HttpServerResponse.setHeaders(keptHeaders(response.headers))
+  )
+}
+
+const keptHeaders = (headers: Record<string, string>) => {
+  const kept: Record<string, string> = {}
+  for (const name in headers) {
+    if (name !== "content-length" && name !== "content-type") kept[name] = headers[name]!
+  }
+  return kept
+}
+
+const isTagged = (value: unknown, tag: string): boolean =>
+  typeof value === "object" && value !== null && "_tag" in value && value._tag === tag
+
+const internal = (cause: Cause.Cause<unknown>, requestId: string) =>
+  Effect.as(
+    Effect.logError("Unexpected failure answering a request", cause).pipe(Effect.annotateLogs({ requestId })),
+    json(
+      500,
+      ApiError.body(
+        "internal",
+        `Something went wrong on our side. Quote request id ${requestId} if you report it.`,
+        { requestId }
+      )
+    )
+  )
+
+export const layer = HttpRouter.middleware<{ handles: unknown }>()(
+  Effect.sync(() => {
+    const allowedMethods = routeTable()
+    return (httpEffect) =>
+      // Every failure is answered here; the router's type wants `unhandled` kept in the error channel.
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        Types.unhandled
+      > => {
+        const given = request.headers["x-request-id"]
+        const requestId = given !== undefined && requestIdPattern.test(given) ? given : newRequestId()
+        return httpEffect.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxJsonBody),
+          Effect.catchCause((cause) => render(cause, request, requestId, allowedMethods)),
+          Effect.map(reshape(request, requestId)),
+          Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
+          Effect.annotateLogs({ requestId })
+        )
+      })
+  }),
+  { global: true }
+)

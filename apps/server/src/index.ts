@@ -1,0 +1,5 @@
+export * as AdminSocket from "./AdminSocket.ts"
+export * as FirstRun from "./FirstRun.ts"
+export * as Http from "./Http.ts"
+export * as Main from "./Main.ts"
+export * as Services from "./Services.ts"

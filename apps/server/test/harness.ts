@@ -1,0 +1,37 @@
+import { Effect, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { ApiKeys, type Settings, Workspaces } from "@herald/core"
+import { backends } from "@herald/db/testing"
+import * as Main from "../src/Main.ts"
+export { request } from "./request.ts"
+
+export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.Settings => ({
+  port: 0,
+  host: "127.0.0.1",
+  baseUrl: "http://localhost",
+  databaseUrl: Option.none(),
+  dataDir: "./.herald-test-unused",
+  secretKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),
+  rateLimitPerMinute: 1000,
+  ...overrides
+})
+
+/** The whole server on an ephemeral port over the embedded test database. */
+export const serverLayer = (overrides: Partial<Settings.Settings> = {}) =>
+  Main.layerWith(settings(overrides), backends()[0]!.layer, false)
+
+/** The address the test server listens on. */
+export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
+
+/** A fresh workspace with one key: `{ workspace, key }`. */
+export const workspaceWithKey = (name = "Test") =>
+  Effect.gen(function*() {
+    const workspaces = yield* Workspaces.Workspaces
+    const apiKeys = yield* ApiKeys.ApiKeys
+    const workspace = yield* workspaces.create({ name })
+    const key = yield* apiKeys.create({ workspaceId: workspace.id })
+    return { workspace, key }
+  }).pipe(Effect.orDie)
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+

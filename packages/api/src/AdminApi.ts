@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { ApiKey, Workspace } from "@herald/domain"
+import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { Data } from "./Envelope.ts"
+
+// The operator's calls behind the `herald` command. A running server answers them on a unix socket in its
+// data folder (owner-only), so the command works while the server holds the embedded database. They are
+// not part of the public API and not in its OpenAPI document.
+
+export const CreateWorkspace = Schema.Struct({
+  name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  ownerEmail: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[^\s@]+@[^\s@]+$/, {
+    message: "Expected an e-mail address"
+  })))
+})
+
+export const CreateKey = Schema.Struct({
+  workspaceId: Schema.String,
+  name: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
+})
+
+export class AdminWorkspaces extends HttpApiGroup.make("workspaces").add(
+  HttpApiEndpoint.post("create", "/workspaces", { payload: CreateWorkspace, success: Data(Workspace.Workspace) }),
+  HttpApiEndpoint.get("list", "/workspaces", { success: Data(Schema.Array(Workspace.Workspace)) })
+) {}
+
+export class AdminKeys extends HttpApiGroup.make("keys").add(
+  HttpApiEndpoint.post("create", "/keys", {
+    payload: CreateKey,
+    success: Data(ApiKey.CreatedApiKey),
+    error: [NotFoundResponse, InvalidResponse]
+  }),
+  HttpApiEndpoint.get("list", "/workspaces/:workspaceId/keys", {
+    params: { workspaceId: Schema.String },
+    success: Data(Schema.Array(ApiKey.ApiKey)),
+    error: NotFoundResponse
+  }),
+  HttpApiEndpoint.post("revoke", "/keys/:keyId/revoke", {
+    params: { keyId: Schema.String },
+    success: Data(ApiKey.ApiKey),
+    error: NotFoundResponse
+  })
+) {}
+
+export class AdminApi extends HttpApi.make("herald-admin").add(AdminWorkspaces).add(AdminKeys).prefix("/admin") {}

@@ -1,0 +1,8 @@
+import { Schema } from "effect"
+
+/** A success body: `{ "data": ... }` (reference, "Endpoints"). */
+export const Data = <S extends Schema.Top>(data: S) => Schema.Struct({ data })
+
+/** A list body: `{ "data": [...], "nextCursor": string | null }` (product.md, "Ids, times, shapes"). */
+export const Page = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({ data: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })

@@ -1,0 +1,25 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountsApi } from "./AccountsApi.ts"
+import { Authorization } from "./Authorization.ts"
+import { SystemApi } from "./SystemApi.ts"
+
+/** The public REST contract under `/api/v1`: shared by the server, the typed client and the OpenAPI document. */
+export class V1 extends HttpApi.make("herald-v1")
+  .add(AccountsApi)
+  .middleware(Authorization)
+  .prefix("/api/v1")
+  .annotateMerge(OpenApi.annotations({
+    title: "Herald API",
+    version: "1",
+    description: "Schedule and publish social posts to seven networks. Every route needs " +
+      "`Authorization: Bearer <API_KEY>`; success bodies are `{ \"data\": ... }`, errors " +
+      "`{ \"error\": { \"code\", \"message\" } }`."
+  }))
+{}
+
+/** Everything the server answers through HttpApi: the v1 contract plus the unauthenticated system routes. */
+export class HeraldApi extends HttpApi.make("herald")
+  .addHttpApi(V1)
+  .add(SystemApi)
+  .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
+{}

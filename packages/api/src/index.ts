@@ -1,0 +1,7 @@
+export * as AccountsApi from "./AccountsApi.ts"
+export * as AdminApi from "./AdminApi.ts"
+export * as ApiError from "./ApiError.ts"
+export * as Authorization from "./Authorization.ts"
+export * as Envelope from "./Envelope.ts"
+export * as HeraldApi from "./HeraldApi.ts"
+export * as SystemApi from "./SystemApi.ts"

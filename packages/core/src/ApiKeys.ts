@@ -1,0 +1,194 @@
+import { Clock, Context, Duration, Effect, Layer, Queue, Schedule, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { ApiKey, Ids as DomainIds } from "@herald/domain"
+import * as Ids from "./Ids.ts"
+import * as KeyFormat from "./internal/apiKeyFormat.ts"
+import { iso, isoOrNull } from "./internal/rows.ts"
+import { WorkspaceNotFound, Workspaces } from "./Workspaces.ts"
+
+export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", {
+  keyId: Schema.String
+}) {
+  override get message() {
+    return `API key ${this.keyId} does not exist`
+  }
+}
+
+/** Why a presented key was refused; each reason reads as a sentence for the person who sent it. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  reason: Schema.Literals(["missing", "malformed", "bad_checksum", "unknown", "revoked"])
+}) {
+  override get message() {
+    switch (this.reason) {
+      case "missing":
+        return "Missing API key: send it as `Authorization: Bearer <API_KEY>`"
+      case "malformed":
+        return "Malformed API key: Herald keys start with `hrld_` and are 54 characters long"
+      case "bad_checksum":
+        return "Invalid API key: its checksum does not match (was it copied completely?)"
+      case "unknown":
+        return "Invalid API key"
+      case "revoked":
+        return "This API key has been revoked"
+    }
+  }
+}
+
+/** Who a request is: the workspace and the key it authenticated with. */
+export interface Principal {
+  readonly workspaceId: DomainIds.WorkspaceId
+  readonly keyId: DomainIds.ApiKeyId
+}
+
+interface KeyRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly name: string
+  readonly lastFour: string
+  readonly createdAt: Date | string
+  readonly lastUsedAt: Date | string | null
+  readonly revokedAt: Date | string | null
+}
+
+const toApiKey = (row: KeyRow) =>
+  new ApiKey.ApiKey({
+    id: DomainIds.ApiKeyId.make(row.id),
+    workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
+    name: row.name,
+    prefix: KeyFormat.displayPrefix,
+    lastFour: row.lastFour,
+    createdAt: iso(row.createdAt),
+    lastUsedAt: isoOrNull(row.lastUsedAt),
+    revokedAt: isoOrNull(row.revokedAt)
+  })
+
+// Every process caches authenticated keys for a short time so a request costs no query; a revocation
+// reaches every process sharing the database through this channel, and the cache lifetime bounds the rest.
+const revokedChannel = "herald_api_key_revoked"
+const cacheMillis = Duration.toMillis(Duration.seconds(30))
+// `last_used_at` is written at most this often per key, off the request path.
+const lastUsedMillis = Duration.toMillis(Duration.minutes(1))
+
+interface CacheEntry {
+  readonly principal: Principal
+  readonly expiresAt: number
+  lastUsedWrittenAt: number
+}
+
+export interface CreateInput {
+  readonly workspaceId: string
+  readonly name?: string | undefined
+}
+
+export class ApiKeys extends Context.Service<ApiKeys, {
+  create(input: CreateInput): Effect.Effect<ApiKey.CreatedApiKey, WorkspaceNotFound | SqlError.SqlError>
+  list(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, WorkspaceNotFound | SqlError.SqlError>
+  revoke(keyId: string): Effect.Effect<ApiKey.ApiKey, ApiKeyNotFound | SqlError.SqlError>
+  authenticate(key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError>
+}>()("@herald/core/ApiKeys") {
+  static readonly layerNoDeps = Layer.effect(
+    ApiKeys,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const pg = yield* PgClient.PgClient
+      const workspaces = yield* Workspaces
+      const cache = new Map<string, CacheEntry>()
+
+      const create = Effect.fn("ApiKeys.create")(function*(input: CreateInput) {
+        yield* workspaces.get(input.workspaceId)
+        const id = yield* Ids.make(DomainIds.prefixes.apiKey)
+        const key = KeyFormat.generate()
+        const name = input.name ?? "API key"
+        const [row] = yield* sql<KeyRow>`
+          INSERT INTO api_keys (id, workspace_id, name, hash, last_four)
+          VALUES (${id}, ${input.workspaceId}, ${name}, ${KeyFormat.hash(key)}, ${KeyFormat.lastFour(key)})
+          RETURNING id, workspace_id, name, last_four, created_at, last_used_at, revoked_at
+        `
+        return new ApiKey.CreatedApiKey({ ...toApiKey(row!), key })
+      })
+
+      const list = Effect.fn("ApiKeys.list")(function*(workspaceId: string) {
+        yield* workspaces.get(workspaceId)
+        const rows = yield* sql<KeyRow>`
+          SELECT id, workspace_id, name, last_four, created_at, last_used_at, revoked_at
+          FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at, id
+        `
+        return rows.map(toApiKey)
+      })
+
+      const revoke = Effect.fn("ApiKeys.revoke")(function*(keyId: string) {
+        const rows = yield* sql<KeyRow & { readonly hash: Uint8Array }>`
+          UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${keyId}
+          RETURNING id, workspace_id, name, hash, last_four, created_at, last_used_at, revoked_at
+        `
+        const row = rows[0]
+        if (row === undefined) return yield* new ApiKeyNotFound({ keyId })
+        const hashHex = Buffer.from(row.hash).toString("hex")
+        cache.delete(hashHex)
+        yield* pg.notify(revokedChannel, hashHex)
+        return toApiKey(row)
+      })
+
+      const touch = (keyId: string) =>
+        sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${keyId}`.pipe(
+          Effect.catchCause((cause) => Effect.logWarning("Could not record a key's last use", cause)),
+          Effect.forkDetach
+        )
+
+      const authenticate = Effect.fnUntraced(function*(key: string) {
+        const parsed = KeyFormat.parse(key)
+        switch (parsed._tag) {
+          case "Missing":
+            return yield* new Unauthenticated({ reason: "missing" })
+          case "Malformed":
+            return yield* new Unauthenticated({ reason: "malformed" })
+          case "BadChecksum":
+            return yield* new Unauthenticated({ reason: "bad_checksum" })
+        }
+        const hashHex = parsed.hash.toString("hex")
+        const now = yield* Clock.currentTimeMillis
+        const cached = cache.get(hashHex)
+        if (cached !== undefined && cached.expiresAt > now) {
+          if (now - cached.lastUsedWrittenAt >= lastUsedMillis) {
+            cached.lastUsedWrittenAt = now
+            yield* touch(cached.principal.keyId)
+          }
+          return cached.principal
+        }
+        const rows = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly revokedAt: Date | null }>`
+          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${parsed.hash}
+        `
+        const row = rows[0]
+        if (row === undefined) return yield* new Unauthenticated({ reason: "unknown" })
+        if (row.revokedAt !== null) return yield* new Unauthenticated({ reason: "revoked" })
+        const principal: Principal = {
+          workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
+          keyId: DomainIds.ApiKeyId.make(row.id)
+        }
+        cache.set(hashHex, { principal, expiresAt: now + cacheMillis, lastUsedWrittenAt: now })
+        yield* touch(principal.keyId)
+        return principal
+      })
+
+      // Revocations from any process sharing the database evict the key here too. If the listening connection
+      // drops, the cache is emptied (a notice may have been missed) and listening starts again.
+      yield* Effect.scoped(Effect.gen(function*() {
+        const queue = yield* pg.listen(revokedChannel)
+        while (true) {
+          const hashHex = yield* Queue.take(queue)
+          cache.delete(hashHex.payload)
+        }
+      })).pipe(
+        Effect.tapCause(() => Effect.sync(() => cache.clear())),
+        Effect.retry(Schedule.spaced(Duration.seconds(1))),
+        Effect.forkScoped
+      )
+
+      return ApiKeys.of({ create, list, revoke, authenticate })
+    })
+  )
+
+  static readonly layer = this.layerNoDeps.pipe(Layer.provideMerge(Workspaces.layer))
+}
+

@@ -1,0 +1,110 @@
+import { Config, Effect, Option, Redacted, Schema } from "effect"
+
+/** A setting from the environment that cannot be used; start-up stops with this message. */
+export class InvalidSetting extends Schema.TaggedError<InvalidSetting>()("InvalidSetting", {
+  name: Schema.String,
+  value: Schema.String,
+  expected: Schema.String
+}) {
+  override get message() {
+    return `${this.name}=${JSON.stringify(this.value)} is not valid: expected ${this.expected}`
+  }
+}
+
+const raw = (name: string) =>
+  Config.option(Config.String(name)).pipe(
+    Effect.map(Option.filter((value: string) => value.trim() !== "")),
+    Effect.orDie
+  )
+
+const parsed = <A>(name: string, fallback: A, expected: string, parse: (value: string) => A | undefined) =>
+  Effect.flatMap(raw(name), (value) => {
+    if (Option.isNone(value)) return Effect.succeed(fallback)
+    const result = parse(value.value.trim())
+    return result === undefined
+      ? Effect.fail(new InvalidSetting({ name, value: value.value, expected }))
+      : Effect.succeed(result)
+  })
+
+const integer = (min: number, max: number) => (value: string) => {
+  if (!/^\d+$/.test(value)) return undefined
+  const number = Number(value)
+  return number >= min && number <= max ? number : undefined
+}
+
+/** `PORT`: where the HTTP server listens (default 3000). */
+export const port = parsed("PORT", 3000, "a port number from 0 to 65535", integer(0, 65535))
+
+/** `HOST`: the interface to listen on; every interface when unset. */
+export const host = Effect.map(raw("HOST"), Option.getOrUndefined)
+
+/** `BASE_URL`: the public address used in links; `http://localhost:<PORT>` by default. */
+export const baseUrl = Effect.flatMap(port, (portNumber) =>
+  parsed("BASE_URL", `http://localhost:${portNumber}`, "an absolute http:// or https:// URL", (value) => {
+    if (!URL.canParse(value)) return undefined
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:" ? value.replace(/\/+$/, "") : undefined
+  }))
+
+/** `DATABASE_URL`: a PostgreSQL server; the embedded database in the data folder when unset. */
+export const databaseUrl = Effect.flatMap(raw("DATABASE_URL"), (value) => {
+  if (Option.isNone(value)) return Effect.succeed(Option.none<Redacted.Redacted<string>>())
+  const text = value.value.trim()
+  return /^postgres(ql)?:\/\//.test(text) && URL.canParse(text)
+    ? Effect.succeed(Option.some(Redacted.make(text)))
+    : Effect.fail(
+      new InvalidSetting({
+        name: "DATABASE_URL",
+        value: "(hidden)",
+        expected: "a postgres:// or postgresql:// URL"
+      })
+    )
+})
+
+/** `HERALD_DATA_DIR`: the embedded database, media and generated secrets (default `./.herald`). */
+export const dataDir = parsed("HERALD_DATA_DIR", "./.herald", "a folder path", (value) => value)
+
+/** `HERALD_SECRET_KEY`: 32 bytes as 64 hex characters or base64, for encrypting secrets at rest. */
+export const secretKey = Effect.flatMap(raw("HERALD_SECRET_KEY"), (value) => {
+  if (Option.isNone(value)) return Effect.succeed(Option.none<Redacted.Redacted<Uint8Array>>())
+  const bytes = decodeSecretKey(value.value.trim())
+  return bytes === undefined
+    ? Effect.fail(
+      new InvalidSetting({
+        name: "HERALD_SECRET_KEY",
+        value: "(hidden)",
+        expected: "32 bytes, written as 64 hex characters or as base64"
+      })
+    )
+    : Effect.succeed(Option.some(Redacted.make(bytes)))
+})
+
+export const decodeSecretKey = (text: string): Uint8Array | undefined => {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, "hex")
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(text)
+    ? Buffer.from(text, "base64")
+    : undefined
+  return bytes !== undefined && bytes.length === 32 ? new Uint8Array(bytes) : undefined
+}
+
+/** `HERALD_RATE_LIMIT_PER_MINUTE`: requests per minute per API key (default 120). */
+export const rateLimitPerMinute = parsed(
+  "HERALD_RATE_LIMIT_PER_MINUTE",
+  120,
+  "a whole number from 1 to 1000000",
+  integer(1, 1_000_000)
+)
+
+/** Every setting, read and checked together at start-up. */
+export const load = Effect.all({
+  port,
+  host,
+  baseUrl,
+  databaseUrl,
+  dataDir,
+  secretKey,
+  rateLimitPerMinute
+})
+
+export type Settings = Effect.Success<typeof load>

@@ -1,0 +1,7 @@
+export * as Accounts from "./Accounts.ts"
+export * as ApiKeys from "./ApiKeys.ts"
+export * as Ids from "./Ids.ts"
+export * as RateLimiter from "./RateLimiter.ts"
+export * as SecretKey from "./SecretKey.ts"
+export * as Settings from "./Settings.ts"
+export * as Workspaces from "./Workspaces.ts"

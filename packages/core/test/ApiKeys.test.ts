@@ -1,0 +1,108 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { backends } from "@herald/db/testing"
+import { ApiKeys, Workspaces } from "../src/index.ts"
+import * as KeyFormat from "../src/internal/apiKeyFormat.ts"
+
+describe("key format", () => {
+  it("makes keys with the hrld_ prefix, 54 characters, that pass their own checksum", () => {
+    const key = KeyFormat.generate()
+    assert.match(key, /^hrld_[0-9A-Za-z]{49}$/)
+    assert.strictEqual(KeyFormat.parse(key)._tag, "WellFormed")
+    assert.notStrictEqual(KeyFormat.generate(), key)
+  })
+
+  it("catches a changed character through the checksum, without a lookup", () => {
+    const key = KeyFormat.generate()
+    const index = 20
+    const changed = key.slice(0, index) + (key[index] === "a" ? "b" : "a") + key.slice(index + 1)
+    assert.strictEqual(KeyFormat.parse(changed)._tag, "BadChecksum")
+    assert.strictEqual(KeyFormat.parse("hrld_short")._tag, "Malformed")
+    assert.strictEqual(KeyFormat.parse("")._tag, "Missing")
+  })
+})
+
+for (const backend of backends()) {
+  layer(ApiKeys.ApiKeys.layer.pipe(Layer.provideMerge(backend.layer)),
+    // The live clock: last-use writes and revocation notices really run in the background.
+    { timeout: 120_000, excludeTestServices: true })(
+    `ApiKeys on ${backend.name}`,
+    (it) => {
+      it.effect("stores only a SHA-256 of the key and shows the key once", () =>
+        Effect.gen(function*() {
+          const workspaces = yield* Workspaces.Workspaces
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const sql = yield* SqlClient.SqlClient
+          const workspace = yield* workspaces.create({ name: "Acme", ownerEmail: "Owner@Example.com" })
+          const created = yield* apiKeys.create({ workspaceId: workspace.id, name: "CI" })
+          assert.strictEqual(created.lastFour, created.key.slice(-4))
+          assert.strictEqual(created.prefix, "hrld_")
+          const rows = yield* sql<{ readonly hash: Uint8Array }>`SELECT * FROM api_keys WHERE id = ${created.id}`
+          const stored = JSON.stringify(rows, (_key, value) => value instanceof Uint8Array ? [...value] : value)
+          assert.notInclude(stored, created.key)
+          assert.deepStrictEqual([...rows[0]!.hash], [...KeyFormat.hash(created.key)])
+          const listed = yield* apiKeys.list(workspace.id)
+          assert.deepStrictEqual(listed.map((key) => key.id), [created.id])
+          assert.notProperty(listed[0]!, "key")
+          const members = yield* workspaces.members(workspace.id)
+          assert.deepStrictEqual(members.map((member) => [member.email, member.role]), [["owner@example.com", "owner"]])
+        }))
+
+      it.effect("authenticates a key to its workspace and records its last use", () =>
+        Effect.gen(function*() {
+          const workspaces = yield* Workspaces.Workspaces
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const workspace = yield* workspaces.create({ name: "Beta" })
+          const created = yield* apiKeys.create({ workspaceId: workspace.id })
+          const principal = yield* apiKeys.authenticate(created.key)
+          assert.strictEqual(principal.workspaceId, workspace.id)
+          assert.strictEqual(principal.keyId, created.id)
+          // The last-use write runs off the request path; give it a moment.
+          yield* Effect.sleep("200 millis")
+          const [listed] = yield* apiKeys.list(workspace.id)
+          assert.isNotNull(listed!.lastUsedAt)
+        }))
+
+      it.effect("refuses a revoked key at once, even after it was cached", () =>
+        Effect.gen(function*() {
+          const workspaces = yield* Workspaces.Workspaces
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const workspace = yield* workspaces.create({ name: "Gamma" })
+          const created = yield* apiKeys.create({ workspaceId: workspace.id })
+          yield* apiKeys.authenticate(created.key)
+          const revoked = yield* apiKeys.revoke(created.id)
+          assert.isNotNull(revoked.revokedAt)
+          const refused = yield* Effect.flip(apiKeys.authenticate(created.key))
+          assert.strictEqual(refused._tag, "Unauthenticated")
+          assert.strictEqual((refused as ApiKeys.Unauthenticated).reason, "revoked")
+        }))
+
+      it.effect("names unknown workspaces and keys", () =>
+        Effect.gen(function*() {
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const missingWorkspace = yield* Effect.flip(apiKeys.create({ workspaceId: "ws_0000000000000000000000" }))
+          assert.strictEqual(missingWorkspace._tag, "WorkspaceNotFound")
+          assert.include(missingWorkspace.message, "ws_0000000000000000000000")
+          const missingKey = yield* Effect.flip(apiKeys.revoke("key_0000000000000000000000"))
+          assert.strictEqual(missingKey._tag, "ApiKeyNotFound")
+        }))
+
+      it.effect("evicts a key revoked by another process sharing the database", () =>
+        Effect.gen(function*() {
+          const workspaces = yield* Workspaces.Workspaces
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const workspace = yield* workspaces.create({ name: "Delta" })
+          const created = yield* apiKeys.create({ workspaceId: workspace.id })
+          yield* apiKeys.authenticate(created.key)
+          // A second ApiKeys over the same database stands for another Herald process.
+          const other = yield* Layer.build(ApiKeys.ApiKeys.layerNoDeps)
+          yield* ApiKeys.ApiKeys.pipe(Effect.flatMap((service) => service.revoke(created.id)), Effect.provideContext(other))
+          // This instance had the key cached; it hears of the revocation through LISTEN/NOTIFY.
+          yield* Effect.sleep("300 millis")
+          const refused = yield* Effect.flip(apiKeys.authenticate(created.key))
+          assert.strictEqual(refused._tag, "Unauthenticated")
+        }).pipe(Effect.scoped))
+    }
+  )
+}

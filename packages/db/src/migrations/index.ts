@@ -1,0 +1,8 @@
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import foundation from "./0001_foundation.ts"
+
+// Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_foundation": foundation
+}

@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+import { AccountId } from "./Ids.ts"
+import { Platform } from "./Platform.ts"
+
+export const AccountStatus = Schema.Literals(["connected", "needs_reconnect", "disconnected"])
+export type AccountStatus = typeof AccountStatus.Type
+
+/** A connected account as `GET /api/v1/accounts` shows it (product.md, "Accounts"). */
+export class Account extends Schema.Class<Account>("Account")({
+  id: AccountId,
+  platform: Platform,
+  username: Schema.String,
+  displayName: Schema.NullOr(Schema.String),
+  avatarUrl: Schema.NullOr(Schema.String),
+  status: AccountStatus,
+  connectedAt: Schema.String
+}) {}

@@ -1,0 +1,27 @@
+import { Schema } from "effect"
+
+// Ids are opaque strings with a readable prefix (product.md, "Ids, times, shapes").
+const prefixed = (prefix: string) =>
+  Schema.String.check(Schema.isPattern(new RegExp(`^${prefix}_[0-9A-Za-z]{16,40}$`), {
+    message: `Expected an id starting with ${prefix}_`
+  }))
+
+export const WorkspaceId = prefixed("ws").pipe(Schema.brand("WorkspaceId"))
+export type WorkspaceId = typeof WorkspaceId.Type
+
+export const MemberId = prefixed("mem").pipe(Schema.brand("MemberId"))
+export type MemberId = typeof MemberId.Type
+
+export const ApiKeyId = prefixed("key").pipe(Schema.brand("ApiKeyId"))
+export type ApiKeyId = typeof ApiKeyId.Type
+
+export const AccountId = prefixed("acc").pipe(Schema.brand("AccountId"))
+export type AccountId = typeof AccountId.Type
+
+/** The prefix each kind of id carries. */
+export const prefixes = {
+  workspace: "ws",
+  member: "mem",
+  apiKey: "key",
+  account: "acc"
+} as const

@@ -1,0 +1,5 @@
+export * as Account from "./Account.ts"
+export * as ApiKey from "./ApiKey.ts"
+export * as Ids from "./Ids.ts"
+export * as Platform from "./Platform.ts"
+export * as Workspace from "./Workspace.ts"
