@@ -45,11 +45,13 @@ process.on("exit", stop)
 
 // A limit no benchmark reaches: the figure measured is serving, not refusing.
 const herald = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "100000000", DATABASE_URL: "" },
+  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "" },
   stdio: ["ignore", "pipe", "inherit"]
 })
 children.push(herald)
-const started = JSON.parse(await firstLine(herald))
+const startedLine = await firstLine(herald)
+const started = JSON.parse(startedLine)
+if (started.firstRun?.key === undefined) throw new Error(`Herald did not start: ${startedLine}`)
 const heraldUrl = `${started.listening}/api/v1/accounts`
 const headers = { authorization: `Bearer ${started.firstRun.key.key}` }
 

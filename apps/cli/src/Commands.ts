@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { Main } from "@herald/server"
-import { Database } from "@herald/db"
+import { Database, DatabaseInfo } from "@herald/db"
 import { Settings } from "@herald/core"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
@@ -87,7 +87,9 @@ const migrate = Command.make("migrate", { json }, ({ json }) =>
           ])
         }
       }
-      const applied = yield* Database.migrate.pipe(
+      // Opening the database applies what is pending; the layer reports what that was.
+      const applied = yield* DatabaseInfo.DatabaseInfo.pipe(
+        Effect.map((info) => info.appliedMigrations.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`)),
         Effect.provide(
           Option.match(settings.databaseUrl, {
             onNone: () => Database.layerEmbedded({ dataDir: settings.dataDir }),

@@ -96,7 +96,7 @@ describe("herald with the server running", () => {
     assert.isString(revoked.json.revokedAt)
     const refused = await accounts(created.json.key)
     assert.strictEqual(refused.status, 401)
-    assert.strictEqual((await refused.json()).error.code, "unauthorized")
+    assert.strictEqual(((await refused.json()) as any).error.code, "unauthorized")
   })
 
   it("answers errors as one JSON document and exit code 1", async () => {

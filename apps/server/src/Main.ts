@@ -6,10 +6,10 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { SecretKey, Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { ApiKey, Workspace } from "@herald/domain"
-import { createServer } from "node:http"
 import * as AdminSocket from "./AdminSocket.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
+import * as NodeServer from "./internal/nodeServer.ts"
 import * as Services from "./Services.ts"
 
 /** What a started server tells its operator. */
@@ -41,7 +41,7 @@ export const layerWith = <E, R>(
   adminSocket: boolean
 ) => {
   const publicHttp = Http.serve(Http.routes).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(() => createServer(), {
+    Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {
       port: settings.port,
       ...(settings.host === undefined ? {} : { host: settings.host })
     }))

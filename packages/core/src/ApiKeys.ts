@@ -1,9 +1,10 @@
-import { Clock, Context, Duration, Effect, Layer, Queue, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { ApiKey, Ids as DomainIds } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import * as KeyFormat from "./internal/apiKeyFormat.ts"
+import { listenForEvictions } from "./internal/evictions.ts"
 import { iso, isoOrNull } from "./internal/rows.ts"
 import { WorkspaceNotFound, Workspaces } from "./Workspaces.ts"
 
@@ -136,28 +137,9 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           Effect.forkDetach
         )
 
-      const authenticate = Effect.fnUntraced(function*(key: string) {
-        const parsed = KeyFormat.parse(key)
-        switch (parsed._tag) {
-          case "Missing":
-            return yield* new Unauthenticated({ reason: "missing" })
-          case "Malformed":
-            return yield* new Unauthenticated({ reason: "malformed" })
-          case "BadChecksum":
-            return yield* new Unauthenticated({ reason: "bad_checksum" })
-        }
-        const hashHex = parsed.hash.toString("hex")
-        const now = yield* Clock.currentTimeMillis
-        const cached = cache.get(hashHex)
-        if (cached !== undefined && cached.expiresAt > now) {
-          if (now - cached.lastUsedWrittenAt >= lastUsedMillis) {
-            cached.lastUsedWrittenAt = now
-            yield* touch(cached.principal.keyId)
-          }
-          return cached.principal
-        }
+      const lookup = Effect.fnUntraced(function*(hash: Buffer, hashHex: string, now: number) {
         const rows = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly revokedAt: Date | null }>`
-          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${parsed.hash}
+          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${hash}
         `
         const row = rows[0]
         if (row === undefined) return yield* new Unauthenticated({ reason: "unknown" })
@@ -171,19 +153,29 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         return principal
       })
 
-      // Revocations from any process sharing the database evict the key here too. If the listening connection
-      // drops, the cache is emptied (a notice may have been missed) and listening starts again.
-      yield* Effect.scoped(Effect.gen(function*() {
-        const queue = yield* pg.listen(revokedChannel)
-        while (true) {
-          const hashHex = yield* Queue.take(queue)
-          cache.delete(hashHex.payload)
+      // Runs on every request: the cached path is plain code with no generator and no query.
+      const authenticate = (key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError> => {
+        const parsed = KeyFormat.parse(key)
+        switch (parsed._tag) {
+          case "Missing":
+            return Effect.fail(new Unauthenticated({ reason: "missing" }))
+          case "Malformed":
+            return Effect.fail(new Unauthenticated({ reason: "malformed" }))
+          case "BadChecksum":
+            return Effect.fail(new Unauthenticated({ reason: "bad_checksum" }))
         }
-      })).pipe(
-        Effect.tapCause(() => Effect.sync(() => cache.clear())),
-        Effect.retry(Schedule.spaced(Duration.seconds(1))),
-        Effect.forkScoped
-      )
+        const hashHex = parsed.hash.toString("hex")
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const cached = cache.get(hashHex)
+          if (cached === undefined || cached.expiresAt <= now) return lookup(parsed.hash, hashHex, now)
+          if (now - cached.lastUsedWrittenAt < lastUsedMillis) return Effect.succeed(cached.principal)
+          cached.lastUsedWrittenAt = now
+          return Effect.as(touch(cached.principal.keyId), cached.principal)
+        })
+      }
+
+      // Revocations from any process sharing the database evict the key here too.
+      yield* listenForEvictions(pg, revokedChannel, cache)
 
       return ApiKeys.of({ create, list, revoke, authenticate })
     })

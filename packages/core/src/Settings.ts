@@ -92,8 +92,8 @@ export const decodeSecretKey = (text: string): Uint8Array | undefined => {
 export const rateLimitPerMinute = parsed(
   "HERALD_RATE_LIMIT_PER_MINUTE",
   120,
-  "a whole number from 1 to 1000000",
-  integer(1, 1_000_000)
+  "a whole number from 1 to 1000000000",
+  integer(1, 1_000_000_000)
 )
 
 /** Every setting, read and checked together at start-up. */

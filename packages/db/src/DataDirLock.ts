@@ -121,6 +121,7 @@ export const acquire = Effect.fn("DataDirLock.acquire")(function*(
       return yield* new DataDirBusy({ dataDir, holder: holder.value })
     }
     if (attempt === 2) {
+      // Another process keeps taking the folder over first; whoever it is, it is busy.
       return yield* new DataDirBusy({ dataDir, holder: Option.getOrElse(holder, () => contents) })
     }
     yield* Effect.logInfo(

@@ -44,8 +44,9 @@ type PgliteBridgeError = PgliteBridge.PgliteBridgeError
 
 /**
  * Applies the pending migrations through the provided client and returns
- * those it applied. Every layer here already runs it; this is for tools
- * that want the list.
+ * those it applied. The layers here run it as they start and report the
+ * result in `DatabaseInfo.appliedMigrations`, so after them it finds
+ * nothing left to do.
  */
 export const migrate = runMigrations
 

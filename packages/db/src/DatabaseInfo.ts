@@ -20,4 +20,6 @@ export class DatabaseInfo extends Context.Service<DatabaseInfo, {
   readonly dataDirLock: Option.Option<DataDirLock>
   /** How the pool connects: open one more session with `PgConnection.make(info.connection)`. */
   readonly connection: PgConnection.Config
+  /** The migrations this layer applied when it started (`[id, name]`); empty when the schema was current. */
+  readonly appliedMigrations: ReadonlyArray<readonly [id: number, name: string]>
 }>()("@herald/db/DatabaseInfo") {}

@@ -19,8 +19,13 @@
  *   SSLRequest gets `N`); CancelRequest is ignored, since a statement always
  *   runs to completion before anything else happens; Terminate ends the
  *   connection, never PGlite's session.
- * - Session settings (`SET`, startup parameters) are shared by all
- *   connections: the bridge ignores those sent at startup.
+ * - What lives in a PostgreSQL session is shared by all connections:
+ *   settings (`SET`; the bridge ignores those sent at startup), temporary
+ *   tables, session-level advisory locks (every connection holds them all,
+ *   hence the cluster's `shardLockDisableAdvisory` on PGlite), and the
+ *   unnamed statement and portal, which therefore do not outlast a Sync.
+ *   `@effect/sql-pg` itself relies on none of these.
+ * - A LISTEN counts from when it is sent, even if it then fails.
  *
  * @since 0.0.0
  */

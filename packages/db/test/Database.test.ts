@@ -49,6 +49,9 @@ for (const backend of backends()) {
         const info = yield* DatabaseInfo
         assert.strictEqual(info.backend, backend.name === "pglite" ? "embedded" : "postgres")
         assert.strictEqual(Option.isSome(info.pglite), backend.name === "pglite")
+        // The server's database starts empty; the embedded one comes from a migrated template.
+        assert.deepStrictEqual(info.appliedMigrations, backend.name === "pglite" ? [] : [[1, "foundation"]])
+        assert.deepStrictEqual(yield* Database.migrate, [])
       }))
 
     it.effect("round-trips parameters of every common type, camelCase in code and snake_case in SQL", () =>
@@ -230,7 +233,9 @@ describe("Database.layerEmbedded", () => {
       const dataDir = yield* fs.makeTempDirectoryScoped({ prefix: "herald-db-test-" })
       const embedded = Database.layerEmbedded({ dataDir })
       yield* Effect.scoped(Effect.gen(function*() {
-        const sql = Context.get(yield* Layer.build(embedded), SqlClient.SqlClient)
+        const context = yield* Layer.build(embedded)
+        assert.deepStrictEqual(Context.get(context, DatabaseInfo).appliedMigrations, [[1, "foundation"]])
+        const sql = Context.get(context, SqlClient.SqlClient)
         yield* sql`INSERT INTO workspaces ${sql.insert({ id: "ws_1", name: "Kept" })}`
         const busy = yield* Layer.build(embedded).pipe(Effect.scoped, Effect.flip)
         assert.strictEqual(busy._tag, "DataDirBusy")
@@ -246,6 +251,7 @@ describe("Database.layerEmbedded", () => {
         const info = Context.get(context, DatabaseInfo)
         assert.strictEqual(info.backend, "embedded")
         assert.strictEqual(Option.getOrThrow(info.dataDirLock).dataDir, dataDir)
+        assert.deepStrictEqual(info.appliedMigrations, [])
         const sql = Context.get(context, SqlClient.SqlClient)
         return yield* sql<{ id: string; name: string }>`SELECT id, name FROM workspaces`
       }))

@@ -192,6 +192,19 @@ layer(pglite.layer, { excludeTestServices: true })("PgliteBridge", (it) => {
       assert.deepStrictEqual(notifications(other.unread()), [])
     }))
 
+  it.effect("a connection destroyed while PGlite runs its BEGIN is rolled back", () =>
+    Effect.gen(function*() {
+      const leaving = yield* started
+      yield* Effect.sync(() => {
+        leaving.stream.write(frame("Q", "BEGIN; CREATE TABLE never_committed (id integer)\0"))
+        leaving.stream.destroy()
+      })
+      const staying = yield* started
+      const answer = yield* staying.query("SELECT to_regclass('never_committed') IS NULL")
+      assert.strictEqual(answer.find((message) => message.type === "D")!.body.subarray(6).toString("utf8"), "t")
+      assert.strictEqual(statusOf(answer), "I")
+    }))
+
   it.effect("Terminate and CancelRequest end only their own connection", () =>
     Effect.gen(function*() {
       const leaving = yield* started

@@ -17,19 +17,39 @@ const withHeaders = (headers: Record<string, string>) =>
 
 /**
  * Counts a request against its subject and refuses it when over the limit. Shared by REST and (through the
- * same services) MCP, so one key has one budget.
+ * same services) MCP, so one key has one budget. Runs on every request, so it is plain code.
  */
-export const limit = Effect.fnUntraced(function*(rateLimiter: RateLimiter.RateLimiter["Service"], subject: string) {
-  const decision = yield* rateLimiter.consume(subject)
-  yield* withHeaders(rateLimitHeaders(decision))
-  if (!decision.allowed) {
-    yield* withHeaders({ "retry-after": String(decision.resetSeconds) })
-    return yield* new ApiError.RateLimited({
-      message:
-        `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
+export const limit = (
+  rateLimiter: RateLimiter.RateLimiter["Service"],
+  subject: string
+): Effect.Effect<void, ApiError.RateLimited, HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(rateLimiter.consume(subject), (decision) => {
+    const headers = rateLimitHeaders(decision)
+    if (decision.allowed) return withHeaders(headers)
+    return Effect.andThen(
+      withHeaders({ ...headers, "retry-after": String(decision.resetSeconds) }),
+      Effect.fail(
+        new ApiError.RateLimited({
+          message:
+            `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
+        })
+      )
+    )
+  })
+
+const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
+  Effect.gen(function*() {
+    // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+    yield* limit(rateLimiter, `address:${address}`)
+    yield* withHeaders({
+      "www-authenticate": refused.reason === "missing"
+        ? `Bearer realm="herald"`
+        : `Bearer realm="herald", error="invalid_token"`
     })
-  }
-})
+    return yield* new ApiError.Unauthorized({ message: refused.message })
+  })
 
 export const layer = Layer.effect(
   Authorization.Authorization,
@@ -38,27 +58,17 @@ export const layer = Layer.effect(
     const rateLimiter = yield* RateLimiter.RateLimiter
 
     return Authorization.Authorization.of({
-      bearer: Effect.fnUntraced(function*(httpEffect, { credential }) {
-        const token = Redacted.value(credential)
-        const principal = yield* apiKeys.authenticate(token).pipe(
+      bearer: (httpEffect, { credential }) =>
+        apiKeys.authenticate(Redacted.value(credential)).pipe(
           Effect.catchTag("SqlError", Effect.die),
-          Effect.catchTag("Unauthenticated", (refused) =>
-            Effect.gen(function*() {
-              // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
-              const request = yield* HttpServerRequest.HttpServerRequest
-              const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-              yield* limit(rateLimiter, `address:${address}`)
-              yield* withHeaders({
-                "www-authenticate": refused.reason === "missing"
-                  ? `Bearer realm="herald"`
-                  : `Bearer realm="herald", error="invalid_token"`
-              })
-              return yield* new ApiError.Unauthorized({ message: refused.message })
-            }))
+          Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused)),
+          Effect.flatMap((principal) =>
+            Effect.andThen(
+              limit(rateLimiter, `key:${principal.keyId}`),
+              Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
+            )
+          )
         )
-        yield* limit(rateLimiter, `key:${principal.keyId}`)
-        return yield* Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
-      })
     })
   })
 )

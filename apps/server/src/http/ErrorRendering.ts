@@ -13,7 +13,11 @@ import { formatSchemaError } from "../internal/formatSchemaError.ts"
 const maxJsonBody = ByteSize.bytes(1024 * 1024)
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
-const newRequestId = () => `req_${randomBytes(12).toString("base64url")}`
+// A random prefix per process and a counter: unique across processes and restarts without paying for
+// random bytes on every request.
+const requestIdPrefix = `req_${randomBytes(9).toString("base64url")}`
+let requestCounter = 0
+const newRequestId = () => `${requestIdPrefix}${(requestCounter++).toString(36)}`
 
 /** Every method each path of the API answers, so a known path with the wrong method gets 405 and `Allow`. */
 const routeTable = () => {
@@ -44,7 +48,7 @@ const render = (
   const error = HttpServerError.isHttpServerError(defect) ? defect.reason : defect
 
   if (HttpApiError.HttpApiSchemaError.is(error)) {
-    if (error.kind === "Body" || error.kind === "ResponseHeaders") return internal(cause, requestId)
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") return internal(cause, request, requestId)
     const { details, message } = formatSchemaError(error.kind, error.cause)
     return Effect.succeed(json(400, ApiError.body("invalid", message, { details })))
   }
@@ -78,7 +82,7 @@ const render = (
     // The client went away; nobody reads this answer, but the server still owes the socket one.
     return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
   }
-  return internal(cause, requestId)
+  return internal(cause, request, requestId)
 }
 
 // Answers some layer produced itself (the HttpApi framework answers an unsupported Content-Type with a plain
@@ -125,9 +129,11 @@ const keptHeaders = (headers: Record<string, string>) => {
 const isTagged = (value: unknown, tag: string): boolean =>
   typeof value === "object" && value !== null && "_tag" in value && value._tag === tag
 
-const internal = (cause: Cause.Cause<unknown>, requestId: string) =>
+const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest, requestId: string) =>
   Effect.as(
-    Effect.logError("Unexpected failure answering a request", cause).pipe(Effect.annotateLogs({ requestId })),
+    Effect.logError("Unexpected failure answering a request", cause).pipe(
+      Effect.annotateLogs({ requestId, method: request.method, url: request.url })
+    ),
     json(
       500,
       ApiError.body(
@@ -152,9 +158,7 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
         return httpEffect.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, maxJsonBody),
           Effect.catchCause((cause) => render(cause, request, requestId, allowedMethods)),
-          Effect.map(reshape(request, requestId)),
-          Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
-          Effect.annotateLogs({ requestId })
+          Effect.map((response) => HttpServerResponse.setHeader(reshape(request, requestId)(response), "x-request-id", requestId))
         )
       })
   }),

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { hash as digest, randomBytes, timingSafeEqual } from "node:crypto"
 import { crc32 } from "node:zlib"
 import { base62, base62Uint32 } from "./random.ts"
 
@@ -33,7 +33,7 @@ export const parse = (key: string): Parsed => {
 }
 
 /** Only this SHA-256 is stored; the key itself is shown once and forgotten. */
-export const hash = (key: string): Buffer => createHash("sha256").update(key).digest()
+export const hash = (key: string): Buffer => digest("sha256", key, "buffer")
 
 export const lastFour = (key: string): string => key.slice(-4)
 

@@ -14,11 +14,16 @@ export const base62 = (bytes: Uint8Array, width: number): string => {
   return out.padStart(width, "0")
 }
 
-/** Base62 of an unsigned 32-bit number, six characters wide. */
-export const base62Uint32 = (value: number): string => base62(
-  Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff),
-  6
-)
+/** Base62 of an unsigned 32-bit number, six characters wide (62^6 > 2^32). Runs on every request. */
+export const base62Uint32 = (value: number): string => {
+  let rest = value >>> 0
+  let out = ""
+  for (let index = 0; index < 6; index++) {
+    out = alphabet[rest % 62] + out
+    rest = Math.floor(rest / 62)
+  }
+  return out
+}
 
 /**
  * A new id: the prefix, then 6 bytes of time (ms) and 10 random bytes in base62, so ids sort roughly by

@@ -72,6 +72,8 @@ export class BridgeSession {
 
   connectionClosed(connection: BridgeConnection): void {
     for (const channel of connection.listening) this.removeListener(channel, connection)
+    // A batch in flight may still open a transaction: settled when it comes back.
+    if (connection === this.running) return
     if (connection.hasWork()) this.schedule(connection)
     else this.release(connection)
   }
@@ -152,9 +154,10 @@ export class BridgeSession {
 
   private readonly onFailed = (error: unknown): void => {
     const connection = this.running!
-    this.running = undefined
-    // PGlite itself failed (closed, or its WebAssembly aborted): the session state is unknown.
+    // PGlite itself failed (closed, or its WebAssembly aborted): the connection
+    // cannot go on. Its cleanup still gets a try, in its turn.
     connection.destroy(error instanceof Error ? error : new Error(String(error)))
+    this.running = undefined
     this.release(connection)
     this.pump()
   }

@@ -48,14 +48,14 @@ export type Services = SqlClient | PgClient.PgClient | DatabaseInfo
  */
 export const layerClient = <E>(
   connect: Effect.Effect<PgConnection.Config, E, Scope>,
-  info: Omit<DatabaseInfo["Service"], "connection">
+  info: Omit<DatabaseInfo["Service"], "connection" | "appliedMigrations">
 ): Layer.Layer<Services, E | SqlError | Migrator.MigrationError> =>
   Layer.effectContext(Effect.gen(function*() {
     const connection = yield* connect
     const client = yield* PgClient.make({ ...connection, ...clientOptions })
-    yield* migrate.pipe(Effect.provideService(SqlClient, client))
+    const appliedMigrations = yield* migrate.pipe(Effect.provideService(SqlClient, client))
     return Context.make(PgClient.PgClient, client).pipe(
       Context.add(SqlClient, client),
-      Context.add(DatabaseInfo, { ...info, connection })
+      Context.add(DatabaseInfo, { ...info, connection, appliedMigrations })
     )
   })).pipe(Layer.provide(Reactivity.layer))

@@ -17,10 +17,8 @@ export const TERMINATE = 0x58 // 'X'
 export const READY_FOR_QUERY = 0x5a // 'Z'
 export const NOTIFICATION = 0x41 // 'A'
 
-// Transaction status byte of ReadyForQuery.
+// Transaction status byte of ReadyForQuery: idle; the others are 'T' (in a transaction) and 'E' (failed one).
 export const IDLE = 0x49 // 'I'
-export const IN_TRANSACTION = 0x54 // 'T'
-export const FAILED_TRANSACTION = 0x45 // 'E'
 
 // Codes of the untyped messages a connection may open with.
 export const SSL_REQUEST = 80877103
@@ -47,7 +45,7 @@ export const decodeCString = (bytes: Uint8Array, offset: number, end: number): s
   return decoder.decode(bytes.subarray(offset, next < 0 ? end : next - 1))
 }
 
-/** Builds one typed message from a body writer; only used off the hot path. */
+/** Builds one typed message from its body parts; only used off the hot path. */
 const message = (type: number, body: ReadonlyArray<Uint8Array>): Buffer => {
   let length = 4
   for (const part of body) length += part.length
