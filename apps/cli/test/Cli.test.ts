@@ -68,6 +68,9 @@ describe("herald with the server running", () => {
     assert.strictEqual(started.firstRun.workspace.name, "Demo")
     assert.match(started.firstRun.key.key, /^hrld_/)
     assert.match(started.docs, /\/docs$/)
+    // With PORT=0 and no BASE_URL, links use the port actually listened on.
+    const port = new URL(started.listening).port
+    assert.strictEqual(started.api, `http://localhost:${port}/api/v1`)
     assert.match(started.mcp, /\/api\/mcp$/)
     const answer = await accounts(started.firstRun.key.key)
     assert.strictEqual(answer.status, 200)

@@ -67,7 +67,10 @@ export const run = (onReady: (started: Started) => Effect.Effect<void>) =>
     const context = yield* Layer.build(layer(settings))
     const firstRun = yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
     const server = yield* HttpServer.HttpServer.pipe(Effect.provideContext(context))
-    const base = settings.baseUrl
+    const base = Option.getOrElse(settings.baseUrl, () => {
+      const address = server.address
+      return address._tag === "UnixPathAddress" ? HttpServer.formatAddress(address) : `http://localhost:${address.port}`
+    })
     yield* onReady({
       api: `${base}/api/v1`,
       docs: `${base}/docs`,

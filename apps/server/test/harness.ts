@@ -8,7 +8,7 @@ export { request } from "./request.ts"
 export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.Settings => ({
   port: 0,
   host: "127.0.0.1",
-  baseUrl: "http://localhost",
+  baseUrl: Option.none(),
   databaseUrl: Option.none(),
   dataDir: "./.herald-test-unused",
   secretKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),

@@ -38,13 +38,20 @@ export const port = parsed("PORT", 3000, "a port number from 0 to 65535", intege
 /** `HOST`: the interface to listen on; every interface when unset. */
 export const host = Effect.map(raw("HOST"), Option.getOrUndefined)
 
-/** `BASE_URL`: the public address used in links; `http://localhost:<PORT>` by default. */
-export const baseUrl = Effect.flatMap(port, (portNumber) =>
-  parsed("BASE_URL", `http://localhost:${portNumber}`, "an absolute http:// or https:// URL", (value) => {
+/**
+ * `BASE_URL`: the public address used in links. When unset, the server uses `http://localhost:<port it
+ * listens on>`, so `PORT=0` still gives working links.
+ */
+export const baseUrl = parsed(
+  "BASE_URL",
+  Option.none<string>(),
+  "an absolute http:// or https:// URL",
+  (value) => {
     if (!URL.canParse(value)) return undefined
     const url = new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:" ? value.replace(/\/+$/, "") : undefined
-  }))
+    return url.protocol === "http:" || url.protocol === "https:" ? Option.some(value.replace(/\/+$/, "")) : undefined
+  }
+)
 
 /** `DATABASE_URL`: a PostgreSQL server; the embedded database in the data folder when unset. */
 export const databaseUrl = Effect.flatMap(raw("DATABASE_URL"), (value) => {

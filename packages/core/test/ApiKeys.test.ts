@@ -96,7 +96,7 @@ for (const backend of backends()) {
           const created = yield* apiKeys.create({ workspaceId: workspace.id })
           yield* apiKeys.authenticate(created.key)
           // A second ApiKeys over the same database stands for another Herald process.
-          const other = yield* Layer.build(ApiKeys.ApiKeys.layerNoDeps)
+          const other = yield* Layer.build(Layer.fresh(ApiKeys.ApiKeys.layerNoDeps))
           yield* ApiKeys.ApiKeys.pipe(Effect.flatMap((service) => service.revoke(created.id)), Effect.provideContext(other))
           // This instance had the key cached; it hears of the revocation through LISTEN/NOTIFY.
           yield* Effect.sleep("300 millis")

@@ -111,7 +111,8 @@ export const acquire = Effect.fn("DataDirLock.acquire")(function*(
 ): Effect.fn.Return<DataDirLock, DataDirBusy | PlatformError, Scope | FileSystem.FileSystem | Path.Path> {
   const fs = yield* FileSystem.FileSystem
   const path = (yield* Path.Path).join(dataDir, fileName)
-  yield* fs.makeDirectory(dataDir, { recursive: true })
+  // Owner-only: the folder holds the database, the admin socket and the generated secret key.
+  yield* fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 })
   let contents: LockContents = { pid: process.pid, startedAt: DateTime.formatIso(yield* DateTime.now) }
   // A stale lock is removed and creation tried again; another process may win that race.
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,0 +1,50 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { backends } from "@herald/db/testing"
+import { Accounts, Workspaces } from "../src/index.ts"
+
+for (const backend of backends()) {
+  layer(
+    Layer.mergeAll(Accounts.Accounts.layer, Workspaces.Workspaces.layer).pipe(Layer.provideMerge(backend.layer)),
+    { timeout: 120_000, excludeTestServices: true }
+  )(`Accounts on ${backend.name}`, (it) => {
+    const insert = (workspaceId: string, id: string, username: string, status = "connected") =>
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`INSERT INTO accounts (id, workspace_id, platform, username, status)
+          VALUES (${id}, ${workspaceId}, 'threads', ${username}, ${status})`)
+
+    it.effect("lists a workspace's accounts, not disconnected ones, and sees changes once told", () =>
+      Effect.gen(function*() {
+        const workspaces = yield* Workspaces.Workspaces
+        const accounts = yield* Accounts.Accounts
+        const workspace = yield* workspaces.create({ name: "Cache" })
+        yield* insert(workspace.id, "acc_cache00000000000000001", "first")
+        yield* insert(workspace.id, "acc_cache00000000000000002", "gone", "disconnected")
+        assert.deepStrictEqual((yield* accounts.list(workspace.id)).map((account) => account.username), ["first"])
+        yield* insert(workspace.id, "acc_cache00000000000000003", "second")
+        yield* accounts.changed(workspace.id)
+        assert.deepStrictEqual((yield* accounts.list(workspace.id)).map((account) => account.username), [
+          "first",
+          "second"
+        ])
+      }))
+
+    it.effect("evicts the list in another process sharing the database", () =>
+      Effect.gen(function*() {
+        const workspaces = yield* Workspaces.Workspaces
+        const accounts = yield* Accounts.Accounts
+        const workspace = yield* workspaces.create({ name: "Shared" })
+        assert.deepStrictEqual(yield* accounts.list(workspace.id), [])
+        // A second Accounts over the same database stands for another Herald process.
+        const other = yield* Layer.build(Layer.fresh(Accounts.Accounts.layer))
+        yield* insert(workspace.id, "acc_share00000000000000001", "new")
+        yield* Accounts.Accounts.pipe(
+          Effect.flatMap((service) => service.changed(workspace.id)),
+          Effect.provideContext(other)
+        )
+        yield* Effect.sleep("300 millis")
+        assert.deepStrictEqual((yield* accounts.list(workspace.id)).map((account) => account.username), ["new"])
+      }).pipe(Effect.scoped))
+  })
+}
