@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config"
 
-// One project per package; each package's own vitest.config.ts (when it has one) sets its timeouts.
+// One project per package; each package's own vitest.config.ts sets its name and timeouts. With
+// HERALD_TEST_REPORT set (CI does), results are also written there as JSON for the closing summary line.
+const report = process.env["HERALD_TEST_REPORT"]
+
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*", "adapters/*"]
+    projects: ["packages/*", "apps/*", "adapters/*"],
+    reporters: report === undefined || report === "" ? ["default"] : ["default", ["json", { outputFile: report }]]
   }
 })

@@ -13,6 +13,9 @@
  *   transaction, for a query on another connection deadlocks here.
  * - LISTEN / UNLISTEN are tracked per connection and each notification goes
  *   to the connections listening on its channel.
+ * - Each batch runs in a turn of the event loop of its own, as a socket's
+ *   reads arrive, so other fibers get to run between one client's statements
+ *   (a listener forked at startup LISTENs while the caller goes on querying).
  * - A connection that goes away has its open transaction rolled back, its
  *   prepared statements closed and the channels nobody else wants unlistened.
  * - Startup is answered by the bridge (no authentication, no TLS: an

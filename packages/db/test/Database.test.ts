@@ -2,7 +2,21 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { ConfigProvider, Context, Duration, Effect, Exit, Fiber, FileSystem, Layer, Option, Queue, Redacted, Scope } from "effect"
+import {
+  ConfigProvider,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  FileSystem,
+  Layer,
+  Option,
+  Queue,
+  Redacted,
+  Scope
+} from "effect"
 import { SqlClient } from "effect/sql"
 import * as Net from "node:net"
 import type { Duplex } from "node:stream"
@@ -205,6 +219,30 @@ for (const backend of backends()) {
         yield* pg.notify("herald_probe", "again")
         assert.strictEqual((yield* take(second)).payload, "again")
       }))
+
+    it.effect("a listener forked before a run of queries LISTENs during them and hears what follows", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const pg = yield* PgClient.PgClient
+        const listening = yield* Deferred.make<void>()
+        const heard = yield* Deferred.make<string>()
+        // As a service does at startup: it listens on a fiber of its own while the caller goes on.
+        yield* Effect.forkScoped(Effect.scoped(Effect.gen(function*() {
+          const queue = yield* pg.listen("herald_forked")
+          yield* Deferred.succeed(listening, undefined)
+          yield* Deferred.succeed(heard, (yield* Queue.take(queue)).payload)
+        })))
+        // Each query's answer arrives in a later turn of the event loop, so the forked fiber runs
+        // meanwhile; a NOTIFY sent while its LISTEN still waits would reach nobody.
+        let queries = 0
+        while (!(yield* Deferred.isDone(listening)) && queries < 500) {
+          yield* sql`SELECT 1`
+          queries++
+        }
+        assert.isTrue(yield* Deferred.isDone(listening), `still not listening after ${queries} queries`)
+        yield* pg.notify("herald_forked", "after the queries")
+        assert.strictEqual(yield* Deferred.await(heard).pipe(Effect.timeout(Duration.seconds(5))), "after the queries")
+      }).pipe(Effect.scoped))
 
     it.effect("a connection dropped inside a transaction is rolled back and others proceed", () =>
       Effect.gen(function*() {

@@ -131,8 +131,20 @@ export class BridgeSession {
       }
       this.running = connection
       this.outputLength = 0
-      this.engine.execProtocolRawStream(connection.takeBatch(), this.execOptions).then(this.onDone, this.onFailed)
+      setImmediate(this.execute, connection.takeBatch())
     }
+  }
+
+  /**
+   * Runs a batch in a turn of the event loop of its own, as a socket hands
+   * over what it reads. PGlite answers through promises alone, so otherwise a
+   * fiber's statement, its answer and its next statement would all run as
+   * microtasks, and a fiber sending statement after statement would keep
+   * Effect's scheduler (which waits for `setImmediate`) from running any
+   * other fiber, such as a freshly forked listener, until it paused.
+   */
+  private readonly execute = (batch: Uint8Array): void => {
+    this.engine.execProtocolRawStream(batch, this.execOptions).then(this.onDone, this.onFailed)
   }
 
   private readonly onDone = (): void => {
