@@ -1,5 +1,5 @@
-import { Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { ByteSize, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { AdminApi, HeraldApi } from "@herald/api"
 import * as AccountsHandlers from "./http/AccountsHandlers.ts"
@@ -28,5 +28,10 @@ export const adminRoutes = Layer.mergeAll(HttpApiBuilder.layer(AdminApi.AdminApi
   Layer.provide(AdminHandlers.layer)
 )
 
+// JSON bodies are small; uploads stream with their own limit (their schema's maxBytes).
+const maxJsonBody = ByteSize.bytes(1024 * 1024)
+
 export const serve = <E, R>(routesLayer: Layer.Layer<never, E, R>) =>
-  HttpRouter.serve(routesLayer, { disableListenLog: true, disableLogger: true })
+  HttpRouter.serve(routesLayer, { disableListenLog: true, disableLogger: true }).pipe(
+    Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize)(maxJsonBody))
+  )

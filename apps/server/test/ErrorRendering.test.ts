@@ -3,9 +3,9 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
-import { createServer } from "node:http"
 import * as ErrorRendering from "../src/http/ErrorRendering.ts"
 import * as Http from "../src/Http.ts"
+import * as NodeServer from "../src/internal/nodeServer.ts"
 import { request } from "./request.ts"
 
 // Framework failures that no endpoint of the foundation can trigger yet (JSON bodies, defects) exercised
@@ -26,7 +26,7 @@ const ProbeHandlers = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 
 const ProbeServer = Http.serve(
   Layer.mergeAll(HttpApiBuilder.layer(ProbeApi), ErrorRendering.layer).pipe(Layer.provide(ProbeHandlers))
-).pipe(Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: 0, host: "127.0.0.1" })))
+).pipe(Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, { port: 0, host: "127.0.0.1" })))
 
 const base = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
 

@@ -1,7 +1,8 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
 import { ApiKeys, RateLimiter } from "@herald/core"
+import * as NodeServer from "../internal/nodeServer.ts"
 
 // The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
 // window) and the current state (remaining, seconds to reset) ride on every answer, errors included.
@@ -11,9 +12,7 @@ const rateLimitHeaders = (decision: RateLimiter.Decision) => ({
 })
 
 const withHeaders = (headers: Record<string, string>) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-  )
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => NodeServer.addHeaders(request.source, headers))
 
 /**
  * Counts a request against its subject and refuses it when over the limit. Shared by REST and (through the

@@ -1,23 +1,14 @@
-import { ByteSize, Cause, Effect, Option, type Types } from "effect"
-import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Effect, Option, type Types } from "effect"
+import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi } from "@herald/api"
-import { randomBytes } from "node:crypto"
 import { formatSchemaError } from "../internal/formatSchemaError.ts"
+import * as NodeServer from "../internal/nodeServer.ts"
 
-// One global middleware gives every answer an `X-Request-Id` and renders whatever the router and the HttpApi
-// framework fail with (unknown route, wrong method, undecodable input, a body too large, a defect) in the
-// reference's error shape. Handlers' own typed errors are already encoded by their endpoint schemas.
-
-// JSON bodies are small; uploads stream with their own limit (their schema's maxBytes).
-const maxJsonBody = ByteSize.bytes(1024 * 1024)
-
-const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
-// A random prefix per process and a counter: unique across processes and restarts without paying for
-// random bytes on every request.
-const requestIdPrefix = `req_${randomBytes(9).toString("base64url")}`
-let requestCounter = 0
-const newRequestId = () => `${requestIdPrefix}${(requestCounter++).toString(36)}`
+// One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
+// method, undecodable input, a body too large, a defect) in the reference's error shape. Handlers' own typed
+// errors are already encoded by their endpoint schemas. `X-Request-Id` is set by the Node server
+// (internal/nodeServer.ts) on every answer; a 500 quotes the same id.
 
 /** Every method each path of the API answers, so a known path with the wrong method gets 405 and `Allow`. */
 const routeTable = () => {
@@ -147,20 +138,27 @@ const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpSe
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.sync(() => {
     const allowedMethods = routeTable()
-    return (httpEffect) =>
-      // Every failure is answered here; the router's type wants `unhandled` kept in the error channel.
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Effect.Effect<
-        HttpServerResponse.HttpServerResponse,
-        Types.unhandled
-      > => {
-        const given = request.headers["x-request-id"]
-        const requestId = given !== undefined && requestIdPattern.test(given) ? given : newRequestId()
-        return httpEffect.pipe(
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxJsonBody),
-          Effect.catchCause((cause) => render(cause, request, requestId, allowedMethods)),
-          Effect.map((response) => HttpServerResponse.setHeader(reshape(request, requestId)(response), "x-request-id", requestId))
+    // The success path costs one step: failures and error answers look up the request only when they happen.
+    // The router's type wants `unhandled` kept in the error channel; every failure is answered here.
+    return (httpEffect): Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      Types.unhandled,
+      HttpServerRequest.HttpServerRequest
+    > =>
+      httpEffect.pipe(
+        Effect.catchCause((cause) =>
+          Effect.flatMap(
+            HttpServerRequest.HttpServerRequest,
+            (request) => render(cause, request, NodeServer.requestId(request.source), allowedMethods)
+          )
+        ),
+        Effect.flatMap((response) =>
+          response.status < 400
+            ? Effect.succeed(response)
+            : Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+              reshape(request, NodeServer.requestId(request.source))(response))
         )
-      })
+      )
   }),
   { global: true }
 )
