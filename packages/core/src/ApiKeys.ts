@@ -137,9 +137,9 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           Effect.forkDetach
         )
 
-      const lookup = Effect.fnUntraced(function*(hash: Buffer, hashHex: string, now: number) {
+      const lookup = Effect.fnUntraced(function*(hashHex: string, now: number) {
         const rows = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly revokedAt: Date | null }>`
-          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${hash}
+          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${Buffer.from(hashHex, "hex")}
         `
         const row = rows[0]
         if (row === undefined) return yield* new Unauthenticated({ reason: "unknown" })
@@ -164,10 +164,10 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           case "BadChecksum":
             return Effect.fail(new Unauthenticated({ reason: "bad_checksum" }))
         }
-        const hashHex = parsed.hash.toString("hex")
+        const hashHex = parsed.hashHex
         return Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const cached = cache.get(hashHex)
-          if (cached === undefined || cached.expiresAt <= now) return lookup(parsed.hash, hashHex, now)
+          if (cached === undefined || cached.expiresAt <= now) return lookup(hashHex, now)
           if (now - cached.lastUsedWrittenAt < lastUsedMillis) return Effect.succeed(cached.principal)
           cached.lastUsedWrittenAt = now
           return Effect.as(touch(cached.principal.keyId), cached.principal)
