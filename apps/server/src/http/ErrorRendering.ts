@@ -138,7 +138,8 @@ const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpSe
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.sync(() => {
     const allowedMethods = routeTable()
-    // The success path costs one step: failures and error answers look up the request only when they happen.
+    // On the success path this adds two light steps; failures and error answers look up the request only when
+    // they happen.
     // The router's type wants `unhandled` kept in the error channel; every failure is answered here.
     return (httpEffect): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
