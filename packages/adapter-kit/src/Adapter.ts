@@ -1,0 +1,117 @@
+import type { Effect, Option, Redacted } from "effect"
+import type { Limits, Violation } from "./Limits.ts"
+import type { PostVersion } from "./PostVersion.ts"
+import type { PublishError } from "./PublishError.ts"
+import * as Validator from "./Validator.ts"
+
+/**
+ * The contract between Herald's core and one network. An adapter package builds its `Adapter` with
+ * `make(hooks)`: limits and capabilities as data, OAuth, publishing, and the optional hooks its network
+ * allows. The core never imports a concrete adapter; apps hand it a list of adapters.
+ */
+
+/** What a network's grant gives Herald. Kept encrypted at rest by the core. */
+export interface Tokens {
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
+  /** When the access token stops working (epoch milliseconds); none when it does not expire. */
+  readonly expiresAt: Option.Option<number>
+  readonly scopes: ReadonlyArray<string>
+}
+
+/** The connected account as the network describes it. */
+export interface Profile {
+  /** The network's own id of the account (user id, page id, channel id). */
+  readonly networkAccountId: string
+  readonly username: string
+  readonly displayName: string | null
+  readonly avatarUrl: string | null
+}
+
+/** A connected account, as `publish` and `refresh` need it. */
+export interface Account {
+  readonly networkAccountId: string
+  readonly username: string
+  readonly accessToken: Redacted.Redacted<string>
+}
+
+/** What the network made of a post: its id and the link a person opens. */
+export interface Published {
+  readonly id: string
+  readonly url: string
+}
+
+/**
+ * One step of publishing. Most networks answer at once; Instagram and Threads containers, TikTok publish
+ * ids and YouTube processing answer `Processing` with a handle to `poll` after `checkAfterMs`, so the
+ * engine can wait durably between polls.
+ */
+export type PublishStep =
+  | { readonly _tag: "Published"; readonly published: Published }
+  | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
+
+export interface PublishInput {
+  readonly account: Account
+  readonly post: PostVersion
+}
+
+/** What an adapter can do, so clients, the engine and the conformance suite know what to expect. */
+export interface Capabilities {
+  readonly text: boolean
+  readonly photos: boolean
+  readonly videos: boolean
+  readonly thread: boolean
+  readonly firstComment: boolean
+  /** `refresh` exists: access tokens expire and can be renewed. */
+  readonly refresh: boolean
+  /** `reconcile` exists: a submission whose answer was lost can be looked up. */
+  readonly reconcile: boolean
+  /** Publishing may answer `Processing`. */
+  readonly asyncProcessing: boolean
+}
+
+export interface OAuth {
+  readonly scopes: ReadonlyArray<string>
+  /** The network wants PKCE (`code_challenge` with S256). */
+  readonly pkce: boolean
+  /** Where to send the person to grant access. */
+  readonly authorizeUrl: (params: {
+    readonly state: string
+    readonly redirectUri: string
+    readonly codeChallenge: string | undefined
+  }) => string
+  readonly exchange: (params: {
+    readonly code: string
+    readonly redirectUri: string
+    readonly codeVerifier: string | undefined
+  }) => Effect.Effect<Tokens, PublishError>
+  readonly refresh?: (refreshToken: Redacted.Redacted<string>) => Effect.Effect<Tokens, PublishError>
+  readonly profile: (accessToken: Redacted.Redacted<string>) => Effect.Effect<Profile, PublishError>
+}
+
+export interface Hooks {
+  /** The key Herald uses for the network: `x`, `instagram`, ... */
+  readonly network: string
+  /** Its name for people: `X`, `Facebook Pages`. */
+  readonly name: string
+  readonly limits: Limits
+  readonly capabilities: Capabilities
+  readonly oauth: OAuth
+  readonly publish: (input: PublishInput) => Effect.Effect<PublishStep, PublishError>
+  readonly poll?: (input: PublishInput, handle: string) => Effect.Effect<PublishStep, PublishError>
+  /**
+   * Looks for a post Herald may have made but never heard back about (matched by account and text), so a
+   * retry after a crash does not post twice. `None` means the network has no such post.
+   */
+  readonly reconcile?: (input: PublishInput) => Effect.Effect<Option.Option<Published>, PublishError>
+}
+
+export interface Adapter extends Hooks {
+  /** Every limit the post breaks on this network; empty when it can go out. */
+  readonly validate: (post: PostVersion) => ReadonlyArray<Violation>
+}
+
+export const make = (hooks: Hooks): Adapter => ({
+  ...hooks,
+  validate: (post) => Validator.validate(hooks.network, hooks.limits, post)
+})

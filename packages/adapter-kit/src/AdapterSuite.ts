@@ -1,0 +1,284 @@
+import { assert, layer } from "@effect/vitest"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { HttpClient, HttpRouter, HttpServerResponse } from "effect/http"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import { createServer } from "node:http"
+import { createServer as createNetServer } from "node:net"
+import type * as Adapter from "./Adapter.ts"
+import type { AdapterConfig } from "./AdapterConfig.ts"
+import * as Fixtures from "./internal/fixtures.ts"
+import * as Pkce from "./Pkce.ts"
+import { PostVersion } from "./PostVersion.ts"
+import type { PublishError } from "./PublishError.ts"
+import type * as Simulator from "./Simulator.ts"
+
+/**
+ * The conformance suite every adapter runs against its own simulator over real HTTP: connect through
+ * OAuth, refresh, publish text, photos and a video, the sandbox errors, and reconcile; skipping what the
+ * adapter's capabilities say it does not do. Network quirks go in `extra`.
+ */
+export interface Options {
+  readonly makeAdapter: (config: AdapterConfig) => Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient>
+  readonly makeSimulator: Simulator.Make
+  /** A form of post to use for text (networks whose plain form needs media give one with media). */
+  readonly textPost?: (context: Context) => PostVersion
+  readonly extra?: (it: Methods, context: Effect.Effect<Context, never, Harness>) => void
+}
+
+export interface Context {
+  readonly adapter: Adapter.Adapter
+  readonly simulator: Simulator.Simulator
+  /** The test server's address; the simulator lives under `/sandbox/<network>`, media under `/media`. */
+  readonly baseUrl: string
+  readonly redirectUri: string
+}
+
+export class Harness extends Context.Service<Harness, Context>()("@herald/adapter-kit/AdapterSuite/Harness") {}
+
+type Methods = Parameters<Parameters<ReturnType<typeof layer<Harness, never>>>[1]>[0]
+
+const freePort = Effect.callback<number>((resume) => {
+  const server = createNetServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+const harness = (options: Options) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const port = yield* freePort
+    const baseUrl = `http://127.0.0.1:${port}`
+    // The simulator needs its network key before it exists: ask a throwaway one.
+    const probe = options.makeSimulator({ baseUrl: `${baseUrl}/sandbox/probe` })
+    const root = `${baseUrl}/sandbox/${probe.network}`
+    const simulator = options.makeSimulator({ baseUrl: root })
+    const media = HttpRouter.add("GET", "/media/:file", (request) =>
+      Effect.succeed(
+        request.url.endsWith(".mp4")
+          ? HttpServerResponse.uint8Array(Fixtures.mp4, { contentType: "video/mp4" })
+          : HttpServerResponse.uint8Array(Fixtures.jpeg, { contentType: "image/jpeg" })
+      ))
+    const server = HttpRouter.serve(
+      Layer.mergeAll(media, HttpRouter.addAll(simulator.routes, { prefix: `/sandbox/${simulator.network}` })),
+      { disableLogger: true, disableListenLog: true }
+    ).pipe(Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })))
+    const context = Layer.effect(
+      Harness,
+      Effect.map(
+        options.makeAdapter({
+          apiBaseUrl: root,
+          authBaseUrl: root,
+          webBaseUrl: root,
+          clientId: "sandbox-client",
+          clientSecret: Redacted.make("sandbox-secret")
+        }),
+        (adapter) => Harness.of({ adapter, simulator, baseUrl, redirectUri: `${baseUrl}/oauth/callback` })
+      )
+    ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    return Layer.merge(server, context)
+  }))
+
+/** Connects a sandbox account through the adapter's OAuth, the way the server's callback does. */
+export const connect = (context: Context, username?: string) =>
+  Effect.gen(function*() {
+    const { adapter, redirectUri } = context
+    const state = Pkce.state()
+    const verifier = adapter.oauth.pkce ? Pkce.verifier() : undefined
+    const authorize = new URL(adapter.oauth.authorizeUrl({
+      state,
+      redirectUri,
+      codeChallenge: verifier === undefined ? undefined : Pkce.challenge(verifier)
+    }))
+    if (username !== undefined) authorize.searchParams.set("sandbox_username", username)
+    // The person consents; the simulator redirects back with a code.
+    const response = yield* Effect.promise(() => fetch(authorize, { redirect: "manual" }))
+    assert.strictEqual(response.status, 302, `consent screen answered ${response.status}`)
+    const callback = new URL(response.headers.get("location")!)
+    assert.strictEqual(callback.searchParams.get("state"), state)
+    const tokens = yield* adapter.oauth.exchange({
+      code: callback.searchParams.get("code")!,
+      redirectUri,
+      codeVerifier: verifier
+    })
+    const profile = yield* adapter.oauth.profile(tokens.accessToken)
+    const account: Adapter.Account = {
+      networkAccountId: profile.networkAccountId,
+      username: profile.username,
+      accessToken: tokens.accessToken
+    }
+    return { tokens, profile, account }
+  })
+
+/** Publishes and polls until the network has the post (the engine does the same, durably). */
+export const publishToEnd = (adapter: Adapter.Adapter, input: Adapter.PublishInput) =>
+  Effect.gen(function*() {
+    let step = yield* adapter.publish(input)
+    for (let polls = 0; step._tag === "Processing"; polls++) {
+      assert.isBelow(polls, 50, "still processing after 50 polls")
+      assert.isDefined(adapter.poll, "answered Processing without a poll hook")
+      yield* Effect.sleep(Duration.millis(Math.min(step.checkAfterMs, 200)))
+      step = yield* adapter.poll!(input, step.handle)
+    }
+    return step.published
+  })
+
+export const post = (fields: Partial<ConstructorParameters<typeof PostVersion>[0]> = {}) =>
+  new PostVersion({
+    text: "",
+    media: [],
+    thread: [],
+    format: "post",
+    title: null,
+    thumbnail: null,
+    firstComment: null,
+    settings: {},
+    ...fields
+  })
+
+/** Media served by the suite's test server. */
+export const media = {
+  photo: (context: Context, index = 1, size?: { readonly width: number; readonly height: number }) =>
+    Fixtures.photo(context.baseUrl, index, size),
+  video: (context: Context, index = 1, durationMs?: number) => Fixtures.video(context.baseUrl, index, durationMs)
+}
+
+const reasonOf = (error: PublishError) => error.reason._tag
+
+/** A post the network accepts with only this text (plus the media its plain form requires). */
+const textPost = (options: Options, context: Context, text: string) => {
+  const base = options.textPost?.(context) ?? post()
+  return post({ ...base, text })
+}
+
+export const suite = (name: string, options: Options) =>
+  layer(harness(options), { timeout: Duration.minutes(2), excludeTestServices: true })(
+    `${name} conformance`,
+    (it) => {
+      const context = Effect.service(Harness)
+
+      it.effect("connects through OAuth and reads the profile", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { profile, tokens } = yield* connect(ctx, "conformance_user")
+          assert.strictEqual(profile.username, "conformance_user")
+          assert.isAbove(Redacted.value(tokens.accessToken).length, 8)
+          assert.isTrue(ctx.adapter.validate(post({ text: "x" })).length >= 0)
+        }))
+
+      it.effect("publishes and the network has the post, with a link under its address", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const text = `Hello from the conformance suite ${Date.now()}`
+          const published = yield* publishToEnd(ctx.adapter, { account, post: textPost(options, ctx, text) })
+          assert.isTrue(published.url.startsWith(`${ctx.baseUrl}/sandbox/${ctx.simulator.network}`), published.url)
+          const stored = [...ctx.simulator.state.posts.values()].find((entry) => entry.text === text)
+          assert.isDefined(stored, "the simulator has no post with that text")
+        }))
+
+      it.effect("refreshes an expired token and publishes again", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          if (!ctx.adapter.capabilities.refresh) return
+          const { account, tokens } = yield* connect(ctx)
+          ctx.simulator.state.expire(account.networkAccountId)
+          const expired = yield* Effect.flip(
+            publishToEnd(ctx.adapter, { account, post: textPost(options, ctx, `expired ${Date.now()}`) })
+          )
+          assert.strictEqual(reasonOf(expired), "AuthExpired")
+          const refreshed = yield* ctx.adapter.oauth.refresh!(Option.getOrThrow(tokens.refreshToken))
+          const again = yield* publishToEnd(ctx.adapter, {
+            account: { ...account, accessToken: refreshed.accessToken },
+            post: textPost(options, ctx, `refreshed ${Date.now()}`)
+          })
+          assert.isString(again.id)
+        }))
+
+      it.effect("is rejected for #sandbox-fail with the network's reason", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const error = yield* Effect.flip(
+            publishToEnd(ctx.adapter, { account, post: textPost(options, ctx, `no #sandbox-fail ${Date.now()}`) })
+          )
+          assert.strictEqual(reasonOf(error), "Rejected")
+          assert.isAbove(error.reason.message.length, 5)
+        }))
+
+      it.effect("fails once with a transient error for #sandbox-flaky, then succeeds", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const input = { account, post: textPost(options, ctx, `wobbly #sandbox-flaky ${Date.now()}`) }
+          const first = yield* Effect.flip(publishToEnd(ctx.adapter, input))
+          assert.isTrue(first.retryable, `expected a retryable error, got ${first.reason._tag}`)
+          const second = yield* publishToEnd(ctx.adapter, input)
+          assert.isString(second.id)
+        }))
+
+      it.effect("asks for a reconnect when the grant is revoked (#sandbox-revoke)", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account, tokens } = yield* connect(ctx)
+          const error = yield* Effect.flip(
+            publishToEnd(ctx.adapter, { account, post: textPost(options, ctx, `bye #sandbox-revoke ${Date.now()}`) })
+          )
+          assert.include(["NeedsReconnect", "AuthExpired"], reasonOf(error))
+          if (ctx.adapter.capabilities.refresh) {
+            const refused = yield* Effect.flip(ctx.adapter.oauth.refresh!(Option.getOrThrow(tokens.refreshToken)))
+            assert.strictEqual(reasonOf(refused), "NeedsReconnect")
+          }
+        }))
+
+      it.effect("publishes photos", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          if (!ctx.adapter.capabilities.photos) return
+          const { account } = yield* connect(ctx)
+          const photos = [media.photo(ctx, 1), media.photo(ctx, 2)]
+          const max = ctx.adapter.limits.forms.post.media.maxPhotos
+          const text = `photos ${Date.now()}`
+          const published = yield* publishToEnd(ctx.adapter, {
+            account,
+            post: post({ text, media: photos.slice(0, Math.max(1, Math.min(max, 2))) })
+          })
+          const stored = ctx.simulator.state.posts.get(published.id) ??
+            [...ctx.simulator.state.posts.values()].find((entry) => entry.text === text)
+          assert.isDefined(stored)
+          assert.isAbove(stored!.media.length, 0)
+        }))
+
+      it.effect("publishes a video", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          if (!ctx.adapter.capabilities.videos) return
+          const { account } = yield* connect(ctx)
+          const text = `video ${Date.now()}`
+          const published = yield* publishToEnd(ctx.adapter, {
+            account,
+            post: post({ ...options.textPost?.(ctx), text, media: [media.video(ctx, 1)] })
+          })
+          assert.isString(published.id)
+        }))
+
+      it.effect("reconciles a post whose answer was lost, and finds nothing for one never made", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          if (!ctx.adapter.capabilities.reconcile) return
+          const { account } = yield* connect(ctx)
+          const input = { account, post: textPost(options, ctx, `lost answer ${Date.now()}`) }
+          const published = yield* publishToEnd(ctx.adapter, input)
+          const found = yield* ctx.adapter.reconcile!(input)
+          assert.strictEqual(Option.getOrThrow(found).id, published.id)
+          const never = yield* ctx.adapter.reconcile!({
+            account,
+            post: textPost(options, ctx, `never sent ${Date.now()}`)
+          })
+          assert.isTrue(Option.isNone(never))
+        }))
+
+      options.extra?.(it, context)
+    }
+  )

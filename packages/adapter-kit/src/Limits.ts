@@ -1,0 +1,100 @@
+import { Schema } from "effect"
+
+/**
+ * A network's content limits as data. The generic validator (`Validator.ts`) checks a `PostVersion`
+ * against them, and `GET /api/v1/networks` publishes them as they are (these schemas describe them in the
+ * OpenAPI document), so clients and assistants can check a post before they send it.
+ */
+
+/**
+ * How a network counts the length of text: `characters` are Unicode code points after NFC normalisation;
+ * `x-weighted` is X's count (twitter-text v3: URLs weigh 23, CJK and emoji 2); `utf8-bytes` is UTF-8 bytes
+ * (YouTube descriptions).
+ */
+export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes"])
+export type TextCounter = typeof TextCounter.Type
+
+const Range = Schema.Struct({ min: Schema.Number, max: Schema.Number })
+
+export const TextLimits = Schema.Struct({
+  max: Schema.Number,
+  counter: TextCounter,
+  /** Characters the network refuses anywhere in the text (YouTube: `<` and `>`). */
+  forbidden: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** At most this many distinct links (Threads: 5). */
+  maxLinks: Schema.optionalKey(Schema.Number),
+  /** Text is accepted but never shown (Instagram stories): not checked, not sent. */
+  ignored: Schema.optionalKey(Schema.Boolean)
+})
+export type TextLimits = typeof TextLimits.Type
+
+export const MediaLimits = Schema.Struct({
+  /** The post needs at least this many media (TikTok, YouTube, Instagram). */
+  minItems: Schema.Number,
+  maxItems: Schema.Number,
+  maxPhotos: Schema.Number,
+  maxVideos: Schema.Number,
+  /** Photos and videos may be combined in one post. */
+  mixing: Schema.Boolean,
+  /** Photo width divided by height must lie within (Instagram: 4:5 = 0.8 to 1.91). */
+  photoAspectRatio: Schema.optionalKey(Range),
+  /** Video duration in milliseconds must lie within. */
+  videoDurationMs: Schema.optionalKey(Range)
+})
+export type MediaLimits = typeof MediaLimits.Type
+
+export const ThreadLimits = Schema.Struct({
+  /** The whole thread, first post included. Follow-ups carry text only. */
+  maxPosts: Schema.Number,
+  /** Each follow-up, counted with the text counter. */
+  maxLength: Schema.Number
+})
+export type ThreadLimits = typeof ThreadLimits.Type
+
+export const TitleLimits = Schema.Struct({
+  required: Schema.Boolean,
+  max: Schema.Number,
+  forbidden: Schema.optionalKey(Schema.Array(Schema.String))
+})
+export type TitleLimits = typeof TitleLimits.Type
+
+/** The limits of one form of post (most networks have one form, `post`). */
+export const FormLimits = Schema.Struct({
+  text: TextLimits,
+  media: MediaLimits,
+  /** Present when the network takes follow-up posts (X). */
+  thread: Schema.optionalKey(ThreadLimits),
+  /** Present when the network takes a title (YouTube). */
+  title: Schema.optionalKey(TitleLimits),
+  /** A post must have text or media (X). */
+  textOrMedia: Schema.optionalKey(Schema.Boolean),
+  /** A thumbnail image may be given (YouTube). */
+  thumbnail: Schema.optionalKey(Schema.Boolean),
+  /** A first comment may be given. */
+  firstComment: Schema.optionalKey(Schema.Boolean)
+})
+export type FormLimits = typeof FormLimits.Type
+
+/** A network's limits: one entry per form, keyed as `PostVersion.format` names it; `post` always exists. */
+export interface Limits {
+  readonly forms: { readonly post: FormLimits } & { readonly [format: string]: FormLimits }
+}
+export const Limits = Schema.Struct({
+  forms: Schema.Record(Schema.String, FormLimits)
+})
+
+export const ViolationField = Schema.Literals(["format", "text", "title", "media", "thread", "thumbnail", "firstComment"])
+export type ViolationField = typeof ViolationField.Type
+
+/** One broken rule, with the numbers a person needs to fix the post. */
+export const Violation = Schema.Struct({
+  network: Schema.String,
+  field: ViolationField,
+  /** The rule, as a short phrase: `at most 280 characters`. */
+  limit: Schema.String,
+  /** What the post has. */
+  actual: Schema.String,
+  /** The whole sentence: `x: text is 312 characters; the limit is 280`. */
+  message: Schema.String
+})
+export type Violation = typeof Violation.Type

@@ -1,0 +1,73 @@
+import { Schema } from "effect"
+
+// Every way a network call can fail, as a closed set of reasons. Each adapter maps its network's error
+// answers onto these in one table (its `internal/errors.ts`); the publishing engine decides from the reason
+// alone whether to retry, refresh, mark the account, or fail the target.
+
+/** Over the network's rate limit; try again after `retryAfterMs`. */
+export class RateLimited extends Schema.TaggedClass<RateLimited>()("RateLimited", {
+  message: Schema.String,
+  retryAfterMs: Schema.Number
+}) {}
+
+/** A passing fault (5xx, timeout, a network that says "try later"): retry with backoff. */
+export class Transient extends Schema.TaggedClass<Transient>()("Transient", {
+  message: Schema.String
+}) {}
+
+/** The network refused the content for good; `message` is its reason in words a person can act on. */
+export class Rejected extends Schema.TaggedClass<Rejected>()("Rejected", {
+  message: Schema.String
+}) {}
+
+/** The access token expired: refresh it, then try once more. */
+export class AuthExpired extends Schema.TaggedClass<AuthExpired>()("AuthExpired", {
+  message: Schema.String
+}) {}
+
+/** The grant is gone (revoked, password changed, refresh refused): the account must be connected again. */
+export class NeedsReconnect extends Schema.TaggedClass<NeedsReconnect>()("NeedsReconnect", {
+  message: Schema.String
+}) {}
+
+/** The call may or may not have gone through and the network cannot tell: never resend blindly. */
+export class OutcomeUnknown extends Schema.TaggedClass<OutcomeUnknown>()("OutcomeUnknown", {
+  message: Schema.String
+}) {}
+
+export const Reason = Schema.Union([RateLimited, Transient, Rejected, AuthExpired, NeedsReconnect, OutcomeUnknown])
+export type Reason = typeof Reason.Type
+
+/** A network call that failed, with the network and the reason. */
+export class PublishError extends Schema.TaggedError<PublishError>()("PublishError", {
+  network: Schema.String,
+  reason: Reason
+}) {
+  override get message() {
+    return `${this.network}: ${this.reason.message}`
+  }
+
+  /** Whether trying the same call again later can succeed. */
+  get retryable(): boolean {
+    return this.reason._tag === "RateLimited" || this.reason._tag === "Transient"
+  }
+
+  /** How long to wait before a retry, when the network said. */
+  get retryAfterMs(): number | undefined {
+    return this.reason._tag === "RateLimited" ? this.reason.retryAfterMs : undefined
+  }
+}
+
+/** Shorthands for adapters: `PublishError.rejected("x", "duplicate content")`. */
+export const rateLimited = (network: string, message: string, retryAfterMs: number) =>
+  new PublishError({ network, reason: new RateLimited({ message, retryAfterMs }) })
+export const transient = (network: string, message: string) =>
+  new PublishError({ network, reason: new Transient({ message }) })
+export const rejected = (network: string, message: string) =>
+  new PublishError({ network, reason: new Rejected({ message }) })
+export const authExpired = (network: string, message: string) =>
+  new PublishError({ network, reason: new AuthExpired({ message }) })
+export const needsReconnect = (network: string, message: string) =>
+  new PublishError({ network, reason: new NeedsReconnect({ message }) })
+export const outcomeUnknown = (network: string, message: string) =>
+  new PublishError({ network, reason: new OutcomeUnknown({ message }) })

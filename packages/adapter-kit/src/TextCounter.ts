@@ -1,0 +1,32 @@
+/**
+ * Text length the way each network counts it, and the links a text contains. Networks disagree on what a
+ * "character" is, so a limit is only meaningful together with its counter (`TextLimits.counter`).
+ */
+// twitter-text ships CommonJS only; Node's ESM loader hands its `module.exports` over as the default export.
+import twitter from "twitter-text"
+import type { TextCounter } from "./Limits.ts"
+
+const utf8 = new TextEncoder()
+
+/** The length of `text` as a network with this counter measures it. */
+export const count = (text: string, counter: TextCounter): number => {
+  switch (counter) {
+    case "characters":
+      // Code points, not UTF-16 units: an emoji is one. NFC first, so "e" + combining accent counts as the
+      // single "é" a person sees and most networks store.
+      return Array.from(text.normalize("NFC")).length
+    case "x-weighted":
+      // X's own rules (https://docs.x.com/fundamentals/counting-characters): URLs weigh 23 whatever their
+      // length, CJK and emoji weigh 2; parseTweet normalises to NFC itself.
+      return twitter.parseTweet(text).weightedLength
+    case "utf8-bytes":
+      // The bytes as sent: Herald does not normalise the text on its way out, so neither does the count.
+      return utf8.encode(text).byteLength
+  }
+}
+
+/**
+ * The distinct links in `text`, in order of first appearance. Bare domains (`example.com`) count, as the
+ * networks turn them into links too.
+ */
+export const links = (text: string): ReadonlyArray<string> => Array.from(new Set(twitter.extractUrls(text)))

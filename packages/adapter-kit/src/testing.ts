@@ -1,0 +1,2 @@
+export * as AdapterSuite from "./AdapterSuite.ts"
+export * as ExampleNetwork from "./ExampleNetwork.ts"

@@ -1,0 +1,67 @@
+import { assert, describe, it } from "@effect/vitest"
+import { count, links } from "../src/TextCounter.ts"
+
+describe("TextCounter.count", () => {
+  it("counts plain ASCII the same under every counter", () => {
+    assert.strictEqual(count("hello world", "characters"), 11)
+    assert.strictEqual(count("hello world", "x-weighted"), 11)
+    assert.strictEqual(count("hello world", "utf8-bytes"), 11)
+  })
+
+  it("counts an emoji as one character, two on X and four bytes", () => {
+    assert.strictEqual(count("😀", "characters"), 1)
+    assert.strictEqual(count("😀", "x-weighted"), 2)
+    assert.strictEqual(count("😀", "utf8-bytes"), 4)
+  })
+
+  it("weighs a family emoji as one emoji on X, as X documents", () => {
+    assert.strictEqual(count("👨‍👩‍👧‍👦", "x-weighted"), 2)
+  })
+
+  it("counts CJK as one character each, two each on X and three bytes each", () => {
+    assert.strictEqual(count("東京", "characters"), 2)
+    assert.strictEqual(count("東京", "x-weighted"), 4)
+    assert.strictEqual(count("東京", "utf8-bytes"), 6)
+  })
+
+  it("weighs any URL as 23 on X, however long", () => {
+    const url = "https://example.com/a/very/long/path/that/goes/on/and/on?with=query"
+    assert.strictEqual(count(url, "x-weighted"), 23)
+    assert.strictEqual(count("https://a.co", "x-weighted"), 23)
+    assert.strictEqual(count(`read ${url}`, "x-weighted"), 5 + 23)
+    assert.strictEqual(count(url, "characters"), url.length)
+  })
+
+  it("counts a combining sequence that NFC composes as one character", () => {
+    const decomposed = "cafe\u0301"
+    assert.strictEqual(count(decomposed, "characters"), 4)
+    assert.strictEqual(count(decomposed, "x-weighted"), 4)
+    // Bytes are counted as sent, without normalising: "e" plus the combining accent is 1 + 2 bytes.
+    assert.strictEqual(count(decomposed, "utf8-bytes"), 6)
+    assert.strictEqual(count("café", "utf8-bytes"), 5)
+  })
+
+  it("counts nothing in an empty text", () => {
+    assert.strictEqual(count("", "characters"), 0)
+    assert.strictEqual(count("", "x-weighted"), 0)
+    assert.strictEqual(count("", "utf8-bytes"), 0)
+  })
+})
+
+describe("TextCounter.links", () => {
+  it("lists each distinct link once, in order of appearance, bare domains included", () => {
+    assert.deepStrictEqual(
+      links("see https://news.com/x and example.org, then https://news.com/x again and https://blog.net"),
+      ["https://news.com/x", "example.org", "https://blog.net"]
+    )
+  })
+
+  it("ignores what only looks like a domain", () => {
+    // `.example` is a reserved name, not a real top-level domain, so no network would link it.
+    assert.deepStrictEqual(links("https://site.example and file.txt"), [])
+  })
+
+  it("finds no links in plain text", () => {
+    assert.deepStrictEqual(links("no links here, just words."), [])
+  })
+})
