@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { Main } from "@herald/server"
+import { Main, Packages } from "@herald/server"
 import { Database, DatabaseInfo } from "@herald/db"
 import { Settings } from "@herald/core"
 import { Admin } from "./Admin.ts"
@@ -42,7 +42,7 @@ const withAdmin = <A, E extends { readonly message: string }>(
 const start = Command.make("start", { json }, ({ json }) =>
   guarded(
     json,
-    Main.run((started) =>
+    Main.run(Packages.all, (started) =>
       Output.result(json, {
         api: started.api,
         docs: started.docs,
@@ -51,9 +51,12 @@ const start = Command.make("start", { json }, ({ json }) =>
         health: started.health,
         listening: started.listening,
         database: started.database,
+        sandbox: started.sandbox,
+        networks: started.networks,
         firstRun: Option.getOrNull(Option.map(started.firstRun, ({ key, workspace }) => ({ workspace, key })))
       }, () => [
         `Herald is running (${started.database} database, listening on ${started.listening}).`,
+        `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
         `  API:   ${started.api}`,
         `  Docs:  ${started.docs}`,
         `  MCP:   ${started.mcp}`,

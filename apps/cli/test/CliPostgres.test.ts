@@ -65,7 +65,7 @@ describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("herald o
   it("revokes a key from another process; the running server refuses it on the next request", async () => {
     const migrated = await herald("migrate", "--json")
     assert.strictEqual(migrated.code, 0, migrated.stderr)
-    assert.deepStrictEqual(migrated.json.applied, ["0001_foundation"])
+    assert.include(migrated.json.applied, "0001_foundation")
 
     const started = await new Promise<any>((resolveStart, reject) => {
       server = spawn(process.execPath, [bin, "start", "--json"], { env: env(), stdio: ["ignore", "pipe", "pipe"] })

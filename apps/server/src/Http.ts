@@ -6,19 +6,26 @@ import * as AccountsHandlers from "./http/AccountsHandlers.ts"
 import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
+import * as NetworksHandlers from "./http/NetworksHandlers.ts"
+import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
 
 /** Where the OpenAPI 3.1 document of the public API is served. */
 export const openapiPath = "/api/v1/openapi.json"
 
-/** Every public route: the REST API, its OpenAPI document, the offline docs page, and error rendering. */
-export const routes = Layer.mergeAll(
+/**
+ * Every public route: the REST API, its OpenAPI document, the offline docs page, error rendering, and in
+ * the sandbox the network simulators under `/sandbox/<network>`.
+ */
+export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
+  Layer.mergeAll(
+  sandboxRoutes,
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
   ErrorRendering.layer
 ).pipe(
-  Layer.provide([AccountsHandlers.layer, SystemHandlers.layer]),
+  Layer.provide([AccountsHandlers.layer, NetworksHandlers.layer, OAuthHandlers.layer, SystemHandlers.layer]),
   // Handlers of authenticated groups need the middleware too, so it is provided below them.
   Layer.provide(AuthorizationLive.layer)
 )

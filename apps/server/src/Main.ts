@@ -2,14 +2,18 @@ import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { SecretKey, Settings } from "@herald/core"
+import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
+import { Cipher, Connections, Networks, SecretKey, Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { ApiKey, Workspace } from "@herald/domain"
+import { createServer as createNetServer } from "node:net"
 import * as AdminSocket from "./AdminSocket.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
+import { Installed } from "./Installed.ts"
 import * as NodeServer from "./internal/nodeServer.ts"
+import * as NetworkPackages from "./NetworkPackages.ts"
+import { PublicUrl } from "./PublicUrl.ts"
 import * as Services from "./Services.ts"
 
 /** What a started server tells its operator. */
@@ -21,6 +25,8 @@ export interface Started {
   readonly health: string
   readonly listening: string
   readonly database: "embedded" | "postgres"
+  readonly sandbox: boolean
+  readonly networks: ReadonlyArray<string>
   readonly firstRun: Option.Option<{ readonly workspace: Workspace.Workspace; readonly key: ApiKey.CreatedApiKey }>
 }
 
@@ -30,47 +36,76 @@ const database = (settings: Settings.Settings) =>
     onSome: (url) => Database.layerUrl(url)
   })
 
+// The public address must be known before the routes are built (OAuth redirect URIs, the sandbox's
+// links), so with `PORT=0` a free port is chosen first.
+const freePort = Effect.callback<number>((resume) => {
+  const server = createNetServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
 /** The whole service over the configured database: public HTTP, and the admin socket in embedded mode. */
-export const layer = (settings: Settings.Settings) =>
-  layerWith(settings, database(settings), Option.isNone(settings.databaseUrl))
+export const layer = (settings: Settings.Settings, packages: ReadonlyArray<NetworkPackages.NetworkPackage>) =>
+  layerWith(settings, database(settings), Option.isNone(settings.databaseUrl), packages)
 
 /** The service over a given database layer (tests give theirs); `adminSocket` serves the operator's socket. */
 export const layerWith = <E, R>(
   settings: Settings.Settings,
   databaseLayer: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E, R>,
-  adminSocket: boolean
-) => {
-  const publicHttp = Http.serve(Http.routes).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {
-      port: settings.port,
-      ...(settings.host === undefined ? {} : { host: settings.host })
-    }))
-  )
-  const socketPath = AdminSocket.socketPathFor(settings.dataDir)
-  const admin = adminSocket
-    ? AdminSocket.layer(socketPath).pipe(
-      Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath))
+  adminSocket: boolean,
+  packages: ReadonlyArray<NetworkPackages.NetworkPackage>
+) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const port = settings.port === 0 ? yield* freePort : settings.port
+    const baseUrl = Option.getOrElse(settings.baseUrl, () => `http://localhost:${port}`)
+    const anyCredentials = yield* Effect.map(
+      Effect.forEach(packages, (entry) => NetworkPackages.credentials(entry.network)),
+      (found) => found.some(Option.isSome)
     )
-    : Layer.empty
-  return Layer.mergeAll(publicHttp, admin).pipe(
-    Layer.provideMerge(Services.layer(settings)),
-    Layer.provideMerge(SecretKey.SecretKey.fromSettings(settings)),
-    Layer.provideMerge(databaseLayer),
-    Layer.provide(NodeServices.layer)
-  )
-}
+    const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
+    const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl })
+    const networks = Networks.Networks.layer(installation.adapters).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    const publicHttp = Http.serve(Http.routes(installation.sandboxRoutes)).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {
+        port,
+        ...(settings.host === undefined ? {} : { host: settings.host })
+      }))
+    )
+    const socketPath = AdminSocket.socketPathFor(settings.dataDir)
+    const admin = adminSocket
+      ? AdminSocket.layer(socketPath).pipe(Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath)))
+      : Layer.empty
+    return Layer.mergeAll(publicHttp, admin).pipe(
+      Layer.provideMerge(Connections.Connections.layer),
+      Layer.provideMerge(Layer.mergeAll(
+        Services.layer(settings),
+        networks,
+        Layer.succeed(PublicUrl, baseUrl),
+        Layer.succeed(Installed, { sandbox, simulators: installation.simulators })
+      )),
+      Layer.provideMerge(Cipher.Cipher.layer),
+      Layer.provideMerge(SecretKey.SecretKey.fromSettings(settings)),
+      Layer.provideMerge(databaseLayer),
+      Layer.provide(NodeServices.layer)
+    )
+  }))
 
 /** Starts Herald, reports the addresses once it listens, and runs until interrupted. */
-export const run = (onReady: (started: Started) => Effect.Effect<void>) =>
+export const run = (
+  packages: ReadonlyArray<NetworkPackages.NetworkPackage>,
+  onReady: (started: Started) => Effect.Effect<void>
+) =>
   Effect.scoped(Effect.gen(function*() {
     const settings = yield* Settings.load
-    const context = yield* Layer.build(layer(settings))
+    const context = yield* Layer.build(layer(settings, packages))
     const firstRun = yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
     const server = yield* HttpServer.HttpServer.pipe(Effect.provideContext(context))
-    const base = Option.getOrElse(settings.baseUrl, () => {
-      const address = server.address
-      return address._tag === "UnixPathAddress" ? HttpServer.formatAddress(address) : `http://localhost:${address.port}`
-    })
+    const base = yield* PublicUrl.pipe(Effect.provideContext(context))
+    const installed = yield* Installed.pipe(Effect.provideContext(context))
+    const networks = yield* Networks.Networks.pipe(Effect.provideContext(context))
     yield* onReady({
       api: `${base}/api/v1`,
       docs: `${base}/docs`,
@@ -79,6 +114,8 @@ export const run = (onReady: (started: Started) => Effect.Effect<void>) =>
       health: `${base}/health`,
       listening: HttpServer.formatAddress(server.address),
       database: Option.isSome(settings.databaseUrl) ? "postgres" : "embedded",
+      sandbox: installed.sandbox,
+      networks: networks.all.map((adapter) => adapter.network),
       firstRun
     })
     return yield* Effect.never

@@ -2,7 +2,9 @@ import { Effect, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { ApiKeys, type Settings, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
+import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import * as Main from "../src/Main.ts"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
 export { request } from "./request.ts"
 
 export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.Settings => ({
@@ -13,12 +15,30 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   dataDir: "./.herald-test-unused",
   secretKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),
   rateLimitPerMinute: 1000,
+  sandbox: Option.some(true),
   ...overrides
 })
 
-/** The whole server on an ephemeral port over the embedded test database. */
-export const serverLayer = (overrides: Partial<Settings.Settings> = {}) =>
-  Main.layerWith(settings(overrides), backends()[0]!.layer, false)
+/**
+ * The kit's example network, standing in for a third-party adapter package: the server offers it without
+ * any change to the core.
+ */
+export const examplePackage: NetworkPackage = {
+  network: "example",
+  make: ExampleNetwork.make,
+  simulator: ExampleNetwork.simulator,
+  realConfig: ({ clientId, clientSecret }) => ({
+    apiBaseUrl: "https://api.example.invalid",
+    authBaseUrl: "https://example.invalid",
+    webBaseUrl: "https://example.invalid",
+    clientId,
+    clientSecret
+  })
+}
+
+/** The whole server on an ephemeral port over the embedded test database, in the sandbox. */
+export const serverLayer = (overrides: Partial<Settings.Settings> = {}, packages = [examplePackage]) =>
+  Main.layerWith(settings(overrides), backends()[0]!.layer, false, packages)
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))

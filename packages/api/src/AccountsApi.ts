@@ -1,11 +1,53 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Account } from "@herald/domain"
+import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
+
+export class ConnectLink extends Schema.Class<ConnectLink>("ConnectLink")({
+  /** The network's consent page; open it in a browser. It comes back to `/oauth/<platform>/callback`. */
+  url: Schema.String,
+  /** When the link stops working. */
+  expiresAt: Schema.String
+}) {}
+
+export class Disconnected extends Schema.Class<Disconnected>("Disconnected")({
+  id: Schema.String,
+  disconnected: Schema.Literal(true)
+}) {}
 
 export class AccountsApi extends HttpApiGroup.make("accounts").add(
   HttpApiEndpoint.get("list", "/accounts", {
     // Not paged: a workspace has a handful of accounts, so the body is exactly `{ "data": [...] }`.
     success: Data(Schema.Array(Account.Account))
-  }).annotate(OpenApi.Summary, "List connected accounts with their ids")
+  }).annotate(OpenApi.Summary, "List connected accounts with their ids"),
+  HttpApiEndpoint.get("connect", "/accounts/connect/:platform", {
+    params: { platform: Schema.String },
+    query: {
+      /** Sandbox only: the simulated account to log in as. */
+      username: Schema.optional(Schema.String)
+    },
+    success: Data(ConnectLink),
+    error: [NotFoundResponse, InvalidResponse]
+  }).annotate(OpenApi.Summary, "Start connecting an account: answers the network's consent URL"),
+  HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
+    params: { id: Schema.String },
+    success: Data(Disconnected),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Disconnect an account: its tokens are deleted")
 ).annotateMerge(OpenApi.annotations({ title: "Accounts" })) {}
+
+/** Where networks send the person back after consent (no key: the `state` identifies the flow). */
+export class OAuthApi extends HttpApiGroup.make("oauth", { topLevel: true }).add(
+  HttpApiEndpoint.get("callback", "/oauth/:platform/callback", {
+    params: { platform: Schema.String },
+    query: {
+      code: Schema.optional(Schema.String),
+      state: Schema.optional(Schema.String),
+      error: Schema.optional(Schema.String),
+      error_description: Schema.optional(Schema.String)
+    },
+    success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
+    error: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }), HttpApiSchema.status(400))
+  }).annotate(OpenApi.Summary, "OAuth callback: finishes connecting an account")
+) {}

@@ -1,11 +1,13 @@
 import { HttpApi, OpenApi } from "effect/http-api"
-import { AccountsApi } from "./AccountsApi.ts"
+import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
+import { NetworksApi } from "./NetworksApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
 /** The public REST contract under `/api/v1`: shared by the server, the typed client and the OpenAPI document. */
 export class V1 extends HttpApi.make("herald-v1")
   .add(AccountsApi)
+  .add(NetworksApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   .annotateMerge(OpenApi.annotations({
@@ -21,5 +23,6 @@ export class V1 extends HttpApi.make("herald-v1")
 export class HeraldApi extends HttpApi.make("herald")
   .addHttpApi(V1)
   .add(SystemApi)
+  .add(OAuthApi)
   .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
 {}

@@ -103,6 +103,13 @@ export const rateLimitPerMinute = parsed(
   integer(1, 1_000_000_000)
 )
 
+/**
+ * `HERALD_SANDBOX`: serve every network's simulator and point the adapters at them. Unset: on when no
+ * network's client id and secret are configured.
+ */
+export const sandbox = parsed("HERALD_SANDBOX", Option.none<boolean>(), "true or false", (value) =>
+  value === "true" || value === "1" ? Option.some(true) : value === "false" || value === "0" ? Option.some(false) : undefined)
+
 /** Every setting, read and checked together at start-up. */
 export const load = Effect.all({
   port,
@@ -111,7 +118,8 @@ export const load = Effect.all({
   databaseUrl,
   dataDir,
   secretKey,
-  rateLimitPerMinute
+  rateLimitPerMinute,
+  sandbox
 })
 
 export type Settings = Effect.Success<typeof load>

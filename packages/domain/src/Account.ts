@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import { AccountId } from "./Ids.ts"
-import { Platform } from "./Platform.ts"
 
 export const AccountStatus = Schema.Literals(["connected", "needs_reconnect", "disconnected"])
 export type AccountStatus = typeof AccountStatus.Type
@@ -8,7 +7,8 @@ export type AccountStatus = typeof AccountStatus.Type
 /** A connected account as `GET /api/v1/accounts` shows it (product.md, "Accounts"). */
 export class Account extends Schema.Class<Account>("Account")({
   id: AccountId,
-  platform: Platform,
+  // A network key: one of the seven built in, or a third-party adapter's.
+  platform: Schema.String,
   username: Schema.String,
   displayName: Schema.NullOr(Schema.String),
   avatarUrl: Schema.NullOr(Schema.String),

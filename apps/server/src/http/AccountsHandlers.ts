@@ -1,18 +1,45 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Authorization, HeraldApi } from "@herald/api"
-import { Accounts } from "@herald/core"
+import { AccountsApi, ApiError, Authorization, HeraldApi } from "@herald/api"
+import { Accounts, Connections } from "@herald/core"
+import { PublicUrl } from "../PublicUrl.ts"
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
   "accounts",
   Effect.fnUntraced(function*(handlers) {
     const accounts = yield* Accounts.Accounts
-    return handlers.handle("list", () =>
-      Effect.gen(function*() {
-        const principal = yield* Authorization.CurrentPrincipal
-        const data = yield* Effect.orDie(accounts.list(principal.workspaceId))
-        return { data }
-      }))
+    const connections = yield* Connections.Connections
+    const publicUrl = yield* PublicUrl
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const principal = yield* Authorization.CurrentPrincipal
+          const data = yield* Effect.orDie(accounts.list(principal.workspaceId))
+          return { data }
+        }))
+      .handle("connect", ({ params, query }) =>
+        Effect.gen(function*() {
+          const principal = yield* Authorization.CurrentPrincipal
+          const started = yield* connections.start({
+            workspaceId: principal.workspaceId,
+            platform: params.platform,
+            redirectUri: `${publicUrl}/oauth/${params.platform}/callback`,
+            sandboxUsername: query.username
+          }).pipe(
+            Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return { data: new AccountsApi.ConnectLink({ url: started.url, expiresAt: started.expiresAt }) }
+        }))
+      .handle("disconnect", ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* Authorization.CurrentPrincipal
+          yield* connections.disconnect(principal.workspaceId, params.id).pipe(
+            Effect.catchTag("AccountNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return { data: new AccountsApi.Disconnected({ id: params.id, disconnected: true }) }
+        }))
   })
 )

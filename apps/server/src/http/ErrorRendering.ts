@@ -99,7 +99,8 @@ const reshape = (request: HttpServerRequest.HttpServerRequest, requestId: string
 ): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400) return response
   const body = response.body
-  if ("contentType" in body && body.contentType?.startsWith("application/json")) return response
+  // JSON answers are already in shape; HTML pages (the OAuth callback) are meant for a browser.
+  if ("contentType" in body && /^(application\/json|text\/html)/.test(body.contentType ?? "")) return response
   const message = response.status === 415
     ? `Content-Type ${request.headers["content-type"] ?? "(none)"} is not accepted here; send application/json`
     : `The request could not be answered (HTTP ${response.status})`

@@ -1,0 +1,80 @@
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { HttpRouter } from "effect/http"
+import type { HttpClient } from "effect/http"
+import type { Adapter, AdapterConfig, Simulator } from "@herald/adapter-kit"
+
+/** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
+export interface NetworkPackage {
+  readonly network: string
+  readonly make: (config: AdapterConfig.AdapterConfig) => Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient>
+  readonly simulator: Simulator.Make
+  readonly realConfig: (credentials: {
+    readonly clientId: string
+    readonly clientSecret: Redacted.Redacted<string>
+  }) => AdapterConfig.AdapterConfig
+}
+
+const envName = (network: string) => network.toUpperCase().replace(/[^A-Z0-9]/g, "_")
+
+/** `HERALD_<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET`, when both are set. */
+export const credentials = (network: string) =>
+  Effect.map(
+    Effect.all([
+      Config.option(Config.String(`HERALD_${envName(network)}_CLIENT_ID`)),
+      Config.option(Config.Redacted(`HERALD_${envName(network)}_CLIENT_SECRET`))
+    ]),
+    ([clientId, clientSecret]) =>
+      Option.isSome(clientId) && Option.isSome(clientSecret) && clientId.value !== ""
+        ? Option.some({ clientId: clientId.value, clientSecret: clientSecret.value })
+        : Option.none()
+  ).pipe(Effect.orDie)
+
+/** The simulator's root as the server serves it. */
+export const sandboxRoot = (baseUrl: string, network: string) => `${baseUrl}/sandbox/${network}`
+
+export interface Installation {
+  readonly adapters: Effect.Effect<ReadonlyArray<Adapter.Adapter>, never, HttpClient.HttpClient>
+  /** The simulators' routes, mounted under `/sandbox/<network>` (none outside the sandbox). */
+  readonly sandboxRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+  readonly simulators: ReadonlyArray<Simulator.Simulator>
+}
+
+/**
+ * In the sandbox every package is offered, talking to its own simulator served by this server. Outside it,
+ * a package is offered only when its network's client id and secret are configured.
+ */
+export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
+  readonly sandbox: boolean
+  readonly baseUrl: string
+}) =>
+  Effect.gen(function*() {
+    if (options.sandbox) {
+      const simulators = packages.map((entry) =>
+        entry.simulator({ baseUrl: sandboxRoot(options.baseUrl, entry.network) })
+      )
+      const adapters = Effect.forEach(packages, (entry) => {
+        const root = sandboxRoot(options.baseUrl, entry.network)
+        return entry.make({
+          apiBaseUrl: root,
+          authBaseUrl: root,
+          webBaseUrl: root,
+          clientId: `sandbox-${entry.network}`,
+          clientSecret: Redacted.make("sandbox-secret")
+        })
+      })
+      const sandboxRoutes = Layer.mergeAll(
+        Layer.empty,
+        ...simulators.map((simulator) =>
+          HttpRouter.addAll(simulator.routes, { prefix: `/sandbox/${simulator.network}` })
+        )
+      )
+      return { adapters, sandboxRoutes, simulators } satisfies Installation
+    }
+    const configured = yield* Effect.forEach(packages, (entry) =>
+      Effect.map(credentials(entry.network), Option.map((found) => ({ entry, found }))))
+    const adapters = Effect.forEach(
+      configured.flatMap((item) => Option.isSome(item) ? [item.value] : []),
+      ({ entry, found }) => entry.make(entry.realConfig(found))
+    )
+    return { adapters, sandboxRoutes: Layer.empty, simulators: [] } satisfies Installation
+  })

@@ -1,0 +1,111 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { Cipher } from "@herald/core"
+import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+
+// Connecting accounts end to end over real HTTP: the API answers the consent URL, the network's consent
+// screen (the example network's simulator, served by this server under /sandbox/example) redirects to the
+// callback, and the account appears in the list with its tokens sealed.
+const connect = (base: string, key: string, username: string) =>
+  Effect.gen(function*() {
+    const started = yield* request(`${base}/api/v1/accounts/connect/example?username=${username}`, {
+      headers: bearer(key)
+    })
+    assert.strictEqual(started.status, 200, started.text)
+    const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
+    assert.strictEqual(consent.status, 302)
+    const callback = consent.headers.get("location")!
+    assert.isTrue(callback.startsWith(`${base.replace("127.0.0.1", "localhost")}/oauth/example/callback?`), callback)
+    return yield* request(callback.replace("localhost", "127.0.0.1"))
+  })
+
+layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts and networks", (it) => {
+  it.effect("lists the installed networks with their limits and capabilities as data", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const answer = yield* request(`${base}/api/v1/networks`, { headers: bearer(key.key) })
+      assert.strictEqual(answer.status, 200, answer.text)
+      const example = answer.body.data.find((network: any) => network.key === "example")
+      assert.strictEqual(example.name, "Example")
+      assert.strictEqual(example.limits.forms.post.text.max, 100)
+      assert.strictEqual(example.limits.forms.post.text.counter, "characters")
+      assert.isTrue(example.capabilities.reconcile)
+    }))
+
+  it.effect("connects an account through OAuth; reconnecting keeps its id; tokens are sealed at rest", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key, workspace } = yield* workspaceWithKey()
+      const callback = yield* connect(base, key.key, "alice")
+      assert.strictEqual(callback.status, 200, callback.text)
+      assert.include(callback.text, "@alice")
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.strictEqual(listed.body.data.length, 1)
+      const account = listed.body.data[0]
+      assert.deepInclude(account, { platform: "example", username: "alice", status: "connected" })
+      assert.match(account.id, /^acc_/)
+
+      const again = yield* connect(base, key.key, "alice")
+      assert.strictEqual(again.status, 200)
+      const relisted = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.deepStrictEqual(relisted.body.data.map((entry: any) => entry.id), [account.id])
+
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array; readonly refreshToken: Uint8Array }>`
+        SELECT access_token, refresh_token FROM accounts WHERE id = ${account.id} AND workspace_id = ${workspace.id}
+      `)
+      const raw = Buffer.from(row!.accessToken).toString("latin1")
+      assert.notInclude(raw, "at_")
+      const cipher = yield* Cipher.Cipher
+      const opened = yield* Effect.orDie(cipher.open(row!.accessToken))
+      assert.match(Redacted.value(opened), /^at_/)
+    }))
+
+  it.effect("refuses a callback with an unknown or reused state", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const forged = yield* request(`${base}/oauth/example/callback?code=abc&state=forged`)
+      assert.strictEqual(forged.status, 400)
+      assert.include(forged.text, "not valid")
+      const started = yield* request(`${base}/api/v1/accounts/connect/example?username=bob`, { headers: bearer(key.key) })
+      const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
+      const callback = consent.headers.get("location")!.replace("localhost", "127.0.0.1")
+      assert.strictEqual((yield* request(callback)).status, 200)
+      const reused = yield* request(callback)
+      assert.strictEqual(reused.status, 400)
+    }))
+
+  it.effect("answers an unknown network with 404 not_found naming the available ones", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const answer = yield* request(`${base}/api/v1/accounts/connect/myspace`, { headers: bearer(key.key) })
+      assert.strictEqual(answer.status, 404)
+      assert.strictEqual(answer.body.error.code, "not_found")
+      assert.include(answer.body.error.message, "example")
+    }))
+
+  it.effect("disconnects an account: it leaves the list and its tokens are deleted", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      yield* connect(base, key.key, "carol")
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      const id = listed.body.data[0].id
+      const removed = yield* request(`${base}/api/v1/accounts/${id}`, { method: "DELETE", headers: bearer(key.key) })
+      assert.strictEqual(removed.status, 200, removed.text)
+      assert.deepStrictEqual(removed.body, { data: { id, disconnected: true } })
+      const after = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.deepStrictEqual(after.body.data, [])
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array | null }>`
+        SELECT access_token FROM accounts WHERE id = ${id}
+      `)
+      assert.isNull(row!.accessToken)
+      const again = yield* request(`${base}/api/v1/accounts/${id}`, { method: "DELETE", headers: bearer(key.key) })
+      assert.strictEqual(again.status, 404)
+    }))
+})

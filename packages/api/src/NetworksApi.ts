@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Limits } from "@herald/adapter-kit"
+import { Data } from "./Envelope.ts"
+
+export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
+  text: Schema.Boolean,
+  photos: Schema.Boolean,
+  videos: Schema.Boolean,
+  thread: Schema.Boolean,
+  firstComment: Schema.Boolean,
+  refresh: Schema.Boolean,
+  reconcile: Schema.Boolean,
+  asyncProcessing: Schema.Boolean
+}) {}
+
+/** A network this installation offers, with the limits the validator applies to posts for it. */
+export class Network extends Schema.Class<Network>("Network")({
+  key: Schema.String,
+  name: Schema.String,
+  limits: Limits.Limits,
+  capabilities: Capabilities
+}) {}
+
+export class NetworksApi extends HttpApiGroup.make("networks").add(
+  HttpApiEndpoint.get("list", "/networks", {
+    success: Data(Schema.Array(Network))
+  }).annotate(OpenApi.Summary, "The networks offered, with their content limits and capabilities as data")
+).annotateMerge(OpenApi.annotations({ title: "Networks" })) {}

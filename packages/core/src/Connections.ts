@@ -1,0 +1,169 @@
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Pkce, type PublishError } from "@herald/adapter-kit"
+import { Account, Ids as DomainIds } from "@herald/domain"
+import { Accounts } from "./Accounts.ts"
+import { Cipher } from "./Cipher.ts"
+import * as Ids from "./Ids.ts"
+import { Networks, type UnknownNetwork } from "./Networks.ts"
+
+/** Why an OAuth callback or a token could not be used; `message` is for the person connecting. */
+export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("ConnectionFailed", {
+  message: Schema.String
+}) {}
+
+export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", {
+  accountId: Schema.String
+}) {
+  override get message() {
+    return `Account ${this.accountId} does not exist`
+  }
+}
+
+// A consent screen left open longer than this must be started again.
+const stateLifetime = Duration.minutes(15)
+
+interface StateRow {
+  readonly workspaceId: string
+  readonly platform: string
+  readonly codeVerifier: Uint8Array | null
+  readonly redirectUri: string
+  readonly expiresAt: Date
+}
+
+/**
+ * Connecting accounts through each network's OAuth: `start` gives the consent URL and remembers the flow
+ * by its `state`; `complete` (the callback) checks the state, exchanges the code, reads the profile and
+ * stores the account with its tokens sealed. Connecting an account again updates it and keeps its id.
+ */
+export class Connections extends Context.Service<Connections, {
+  start(input: {
+    readonly workspaceId: string
+    readonly platform: string
+    readonly redirectUri: string
+    readonly sandboxUsername?: string | undefined
+  }): Effect.Effect<
+    { readonly url: string; readonly state: string; readonly expiresAt: string },
+    UnknownNetwork | SqlError.SqlError
+  >
+  complete(input: {
+    readonly platform: string
+    readonly state: string
+    readonly code: string
+  }): Effect.Effect<Account.Account, ConnectionFailed | UnknownNetwork | SqlError.SqlError>
+  disconnect(workspaceId: string, accountId: string): Effect.Effect<void, AccountNotFound | SqlError.SqlError>
+}>()("@herald/core/Connections") {
+  static readonly layer = Layer.effect(
+    Connections,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const networks = yield* Networks
+      const cipher = yield* Cipher
+      const accounts = yield* Accounts
+
+      const start = Effect.fn("Connections.start")(function*(input: {
+        readonly workspaceId: string
+        readonly platform: string
+        readonly redirectUri: string
+        readonly sandboxUsername?: string | undefined
+      }) {
+        const adapter = yield* networks.get(input.platform)
+        const state = Pkce.state()
+        const verifier = adapter.oauth.pkce ? Pkce.verifier() : undefined
+        const now = yield* Clock.currentTimeMillis
+        const expiresAt = new Date(now + Duration.toMillis(stateLifetime))
+        yield* sql`
+          INSERT INTO oauth_states (state, workspace_id, platform, code_verifier, redirect_uri, sandbox_username, expires_at)
+          VALUES (${state}, ${input.workspaceId}, ${input.platform},
+            ${verifier === undefined ? null : cipher.seal(Redacted.make(verifier))}, ${input.redirectUri},
+            ${input.sandboxUsername ?? null}, ${expiresAt})
+        `
+        const url = new URL(adapter.oauth.authorizeUrl({
+          state,
+          redirectUri: input.redirectUri,
+          codeChallenge: verifier === undefined ? undefined : Pkce.challenge(verifier)
+        }))
+        if (input.sandboxUsername !== undefined) url.searchParams.set("sandbox_username", input.sandboxUsername)
+        return { url: url.toString(), state, expiresAt: expiresAt.toISOString() }
+      })
+
+      const failed = (message: string) => new ConnectionFailed({ message })
+      const fromNetwork = (error: PublishError.PublishError) =>
+        failed(`The network refused the connection: ${error.reason.message}`)
+
+      const complete = Effect.fn("Connections.complete")(function*(input: {
+        readonly platform: string
+        readonly state: string
+        readonly code: string
+      }) {
+        const adapter = yield* networks.get(input.platform)
+        // The state is single-use: taken and deleted in one statement.
+        const [row] = yield* sql<StateRow>`
+          DELETE FROM oauth_states WHERE state = ${input.state}
+          RETURNING workspace_id, platform, code_verifier, redirect_uri, expires_at
+        `
+        if (row === undefined || row.platform !== input.platform) {
+          return yield* failed("This connection link is not valid (unknown or already used state); start again")
+        }
+        const now = yield* Clock.currentTimeMillis
+        if (row.expiresAt.getTime() <= now) return yield* failed("This connection link expired; start again")
+        const verifier = row.codeVerifier === null
+          ? undefined
+          : Redacted.value(yield* Effect.mapError(cipher.open(row.codeVerifier), (error) => failed(error.message)))
+        const tokens = yield* adapter.oauth.exchange({
+          code: input.code,
+          redirectUri: row.redirectUri,
+          codeVerifier: verifier
+        }).pipe(Effect.mapError(fromNetwork))
+        const profile = yield* Effect.mapError(adapter.oauth.profile(tokens.accessToken), fromNetwork)
+        const id = yield* Ids.make(DomainIds.prefixes.account)
+        const refreshToken = Option.getOrNull(Option.map(tokens.refreshToken, (token) => cipher.seal(token)))
+        const expiresAt = Option.getOrNull(Option.map(tokens.expiresAt, (millis) => new Date(millis)))
+        // Reconnecting an account that exists keeps its id, and its refresh token when the network sent none.
+        const [stored] = yield* sql<{
+          readonly id: string
+          readonly platform: string
+          readonly username: string
+          readonly displayName: string | null
+          readonly avatarUrl: string | null
+          readonly status: Account.AccountStatus
+          readonly connectedAt: Date
+        }>`
+          INSERT INTO accounts (id, workspace_id, platform, username, display_name, avatar_url, status,
+            network_account_id, access_token, refresh_token, token_expires_at, scopes, connected_at)
+          VALUES (${id}, ${row.workspaceId}, ${input.platform}, ${profile.username}, ${profile.displayName},
+            ${profile.avatarUrl}, 'connected', ${profile.networkAccountId}, ${cipher.seal(tokens.accessToken)},
+            ${refreshToken}, ${expiresAt}, ${tokens.scopes.join(" ")}, now())
+          ON CONFLICT (workspace_id, platform, network_account_id) DO UPDATE SET
+            username = excluded.username, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
+            status = 'connected', status_reason = NULL, access_token = excluded.access_token,
+            refresh_token = coalesce(excluded.refresh_token, accounts.refresh_token),
+            token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, updated_at = now()
+          RETURNING id, platform, username, display_name, avatar_url, status, connected_at
+        `
+        yield* accounts.changed(row.workspaceId)
+        return new Account.Account({
+          id: DomainIds.AccountId.make(stored!.id),
+          platform: stored!.platform as Account.Account["platform"],
+          username: stored!.username,
+          displayName: stored!.displayName,
+          avatarUrl: stored!.avatarUrl,
+          status: stored!.status,
+          connectedAt: stored!.connectedAt.toISOString()
+        })
+      })
+
+      const disconnect = Effect.fn("Connections.disconnect")(function*(workspaceId: string, accountId: string) {
+        const rows = yield* sql`
+          UPDATE accounts SET status = 'disconnected', access_token = NULL, refresh_token = NULL, updated_at = now()
+          WHERE id = ${accountId} AND workspace_id = ${workspaceId} AND status <> 'disconnected'
+          RETURNING id
+        `
+        if (rows.length === 0) return yield* new AccountNotFound({ accountId })
+        yield* accounts.changed(workspaceId)
+      })
+
+      return Connections.of({ start, complete, disconnect })
+    })
+  )
+}
