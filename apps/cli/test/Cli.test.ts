@@ -72,9 +72,14 @@ describe("herald with the server running", () => {
     const port = new URL(started.listening).port
     assert.strictEqual(started.api, `http://localhost:${port}/api/v1`)
     assert.match(started.mcp, /\/api\/mcp$/)
+    // In the sandbox the Demo workspace has one account per network, connected through OAuth.
     const answer = await accounts(started.firstRun.key.key)
     assert.strictEqual(answer.status, 200)
-    assert.strictEqual(await answer.text(), `{"data":[]}`)
+    const body = (await answer.json()) as any
+    assert.deepStrictEqual(body.data.map((account: any) => account.platform).sort(), [...started.networks].sort())
+    assert.isTrue(body.data.every((account: any) => account.status === "connected" && account.username.startsWith("demo_")))
+    assert.isTrue(started.sandbox)
+    assert.isAtLeast(started.networks.length, 5)
   })
 
   it("creates a workspace and a key through the server, and a revoked key is refused on the next request", async () => {

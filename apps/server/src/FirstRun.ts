@@ -1,6 +1,8 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiKeys, Workspaces } from "@herald/core"
+import { ApiKeys, Networks, Workspaces } from "@herald/core"
+import { Installed } from "./Installed.ts"
+import * as SandboxConnect from "./SandboxConnect.ts"
 
 /**
  * On an empty database, creates the workspace "Demo" with one API key, so a newcomer can call the API at
@@ -20,3 +22,23 @@ export const ensureDemo = Effect.gen(function*() {
     return Option.some({ workspace, key })
   }))
 }).pipe(Effect.withSpan("FirstRun.ensureDemo"))
+
+/**
+ * In the sandbox, the Demo workspace gets one account per network (`demo_<network>`), connected through
+ * the real OAuth code path, so a newcomer can schedule posts at once. A network that fails is logged and
+ * skipped: the server still starts.
+ */
+export const connectSandboxAccounts = (workspaceId: string) =>
+  Effect.gen(function*() {
+    const installed = yield* Installed
+    if (!installed.sandbox) return []
+    const networks = yield* Networks.Networks
+    const connected = yield* Effect.forEach(networks.all, (adapter) =>
+      SandboxConnect.connect({ workspaceId, platform: adapter.network }).pipe(
+        Effect.map(Option.some),
+        Effect.catchCause((cause) =>
+          Effect.as(Effect.logWarning(`Could not connect the sandbox ${adapter.network} account`, cause), Option.none())
+        )
+      ))
+    return connected.flatMap((account) => Option.isSome(account) ? [account.value] : [])
+  })

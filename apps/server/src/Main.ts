@@ -5,7 +5,7 @@ import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { Cipher, Connections, Networks, SecretKey, Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
-import type { ApiKey, Workspace } from "@herald/domain"
+import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
 import * as AdminSocket from "./AdminSocket.ts"
 import * as FirstRun from "./FirstRun.ts"
@@ -27,7 +27,11 @@ export interface Started {
   readonly database: "embedded" | "postgres"
   readonly sandbox: boolean
   readonly networks: ReadonlyArray<string>
-  readonly firstRun: Option.Option<{ readonly workspace: Workspace.Workspace; readonly key: ApiKey.CreatedApiKey }>
+  readonly firstRun: Option.Option<{
+    readonly workspace: Workspace.Workspace
+    readonly key: ApiKey.CreatedApiKey
+    readonly accounts: ReadonlyArray<Account.Account>
+  }>
 }
 
 const database = (settings: Settings.Settings) =>
@@ -84,6 +88,7 @@ export const layerWith = <E, R>(
         Services.layer(settings),
         networks,
         Layer.succeed(PublicUrl, baseUrl),
+        NodeHttpClient.layerUndici,
         Layer.succeed(Installed, { sandbox, simulators: installation.simulators })
       )),
       Layer.provideMerge(Cipher.Cipher.layer),
@@ -101,7 +106,11 @@ export const run = (
   Effect.scoped(Effect.gen(function*() {
     const settings = yield* Settings.load
     const context = yield* Layer.build(layer(settings, packages))
-    const firstRun = yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
+    const demo = yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
+    const firstRun = Option.isNone(demo) ? Option.none() : Option.some({
+      ...demo.value,
+      accounts: yield* FirstRun.connectSandboxAccounts(demo.value.workspace.id).pipe(Effect.provideContext(context))
+    })
     const server = yield* HttpServer.HttpServer.pipe(Effect.provideContext(context))
     const base = yield* PublicUrl.pipe(Effect.provideContext(context))
     const installed = yield* Installed.pipe(Effect.provideContext(context))

@@ -8,10 +8,7 @@ export interface NetworkPackage {
   readonly network: string
   readonly make: (config: AdapterConfig.AdapterConfig) => Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient>
   readonly simulator: Simulator.Make
-  readonly realConfig: (credentials: {
-    readonly clientId: string
-    readonly clientSecret: Redacted.Redacted<string>
-  }) => AdapterConfig.AdapterConfig
+  readonly realConfig: (clientId: string, clientSecret: Redacted.Redacted<string>) => AdapterConfig.AdapterConfig
 }
 
 const envName = (network: string) => network.toUpperCase().replace(/[^A-Z0-9]/g, "_")
@@ -74,7 +71,7 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
       Effect.map(credentials(entry.network), Option.map((found) => ({ entry, found }))))
     const adapters = Effect.forEach(
       configured.flatMap((item) => Option.isSome(item) ? [item.value] : []),
-      ({ entry, found }) => entry.make(entry.realConfig(found))
+      ({ entry, found }) => entry.make(entry.realConfig(found.clientId, found.clientSecret))
     )
     return { adapters, sandboxRoutes: Layer.empty, simulators: [] } satisfies Installation
   })

@@ -27,7 +27,7 @@ export const examplePackage: NetworkPackage = {
   network: "example",
   make: ExampleNetwork.make,
   simulator: ExampleNetwork.simulator,
-  realConfig: ({ clientId, clientSecret }) => ({
+  realConfig: (clientId, clientSecret) => ({
     apiBaseUrl: "https://api.example.invalid",
     authBaseUrl: "https://example.invalid",
     webBaseUrl: "https://example.invalid",

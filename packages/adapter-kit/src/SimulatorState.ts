@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 
 // What a network's simulator remembers, in memory: the accounts that consented, the codes and tokens it
 // issued, and what was "published". Shared by every simulator so they all honour the sandbox triggers the
@@ -41,7 +41,21 @@ export type TokenCheck =
   | { readonly _tag: "Unknown" }
 
 // Plain code with the wall clock: a simulator stands for a remote system, which keeps its own time.
-const token = (prefix: string) => `${prefix}${randomBytes(18).toString("base64url")}`
+
+// Tokens describe themselves (account, expiry) and carry an HMAC, so a token a simulator issued is still
+// honoured by the same network's simulator in another Herald process or after a restart: sandbox accounts
+// keep working. What lives only in memory is what a real network would also know: revocations, used codes.
+const signingKey = "herald-sandbox-simulator"
+
+interface Claims {
+  readonly a: string
+  readonly u: string
+  readonly e: number
+  readonly n: string
+}
+
+const sign = (network: string, payload: string) =>
+  createHmac("sha256", `${signingKey}:${network}`).update(payload).digest("base64url")
 
 export class SimulatorState {
   readonly accounts = new Map<string, SimulatedAccount>()
@@ -55,6 +69,7 @@ export class SimulatorState {
   private readonly grants = new Map<string, Grant>()
   private readonly refreshTokens = new Map<string, Grant>()
   private readonly flakySeen = new Set<string>()
+  private readonly revokedAccounts = new Set<string>()
   private nextId = 1
   /** How long access tokens live; a test can shorten it. */
   accessTokenMillis = 2 * 60 * 60 * 1000
@@ -82,7 +97,7 @@ export class SimulatorState {
   }
 
   issueCode(accountId: string, redirectUri: string, codeChallenge: string | undefined): string {
-    const code = token("code_")
+    const code = `code_${randomBytes(18).toString("base64url")}`
     this.codes.set(code, { accountId, redirectUri, codeChallenge })
     return code
   }
@@ -91,17 +106,44 @@ export class SimulatorState {
   redeemCode(code: string, redirectUri: string, checkVerifier: (challenge: string) => boolean): Grant | undefined {
     const issued = this.codes.get(code)
     if (issued === undefined || issued.redirectUri !== redirectUri) return undefined
+    // Connecting again after a revocation is a new grant.
+    this.revokedAccounts.delete(issued.accountId)
     if (issued.codeChallenge !== undefined && !checkVerifier(issued.codeChallenge)) return undefined
     this.codes.delete(code)
     return this.grant(issued.accountId)
   }
 
+  private token(prefix: string, accountId: string, expiresAt: number): string {
+    const account = this.accounts.get(accountId)
+    const claims: Claims = { a: accountId, u: account?.username ?? "", e: expiresAt, n: randomBytes(9).toString("base64url") }
+    const payload = Buffer.from(JSON.stringify(claims)).toString("base64url")
+    return `${prefix}${payload}.${sign(this.network, prefix + payload)}`
+  }
+
+  /** The claims of a token this network's simulator signed, in any process; undefined when forged. */
+  private verify(prefix: string, value: string): Claims | undefined {
+    if (!value.startsWith(prefix)) return undefined
+    const [payload, signature] = value.slice(prefix.length).split(".")
+    if (payload === undefined || signature === undefined) return undefined
+    const expected = Buffer.from(sign(this.network, prefix + payload))
+    const given = Buffer.from(signature)
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Claims
+    if (!this.accounts.has(claims.a)) {
+      const account = { id: claims.a, username: claims.u, displayName: `Sandbox ${claims.u}` }
+      this.accounts.set(account.id, account)
+      this.byUsername.set(account.username, account)
+    }
+    return claims
+  }
+
   grant(accountId: string): Grant {
+    const expiresAt = Date.now() + this.accessTokenMillis
     const grant: Grant = {
       accountId,
-      accessToken: token("at_"),
-      refreshToken: token("rt_"),
-      expiresAt: Date.now() + this.accessTokenMillis,
+      accessToken: this.token("at_", accountId, expiresAt),
+      refreshToken: this.token("rt_", accountId, Number.MAX_SAFE_INTEGER),
+      expiresAt,
       revoked: false
     }
     this.grants.set(grant.accessToken, grant)
@@ -112,13 +154,26 @@ export class SimulatorState {
   /** A new access token for a refresh token; the old refresh token is used up (rotation). */
   refresh(refreshToken: string): Grant | undefined {
     const previous = this.refreshTokens.get(refreshToken)
-    if (previous === undefined || previous.revoked) return undefined
-    this.refreshTokens.delete(refreshToken)
-    return this.grant(previous.accountId)
+    if (previous !== undefined) {
+      if (previous.revoked) return undefined
+      this.refreshTokens.delete(refreshToken)
+      return this.grant(previous.accountId)
+    }
+    // A refresh token from another process or before a restart.
+    const claims = this.verify("rt_", refreshToken)
+    if (claims === undefined || this.revokedAccounts.has(claims.a)) return undefined
+    return this.grant(claims.a)
   }
 
   check(accessToken: string | undefined): TokenCheck {
-    const grant = accessToken === undefined ? undefined : this.grants.get(accessToken)
+    let grant = accessToken === undefined ? undefined : this.grants.get(accessToken)
+    if (grant === undefined && accessToken !== undefined) {
+      const claims = this.verify("at_", accessToken)
+      if (claims !== undefined) {
+        grant = { accountId: claims.a, accessToken, refreshToken: "", expiresAt: claims.e, revoked: this.revokedAccounts.has(claims.a) }
+        this.grants.set(accessToken, grant)
+      }
+    }
     if (grant === undefined) return { _tag: "Unknown" }
     if (grant.revoked) return { _tag: "Revoked" }
     if (grant.expiresAt <= Date.now()) return { _tag: "Expired" }
@@ -133,6 +188,7 @@ export class SimulatorState {
 
   /** Revokes every grant of an account, refresh tokens included. */
   revoke(accountId: string): void {
+    this.revokedAccounts.add(accountId)
     for (const grant of this.grants.values()) if (grant.accountId === accountId) grant.revoked = true
   }
 

@@ -1,0 +1,149 @@
+import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Effect, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { apiVersion } from "./FacebookConfig.ts"
+import * as Errors from "./internal/errors.ts"
+import type { Params } from "./internal/request.ts"
+
+// Typed calls to the Graph API for Facebook Pages. Answers are decoded with minimal, lenient schemas:
+// only the fields Herald reads. Access tokens go in the `Authorization` header; the token endpoint only
+// takes the secret and codes as query parameters, which get `Redacted` values that traces hide.
+// Reference: https://developers.facebook.com/docs/pages-api
+
+const Token = Schema.Struct({ access_token: Schema.String, expires_in: Schema.optionalKey(Schema.Number) })
+
+const Picture = Schema.Struct({ data: Schema.Struct({ url: Schema.optionalKey(Schema.String) }) })
+
+const Pages = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    name: Schema.String,
+    access_token: Schema.String,
+    tasks: Schema.optionalKey(Schema.Array(Schema.String))
+  }))
+})
+export type Page = typeof Pages.Type["data"][number]
+
+const PageProfile = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  username: Schema.optionalKey(Schema.String),
+  picture: Schema.optionalKey(Picture)
+})
+export type PageProfile = typeof PageProfile.Type
+
+const Created = Schema.Struct({ id: Schema.String })
+
+/** https://developers.facebook.com/docs/graph-api/reference/video#fields: `status.video_status`. */
+const VideoStatus = Schema.Struct({
+  status: Schema.Struct({ video_status: Schema.String }),
+  permalink_url: Schema.optionalKey(Schema.String)
+})
+export type VideoStatus = typeof VideoStatus.Type
+
+const Permalink = Schema.Struct({ permalink_url: Schema.String })
+
+const Posts = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    message: Schema.optionalKey(Schema.String),
+    permalink_url: Schema.optionalKey(Schema.String)
+  }))
+})
+export type Posts = typeof Posts.Type
+
+export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
+  const http = yield* HttpClient.HttpClient
+  const graph = (path: string) => `${config.apiBaseUrl}/${apiVersion}/${path}`
+  const node = (id: string, edge?: string) => graph(edge === undefined ? encodeURIComponent(id) : `${encodeURIComponent(id)}/${edge}`)
+  const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
+
+  /** Sends a request and decodes a success; `publishes` marks calls whose lost answer must not be resent. */
+  const send = <A>(
+    request: HttpClientRequest.HttpClientRequest,
+    schema: Schema.Codec<A, unknown>,
+    publishes = false
+  ): Effect.Effect<A, PublishError.PublishError> =>
+    http.execute(request).pipe(
+      Effect.mapError(() => Errors.unreachable(publishes)),
+      Effect.flatMap((response) =>
+        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
+          response.status >= 400
+            ? Effect.fail(Errors.fromAnswer(response.status, body))
+            : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(publishes, request.url)))
+      )
+    )
+
+  const read = <A>(token: Redacted.Redacted<string>, url: string, schema: Schema.Codec<A, unknown>, params: Params) =>
+    send(HttpClientRequest.get(url).pipe(bearer(token), HttpClientRequest.setUrlParams(params)), schema)
+
+  const create = (token: Redacted.Redacted<string>, url: string, params: Params, publishes: boolean) =>
+    send(
+      HttpClientRequest.post(url).pipe(bearer(token), HttpClientRequest.bodyUrlParams(params)),
+      Created,
+      publishes
+    ).pipe(Effect.map((created) => created.id))
+
+  return {
+    /** Redeems the dialog's code for a short-lived user token. */
+    userToken: (params: { readonly code: string; readonly redirectUri: string }) =>
+      send(
+        HttpClientRequest.get(graph("oauth/access_token")).pipe(HttpClientRequest.setUrlParams({
+          client_id: config.clientId,
+          client_secret: config.clientSecret,
+          redirect_uri: params.redirectUri,
+          code: Redacted.make(params.code)
+        })),
+        Token
+      ),
+
+    /** A long-lived user token (about 60 days); Page tokens read with it never expire. */
+    longLivedUserToken: (userToken: Redacted.Redacted<string>) =>
+      send(
+        HttpClientRequest.get(graph("oauth/access_token")).pipe(HttpClientRequest.setUrlParams({
+          grant_type: "fb_exchange_token",
+          client_id: config.clientId,
+          client_secret: config.clientSecret,
+          fb_exchange_token: userToken
+        })),
+        Token
+      ),
+
+    /** The Pages the person manages, each with its Page token. */
+    pages: (userToken: Redacted.Redacted<string>) =>
+      read(userToken, graph("me/accounts"), Pages, { fields: "id,name,access_token,tasks" }).pipe(
+        Effect.map((answer) => answer.data)
+      ),
+
+    /** With a Page token, `me` is the Page. */
+    page: (pageToken: Redacted.Redacted<string>) =>
+      read(pageToken, graph("me"), PageProfile, { fields: "id,name,username,picture" }),
+
+    feedPost: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
+      create(pageToken, node(pageId, "feed"), params, true),
+
+    /** An unpublished photo, shown only once a feed post attaches it. */
+    uploadPhoto: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
+      create(pageToken, node(pageId, "photos"), params, false),
+
+    uploadVideo: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
+      create(pageToken, node(pageId, "videos"), params, true),
+
+    videoStatus: (pageToken: Redacted.Redacted<string>, videoId: string) =>
+      read(pageToken, node(videoId), VideoStatus, { fields: "status,permalink_url" }),
+
+    permalink: (pageToken: Redacted.Redacted<string>, objectId: string) =>
+      read(pageToken, node(objectId), Permalink, { fields: "permalink_url" }).pipe(
+        Effect.map((answer) => answer.permalink_url)
+      ),
+
+    comment: (pageToken: Redacted.Redacted<string>, objectId: string, message: string) =>
+      create(pageToken, node(objectId, "comments"), { message }, true),
+
+    /** The Page's latest posts, newest first (what reconcile searches). */
+    recentPosts: (pageToken: Redacted.Redacted<string>, pageId: string) =>
+      read(pageToken, node(pageId, "posts"), Posts, { fields: "id,message,permalink_url", limit: "50" })
+  }
+})
+
+export type FacebookClient = Effect.Success<ReturnType<typeof make>>

@@ -1,0 +1,30 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+// Facebook Page posts as data; the kit's validator checks posts against them and `GET /api/v1/networks`
+// publishes them. The 63,206-character limit is Facebook's post limit; multi-photo posts go through
+// `attached_media` (https://developers.facebook.com/docs/pages-api/posts).
+
+export const limits = {
+  forms: {
+    post: {
+      text: { max: 63_206, counter: "characters" },
+      // Up to 10 photos in one post, or one video; a post may also be text alone.
+      media: { minItems: 0, maxItems: 10, maxPhotos: 10, maxVideos: 1, mixing: false },
+      textOrMedia: true,
+      firstComment: true
+    }
+  }
+} as const satisfies Limits.Limits
+
+export const capabilities: Adapter.Capabilities = {
+  text: true,
+  photos: true,
+  videos: true,
+  thread: false,
+  firstComment: true,
+  // A Page token obtained from a long-lived user token does not expire: there is nothing to refresh.
+  refresh: false,
+  reconcile: true,
+  // Videos are processed before they are ready.
+  asyncProcessing: true
+}

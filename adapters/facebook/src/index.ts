@@ -1,0 +1,5 @@
+export * as FacebookAdapter from "./FacebookAdapter.ts"
+export * as FacebookClient from "./FacebookClient.ts"
+export * as FacebookConfig from "./FacebookConfig.ts"
+export * as FacebookLimits from "./FacebookLimits.ts"
+export * as FacebookSimulator from "./FacebookSimulator.ts"

@@ -1,0 +1,57 @@
+import type { PostVersion } from "@herald/adapter-kit"
+
+// A post as Facebook Page calls: pure data, no calls. Facebook fetches photos and videos from their
+// public URLs (`url`, `file_url`), so no bytes are sent.
+
+/** The form fields of one Graph call. */
+export type Params = Readonly<Record<string, string>>
+
+export type Plan =
+  /** `POST /{page-id}/feed` with the message. */
+  | { readonly _tag: "Text"; readonly feed: Params }
+  /**
+   * Each photo uploaded unpublished to `POST /{page-id}/photos`, then one feed post naming them in
+   * `attached_media`, so the photos form a single post (https://developers.facebook.com/docs/pages-api/posts#publish-photos).
+   */
+  | { readonly _tag: "Photos"; readonly photos: ReadonlyArray<Params>; readonly message: string }
+  /** `POST /{page-id}/videos` with `file_url`; Facebook processes it before it shows. */
+  | { readonly _tag: "Video"; readonly video: Params }
+
+const withText = (params: Record<string, string>, key: string, text: string): Params =>
+  text === "" ? params : { ...params, [key]: text }
+
+/** The calls for a post the validator accepted (photos or one video, never both). */
+export const plan = (post: PostVersion.PostVersion): Plan => {
+  const video = post.media.find((item) => item.kind === "video")
+  if (video !== undefined) return { _tag: "Video", video: withText({ file_url: video.url }, "description", post.text) }
+  if (post.media.length > 0) {
+    return { _tag: "Photos", message: post.text, photos: post.media.map((item) => ({ url: item.url, published: "false" })) }
+  }
+  return { _tag: "Text", feed: { message: post.text } }
+}
+
+/** The feed post that publishes the uploaded photos together. */
+export const feedWithPhotos = (message: string, photoIds: ReadonlyArray<string>): Params =>
+  withText({ attached_media: JSON.stringify(photoIds.map((id) => ({ media_fbid: id }))) }, "message", message)
+
+/** Facebook processes videos for a while; checking every 10 seconds is plenty. */
+export const videoCheckAfterMs = 10_000
+
+/** What `poll` resumes from: the video being processed. */
+export const encodeHandle = (videoId: string): string => `video:${videoId}`
+
+export const decodeHandle = (handle: string): string | undefined => {
+  const videoId = handle.startsWith("video:") ? handle.slice("video:".length) : ""
+  return /^[\w-]+$/.test(videoId) ? videoId : undefined
+}
+
+/**
+ * A video's `permalink_url` is a path (`/{page}/videos/{id}/`) while a post's is a full URL; both
+ * become full URLs under Facebook's web address.
+ */
+export const absoluteUrl = (webBaseUrl: string, permalink: string): string =>
+  permalink.startsWith("/") ? `${webBaseUrl}${permalink}` : permalink
+
+/** A reconcile match: Facebook keeps the message as sent, bar surrounding whitespace. */
+export const sameMessage = (message: string | undefined, text: string): boolean =>
+  (message ?? "").trim() === text.trim()

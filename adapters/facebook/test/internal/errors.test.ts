@@ -1,0 +1,48 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Errors from "../../src/internal/errors.ts"
+
+const graph = (status: number, error: Record<string, unknown>) => Errors.fromAnswer(status, { error })
+
+describe("errors.fromAnswer", () => {
+  it("asks for a new connection on every code 190, expired Page tokens included (nothing to refresh)", () => {
+    for (const subcode of [458, 460, 463, 467]) {
+      assert.strictEqual(graph(400, { message: "Error validating access token", code: 190, error_subcode: subcode }).reason._tag, "NeedsReconnect")
+    }
+    assert.strictEqual(graph(400, { message: "Error validating access token", code: 190 }).reason._tag, "NeedsReconnect")
+  })
+
+  it("asks for a new connection when a permission or Page role is missing", () => {
+    for (const code of [10, 200, 210, 299]) {
+      const error = graph(403, { message: "(#200) requires pages_manage_posts", code })
+      assert.strictEqual(error.reason._tag, "NeedsReconnect", `code ${code}`)
+      assert.include(error.message, "permission")
+    }
+  })
+
+  it("retries throttling later and passing faults soon", () => {
+    for (const code of [4, 17, 32, 613, 80001]) {
+      const error = graph(400, { message: "limit", code })
+      assert.strictEqual(error.reason._tag, "RateLimited", `code ${code}`)
+      assert.isAbove(error.retryAfterMs ?? 0, 0)
+    }
+    for (const code of [1, 2]) assert.strictEqual(graph(500, { message: "oops", code }).reason._tag, "Transient")
+    assert.strictEqual(graph(400, { message: "odd", code: 12345, is_transient: true }).reason._tag, "Transient")
+    assert.strictEqual(Errors.fromAnswer(502, "").reason._tag, "Transient")
+  })
+
+  it("explains refusals in words and keeps Facebook's own", () => {
+    const duplicate = graph(400, { message: "(#506) Duplicate status message", code: 506 })
+    assert.strictEqual(duplicate.reason._tag, "Rejected")
+    assert.strictEqual(
+      duplicate.message,
+      "facebook: Facebook refuses a post identical to the one just before it ((#506) Duplicate status message)"
+    )
+    const unknown = graph(400, { message: "(#100) Invalid parameter", code: 100 })
+    assert.strictEqual(unknown.reason.message, "(#100) Invalid parameter")
+  })
+
+  it("never lets a lost publishing answer be resent blindly", () => {
+    assert.strictEqual(Errors.unreachable(true).reason._tag, "OutcomeUnknown")
+    assert.strictEqual(Errors.unreachable(false).reason._tag, "Transient")
+  })
+})

@@ -1,0 +1,183 @@
+import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Clock, Effect, Option, Redacted } from "effect"
+import type { HttpClient } from "effect/http"
+import * as InstagramClient from "./InstagramClient.ts"
+import { capabilities, limits } from "./InstagramLimits.ts"
+import * as Errors from "./internal/errors.ts"
+import * as Request from "./internal/request.ts"
+
+// Instagram through the "Instagram API with Instagram Login" (no Facebook Page needed). Publishing is
+// asynchronous: containers are created, processed by Instagram, then published
+// (https://developers.facebook.com/docs/instagram-platform/content-publishing/).
+
+const network = "instagram"
+
+/** https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login */
+export const scopes = [
+  "instagram_business_basic",
+  "instagram_business_content_publish",
+  "instagram_business_manage_comments"
+] as const
+
+const scopesOf = (permissions: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
+  permissions === undefined
+    ? scopes
+    : (typeof permissions === "string" ? permissions.split(",") : permissions).map((scope) => scope.trim())
+
+export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* InstagramClient.make(config)
+
+    // Instagram Login has no refresh token: a valid long-lived token is itself traded for a new one, so
+    // it is handed to the core as both the access and the refresh token.
+    const tokensOf = Effect.fnUntraced(function*(answer: InstagramClient.LongLivedToken, granted: ReadonlyArray<string>) {
+      const now = yield* Clock.currentTimeMillis
+      const token = Redacted.make(answer.access_token)
+      return {
+        accessToken: token,
+        refreshToken: Option.some(token),
+        expiresAt: Option.some(now + answer.expires_in * 1000),
+        scopes: granted
+      } satisfies Adapter.Tokens
+    })
+
+    /** After `media_publish`: the link, then the first comment. Neither may fail a post that is already out. */
+    const finish = Effect.fnUntraced(function*(input: Adapter.PublishInput, mediaId: string) {
+      const token = input.account.accessToken
+      const url = yield* client.permalink(token, mediaId).pipe(
+        Effect.catch((error) =>
+          Effect.as(
+            Effect.logWarning("Instagram published the media but did not give its link", error.message),
+            `${config.webBaseUrl}/${encodeURIComponent(input.account.username)}/`
+          )
+        )
+      )
+      const firstComment = input.post.firstComment
+      if (firstComment !== null && firstComment.trim() !== "" && input.post.format !== "story") {
+        yield* client.comment(token, mediaId, firstComment).pipe(
+          Effect.catch((error) => Effect.logWarning("Instagram did not take the first comment", error.message))
+        )
+      }
+      return { _tag: "Published", published: { id: mediaId, url } } satisfies Adapter.PublishStep
+    })
+
+    /** One step forward from where publishing stands: wait, build the carousel, or publish. */
+    const advance = (
+      input: Adapter.PublishInput,
+      handle: Request.Handle
+    ): Effect.Effect<Adapter.PublishStep, PublishError.PublishError> =>
+      Effect.gen(function*() {
+        const { accessToken, networkAccountId } = input.account
+        const processing: Adapter.PublishStep = {
+          _tag: "Processing",
+          handle: Request.encodeHandle(handle),
+          checkAfterMs: Request.checkAfterMs(input.post)
+        }
+        if (handle._tag === "Children") {
+          const statuses = yield* Effect.forEach(handle.ids, (id) => client.containerStatus(accessToken, id))
+          const failed = statuses.find((status) => status.status_code === "ERROR" || status.status_code === "EXPIRED")
+          if (failed !== undefined) return yield* Errors.fromContainerStatus(failed.status_code, failed.status)
+          if (statuses.some((status) => status.status_code !== "FINISHED")) return processing
+          const parent = yield* client.createContainer(
+            accessToken,
+            networkAccountId,
+            Request.carouselParent(input.post.text, handle.ids)
+          )
+          return yield* advance(input, { _tag: "Container", id: parent })
+        }
+        const status = yield* client.containerStatus(accessToken, handle.id)
+        switch (status.status_code) {
+          case "IN_PROGRESS":
+            return processing
+          case "FINISHED":
+            return yield* finish(input, yield* client.publishContainer(accessToken, networkAccountId, handle.id))
+          case "PUBLISHED":
+            // An earlier `media_publish` went through but its answer never arrived.
+            return yield* PublishError.outcomeUnknown(network, "the container was already published; its answer was lost")
+          default:
+            return yield* Errors.fromContainerStatus(status.status_code, status.status)
+        }
+      })
+
+    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const post: PostVersion.PostVersion = input.post
+      // Stories have no caption and are not listed with the feed, and an empty caption matches any
+      // media without one: neither can be told apart, so Herald must not guess.
+      if (post.format === "story" || post.text.trim() === "") {
+        return yield* PublishError.outcomeUnknown(
+          network,
+          "Instagram cannot tell whether this post went out (it has no caption to look for); check the account before retrying"
+        )
+      }
+      const recent = yield* client.recentMedia(input.account.accessToken)
+      const match = recent.data.find((media) => Request.sameCaption(media.caption, post.text))
+      if (match === undefined) return Option.none<Adapter.Published>()
+      const url = match.permalink ?? (yield* client.permalink(input.account.accessToken, match.id))
+      return Option.some<Adapter.Published>({ id: match.id, url })
+    })
+
+    return Adapter.make({
+      network,
+      name: "Instagram",
+      limits,
+      capabilities,
+      oauth: {
+        scopes,
+        pkce: false,
+        authorizeUrl: ({ redirectUri, state }) => {
+          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
+          url.searchParams.set("client_id", config.clientId)
+          url.searchParams.set("redirect_uri", redirectUri)
+          url.searchParams.set("response_type", "code")
+          url.searchParams.set("scope", scopes.join(","))
+          url.searchParams.set("state", state)
+          return url.toString()
+        },
+        exchange: ({ code, redirectUri }) =>
+          Effect.gen(function*() {
+            const shortLived = yield* client.shortLivedToken({ code, redirectUri })
+            const longLived = yield* client.longLivedToken(Redacted.make(shortLived.access_token))
+            return yield* tokensOf(longLived, scopesOf(shortLived.permissions))
+          }),
+        refresh: (token) =>
+          client.refreshToken(token).pipe(
+            Effect.flatMap((answer) => tokensOf(answer, scopes)),
+            // An expired long-lived token cannot be refreshed: only a new connection helps.
+            Effect.mapError((error) =>
+              error.reason._tag === "AuthExpired"
+                ? PublishError.needsReconnect(network, `${error.reason.message}; connect the account again`)
+                : error
+            )
+          ),
+        profile: (token) =>
+          Effect.map(client.me(token), (me) => ({
+            networkAccountId: String(me.user_id),
+            username: me.username,
+            displayName: me.name ?? null,
+            avatarUrl: me.profile_picture_url ?? null
+          }))
+      },
+      publish: (input) =>
+        Effect.gen(function*() {
+          const { accessToken, networkAccountId } = input.account
+          const plan = Request.plan(input.post)
+          if (plan._tag === "Single") {
+            const id = yield* client.createContainer(accessToken, networkAccountId, plan.container)
+            return yield* advance(input, { _tag: "Container", id })
+          }
+          const ids = yield* Effect.forEach(
+            plan.children,
+            (params) => client.createContainer(accessToken, networkAccountId, params),
+            { concurrency: 4 }
+          )
+          return yield* advance(input, { _tag: "Children", ids })
+        }),
+      poll: (input, handle) => {
+        const decoded = Request.decodeHandle(handle)
+        return decoded === undefined
+          ? Effect.fail(PublishError.outcomeUnknown(network, `unrecognised processing handle "${handle}"`))
+          : advance(input, decoded)
+      },
+      reconcile
+    })
+  })

@@ -1,0 +1,185 @@
+import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Effect, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { apiVersion } from "./InstagramConfig.ts"
+import * as Errors from "./internal/errors.ts"
+import type { ContainerParams } from "./internal/request.ts"
+
+// Typed calls to the Instagram API with Instagram Login. Answers are decoded with minimal, lenient
+// schemas: only the fields Herald reads. Access tokens go in the `Authorization` header; the two token
+// endpoints that only take them as query parameters get them as `Redacted` values, which traces hide.
+// Reference: https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login
+
+/** `POST /oauth/access_token`: a short-lived token (1 hour). Newer apps get it wrapped in `data`. */
+const ShortLivedGrant = Schema.Struct({
+  access_token: Schema.String,
+  user_id: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
+  permissions: Schema.optionalKey(Schema.Union([Schema.String, Schema.Array(Schema.String)]))
+})
+const ShortLivedToken = Schema.Union([ShortLivedGrant, Schema.Struct({ data: Schema.Tuple([ShortLivedGrant]) })])
+export type ShortLivedGrant = typeof ShortLivedGrant.Type
+
+/** The long-lived token (60 days), as both the exchange and the refresh answer it. */
+const LongLivedToken = Schema.Struct({ access_token: Schema.String, expires_in: Schema.Number })
+export type LongLivedToken = typeof LongLivedToken.Type
+
+const Me = Schema.Struct({
+  user_id: Schema.Union([Schema.String, Schema.Number]),
+  username: Schema.String,
+  name: Schema.optionalKey(Schema.String),
+  profile_picture_url: Schema.optionalKey(Schema.String)
+})
+export type Me = typeof Me.Type
+
+const Created = Schema.Struct({ id: Schema.String })
+
+/** https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container */
+export const ContainerStatusCode = Schema.Literals(["IN_PROGRESS", "FINISHED", "ERROR", "EXPIRED", "PUBLISHED"])
+const ContainerStatus = Schema.Struct({
+  status_code: ContainerStatusCode,
+  status: Schema.optionalKey(Schema.String)
+})
+export type ContainerStatus = typeof ContainerStatus.Type
+
+const Permalink = Schema.Struct({ permalink: Schema.String })
+
+const MediaList = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    caption: Schema.optionalKey(Schema.String),
+    permalink: Schema.optionalKey(Schema.String)
+  }))
+})
+export type MediaList = typeof MediaList.Type
+
+export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
+  const http = yield* HttpClient.HttpClient
+  const graph = (path: string) => `${config.apiBaseUrl}/${apiVersion}/${path}`
+  const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
+
+  /** Sends a request and decodes a success; `publishes` marks calls whose lost answer must not be resent. */
+  const send = <A>(
+    request: HttpClientRequest.HttpClientRequest,
+    schema: Schema.Codec<A, unknown>,
+    publishes = false
+  ): Effect.Effect<A, PublishError.PublishError> =>
+    http.execute(request).pipe(
+      Effect.mapError(() => Errors.unreachable(publishes)),
+      Effect.flatMap((response) =>
+        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
+          response.status >= 400
+            ? Effect.fail(Errors.fromAnswer(response.status, body))
+            : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(publishes, request.url)))
+      )
+    )
+
+  return {
+    /** Redeems the consent screen's code. */
+    shortLivedToken: (params: { readonly code: string; readonly redirectUri: string }) =>
+      send(
+        HttpClientRequest.post(`${config.authBaseUrl}/oauth/access_token`).pipe(
+          HttpClientRequest.bodyUrlParams({
+            client_id: config.clientId,
+            client_secret: config.clientSecret,
+            grant_type: "authorization_code",
+            redirect_uri: params.redirectUri,
+            code: params.code
+          })
+        ),
+        ShortLivedToken
+      ).pipe(Effect.map((answer): ShortLivedGrant => "data" in answer ? answer.data[0] : answer)),
+
+    /** Trades a short-lived token for a long-lived one. */
+    longLivedToken: (shortLived: Redacted.Redacted<string>) =>
+      send(
+        HttpClientRequest.get(`${config.apiBaseUrl}/access_token`).pipe(
+          HttpClientRequest.setUrlParams({
+            grant_type: "ig_exchange_token",
+            client_secret: config.clientSecret,
+            access_token: shortLived
+          })
+        ),
+        LongLivedToken
+      ),
+
+    /** A fresh long-lived token for a valid one (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token). */
+    refreshToken: (longLived: Redacted.Redacted<string>) =>
+      send(
+        HttpClientRequest.get(`${config.apiBaseUrl}/refresh_access_token`).pipe(
+          HttpClientRequest.setUrlParams({ grant_type: "ig_refresh_token", access_token: longLived })
+        ),
+        LongLivedToken
+      ),
+
+    me: (token: Redacted.Redacted<string>) =>
+      send(
+        HttpClientRequest.get(graph("me")).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("fields", "user_id,username,name,profile_picture_url")
+        ),
+        Me
+      ),
+
+    /** Creates a media container; nothing is visible until it is published. */
+    createContainer: (token: Redacted.Redacted<string>, userId: string, params: ContainerParams) =>
+      send(
+        HttpClientRequest.post(graph(`${encodeURIComponent(userId)}/media`)).pipe(
+          bearer(token),
+          HttpClientRequest.bodyUrlParams(params)
+        ),
+        Created
+      ).pipe(Effect.map((created) => created.id)),
+
+    containerStatus: (token: Redacted.Redacted<string>, containerId: string) =>
+      send(
+        HttpClientRequest.get(graph(encodeURIComponent(containerId))).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("fields", "status_code,status")
+        ),
+        ContainerStatus
+      ),
+
+    /** Publishes a finished container; answers the new media's id. */
+    publishContainer: (token: Redacted.Redacted<string>, userId: string, containerId: string) =>
+      send(
+        HttpClientRequest.post(graph(`${encodeURIComponent(userId)}/media_publish`)).pipe(
+          bearer(token),
+          HttpClientRequest.bodyUrlParams({ creation_id: containerId })
+        ),
+        Created,
+        true
+      ).pipe(Effect.map((created) => created.id)),
+
+    /** The media's public link; the media id is not its shortcode, so the link is never built here. */
+    permalink: (token: Redacted.Redacted<string>, mediaId: string) =>
+      send(
+        HttpClientRequest.get(graph(encodeURIComponent(mediaId))).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("fields", "permalink")
+        ),
+        Permalink
+      ).pipe(Effect.map((answer) => answer.permalink)),
+
+    comment: (token: Redacted.Redacted<string>, mediaId: string, message: string) =>
+      send(
+        HttpClientRequest.post(graph(`${encodeURIComponent(mediaId)}/comments`)).pipe(
+          bearer(token),
+          HttpClientRequest.bodyUrlParams({ message })
+        ),
+        Created,
+        true
+      ).pipe(Effect.map((created) => created.id)),
+
+    /** The account's latest feed media, newest first (what reconcile searches). */
+    recentMedia: (token: Redacted.Redacted<string>) =>
+      send(
+        HttpClientRequest.get(graph("me/media")).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParams({ fields: "id,caption,permalink", limit: 50 })
+        ),
+        MediaList
+      )
+  }
+})
+
+export type InstagramClient = Effect.Success<ReturnType<typeof make>>

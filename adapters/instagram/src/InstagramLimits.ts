@@ -1,0 +1,51 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+// Instagram's content rules as data; the kit's validator checks posts against them and
+// `GET /api/v1/networks` publishes them. Sources: https://developers.facebook.com/docs/instagram-platform/content-publishing/
+// and the IG media reference https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
+
+export const limits = {
+  forms: {
+    // A feed post: one photo, one reel, or a carousel of 2 to 10 items where photos and videos mix.
+    post: {
+      text: { max: 2_200, counter: "characters" },
+      media: {
+        minItems: 1,
+        maxItems: 10,
+        maxPhotos: 10,
+        maxVideos: 10,
+        mixing: true,
+        // 4:5 portrait to 1.91:1 landscape.
+        photoAspectRatio: { min: 0.8, max: 1.91 },
+        // Reels: 3 seconds to 15 minutes.
+        videoDurationMs: { min: 3_000, max: 900_000 }
+      },
+      firstComment: true
+    },
+    // A story shows no caption, so the text is accepted but never sent; stories take no comments.
+    story: {
+      text: { max: 2_200, counter: "characters", ignored: true },
+      media: {
+        minItems: 1,
+        maxItems: 1,
+        maxPhotos: 1,
+        maxVideos: 1,
+        mixing: false,
+        videoDurationMs: { min: 3_000, max: 60_000 }
+      }
+    }
+  }
+} as const satisfies Limits.Limits
+
+export const capabilities: Adapter.Capabilities = {
+  // Every Instagram post needs a photo or a video.
+  text: false,
+  photos: true,
+  videos: true,
+  thread: false,
+  firstComment: true,
+  refresh: true,
+  reconcile: true,
+  // Media containers are processed before they can be published.
+  asyncProcessing: true
+}

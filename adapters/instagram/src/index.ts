@@ -1,0 +1,5 @@
+export * as InstagramAdapter from "./InstagramAdapter.ts"
+export * as InstagramClient from "./InstagramClient.ts"
+export * as InstagramConfig from "./InstagramConfig.ts"
+export * as InstagramLimits from "./InstagramLimits.ts"
+export * as InstagramSimulator from "./InstagramSimulator.ts"

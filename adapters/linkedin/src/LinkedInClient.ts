@@ -1,0 +1,245 @@
+import { Effect, Option, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import * as Errors from "./internal/errors.ts"
+import type * as Request from "./internal/request.ts"
+
+// Typed calls to LinkedIn's OAuth endpoints, OpenID userinfo and the versioned REST API (`/rest/*`).
+// Every address is built from the config, so the same calls reach LinkedIn or the sandbox simulator.
+
+/**
+ * Every `/rest` call names the API version it was written against; LinkedIn retires a version about a
+ * year after its release. https://learn.microsoft.com/en-us/linkedin/marketing/versioning
+ */
+export const linkedInVersion = "202601"
+
+// Minimal and lenient schemas of LinkedIn's answers: only what Herald reads.
+export const TokenAnswer = Schema.Struct({
+  access_token: Schema.String,
+  expires_in: Schema.Number,
+  refresh_token: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.String)
+})
+export type TokenAnswer = typeof TokenAnswer.Type
+
+export const UserInfo = Schema.Struct({
+  sub: Schema.String,
+  name: Schema.optionalKey(Schema.String),
+  picture: Schema.optionalKey(Schema.String)
+})
+export type UserInfo = typeof UserInfo.Type
+
+const ImageUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, image: Schema.String }) })
+
+export const UploadInstruction = Schema.Struct({
+  uploadUrl: Schema.String,
+  firstByte: Schema.Number,
+  lastByte: Schema.Number
+})
+const VideoUpload = Schema.Struct({
+  value: Schema.Struct({
+    video: Schema.String,
+    // Empty or absent when the video fits in one part.
+    uploadToken: Schema.optionalKey(Schema.String),
+    uploadInstructions: Schema.Array(UploadInstruction)
+  })
+})
+export type VideoUpload = typeof VideoUpload.Type["value"]
+
+const Video = Schema.Struct({ status: Schema.String })
+
+const PostsPage = Schema.Struct({
+  elements: Schema.Array(Schema.Struct({ id: Schema.String, commentary: Schema.optionalKey(Schema.String) }))
+})
+export type PostsPage = typeof PostsPage.Type
+
+/** Whether a call whose answer is lost may have had its effect anyway (creating a post or comment). */
+type WhenLost = "retry" | "unknown"
+
+const lost = (whenLost: WhenLost, description: string) =>
+  whenLost === "unknown"
+    ? PublishError.outcomeUnknown(Errors.network, `no answer from LinkedIn (${description}); it may have gone through`)
+    : PublishError.transient(Errors.network, `could not reach LinkedIn (${description})`)
+
+const decodeComponent = Option.liftThrowable(decodeURIComponent)
+
+const unexpected = PublishError.transient(Errors.network, "LinkedIn answered in an unexpected shape")
+
+export const make = (config: AdapterConfig.AdapterConfig) =>
+  Effect.gen(function*() {
+    const http = yield* HttpClient.HttpClient
+
+    /** Sends a request; an answer of 400 or more becomes the table's `PublishError`. */
+    const execute = (request: HttpClientRequest.HttpClientRequest, whenLost: WhenLost = "retry") =>
+      http.execute(request).pipe(
+        Effect.mapError((error) => lost(whenLost, error.message)),
+        Effect.flatMap((response) =>
+          response.status < 400
+            ? Effect.succeed(response)
+            : Effect.flatMap(
+              Effect.orElseSucceed(response.json, () => ({})),
+              (body) => Effect.fail(Errors.fromAnswer(response.status, body))
+            )
+        )
+      )
+
+    const decode = <A>(schema: Schema.Codec<A, any>) => (response: HttpClientResponse.HttpClientResponse) =>
+      response.json.pipe(Effect.flatMap(Schema.decodeUnknownEffect(schema)), Effect.mapError(() => unexpected))
+
+    const call = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>) =>
+      Effect.flatMap(execute(request), decode(schema))
+
+    /** The headers every versioned REST call needs. */
+    const rest = (accessToken: Redacted.Redacted<string>) => (request: HttpClientRequest.HttpClientRequest) =>
+      request.pipe(
+        HttpClientRequest.bearerToken(accessToken),
+        HttpClientRequest.setHeaders({ "LinkedIn-Version": linkedInVersion, "X-Restli-Protocol-Version": "2.0.0" })
+      )
+
+    /** The form LinkedIn's token endpoint takes; the client secret goes in the body, never in a URL. */
+    const token = (form: Record<string, string>) =>
+      call(
+        HttpClientRequest.post(`${config.authBaseUrl}/oauth/v2/accessToken`).pipe(
+          HttpClientRequest.bodyUrlParams({
+            ...form,
+            client_id: config.clientId,
+            client_secret: Redacted.value(config.clientSecret)
+          })
+        ),
+        TokenAnswer
+      )
+
+    /** Creates a post; LinkedIn answers 201 with its URN in the `x-restli-id` header and no body. */
+    const createPost = (accessToken: Redacted.Redacted<string>, body: Request.PostBody) =>
+      Effect.flatMap(
+        execute(
+          HttpClientRequest.post(`${config.apiBaseUrl}/rest/posts`).pipe(rest(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
+          "unknown"
+        ),
+        (response) =>
+          Option.match(Option.fromNullishOr(response.headers["x-restli-id"]), {
+            onNone: () =>
+              Effect.fail(PublishError.outcomeUnknown(Errors.network, "LinkedIn accepted the post but sent no id")),
+            // Rest.li may percent-encode the URN in the header.
+            onSome: (id) => Effect.succeed(Option.getOrElse(decodeComponent(id), () => id))
+          })
+      )
+
+    return {
+      exchangeCode: (params: { readonly code: string; readonly redirectUri: string }) =>
+        token({ grant_type: "authorization_code", code: params.code, redirect_uri: params.redirectUri }),
+
+      refresh: (refreshToken: Redacted.Redacted<string>) =>
+        token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+
+      /** OpenID Connect userinfo: https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2 */
+      userInfo: (accessToken: Redacted.Redacted<string>) =>
+        call(HttpClientRequest.get(`${config.apiBaseUrl}/v2/userinfo`).pipe(HttpClientRequest.bearerToken(accessToken)), UserInfo),
+
+      /** Answers the post's URN (`urn:li:share:…`). */
+      createPost,
+
+      /** Comments on a post as its author. */
+      createComment: (accessToken: Redacted.Redacted<string>, postUrn: string, body: unknown) =>
+        Effect.asVoid(execute(
+          HttpClientRequest.post(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(postUrn)}/comments`).pipe(
+            rest(accessToken),
+            HttpClientRequest.bodyJsonUnsafe(body)
+          ),
+          "unknown"
+        )),
+
+      /** The member's posts, newest first (the author finder). */
+      postsByAuthor: (accessToken: Redacted.Redacted<string>, authorUrn: string) =>
+        call(
+          HttpClientRequest.get(`${config.apiBaseUrl}/rest/posts`).pipe(
+            rest(accessToken),
+            HttpClientRequest.setUrlParams({ author: authorUrn, q: "author", count: "50", sortBy: "LAST_MODIFIED" })
+          ),
+          PostsPage
+        ),
+
+      /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api */
+      initializeImageUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
+        Effect.map(
+          call(
+            HttpClientRequest.post(`${config.apiBaseUrl}/rest/images`).pipe(
+              rest(accessToken),
+              HttpClientRequest.setUrlParam("action", "initializeUpload"),
+              HttpClientRequest.bodyJsonUnsafe(body)
+            ),
+            ImageUpload
+          ),
+          (answer) => answer.value
+        ),
+
+      /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api */
+      initializeVideoUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
+        Effect.map(
+          call(
+            HttpClientRequest.post(`${config.apiBaseUrl}/rest/videos`).pipe(
+              rest(accessToken),
+              HttpClientRequest.setUrlParam("action", "initializeUpload"),
+              HttpClientRequest.bodyJsonUnsafe(body)
+            ),
+            VideoUpload
+          ),
+          (answer): VideoUpload => answer.value
+        ),
+
+      finalizeVideoUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
+        Effect.asVoid(execute(
+          HttpClientRequest.post(`${config.apiBaseUrl}/rest/videos`).pipe(
+            rest(accessToken),
+            HttpClientRequest.setUrlParam("action", "finalizeUpload"),
+            HttpClientRequest.bodyJsonUnsafe(body)
+          )
+        )),
+
+      /** The video's processing status: `PROCESSING`, `AVAILABLE`, `PROCESSING_FAILED`... */
+      videoStatus: (accessToken: Redacted.Redacted<string>, videoUrn: string) =>
+        Effect.map(
+          call(
+            HttpClientRequest.get(`${config.apiBaseUrl}/rest/videos/${encodeURIComponent(videoUrn)}`).pipe(rest(accessToken)),
+            Video
+          ),
+          (video) => video.status
+        ),
+
+      /**
+       * Uploads bytes to an address LinkedIn gave; answers the part's `ETag`. Image uploads want the
+       * member's token; video part addresses are signed and are sent without it, as the Videos API shows.
+       */
+      upload: (params: {
+        readonly uploadUrl: string
+        readonly bytes: Uint8Array
+        readonly accessToken: Redacted.Redacted<string> | undefined
+      }) =>
+        Effect.map(
+          execute(
+            HttpClientRequest.put(params.uploadUrl).pipe(
+              (request) =>
+                params.accessToken === undefined ? request : HttpClientRequest.bearerToken(request, params.accessToken),
+              HttpClientRequest.bodyUint8Array(params.bytes, "application/octet-stream")
+            )
+          ),
+          (response) => response.headers["etag"] ?? ""
+        ),
+
+      /** The bytes of a Herald media item, from its public address. */
+      download: (url: string) =>
+        http.get(url).pipe(
+          Effect.mapError((error) => lost("retry", error.message)),
+          Effect.flatMap((response) =>
+            response.status >= 500
+              ? Effect.fail(PublishError.transient(Errors.network, `media answered HTTP ${response.status}`))
+              : response.status >= 400
+              ? Effect.fail(PublishError.rejected(Errors.network, `the media could not be fetched (HTTP ${response.status})`))
+              : Effect.mapError(response.arrayBuffer, (error) => lost("retry", error.message))
+          ),
+          Effect.map((buffer) => new Uint8Array(buffer))
+        )
+    }
+  })
+
+export type LinkedInClient = Effect.Success<ReturnType<typeof make>>

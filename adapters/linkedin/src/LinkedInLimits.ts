@@ -1,0 +1,43 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+/**
+ * What a LinkedIn member post may carry, as data: the validator checks posts against it and
+ * `GET /api/v1/networks` publishes it. Figures from the Posts, Images and Videos API pages:
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
+ */
+export const limits: Limits.Limits = {
+  forms: {
+    post: {
+      // `commentary` holds at most 3,000 characters.
+      text: { max: 3_000, counter: "characters" },
+      media: {
+        // Text-only posts are allowed.
+        minItems: 0,
+        maxItems: 20,
+        // A `multiImage` post takes up to 20 images.
+        maxPhotos: 20,
+        maxVideos: 1,
+        // A post's `content` is either one video or images, never both.
+        mixing: false,
+        videoDurationMs: { min: 3_000, max: 30 * 60 * 1_000 }
+      },
+      // Posted through the Social Actions API right after the post.
+      firstComment: true
+    }
+  }
+}
+
+export const capabilities: Adapter.Capabilities = {
+  text: true,
+  photos: true,
+  videos: true,
+  thread: false,
+  firstComment: true,
+  // Only approved partner apps get refresh tokens; the adapter refreshes whenever LinkedIn gave one.
+  refresh: true,
+  // The author finder lists the member's recent posts.
+  reconcile: true,
+  // Videos are processed after upload; publishing waits for them to become AVAILABLE.
+  asyncProcessing: true
+}

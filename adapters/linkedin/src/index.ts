@@ -1,0 +1,5 @@
+export * as LinkedInAdapter from "./LinkedInAdapter.ts"
+export * as LinkedInClient from "./LinkedInClient.ts"
+export * as LinkedInConfig from "./LinkedInConfig.ts"
+export * as LinkedInLimits from "./LinkedInLimits.ts"
+export * as LinkedInSimulator from "./LinkedInSimulator.ts"

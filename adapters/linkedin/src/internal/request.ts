@@ -1,0 +1,92 @@
+import type { PostVersion } from "@herald/adapter-kit"
+import * as LittleText from "./littleText.ts"
+
+// Pure translation of a Herald post into the Posts API's request bodies.
+// https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
+
+/** The URN LinkedIn knows a member by; `sub` of OpenID userinfo is the person id. */
+export const personUrn = (personId: string): string => `urn:li:person:${personId}`
+
+/** What a post shows: one image or video (`media`), or several images (`multiImage`). */
+export type Content =
+  | { readonly media: { readonly id: string } }
+  | { readonly multiImage: { readonly images: ReadonlyArray<{ readonly id: string }> } }
+
+export interface PostBody {
+  readonly author: string
+  readonly commentary: string
+  readonly visibility: "PUBLIC"
+  readonly distribution: {
+    readonly feedDistribution: "MAIN_FEED"
+    readonly targetEntities: ReadonlyArray<never>
+    readonly thirdPartyDistributionChannels: ReadonlyArray<never>
+  }
+  readonly content?: Content
+  readonly lifecycleState: "PUBLISHED"
+  readonly isReshareDisabledByAuthor: false
+}
+
+/**
+ * The `content` for uploaded media URNs (`urn:li:image:…` or `urn:li:video:…`): none for a text post,
+ * `media` for one item, `multiImage` for two or more images (the API refuses a one-image multiImage).
+ */
+export const content = (mediaUrns: ReadonlyArray<string>): Content | undefined => {
+  if (mediaUrns.length === 0) return undefined
+  if (mediaUrns.length === 1) return { media: { id: mediaUrns[0]! } }
+  return { multiImage: { images: mediaUrns.map((id) => ({ id })) } }
+}
+
+/** The `POST /rest/posts` body of a member's public post, its text escaped as little text. */
+export const post = (input: {
+  readonly personId: string
+  readonly post: PostVersion.PostVersion
+  readonly mediaUrns: ReadonlyArray<string>
+}): PostBody => {
+  const media = content(input.mediaUrns)
+  return {
+    author: personUrn(input.personId),
+    commentary: LittleText.escape(input.post.text),
+    visibility: "PUBLIC",
+    distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+    ...(media === undefined ? {} : { content: media }),
+    lifecycleState: "PUBLISHED",
+    isReshareDisabledByAuthor: false
+  }
+}
+
+/**
+ * The `POST /rest/socialActions/{post}/comments` body of a first comment. `message.text` is little text
+ * too. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
+ */
+export const comment = (input: { readonly personId: string; readonly postUrn: string; readonly text: string }) => ({
+  actor: personUrn(input.personId),
+  object: input.postUrn,
+  message: { text: LittleText.escape(input.text) }
+})
+
+/** The `initializeUpload` body for an image owned by the member. */
+export const initializeImageUpload = (personId: string) => ({
+  initializeUploadRequest: { owner: personUrn(personId) }
+})
+
+/** The `initializeUpload` body for a video: LinkedIn answers with the byte ranges to upload. */
+export const initializeVideoUpload = (personId: string, fileSizeBytes: number) => ({
+  initializeUploadRequest: {
+    owner: personUrn(personId),
+    fileSizeBytes,
+    uploadCaptions: false,
+    uploadThumbnail: false
+  }
+})
+
+/** The `finalizeUpload` body: the ETags of the uploaded parts, in the order of the upload instructions. */
+export const finalizeVideoUpload = (input: {
+  readonly videoUrn: string
+  readonly uploadToken: string
+  readonly partEtags: ReadonlyArray<string>
+}) => ({
+  finalizeUploadRequest: { video: input.videoUrn, uploadToken: input.uploadToken, uploadedPartIds: input.partEtags }
+})
+
+/** The post's page on the website. The URN goes in unencoded, as LinkedIn's own share links have it. */
+export const permalink = (webBaseUrl: string, postUrn: string): string => `${webBaseUrl}/feed/update/${postUrn}/`

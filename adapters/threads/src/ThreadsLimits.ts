@@ -1,0 +1,31 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+/**
+ * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, at most 5 distinct
+ * links (https://developers.facebook.com/documentation/threads/posts), and up to 20 photos or videos, which
+ * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media.
+ */
+export const limits = {
+  forms: {
+    post: {
+      text: { max: 500, counter: "characters", maxLinks: 5 },
+      media: { minItems: 0, maxItems: 20, maxPhotos: 20, maxVideos: 20, mixing: true },
+      textOrMedia: true,
+      // A first comment is a reply published right after the post.
+      firstComment: true
+    }
+  }
+} as const satisfies Limits.Limits
+
+export const capabilities: Adapter.Capabilities = {
+  text: true,
+  photos: true,
+  videos: true,
+  thread: false,
+  firstComment: true,
+  // The long-lived token is refreshed with itself (`th_refresh_token`).
+  refresh: true,
+  reconcile: true,
+  // Every post is a container Threads prepares before it can be published.
+  asyncProcessing: true
+}

@@ -1,0 +1,5 @@
+export * as ThreadsAdapter from "./ThreadsAdapter.ts"
+export * as ThreadsClient from "./ThreadsClient.ts"
+export * as ThreadsConfig from "./ThreadsConfig.ts"
+export * as ThreadsLimits from "./ThreadsLimits.ts"
+export * as ThreadsSimulator from "./ThreadsSimulator.ts"

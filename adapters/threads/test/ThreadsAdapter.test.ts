@@ -1,0 +1,86 @@
+import { assert } from "@effect/vitest"
+import { AdapterSuite } from "@herald/adapter-kit/testing"
+import { Effect } from "effect"
+import { ThreadsAdapter, ThreadsSimulator } from "../src/index.ts"
+
+AdapterSuite.suite("threads", {
+  makeAdapter: ThreadsAdapter.make,
+  makeSimulator: ThreadsSimulator.simulator,
+  extra: (it, context) => {
+    it.effect("publishes a carousel of 2 photos once both items are ready", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "carousel_author")
+        const text = `carousel ${Date.now()}`
+        const photos = [AdapterSuite.media.photo(ctx, 1), AdapterSuite.media.photo(ctx, 2)]
+        const input = { account, post: AdapterSuite.post({ text, media: photos }) }
+        const first = yield* ctx.adapter.publish(input)
+        assert.strictEqual(first._tag, "Processing")
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, input)
+        const stored = ctx.simulator.state.posts.get(published.id)
+        assert.strictEqual(stored?.text, text)
+        assert.deepStrictEqual(stored?.media, photos.map((photo) => photo.url))
+        assert.strictEqual(stored?.details["mediaType"], "CAROUSEL")
+        assert.isTrue(published.url.startsWith(`${ctx.baseUrl}/sandbox/threads/@carousel_author/post/`), published.url)
+      }))
+
+    it.effect("waits while a video container is IN_PROGRESS, then publishes it", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const input = { account, post: AdapterSuite.post({ text: `clip ${Date.now()}`, media: [AdapterSuite.media.video(ctx)] }) }
+        const first = yield* ctx.adapter.publish(input)
+        assert.strictEqual(first._tag, "Processing")
+        assert.strictEqual(ctx.simulator.state.postsOf(account.networkAccountId).length, 0)
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, input)
+        assert.strictEqual(ctx.simulator.state.posts.get(published.id)?.details["mediaType"], "VIDEO")
+      }))
+
+    it.effect("posts the first comment as a reply to the published post", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const stamp = Date.now()
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `post ${stamp}`, firstComment: `comment ${stamp}` })
+        })
+        const comment = [...ctx.simulator.state.posts.values()].find((post) => post.text === `comment ${stamp}`)
+        assert.strictEqual(comment?.replyTo, published.id)
+      }))
+
+    it.effect("keeps the link limit as data: a 6th link is refused before anything is sent", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        assert.strictEqual(ctx.adapter.limits.forms.post.text.maxLinks, 5)
+        const links = (count: number) =>
+          Array.from({ length: count }, (_, index) => `https://example${index}.com`).join(" ")
+        assert.deepStrictEqual(ctx.adapter.validate(AdapterSuite.post({ text: links(5) })), [])
+        const violations = ctx.adapter.validate(AdapterSuite.post({ text: links(6) }))
+        assert.deepStrictEqual(violations.map((violation) => violation.message), ["threads: text has 6 links; the limit is 5"])
+      }))
+
+    it.effect("is rejected by Threads itself past 5 links, with its error", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const text = Array.from({ length: 6 }, (_, index) => `https://example${index}.com`).join(" ")
+        const error = yield* Effect.flip(AdapterSuite.publishToEnd(ctx.adapter, { account, post: AdapterSuite.post({ text }) }))
+        assert.strictEqual(error.reason._tag, "Rejected")
+        assert.include(error.reason.message, "LINK_LIMIT")
+      }))
+
+    it.effect("validates 500 characters and up to 20 mixed items", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        assert.deepStrictEqual(
+          ctx.adapter.validate(AdapterSuite.post({ text: "a".repeat(501) })).map((violation) => violation.message),
+          ["threads: text is 501 characters; the limit is 500"]
+        )
+        const mixed = [AdapterSuite.media.photo(ctx, 1), AdapterSuite.media.video(ctx, 1)]
+        assert.deepStrictEqual(ctx.adapter.validate(AdapterSuite.post({ text: "mix", media: mixed })), [])
+        const many = Array.from({ length: 21 }, (_, index) => AdapterSuite.media.photo(ctx, index))
+        assert.strictEqual(ctx.adapter.validate(AdapterSuite.post({ text: "many", media: many }))[0]?.field, "media")
+      }))
+  }
+})

@@ -1,0 +1,35 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+// TikTok's content rules as data (product.md, "Networks and their keys"; networks.md §4.3):
+// a caption of at most 2,200 characters, and either exactly one video of 3 s to 10 min or 1 to 35 photos,
+// never both. https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide
+export const limits = {
+  forms: {
+    post: {
+      text: { max: 2200, counter: "characters" },
+      media: {
+        minItems: 1,
+        maxItems: 35,
+        maxPhotos: 35,
+        maxVideos: 1,
+        mixing: false,
+        videoDurationMs: { min: 3_000, max: 600_000 }
+      }
+    }
+  }
+} as const satisfies Limits.Limits
+
+export const capabilities: Adapter.Capabilities = {
+  // TikTok has no text-only posts: a video or photos are required.
+  text: false,
+  photos: true,
+  videos: true,
+  thread: false,
+  // The Content Posting API has no endpoint to comment on one's own post (networks.md §4.2).
+  firstComment: false,
+  refresh: true,
+  // No lookup of a post whose answer was lost: see `TikTokAdapter.ts`.
+  reconcile: false,
+  // Every post is a `publish_id` polled through `status/fetch`.
+  asyncProcessing: true
+}

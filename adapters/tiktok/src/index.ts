@@ -1,0 +1,5 @@
+export * as TikTokAdapter from "./TikTokAdapter.ts"
+export * as TikTokClient from "./TikTokClient.ts"
+export * as TikTokConfig from "./TikTokConfig.ts"
+export * as TikTokLimits from "./TikTokLimits.ts"
+export * as TikTokSimulator from "./TikTokSimulator.ts"

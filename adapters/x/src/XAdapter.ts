@@ -1,0 +1,163 @@
+import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Clock, Effect, Option, Redacted } from "effect"
+import type { HttpClient } from "effect/http"
+import * as Request from "./internal/request.ts"
+import * as XClient from "./XClient.ts"
+import { capabilities, limits } from "./XLimits.ts"
+
+/**
+ * X through the API v2: OAuth 2.0 with PKCE, text and media posts, threads and first comments as reply
+ * chains, and reconcile by the account's recent posts. A video is processed by X before it can be attached,
+ * and each reply of a chain is its own step, so publishing answers `Processing` and continues in `poll`.
+ */
+
+const network = "x"
+
+export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* XClient.make(config)
+
+    const tokens = (answer: XClient.TokenAnswer) =>
+      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
+        accessToken: Redacted.make(answer.access_token),
+        // X rotates refresh tokens: the newest one is the one to keep.
+        refreshToken: Option.map(Option.fromUndefinedOr(answer.refresh_token), Redacted.make),
+        expiresAt: Option.map(Option.fromUndefinedOr(answer.expires_in), (seconds) => now + seconds * 1000),
+        scopes: answer.scope?.split(" ") ?? [...XClient.scopes]
+      }))
+
+    const published = (account: Adapter.Account, id: string): Adapter.PublishStep => ({
+      _tag: "Published",
+      published: { id, url: Request.permalink(config.webBaseUrl, account.username, id) }
+    })
+
+    const processing = (progress: Request.Progress, checkAfterMs: number): Adapter.PublishStep => ({
+      _tag: "Processing",
+      handle: Request.encodeProgress(progress),
+      checkAfterMs
+    })
+
+    /** X's processing answer as a step: wait, or fail for good when X could not process the video. */
+    const whileProcessing = (
+      media: XClient.Media,
+      onReady: Effect.Effect<Adapter.PublishStep, PublishError.PublishError>
+    ) => {
+      const info = media.processing_info
+      if (info === undefined || info.state === "succeeded") return onReady
+      if (info.state === "failed") {
+        return Effect.fail(PublishError.rejected(network, info.error?.message ?? "X could not process the video"))
+      }
+      return Effect.succeed(processing({ _tag: "Video", mediaId: media.id }, (info.check_after_secs ?? 1) * 1000))
+    }
+
+    /** The first post; its follow-ups (thread, first comment) go out one per step. */
+    const postRoot = (input: Adapter.PublishInput, mediaIds: ReadonlyArray<string>) =>
+      Effect.map(
+        client.createTweet(input.account.accessToken, Request.tweetBody(input.post.text, mediaIds)),
+        (tweet) =>
+          Request.followUps(input.post).length === 0
+            ? published(input.account, tweet.id)
+            : processing({ _tag: "Replies", rootId: tweet.id, previousId: tweet.id, next: 0 }, 0)
+      )
+
+    const uploadVideo = Effect.fnUntraced(function*(input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) {
+      const token = input.account.accessToken
+      const bytes = yield* client.download(item.url)
+      const category = Request.mediaCategory(item)
+      const upload = yield* client.initializeUpload(token, bytes.length, item.mimeType, category)
+      yield* Effect.forEach(
+        Request.segments(bytes),
+        (segment, index) => client.appendUpload(token, upload.id, index, segment),
+        { discard: true }
+      )
+      return yield* client.finalizeUpload(token, upload.id)
+    })
+
+    const uploadPhoto = (input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) =>
+      Effect.flatMap(client.download(item.url), (bytes) =>
+        Effect.map(
+          client.uploadMedia(input.account.accessToken, bytes, item.mimeType, Request.mediaCategory(item)),
+          (media) => media.id
+        ))
+
+    const publish = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const video = input.post.media.find((item) => item.kind === "video")
+      if (video !== undefined) {
+        const media = yield* uploadVideo(input, video)
+        return yield* whileProcessing(media, postRoot(input, [media.id]))
+      }
+      const mediaIds = yield* Effect.forEach(input.post.media, (item) => uploadPhoto(input, item))
+      return yield* postRoot(input, mediaIds)
+    })
+
+    const poll = Effect.fnUntraced(function*(input: Adapter.PublishInput, handle: string) {
+      const progress = Request.decodeProgress(handle)
+      if (progress === undefined) {
+        return yield* Effect.fail(PublishError.rejected(network, `unknown publishing handle "${handle}"`))
+      }
+      if (progress._tag === "Video") {
+        const media = yield* client.uploadStatus(input.account.accessToken, progress.mediaId)
+        return yield* whileProcessing(media, postRoot(input, [media.id]))
+      }
+      const replies = Request.followUps(input.post)
+      const text = replies[progress.next]
+      if (text === undefined) return published(input.account, progress.rootId)
+      const reply = yield* client.createTweet(
+        input.account.accessToken,
+        Request.tweetBody(text, [], progress.previousId)
+      )
+      return progress.next + 1 >= replies.length
+        ? published(input.account, progress.rootId)
+        : processing({ _tag: "Replies", rootId: progress.rootId, previousId: reply.id, next: progress.next + 1 }, 0)
+    })
+
+    const reconcile = (input: Adapter.PublishInput) =>
+      Effect.map(
+        client.recentTweets(input.account.accessToken, input.account.networkAccountId),
+        (tweets) =>
+          Option.map(
+            Option.fromUndefinedOr(tweets.find((tweet) => Request.sameText(input.post.text, tweet.text))),
+            (tweet) => ({ id: tweet.id, url: Request.permalink(config.webBaseUrl, input.account.username, tweet.id) })
+          )
+      )
+
+    return Adapter.make({
+      network,
+      name: "X",
+      limits,
+      capabilities,
+      oauth: {
+        scopes: XClient.scopes,
+        pkce: true,
+        // https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code
+        authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
+          const url = new URL(`${config.authBaseUrl}/i/oauth2/authorize`)
+          url.searchParams.set("response_type", "code")
+          url.searchParams.set("client_id", config.clientId)
+          url.searchParams.set("redirect_uri", redirectUri)
+          url.searchParams.set("scope", XClient.scopes.join(" "))
+          url.searchParams.set("state", state)
+          if (codeChallenge !== undefined) {
+            url.searchParams.set("code_challenge", codeChallenge)
+            url.searchParams.set("code_challenge_method", "S256")
+          }
+          return url.toString()
+        },
+        exchange: ({ code, codeVerifier, redirectUri }) =>
+          codeVerifier === undefined
+            ? Effect.fail(PublishError.rejected(network, "X needs the PKCE code verifier to redeem a code"))
+            : Effect.flatMap(client.exchangeCode({ code, redirectUri, codeVerifier }), tokens),
+        refresh: (refreshToken) => Effect.flatMap(client.refreshToken(refreshToken), tokens),
+        profile: (accessToken) =>
+          Effect.map(client.me(accessToken), (user) => ({
+            networkAccountId: user.id,
+            username: user.username,
+            displayName: user.name ?? null,
+            avatarUrl: user.profile_image_url ?? null
+          }))
+      },
+      publish,
+      poll,
+      reconcile
+    })
+  })

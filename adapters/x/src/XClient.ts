@@ -1,0 +1,211 @@
+import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Clock, Effect, Redacted, Schema } from "effect"
+import { Base64 } from "effect/encoding"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Errors from "./internal/errors.ts"
+import type { TweetBody } from "./internal/request.ts"
+
+/**
+ * Typed calls to the X API v2 (https://docs.x.com/x-api). Addresses come from the config, so the same calls
+ * reach X or its sandbox simulator. Answers are decoded with minimal, lenient schemas; failures become
+ * `PublishError`s through the table in `internal/errors.ts`.
+ */
+
+export const scopes = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"] as const
+
+const TokenAnswer = Schema.Struct({
+  access_token: Schema.String,
+  refresh_token: Schema.optional(Schema.String),
+  expires_in: Schema.optional(Schema.Number),
+  scope: Schema.optional(Schema.String)
+})
+export type TokenAnswer = typeof TokenAnswer.Type
+
+const User = Schema.Struct({
+  data: Schema.Struct({
+    id: Schema.String,
+    username: Schema.String,
+    name: Schema.optional(Schema.String),
+    profile_image_url: Schema.optional(Schema.String)
+  })
+})
+export type User = typeof User.Type["data"]
+
+const Tweet = Schema.Struct({ data: Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String) }) })
+
+const ProcessingInfo = Schema.Struct({
+  state: Schema.String,
+  check_after_secs: Schema.optional(Schema.Number),
+  error: Schema.optional(Schema.Struct({ message: Schema.optional(Schema.String) }))
+})
+export type ProcessingInfo = typeof ProcessingInfo.Type
+
+const Media = Schema.Struct({
+  data: Schema.Struct({ id: Schema.String, processing_info: Schema.optional(ProcessingInfo) })
+})
+export type Media = typeof Media.Type["data"]
+
+const Appended = Schema.Struct({ data: Schema.optional(Schema.Unknown) })
+
+const Timeline = Schema.Struct({
+  data: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String })))
+})
+
+export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
+  const client = yield* HttpClient.HttpClient
+  const api = config.apiBaseUrl
+
+  /** `create` marks calls that make something on X: when their answer is lost, the outcome is unknown. */
+  const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, create = false) =>
+    client.execute(request).pipe(
+      Effect.mapError((error) => Errors.lost(create, error.message)),
+      Effect.flatMap((response) =>
+        Effect.gen(function*() {
+          const body = yield* Effect.orElseSucceed(response.json, () => ({}))
+          const now = yield* Clock.currentTimeMillis
+          if (response.status >= 400) {
+            return yield* Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers), now))
+          }
+          return yield* Schema.decodeUnknownEffect(schema)(body).pipe(
+            // A 2xx without the expected `data` but with `errors` is X refusing part of the call.
+            Effect.mapError(() =>
+              Errors.hasErrors(body)
+                ? Errors.toPublishError(Errors.wire(400, body, response.headers), now)
+                : Errors.lost(create, `unexpected answer from ${request.url}`)
+            )
+          )
+        })
+      )
+    )
+
+  const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
+
+  /** The token endpoint, with the client's id and secret as HTTP Basic (confidential client). */
+  const token = (form: Record<string, string>) =>
+    send(
+      HttpClientRequest.post(`${api}/2/oauth2/token`).pipe(
+        HttpClientRequest.basicAuth(config.clientId, config.clientSecret),
+        HttpClientRequest.bodyUrlParams({ ...form, client_id: config.clientId })
+      ),
+      TokenAnswer
+    )
+
+  return {
+    exchangeCode: (params: { readonly code: string; readonly redirectUri: string; readonly codeVerifier: string }) =>
+      token({
+        grant_type: "authorization_code",
+        code: params.code,
+        redirect_uri: params.redirectUri,
+        code_verifier: params.codeVerifier
+      }),
+
+    refreshToken: (refreshToken: Redacted.Redacted<string>) =>
+      token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+
+    me: (accessToken: Redacted.Redacted<string>) =>
+      Effect.map(
+        send(
+          HttpClientRequest.get(`${api}/2/users/me`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParam("user.fields", "name,profile_image_url")
+          ),
+          User
+        ),
+        (answer) => answer.data
+      ),
+
+    createTweet: (accessToken: Redacted.Redacted<string>, body: TweetBody) =>
+      Effect.map(
+        send(
+          HttpClientRequest.post(`${api}/2/tweets`).pipe(bearer(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
+          Tweet,
+          true
+        ),
+        (answer) => answer.data
+      ),
+
+    /** One-shot upload for photos and GIFs, base64 in JSON (https://docs.x.com/x-api/media/media-upload). */
+    uploadMedia: (accessToken: Redacted.Redacted<string>, bytes: Uint8Array, mediaType: string, category: string) =>
+      Effect.map(
+        send(
+          HttpClientRequest.post(`${api}/2/media/upload`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.bodyJsonUnsafe({ media: Base64.encode(bytes), media_type: mediaType, media_category: category })
+          ),
+          Media
+        ),
+        (answer) => answer.data
+      ),
+
+    /** Chunked upload for videos: initialize, append each segment, finalize (then status while processing). */
+    initializeUpload: (accessToken: Redacted.Redacted<string>, totalBytes: number, mediaType: string, category: string) =>
+      Effect.map(
+        send(
+          HttpClientRequest.post(`${api}/2/media/upload/initialize`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.bodyJsonUnsafe({ media_type: mediaType, total_bytes: totalBytes, media_category: category })
+          ),
+          Media
+        ),
+        (answer) => answer.data
+      ),
+
+    appendUpload: (accessToken: Redacted.Redacted<string>, mediaId: string, segmentIndex: number, bytes: Uint8Array) =>
+      Effect.asVoid(send(
+        HttpClientRequest.post(`${api}/2/media/upload/${mediaId}/append`).pipe(
+          bearer(accessToken),
+          HttpClientRequest.bodyJsonUnsafe({ media: Base64.encode(bytes), segment_index: segmentIndex })
+        ),
+        Appended
+      )),
+
+    finalizeUpload: (accessToken: Redacted.Redacted<string>, mediaId: string) =>
+      Effect.map(
+        send(HttpClientRequest.post(`${api}/2/media/upload/${mediaId}/finalize`).pipe(bearer(accessToken)), Media),
+        (answer) => answer.data
+      ),
+
+    uploadStatus: (accessToken: Redacted.Redacted<string>, mediaId: string) =>
+      Effect.map(
+        send(
+          HttpClientRequest.get(`${api}/2/media/upload`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParams({ command: "STATUS", media_id: mediaId })
+          ),
+          Media
+        ),
+        (answer) => answer.data
+      ),
+
+    /** The account's most recent posts, replies included (https://docs.x.com/x-api/users/get-posts). */
+    recentTweets: (accessToken: Redacted.Redacted<string>, userId: string) =>
+      Effect.map(
+        send(
+          HttpClientRequest.get(`${api}/2/users/${userId}/tweets`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParam("max_results", "100")
+          ),
+          Timeline
+        ),
+        (answer) => answer.data ?? []
+      ),
+
+    /** The bytes of an attachment from Herald's media address; X takes bytes, not URLs. */
+    download: (url: string): Effect.Effect<Uint8Array, PublishError.PublishError> =>
+      client.execute(HttpClientRequest.get(url)).pipe(
+        Effect.mapError((error) => Errors.lost(false, `could not read media ${url}: ${error.message}`)),
+        Effect.flatMap((response) =>
+          response.status >= 500
+            ? Effect.fail(PublishError.transient("x", `media ${url} could not be read (HTTP ${response.status})`))
+            : response.status >= 400
+            ? Effect.fail(PublishError.rejected("x", `media ${url} could not be read (HTTP ${response.status})`))
+            : Effect.mapBoth(response.arrayBuffer, {
+              onFailure: (error) => Errors.lost(false, `could not read media ${url}: ${error.message}`),
+              onSuccess: (buffer) => new Uint8Array(buffer)
+            })
+        )
+      )
+  }
+})
+
+export type XClient = Effect.Success<ReturnType<typeof make>>

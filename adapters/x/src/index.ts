@@ -1,0 +1,5 @@
+export * as XAdapter from "./XAdapter.ts"
+export * as XClient from "./XClient.ts"
+export * as XConfig from "./XConfig.ts"
+export * as XLimits from "./XLimits.ts"
+export * as XSimulator from "./XSimulator.ts"

@@ -1,0 +1,78 @@
+import type { PostVersion } from "@herald/adapter-kit"
+
+/**
+ * Pure translation of a Herald post into X's payloads, and of the publishing progress into the opaque
+ * handle the engine keeps between steps.
+ */
+
+/** The body of `POST /2/tweets` (https://docs.x.com/x-api/posts/manage-tweets/introduction). */
+export interface TweetBody {
+  readonly text?: string
+  readonly media?: { readonly media_ids: ReadonlyArray<string> }
+  readonly reply?: { readonly in_reply_to_tweet_id: string }
+}
+
+export const tweetBody = (
+  text: string,
+  mediaIds: ReadonlyArray<string> = [],
+  inReplyTo: string | undefined = undefined
+): TweetBody => ({
+  // A media-only post sends no text at all: X refuses an empty string.
+  ...(text.trim() === "" ? {} : { text }),
+  ...(mediaIds.length === 0 ? {} : { media: { media_ids: mediaIds } }),
+  ...(inReplyTo === undefined ? {} : { reply: { in_reply_to_tweet_id: inReplyTo } })
+})
+
+/** The posts that follow the first, in order: the thread, then the first comment; each replies to the one before. */
+export const followUps = (post: PostVersion.PostVersion): ReadonlyArray<string> => [
+  ...post.thread,
+  ...(post.firstComment === null || post.firstComment.trim() === "" ? [] : [post.firstComment])
+]
+
+/** X's `media_category` for an attachment (https://docs.x.com/x-api/media/quickstart/media-upload-chunked). */
+export const mediaCategory = (item: PostVersion.MediaItem): "tweet_image" | "tweet_gif" | "tweet_video" =>
+  item.kind === "video" ? "tweet_video" : item.mimeType === "image/gif" ? "tweet_gif" : "tweet_image"
+
+/** Video bytes in APPEND segments; X takes at most 5 MB a segment and 1,000 segments. */
+export const segmentBytes = 4 * 1024 * 1024
+
+export const segments = (bytes: Uint8Array, size: number = segmentBytes): ReadonlyArray<Uint8Array> =>
+  Array.from({ length: Math.max(1, Math.ceil(bytes.length / size)) }, (_, index) =>
+    bytes.subarray(index * size, (index + 1) * size))
+
+/** The public link of a post (https://x.com/{username}/status/{id}). */
+export const permalink = (webBaseUrl: string, username: string, id: string) => `${webBaseUrl}/${username}/status/${id}`
+
+/**
+ * Where publishing stands between two engine steps: a video X is still processing, or a reply chain with
+ * replies left to post. Each reply is its own step so that a failure part-way never posts the first ones again.
+ */
+export type Progress =
+  | { readonly _tag: "Video"; readonly mediaId: string }
+  | { readonly _tag: "Replies"; readonly rootId: string; readonly previousId: string; readonly next: number }
+
+export const encodeProgress = (progress: Progress): string =>
+  progress._tag === "Video"
+    ? `video:${progress.mediaId}`
+    : `replies:${progress.rootId}:${progress.previousId}:${progress.next}`
+
+export const decodeProgress = (handle: string): Progress | undefined => {
+  const [tag, first, second, third] = handle.split(":")
+  if (tag === "video" && first !== undefined && first !== "") return { _tag: "Video", mediaId: first }
+  const next = Number(third)
+  if (tag === "replies" && first !== undefined && second !== undefined && Number.isInteger(next) && next >= 0) {
+    return { _tag: "Replies", rootId: first, previousId: second, next }
+  }
+  return undefined
+}
+
+/**
+ * Whether a post X returns is the one Herald sent. X wraps every link in a t.co link and escapes `&`, `<`
+ * and `>` in `text` (https://docs.x.com/x-api/fundamentals/data-dictionary), so both sides drop their links
+ * and X's side is unescaped before comparing.
+ */
+export const sameText = (sent: string, returned: string): boolean => {
+  const withoutLinks = (text: string) => text.replace(/https?:\/\/\S+/g, "").replace(/\s+/g, " ").trim()
+  const unescaped = returned.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+  return withoutLinks(sent.normalize("NFC")) === withoutLinks(unescaped.normalize("NFC"))
+}

@@ -1,0 +1,45 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Errors from "../src/internal/errors.ts"
+
+const reasonOf = (status: number, body: unknown, headers: Record<string, string> = {}, now = 0) =>
+  Errors.toPublishError(Errors.wire(status, body, headers), now).reason
+
+describe("x errors", () => {
+  it("asks for a refresh on 401 and a reconnect when the token endpoint refuses the grant", () => {
+    assert.strictEqual(reasonOf(401, { title: "Unauthorized", detail: "Unauthorized", status: 401 })._tag, "AuthExpired")
+    const refused = reasonOf(400, { error: "invalid_request", error_description: "Value passed for the token was invalid." })
+    assert.strictEqual(refused._tag, "NeedsReconnect")
+    assert.strictEqual(refused.message, "Value passed for the token was invalid.")
+    assert.strictEqual(reasonOf(401, { error: "unauthorized_client" })._tag, "NeedsReconnect")
+    assert.strictEqual(reasonOf(401, { detail: "Unsupported Authentication" })._tag, "NeedsReconnect")
+  })
+
+  it("waits until x-rate-limit-reset on 429, but gives up on a usage cap", () => {
+    const limited = reasonOf(429, { errors: [{ code: 88, message: "Rate limit exceeded" }] }, {
+      "x-rate-limit-reset": "1000"
+    }, 940_000)
+    assert.strictEqual(limited._tag, "RateLimited")
+    assert.strictEqual(limited._tag === "RateLimited" ? limited.retryAfterMs : 0, 60_000)
+    assert.strictEqual(limited.message, "Rate limit exceeded")
+    const capped = reasonOf(429, { title: "Usage cap exceeded", type: "https://api.x.com/2/problems/usage-capped" })
+    assert.strictEqual(capped._tag, "Rejected")
+  })
+
+  it("rejects for good on 403 with X's words and retries 5xx", () => {
+    const duplicate = reasonOf(403, { detail: "You are not allowed to create a Tweet with duplicate content." })
+    assert.strictEqual(duplicate._tag, "Rejected")
+    assert.include(duplicate.message, "duplicate content")
+    assert.strictEqual(reasonOf(503, { title: "Service Unavailable" })._tag, "Transient")
+    assert.strictEqual(reasonOf(502, "not json")._tag, "Transient")
+  })
+
+  it("reads a 2xx with errors as a refusal", () => {
+    assert.isTrue(Errors.hasErrors({ errors: [{ title: "Forbidden", detail: "nope" }] }))
+    assert.isFalse(Errors.hasErrors({ data: { id: "1" } }))
+  })
+
+  it("marks a create whose answer was lost as of unknown outcome, and other calls as transient", () => {
+    assert.strictEqual(Errors.lost(true, "socket hang up").reason._tag, "OutcomeUnknown")
+    assert.strictEqual(Errors.lost(false, "socket hang up").reason._tag, "Transient")
+  })
+})

@@ -1,0 +1,132 @@
+import { Clock, Effect, Option, Redacted } from "effect"
+import type { HttpClient } from "effect/http"
+import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import * as Errors from "./internal/errors.ts"
+import * as Request from "./internal/request.ts"
+import * as YouTubeClient from "./YouTubeClient.ts"
+import { capabilities, limits } from "./YouTubeLimits.ts"
+
+// YouTube through Google OAuth and the Data API v3: a resumable upload of the video Herald serves, the
+// custom thumbnail if any, then polling `processingDetails` until the video can be watched.
+// https://developers.google.com/youtube/v3/guides/uploading_a_video
+
+const network = "youtube"
+
+export const scopes = [
+  "https://www.googleapis.com/auth/youtube.upload",
+  // Reading the channel (profile) and its uploads (reconcile, processing status).
+  "https://www.googleapis.com/auth/youtube.readonly"
+] as const
+
+/** Processing takes from seconds to many minutes depending on length and resolution. */
+const pollAfterMs = 10_000
+
+export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* YouTubeClient.make(config)
+
+    const toTokens = (answer: YouTubeClient.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
+      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
+        accessToken: Redacted.make(answer.access_token),
+        // Google keeps the same refresh token across refreshes, so a refresh answer has none: keep ours.
+        refreshToken: Option.orElse(Option.map(Option.fromNullishOr(answer.refresh_token), Redacted.make), () => previousRefreshToken),
+        expiresAt: Option.some(now + answer.expires_in * 1000),
+        scopes: (answer.scope ?? scopes.join(" ")).split(" ").filter((scope) => scope !== "")
+      }))
+
+    const published = (videoId: string): Adapter.PublishStep => ({
+      _tag: "Published",
+      published: { id: videoId, url: Request.permalink(config.webBaseUrl, videoId) }
+    })
+
+    const publish = Effect.fn("YouTubeAdapter.publish")(function*({ account, post }: Adapter.PublishInput) {
+      const video = Request.videoOf(post)
+      if (video === undefined) return yield* PublishError.rejected(network, "a YouTube post needs a video")
+      const videoId = yield* client.uploadVideo(account.accessToken, Request.metadata(post), video)
+      // The video exists from here on: a thumbnail YouTube refuses (channels must be verified for custom
+      // thumbnails) must not fail the target, or a retry would upload the video twice.
+      if (post.thumbnail !== null) {
+        yield* client.setThumbnail(account.accessToken, videoId, post.thumbnail).pipe(
+          Effect.catch((error) => Effect.logWarning(`youtube: thumbnail for ${videoId} not set: ${error.message}`))
+        )
+      }
+      return { _tag: "Processing", handle: videoId, checkAfterMs: pollAfterMs } satisfies Adapter.PublishStep
+    })
+
+    const poll = Effect.fn("YouTubeAdapter.poll")(function*({ account }: Adapter.PublishInput, videoId: string) {
+      const found = yield* client.videoStatus(account.accessToken, videoId)
+      if (Option.isNone(found)) return yield* PublishError.rejected(network, `video ${videoId} no longer exists on YouTube`)
+      const { processingDetails, status } = found.value
+      if (status?.uploadStatus === "rejected") return yield* Errors.fromVideoStatus(status.rejectionReason, "rejected")
+      if (status?.uploadStatus === "failed") return yield* Errors.fromVideoStatus(status.failureReason, "upload failed")
+      switch (processingDetails?.processingStatus) {
+        case "processing":
+          return { _tag: "Processing", handle: videoId, checkAfterMs: pollAfterMs } satisfies Adapter.PublishStep
+        case "failed":
+        case "terminated":
+          return yield* Errors.fromVideoStatus(status?.failureReason, `processing ${processingDetails.processingStatus}`)
+        default:
+          // `succeeded`, or no processing details: the video is there.
+          return published(videoId)
+      }
+    })
+
+    /** Looks in the channel's uploads playlist, which lists a video as soon as its upload finished. */
+    const reconcile = Effect.fn("YouTubeAdapter.reconcile")(function*({ account, post }: Adapter.PublishInput) {
+      const channel = yield* client.channel(account.accessToken, "contentDetails")
+      const uploads = Option.flatMap(channel, (found) => Option.fromNullishOr(found.contentDetails?.relatedPlaylists.uploads))
+      if (Option.isNone(uploads)) return Option.none()
+      const items = yield* client.playlistItems(account.accessToken, uploads.value)
+      return Option.map(
+        Option.fromNullishOr(items.find((item) => Request.matches(post, item))),
+        (item): Adapter.Published => ({ id: item.resourceId.videoId, url: Request.permalink(config.webBaseUrl, item.resourceId.videoId) })
+      )
+    })
+
+    return Adapter.make({
+      network,
+      name: "YouTube",
+      limits,
+      capabilities,
+      oauth: {
+        scopes,
+        pkce: true,
+        authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
+          const url = new URL(`${config.authBaseUrl}/o/oauth2/v2/auth`)
+          url.searchParams.set("client_id", config.clientId)
+          url.searchParams.set("redirect_uri", redirectUri)
+          url.searchParams.set("response_type", "code")
+          url.searchParams.set("scope", scopes.join(" "))
+          // Without `offline` there is no refresh token; `consent` makes Google send one on a reconnect too.
+          url.searchParams.set("access_type", "offline")
+          url.searchParams.set("prompt", "consent")
+          url.searchParams.set("state", state)
+          if (codeChallenge !== undefined) {
+            url.searchParams.set("code_challenge", codeChallenge)
+            url.searchParams.set("code_challenge_method", "S256")
+          }
+          return url.toString()
+        },
+        exchange: ({ code, codeVerifier, redirectUri }) =>
+          Effect.flatMap(client.exchangeCode(code, redirectUri, codeVerifier), (answer) => toTokens(answer, Option.none())),
+        refresh: (refreshToken) =>
+          Effect.flatMap(client.refresh(refreshToken), (answer) => toTokens(answer, Option.some(refreshToken))),
+        profile: (accessToken) =>
+          Effect.flatMap(client.channel(accessToken, "snippet"), (channel) =>
+            Option.match(channel, {
+              onNone: () => Effect.fail(Errors.fromReason({ status: 403, reason: "youtubeSignupRequired" })),
+              onSome: (found): Effect.Effect<Adapter.Profile> =>
+                Effect.succeed({
+                  networkAccountId: found.id,
+                  // The channel's handle (`@name`) is its username; older channels may have none.
+                  username: found.snippet?.customUrl?.replace(/^@/, "") ?? found.id,
+                  displayName: found.snippet?.title ?? null,
+                  avatarUrl: found.snippet?.thumbnails?.default?.url ?? null
+                })
+            }))
+      },
+      publish,
+      poll,
+      reconcile
+    })
+  })

@@ -1,0 +1,254 @@
+import { Effect, Option, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import * as Errors from "./internal/errors.ts"
+import type { VideoMetadata } from "./internal/request.ts"
+import { tokenUrl } from "./YouTubeConfig.ts"
+
+// Typed calls to Google OAuth and the YouTube Data API v3, answers decoded with minimal, lenient schemas.
+// Every failure is already a `PublishError` (through `internal/errors.ts`).
+// https://developers.google.com/youtube/v3/docs
+
+export const TokenAnswer = Schema.Struct({
+  access_token: Schema.String,
+  expires_in: Schema.Number,
+  // Only with `access_type=offline`, and Google does not rotate it: a refresh answer has none.
+  refresh_token: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.String)
+})
+export type TokenAnswer = typeof TokenAnswer.Type
+
+/** Data API errors carry a struct; the token endpoint's carry a string. */
+const ErrorAnswer = Schema.Struct({
+  error: Schema.Union([
+    Schema.String,
+    Schema.Struct({
+      message: Schema.optionalKey(Schema.String),
+      errors: Schema.optionalKey(Schema.Array(Schema.Struct({ reason: Schema.optionalKey(Schema.String) }))),
+      status: Schema.optionalKey(Schema.String)
+    })
+  ]),
+  error_description: Schema.optionalKey(Schema.String)
+})
+
+const Channels = Schema.Struct({
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    snippet: Schema.optionalKey(Schema.Struct({
+      title: Schema.optionalKey(Schema.String),
+      customUrl: Schema.optionalKey(Schema.String),
+      thumbnails: Schema.optionalKey(Schema.Struct({ default: Schema.optionalKey(Schema.Struct({ url: Schema.String })) }))
+    })),
+    contentDetails: Schema.optionalKey(Schema.Struct({
+      relatedPlaylists: Schema.Struct({ uploads: Schema.optionalKey(Schema.String) })
+    }))
+  })))
+})
+export type Channel = NonNullable<typeof Channels.Type["items"]>[number]
+
+const Video = Schema.Struct({ id: Schema.String })
+
+const VideoStatuses = Schema.Struct({
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    status: Schema.optionalKey(Schema.Struct({
+      uploadStatus: Schema.optionalKey(Schema.String),
+      failureReason: Schema.optionalKey(Schema.String),
+      rejectionReason: Schema.optionalKey(Schema.String)
+    })),
+    processingDetails: Schema.optionalKey(Schema.Struct({ processingStatus: Schema.optionalKey(Schema.String) }))
+  })))
+})
+export type VideoStatus = NonNullable<typeof VideoStatuses.Type["items"]>[number]
+
+const PlaylistItems = Schema.Struct({
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+    snippet: Schema.Struct({
+      title: Schema.String,
+      description: Schema.String,
+      resourceId: Schema.Struct({ videoId: Schema.String })
+    })
+  })))
+})
+
+type Call = "read" | "create"
+
+export const make = (config: AdapterConfig.AdapterConfig) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const api = `${config.apiBaseUrl}/youtube/v3`
+    const upload = `${config.apiBaseUrl}/upload/youtube/v3`
+    const bearer = (accessToken: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(accessToken))
+
+    const failure = (response: HttpClientResponse.HttpClientResponse) =>
+      Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
+        Effect.fail(Option.match(Schema.decodeUnknownOption(ErrorAnswer)(body), {
+          onNone: () => Errors.fromReason({ status: response.status, reason: `http_${response.status}` }),
+          onSome: ({ error, error_description }) =>
+            typeof error === "string"
+              ? Errors.fromReason({ status: response.status, reason: error, message: error_description })
+              : Errors.fromReason({
+                status: response.status,
+                reason: error.errors?.[0]?.reason ?? error.status ?? `http_${response.status}`,
+                message: error.message
+              })
+        })))
+
+    /** Sends a request; a status of 400 or more becomes the table's error. */
+    const execute = (request: HttpClientRequest.HttpClientRequest, call: Call) =>
+      client.execute(request).pipe(
+        Effect.mapError((error) => Errors.fromTransport(error.message, call)),
+        Effect.flatMap((response) => response.status >= 400 ? failure(response) : Effect.succeed(response))
+      )
+
+    const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Decoder<A>, call: Call) =>
+      Effect.flatMap(execute(request, call), (response) =>
+        Effect.flatMap(
+          Effect.mapError(response.json, () => Errors.unexpected(request.url)),
+          (body) => Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(request.url))
+        ))
+
+    const token = (form: Record<string, string>) =>
+      send(
+        HttpClientRequest.post(tokenUrl(config)).pipe(HttpClientRequest.bodyUrlParams({
+          client_id: config.clientId,
+          client_secret: Redacted.value(config.clientSecret),
+          ...form
+        })),
+        TokenAnswer,
+        "read"
+      )
+
+    /** The bytes of a media item, streamed so memory does not grow with the video. */
+    const media = (url: string) =>
+      Effect.flatMap(execute(HttpClientRequest.get(url), "read"), (response) =>
+        response.status === 200
+          ? Effect.succeed(response.stream)
+          : Effect.fail(Errors.fromReason({ status: 502, reason: `media_${response.status}`, message: url })))
+
+    /**
+     * Sends the bytes to a resumable session. If the answer is lost, the session is asked where it stands
+     * (`Content-Range: bytes *\/{total}`): a 200/201 carries the finished video, a 308 means it is
+     * incomplete and a new upload is safe. Only when even that fails is the outcome unknown.
+     * https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol#Check_Upload_Status
+     */
+    const sendBytes = (sessionUrl: string, url: string, contentType: string, bytes: number) =>
+      Effect.flatMap(media(url), (stream) =>
+        send(
+          HttpClientRequest.put(sessionUrl).pipe(HttpClientRequest.bodyStream(stream, { contentType, contentLength: bytes })),
+          Video,
+          "create"
+        ).pipe(
+          Effect.catchIf(
+            (error: PublishError.PublishError) => error.reason._tag === "OutcomeUnknown",
+            (lost) =>
+              client.execute(
+                HttpClientRequest.put(sessionUrl).pipe(HttpClientRequest.setHeader("content-range", `bytes */${bytes}`))
+              ).pipe(
+                Effect.mapError(() => lost),
+                Effect.flatMap((response) =>
+                  response.status === 200 || response.status === 201
+                    ? Effect.mapError(decodeBody(response, Video), () => lost)
+                    : response.status === 308
+                    ? Effect.fail(Errors.fromReason({ status: 503, reason: "upload_incomplete", message: "the upload stopped part way" }))
+                    : Effect.fail(lost)
+                )
+              )
+          )
+        ))
+
+    return {
+      exchangeCode: (code: string, redirectUri: string, codeVerifier: string | undefined) =>
+        token({
+          code,
+          grant_type: "authorization_code",
+          redirect_uri: redirectUri,
+          ...(codeVerifier === undefined ? {} : { code_verifier: codeVerifier })
+        }),
+
+      refresh: (refreshToken: Redacted.Redacted<string>) =>
+        token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+
+      /** The channel of the signed-in account; `None` when the Google account has none. */
+      channel: (accessToken: Redacted.Redacted<string>, part: "snippet" | "contentDetails") =>
+        Effect.map(
+          send(
+            HttpClientRequest.get(`${api}/channels`).pipe(bearer(accessToken), HttpClientRequest.setUrlParams({ part, mine: "true" })),
+            Channels,
+            "read"
+          ),
+          (answer) => Option.fromNullishOr(answer.items?.[0])
+        ),
+
+      /** Uploads the video at `url` in a resumable session; answers the new video's id. */
+      uploadVideo: Effect.fnUntraced(function*(accessToken: Redacted.Redacted<string>, metadata: VideoMetadata, video: {
+        readonly url: string
+        readonly mimeType: string
+        readonly bytes: number
+      }) {
+        const session = yield* execute(
+          HttpClientRequest.post(`${upload}/videos`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParams({ uploadType: "resumable", part: "snippet,status" }),
+            HttpClientRequest.setHeaders({
+              "x-upload-content-type": video.mimeType,
+              "x-upload-content-length": String(video.bytes)
+            }),
+            HttpClientRequest.bodyJsonUnsafe(metadata)
+          ),
+          "read"
+        )
+        const sessionUrl = session.headers["location"]
+        if (sessionUrl === undefined) return yield* Errors.unexpected("the upload session (no Location)")
+        const created = yield* sendBytes(sessionUrl, video.url, video.mimeType, video.bytes)
+        return created.id
+      }),
+
+      setThumbnail: (accessToken: Redacted.Redacted<string>, videoId: string, image: {
+        readonly url: string
+        readonly mimeType: string
+        readonly bytes: number
+      }) =>
+        Effect.flatMap(media(image.url), (stream) =>
+          execute(
+            HttpClientRequest.post(`${upload}/thumbnails/set`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParam("videoId", videoId),
+              HttpClientRequest.bodyStream(stream, { contentType: image.mimeType, contentLength: image.bytes })
+            ),
+            "read"
+          )),
+
+      videoStatus: (accessToken: Redacted.Redacted<string>, videoId: string) =>
+        Effect.map(
+          send(
+            HttpClientRequest.get(`${api}/videos`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParams({ part: "processingDetails,status", id: videoId })
+            ),
+            VideoStatuses,
+            "read"
+          ),
+          (answer) => Option.fromNullishOr(answer.items?.[0])
+        ),
+
+      /** The newest uploads of a playlist (1 quota unit, where `search.list` costs 100). */
+      playlistItems: (accessToken: Redacted.Redacted<string>, playlistId: string) =>
+        Effect.map(
+          send(
+            HttpClientRequest.get(`${api}/playlistItems`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParams({ part: "snippet", playlistId, maxResults: "50" })
+            ),
+            PlaylistItems,
+            "read"
+          ),
+          (answer) => (answer.items ?? []).map((item) => item.snippet)
+        )
+    }
+  })
+
+const decodeBody = <A>(response: HttpClientResponse.HttpClientResponse, schema: Schema.Decoder<A>) =>
+  Effect.flatMap(response.json, (body) => Schema.decodeUnknownEffect(schema)(body))
+
+export type YouTubeClient = Effect.Success<ReturnType<typeof make>>

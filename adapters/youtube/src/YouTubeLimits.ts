@@ -1,0 +1,32 @@
+import type { Adapter, Limits } from "@herald/adapter-kit"
+
+// YouTube's content rules as data (product.md, "Networks and their keys"; networks.md §5.3): the
+// description is at most 5,000 UTF-8 bytes and the title at most 100 characters, neither with `<` or `>`;
+// exactly one video; an optional custom thumbnail.
+// https://developers.google.com/youtube/v3/docs/videos#snippet.title
+export const limits = {
+  forms: {
+    post: {
+      text: { max: 5000, counter: "utf8-bytes", forbidden: ["<", ">"] },
+      media: { minItems: 1, maxItems: 1, maxPhotos: 0, maxVideos: 1, mixing: false },
+      title: { required: true, max: 100, forbidden: ["<", ">"] },
+      thumbnail: true
+    }
+  }
+} as const satisfies Limits.Limits
+
+export const capabilities: Adapter.Capabilities = {
+  // A video is required.
+  text: false,
+  photos: false,
+  videos: true,
+  thread: false,
+  // Not offered: a comment that fails after the upload would leave the engine to retry a target whose
+  // video already exists (see README).
+  firstComment: false,
+  refresh: true,
+  // The channel's uploads playlist shows a video from the moment its last byte arrived.
+  reconcile: true,
+  // Uploads are processed before they can be watched.
+  asyncProcessing: true
+}

@@ -1,0 +1,279 @@
+import { randomBytes } from "node:crypto"
+import { Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+
+// Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
+// `access_type=offline`, non-rotating refresh tokens, resumable upload sessions (`Location`, 308 probes),
+// thumbnails, `processingDetails` that move from `processing` to `succeeded` over a couple of polls, the
+// uploads playlist, and Google's error bodies. Channel ids are the sandbox account ids (the kit's state
+// keys accounts by them).
+// https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol
+
+const network = "youtube"
+
+const Metadata = Schema.Struct({
+  snippet: Schema.Struct({ title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) }),
+  status: Schema.optionalKey(Schema.Struct({ privacyStatus: Schema.optionalKey(Schema.String) }))
+})
+
+interface Session {
+  readonly accountId: string
+  readonly title: string
+  readonly description: string
+  readonly privacyStatus: string
+  readonly contentType: string
+  readonly contentLength: number
+  readonly rejected: boolean
+  videoId: string | undefined
+}
+
+interface Video {
+  readonly session: Session
+  polls: number
+}
+
+const googleError = (status: number, reason: string, message: string, statusText: string) =>
+  Simulator.json({ error: { code: status, message, errors: [{ message, domain: "youtube", reason }], status: statusText } }, status)
+const authError = () =>
+  googleError(401, "authError", "Request had invalid authentication credentials. Expected OAuth 2 access token.", "UNAUTHENTICATED")
+const oauthError = (error: string, description: string) => Simulator.json({ error, error_description: description }, 400)
+
+export const simulator: Simulator.Make = ({ baseUrl }) => {
+  const state = Simulator.makeState(network)
+  const offlineCodes = new Set<string>()
+  // Google keeps one refresh token per grant; the kit's state rotates them, so the first one stands in.
+  const currentRefreshToken = new Map<string, string>()
+  const sessions = new Map<string, Session>()
+  const videos = new Map<string, Video>()
+
+  const authenticated = <E, R>(
+    handler: (check: Extract<SimulatorState.TokenCheck, { _tag: "Valid" }>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
+    Effect.flatMap(Simulator.accessToken, (token) => {
+      const check = state.check(token)
+      return check._tag === "Valid" ? handler(check) : Effect.succeed(authError())
+    })
+  const request = HttpServerRequest.HttpServerRequest
+
+  const resource = (videoId: string, session: Session, uploadStatus: string) => ({
+    kind: "youtube#video",
+    id: videoId,
+    snippet: { title: session.title, description: session.description, channelId: session.accountId },
+    status: { uploadStatus, privacyStatus: session.privacyStatus }
+  })
+
+  const startUpload = authenticated((check) =>
+    Effect.gen(function*() {
+      const params = yield* Simulator.query
+      const headers = (yield* request).headers
+      const contentLength = Number(headers["x-upload-content-length"] ?? "0")
+      if (params["uploadType"] !== "resumable") return googleError(400, "badRequest", "uploadType must be resumable.", "INVALID_ARGUMENT")
+      if (!(contentLength > 0)) return googleError(400, "mediaBodyRequired", "X-Upload-Content-Length is required.", "INVALID_ARGUMENT")
+      const body = yield* Effect.flatMap(request, (incoming) => Effect.orElseSucceed(incoming.json, () => ({})))
+      const metadata = Schema.decodeUnknownOption(Metadata)(body)
+      if (Option.isNone(metadata)) return googleError(400, "badRequest", "The video resource is not valid.", "INVALID_ARGUMENT")
+      const title = metadata.value.snippet.title ?? ""
+      const description = metadata.value.snippet.description ?? ""
+      if (title.trim() === "" || [...title].length > 100 || /[<>]/.test(title)) {
+        return googleError(400, "invalidTitle", "The request metadata specifies an invalid or empty video title.", "INVALID_ARGUMENT")
+      }
+      if (Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) {
+        return googleError(400, "invalidDescription", "The request metadata specifies an invalid video description.", "INVALID_ARGUMENT")
+      }
+      const trigger = state.trigger(description, check.account.id)
+      if (trigger === "flaky") return googleError(503, "backendError", "Backend Error", "UNAVAILABLE")
+      if (trigger === "revoke") return authError()
+      const uploadId = randomBytes(24).toString("base64url")
+      sessions.set(uploadId, {
+        accountId: check.account.id,
+        title,
+        description,
+        privacyStatus: metadata.value.status?.privacyStatus ?? "public",
+        contentType: headers["x-upload-content-type"] ?? "video/*",
+        contentLength,
+        // YouTube accepts the upload and refuses the content afterwards (`status.rejectionReason`).
+        rejected: trigger === "fail",
+        videoId: undefined
+      })
+      return HttpServerResponse.empty({ status: 200 }).pipe(
+        HttpServerResponse.setHeader("location", `${baseUrl}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${uploadId}`)
+      )
+    })
+  )
+
+  // The session URI authenticates the upload by itself: no bearer token is needed.
+  const sendBytes = Effect.gen(function*() {
+    const params = yield* Simulator.query
+    const session = sessions.get(params["upload_id"] ?? "")
+    if (session === undefined) return googleError(404, "notFound", "The upload session does not exist.", "NOT_FOUND")
+    const incoming = yield* request
+    const range = incoming.headers["content-range"] ?? ""
+    // A status probe (`bytes */{total}`): finished sessions answer with the video, others with 308.
+    if (range.startsWith("bytes */")) {
+      return session.videoId === undefined
+        ? HttpServerResponse.empty({ status: 308 })
+        : Simulator.json(resource(session.videoId, session, "uploaded"))
+    }
+    const bytes = new Uint8Array(yield* Effect.orElseSucceed(incoming.arrayBuffer, () => new ArrayBuffer(0)))
+    if (bytes.length !== session.contentLength) {
+      return googleError(400, "badContent", `Expected ${session.contentLength} bytes, got ${bytes.length}.`, "INVALID_ARGUMENT")
+    }
+    const videoId = session.videoId ?? randomBytes(8).toString("base64url")
+    if (session.videoId === undefined) {
+      session.videoId = videoId
+      videos.set(videoId, { session, polls: 0 })
+      if (!session.rejected) record(videoId, session, null)
+    }
+    return Simulator.json(resource(videoId, session, "uploaded"), 201)
+  })
+
+  const record = (videoId: string, session: Session, thumbnail: unknown) =>
+    state.record({
+      id: videoId,
+      accountId: session.accountId,
+      text: session.description,
+      media: [`${session.contentType}, ${session.contentLength} bytes`],
+      replyTo: undefined,
+      url: `${baseUrl}/watch?v=${videoId}`,
+      details: { title: session.title, privacy: session.privacyStatus, thumbnail }
+    })
+
+  const setThumbnail = authenticated((check) =>
+    Effect.gen(function*() {
+      const params = yield* Simulator.query
+      const video = videos.get(params["videoId"] ?? "")
+      if (video === undefined || video.session.accountId !== check.account.id) {
+        return googleError(403, "forbidden", "The thumbnail can't be set for the specified video.", "PERMISSION_DENIED")
+      }
+      const incoming = yield* request
+      const contentType = incoming.headers["content-type"] ?? ""
+      const bytes = (yield* Effect.orElseSucceed(incoming.arrayBuffer, () => new ArrayBuffer(0))).byteLength
+      if (bytes === 0) return googleError(400, "mediaBodyRequired", "The request does not include the image content.", "INVALID_ARGUMENT")
+      if (!["image/jpeg", "image/png"].includes(contentType)) {
+        return googleError(400, "imageFormatUnsupported", "The image content is not supported.", "INVALID_ARGUMENT")
+      }
+      if (!video.session.rejected) record(params["videoId"]!, video.session, { contentType, bytes })
+      const url = `${baseUrl}/vi/${params["videoId"]}/default.jpg`
+      return Simulator.json({ kind: "youtube#thumbnailSetResponse", items: [{ default: { url, width: 120, height: 90 } }] })
+    })
+  )
+
+  const videoStatus = authenticated((check) =>
+    Effect.map(Simulator.query, (params) => {
+      const items = (params["id"] ?? "").split(",").flatMap((videoId) => {
+        const video = videos.get(videoId)
+        if (video === undefined || video.session.accountId !== check.account.id) return []
+        video.polls++
+        // Processing finishes on the second look; a refused video ends `rejected`.
+        const done = video.polls >= 2
+        const status = !done
+          ? { uploadStatus: "uploaded", privacyStatus: video.session.privacyStatus }
+          : video.session.rejected
+          ? { uploadStatus: "rejected", rejectionReason: "inappropriate", privacyStatus: video.session.privacyStatus }
+          : { uploadStatus: "processed", privacyStatus: video.session.privacyStatus }
+        const processingStatus = !done ? "processing" : video.session.rejected ? "terminated" : "succeeded"
+        return [{ kind: "youtube#video", id: videoId, status, processingDetails: { processingStatus } }]
+      })
+      return Simulator.json({ kind: "youtube#videoListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
+    })
+  )
+
+  const channels = authenticated((check) =>
+    Effect.map(Simulator.query, (params) => {
+      if (params["mine"] !== "true") return googleError(400, "missingRequiredParameter", "No filter selected.", "INVALID_ARGUMENT")
+      const parts = (params["part"] ?? "").split(",")
+      const { account } = check
+      const channel = {
+        kind: "youtube#channel",
+        id: account.id,
+        ...(parts.includes("snippet") && {
+          snippet: {
+            title: account.displayName,
+            customUrl: `@${account.username}`,
+            thumbnails: { default: { url: `${baseUrl}/avatars/${account.id}.jpg` } }
+          }
+        }),
+        ...(parts.includes("contentDetails") && { contentDetails: { relatedPlaylists: { uploads: `UU${account.id}` } } })
+      }
+      return Simulator.json({ kind: "youtube#channelListResponse", items: [channel] })
+    })
+  )
+
+  const playlistItems = authenticated((check) =>
+    Effect.map(Simulator.query, (params) => {
+      if (params["playlistId"] !== `UU${check.account.id}`) {
+        return googleError(404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found.", "NOT_FOUND")
+      }
+      const items = state.postsOf(check.account.id).slice(0, Number(params["maxResults"] ?? "5")).map((post) => ({
+        kind: "youtube#playlistItem",
+        snippet: {
+          title: post.details["title"],
+          description: post.text,
+          resourceId: { kind: "youtube#video", videoId: post.id }
+        }
+      }))
+      return Simulator.json({ kind: "youtube#playlistItemListResponse", items })
+    })
+  )
+
+  const authorize = Effect.map(Simulator.query, (params) => {
+    const redirectUri = params["redirect_uri"]
+    if (params["client_id"] === undefined || redirectUri === undefined || params["response_type"] !== "code") {
+      return oauthError("invalid_request", "Missing required parameter: client_id, redirect_uri or response_type")
+    }
+    if (params["code_challenge"] !== undefined && params["code_challenge_method"] !== "S256") {
+      return oauthError("invalid_request", "code_challenge_method must be S256")
+    }
+    const account = state.consent(params["sandbox_username"])
+    const code = state.issueCode(account.id, redirectUri, params["code_challenge"])
+    if (params["access_type"] === "offline") offlineCodes.add(code)
+    const target = new URL(redirectUri)
+    target.searchParams.set("code", code)
+    target.searchParams.set("scope", params["scope"] ?? "")
+    if (params["state"] !== undefined) target.searchParams.set("state", params["state"])
+    return HttpServerResponse.redirect(target.toString(), { status: 302 })
+  })
+
+  const token = Effect.map(Simulator.formOrJson, (form) => {
+    if (form["client_id"] === undefined || form["client_secret"] === undefined) {
+      return Simulator.json({ error: "invalid_client", error_description: "The OAuth client was not found." }, 401)
+    }
+    const scope = "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly"
+    if (form["grant_type"] === "refresh_token") {
+      const original = form["refresh_token"] ?? ""
+      const grant = state.refresh(currentRefreshToken.get(original) ?? original)
+      if (grant === undefined) return oauthError("invalid_grant", "Token has been expired or revoked.")
+      currentRefreshToken.set(original, grant.refreshToken)
+      return Simulator.json({ access_token: grant.accessToken, expires_in: 3599, scope, token_type: "Bearer" })
+    }
+    const code = form["code"] ?? ""
+    const grant = form["grant_type"] === "authorization_code"
+      ? Simulator.redeem(state, { code, redirectUri: form["redirect_uri"], verifier: form["code_verifier"] })
+      : undefined
+    if (grant === undefined) return oauthError("invalid_grant", "Bad Request")
+    const offline = offlineCodes.delete(code)
+    return Simulator.json({
+      access_token: grant.accessToken,
+      expires_in: Math.round((grant.expiresAt - Date.now()) / 1000),
+      ...(offline && { refresh_token: grant.refreshToken }),
+      scope,
+      token_type: "Bearer"
+    })
+  })
+
+  return {
+    network,
+    state,
+    routes: [
+      HttpRouter.route("GET", "/o/oauth2/v2/auth", authorize),
+      HttpRouter.route("POST", "/token", token),
+      HttpRouter.route("GET", "/youtube/v3/channels", channels),
+      HttpRouter.route("GET", "/youtube/v3/videos", videoStatus),
+      HttpRouter.route("GET", "/youtube/v3/playlistItems", playlistItems),
+      HttpRouter.route("POST", "/upload/youtube/v3/videos", startUpload),
+      HttpRouter.route("PUT", "/upload/youtube/v3/videos", sendBytes),
+      HttpRouter.route("POST", "/upload/youtube/v3/thumbnails/set", setThumbnail)
+    ]
+  }
+}

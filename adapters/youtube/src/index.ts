@@ -1,0 +1,5 @@
+export * as YouTubeAdapter from "./YouTubeAdapter.ts"
+export * as YouTubeClient from "./YouTubeClient.ts"
+export * as YouTubeConfig from "./YouTubeConfig.ts"
+export * as YouTubeLimits from "./YouTubeLimits.ts"
+export * as YouTubeSimulator from "./YouTubeSimulator.ts"

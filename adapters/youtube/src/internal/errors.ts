@@ -1,0 +1,105 @@
+import { PublishError } from "@herald/adapter-kit"
+
+// Google's error answers mapped onto Herald's publish reasons, in one table. The Data API answers
+// `{ error: { code, message, errors: [{ domain, reason, message }], status } }`; the OAuth token endpoint
+// answers `{ error, error_description }`; a video YouTube refused after upload carries
+// `status.rejectionReason` or `status.failureReason`. All are looked up here by their code.
+// https://developers.google.com/youtube/v3/docs/errors
+// https://developers.google.com/identity/protocols/oauth2/web-server#exchange-errors
+
+const network = "youtube"
+
+/** How long to wait when Google says to slow down without saying for how long. */
+export const rateLimitWaitMs = 60_000
+/** The daily quota resets at midnight Pacific time; an hour is a polite first wait. */
+export const quotaWaitMs = 60 * 60_000
+
+type Kind = "RateLimited" | "QuotaExceeded" | "Transient" | "Rejected" | "AuthExpired" | "NeedsReconnect"
+
+interface Entry {
+  readonly kind: Kind
+  readonly explanation: string
+}
+
+export const table: Readonly<Record<string, Entry>> = {
+  authError: { kind: "AuthExpired", explanation: "the access token is expired or no longer valid" },
+  invalid_grant: { kind: "NeedsReconnect", explanation: "Google refused the grant (revoked or expired); connect the account again" },
+  insufficientPermissions: { kind: "NeedsReconnect", explanation: "the account did not grant the YouTube scopes Herald needs" },
+  quotaExceeded: { kind: "QuotaExceeded", explanation: "the Google project used up its daily YouTube quota (it resets at midnight Pacific)" },
+  rateLimitExceeded: { kind: "RateLimited", explanation: "too many requests to YouTube; try again shortly" },
+  userRateLimitExceeded: { kind: "RateLimited", explanation: "too many requests for this account; try again shortly" },
+  uploadLimitExceeded: { kind: "Rejected", explanation: "the channel reached YouTube's upload limit for now" },
+  youtubeSignupRequired: { kind: "Rejected", explanation: "this Google account has no YouTube channel" },
+  forbidden: { kind: "Rejected", explanation: "YouTube does not allow this for the channel" },
+  invalidTitle: { kind: "Rejected", explanation: "YouTube refused the title" },
+  invalidDescription: { kind: "Rejected", explanation: "YouTube refused the description" },
+  invalidTags: { kind: "Rejected", explanation: "YouTube refused the tags" },
+  mediaBodyRequired: { kind: "Rejected", explanation: "the upload carried no video" },
+  invalidImage: { kind: "Rejected", explanation: "YouTube could not use the thumbnail image" },
+  imageFormatUnsupported: { kind: "Rejected", explanation: "the thumbnail must be a JPEG or PNG" },
+  backendError: { kind: "Transient", explanation: "YouTube had a passing failure" },
+  internalError: { kind: "Transient", explanation: "YouTube had an internal error" },
+  // Why YouTube refused a video after upload (`status.rejectionReason` / `status.failureReason`).
+  duplicate: { kind: "Rejected", explanation: "YouTube rejected the video as a duplicate of another upload" },
+  inappropriate: { kind: "Rejected", explanation: "YouTube rejected the video as inappropriate" },
+  copyright: { kind: "Rejected", explanation: "YouTube rejected the video for copyright infringement" },
+  length: { kind: "Rejected", explanation: "the video is longer than the channel may upload (verify the channel for over 15 minutes)" },
+  termsOfUse: { kind: "Rejected", explanation: "YouTube rejected the video under its terms of use" },
+  codec: { kind: "Rejected", explanation: "YouTube could not decode the video" },
+  conversion: { kind: "Rejected", explanation: "YouTube could not convert the video" },
+  emptyFile: { kind: "Rejected", explanation: "the uploaded video file is empty" },
+  tooSmall: { kind: "Rejected", explanation: "the video file is too small" }
+}
+
+const build = (kind: Kind, message: string): PublishError.PublishError => {
+  switch (kind) {
+    case "RateLimited":
+      return PublishError.rateLimited(network, message, rateLimitWaitMs)
+    case "QuotaExceeded":
+      return PublishError.rateLimited(network, message, quotaWaitMs)
+    case "Transient":
+      return PublishError.transient(network, message)
+    case "Rejected":
+      return PublishError.rejected(network, message)
+    case "AuthExpired":
+      return PublishError.authExpired(network, message)
+    case "NeedsReconnect":
+      return PublishError.needsReconnect(network, message)
+  }
+}
+
+const kindOfStatus = (status: number): Kind =>
+  status === 429 ? "RateLimited" : status === 401 ? "AuthExpired" : status >= 500 ? "Transient" : "Rejected"
+
+/** The error for an answer with `status` and Google's `reason` (or OAuth `error`, or rejection reason). */
+export const fromReason = (params: {
+  readonly status: number
+  readonly reason: string
+  readonly message?: string | undefined
+}): PublishError.PublishError => {
+  const entry = Object.hasOwn(table, params.reason) ? table[params.reason] : undefined
+  // A 5xx is passing whatever reason came with it; a 401 is always a token problem.
+  const kind = params.status >= 500
+    ? "Transient"
+    : params.status === 401 && entry?.kind !== "NeedsReconnect"
+    ? "AuthExpired"
+    : entry?.kind ?? kindOfStatus(params.status)
+  const detail = params.message === undefined || params.message === "" ? params.reason : `${params.reason}: ${params.message}`
+  return build(kind, entry === undefined ? `YouTube answered ${detail}` : `${entry.explanation} (${detail})`)
+}
+
+/** A video YouTube refused or failed to process after the upload. */
+export const fromVideoStatus = (reason: string | undefined, what: string): PublishError.PublishError =>
+  fromReason({ status: 200, reason: reason ?? "unknown", message: what })
+
+/**
+ * The call never got an answer. Reads and token calls are safe to repeat; the last bytes of an upload
+ * may have created the video (see `YouTubeClient.upload`, which probes the session first).
+ */
+export const fromTransport = (message: string, call: "read" | "create"): PublishError.PublishError =>
+  call === "create"
+    ? PublishError.outcomeUnknown(network, `YouTube may have received the video but did not answer (${message})`)
+    : PublishError.transient(network, `YouTube could not be reached (${message})`)
+
+export const unexpected = (what: string): PublishError.PublishError =>
+  PublishError.transient(network, `YouTube sent an unexpected answer to ${what}`)

@@ -1,0 +1,48 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Errors from "../src/internal/errors.ts"
+
+// Google's error answers become the reasons the publishing engine acts on.
+
+const reasonOf = (status: number, reason: string) => Errors.fromReason({ status, reason }).reason._tag
+
+describe("YouTube errors", () => {
+  it("refreshes on a 401 and reconnects on invalid_grant or missing scopes", () => {
+    assert.strictEqual(reasonOf(401, "authError"), "AuthExpired")
+    assert.strictEqual(reasonOf(401, "UNAUTHENTICATED"), "AuthExpired")
+    assert.strictEqual(reasonOf(400, "invalid_grant"), "NeedsReconnect")
+    assert.strictEqual(reasonOf(403, "insufficientPermissions"), "NeedsReconnect")
+  })
+
+  it("waits out rate limits briefly and the daily quota longer", () => {
+    const rate = Errors.fromReason({ status: 403, reason: "rateLimitExceeded" })
+    assert.strictEqual(rate.reason._tag, "RateLimited")
+    assert.strictEqual(rate.retryAfterMs, Errors.rateLimitWaitMs)
+    const quota = Errors.fromReason({ status: 403, reason: "quotaExceeded" })
+    assert.strictEqual(quota.reason._tag, "RateLimited")
+    assert.strictEqual(quota.retryAfterMs, Errors.quotaWaitMs)
+    assert.include(quota.reason.message, "midnight Pacific")
+  })
+
+  it("refuses upload limits and bad metadata for good", () => {
+    assert.strictEqual(reasonOf(400, "uploadLimitExceeded"), "Rejected")
+    assert.strictEqual(reasonOf(400, "invalidTitle"), "Rejected")
+    assert.strictEqual(reasonOf(403, "youtubeSignupRequired"), "Rejected")
+  })
+
+  it("retries server errors whatever their reason", () => {
+    assert.strictEqual(reasonOf(503, "backendError"), "Transient")
+    assert.strictEqual(reasonOf(500, "uploadLimitExceeded"), "Transient")
+  })
+
+  it("explains a video refused after upload", () => {
+    const error = Errors.fromVideoStatus("duplicate", "rejected")
+    assert.strictEqual(error.reason._tag, "Rejected")
+    assert.include(error.reason.message, "duplicate")
+    assert.strictEqual(Errors.fromVideoStatus(undefined, "processing failed").reason._tag, "Rejected")
+  })
+
+  it("never lets a lost upload answer be retried blindly, but retries lost reads", () => {
+    assert.strictEqual(Errors.fromTransport("reset", "create").reason._tag, "OutcomeUnknown")
+    assert.strictEqual(Errors.fromTransport("reset", "read").reason._tag, "Transient")
+  })
+})
