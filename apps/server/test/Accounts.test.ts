@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { Cipher } from "@herald/core"
+import { Cipher, TokenRefresh } from "@herald/core"
+import * as Installed from "../src/Installed.ts"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Connecting accounts end to end over real HTTP: the API answers the consent URL, the network's consent
@@ -107,5 +108,53 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
       assert.isNull(row!.accessToken)
       const again = yield* request(`${base}/api/v1/accounts/${id}`, { method: "DELETE", headers: bearer(key.key) })
       assert.strictEqual(again.status, 404)
+    }))
+})
+
+layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token refresh", (it) => {
+  const connected = (username: string) =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      yield* connect(base, key.key, username)
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      return { base, key, account: listed.body.data[0], simulator: (yield* Installed.Installed).simulators[0]! }
+    })
+
+  it.effect("renews an expiring token and keeps the account connected", () =>
+    Effect.gen(function*() {
+      const { account } = yield* connected("hana")
+      const sql = yield* SqlClient.SqlClient
+      const before = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array }>`
+        SELECT access_token FROM accounts WHERE id = ${account.id}`)
+      yield* Effect.orDie(sql`UPDATE accounts SET token_expires_at = now() WHERE id = ${account.id}`)
+      const refresh = yield* TokenRefresh.TokenRefresh
+      const outcomes = yield* Effect.orDie(refresh.refreshDue)
+      assert.deepInclude(outcomes, { _tag: "Refreshed" })
+      const after = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array; readonly tokenExpiresAt: Date }>`
+        SELECT access_token, token_expires_at FROM accounts WHERE id = ${account.id}`)
+      assert.notDeepEqual([...after[0]!.accessToken], [...before[0]!.accessToken])
+      assert.isAbove(after[0]!.tokenExpiresAt.getTime(), Date.now())
+    }))
+
+  it.effect("moves an account to needs_reconnect, with the reason, when the network refuses the refresh", () =>
+    Effect.gen(function*() {
+      const { account, base, key, simulator } = yield* connected("ivan")
+      // The person revoked Herald's access on the network.
+      const networkAccount = [...simulator.state.accounts.values()].find((entry) => entry.username === "ivan")!
+      simulator.state.revoke(networkAccount.id)
+      const refresh = yield* TokenRefresh.TokenRefresh
+      const outcome = yield* Effect.orDie(refresh.refresh(account.id))
+      assert.strictEqual(outcome._tag, "NeedsReconnect")
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.strictEqual(listed.body.data[0].status, "needs_reconnect")
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* Effect.orDie(sql<{ readonly statusReason: string }>`
+        SELECT status_reason FROM accounts WHERE id = ${account.id}`)
+      assert.include(row!.statusReason, "example")
+      // Connecting it again brings it back, with the same id.
+      yield* connect(base, key.key, "ivan")
+      const relisted = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.deepInclude(relisted.body.data[0], { id: account.id, status: "connected" })
     }))
 })

@@ -2,9 +2,11 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import foundation from "./0001_foundation.ts"
 import connectedAccounts from "./0002_connected_accounts.ts"
+import tokenRefresh from "./0003_token_refresh.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
-  "0002_connected_accounts": connectedAccounts
+  "0002_connected_accounts": connectedAccounts,
+  "0003_token_refresh": tokenRefresh
 }
