@@ -1,10 +1,13 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
 import { AdminApi } from "@herald/api"
-import { ApiKeys, Workspaces } from "@herald/core"
-import type { ApiKey, Workspace } from "@herald/domain"
+import { Accounts, ApiKeys, Settings, Workspaces } from "@herald/core"
+import { Main, Packages, SandboxConnect } from "@herald/server"
+import type { SqlClient } from "effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import type { Account, ApiKey, Workspace } from "@herald/domain"
 
 /** A command that could not be carried out; `code` uses the API's error codes. */
 export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
@@ -19,6 +22,8 @@ export class Admin extends Context.Service<Admin, {
   createKey(input: typeof AdminApi.CreateKey.Type): Effect.Effect<ApiKey.CreatedApiKey, AdminError>
   listKeys(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, AdminError>
   revokeKey(keyId: string): Effect.Effect<ApiKey.ApiKey, AdminError>
+  connectSandbox(input: typeof AdminApi.ConnectSandbox.Type): Effect.Effect<Account.Account, AdminError>
+  listAccounts(workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>, AdminError>
 }>()("@herald/cli/Admin") {
   /** Straight on the database: used when no server holds the embedded one, and always with PostgreSQL. */
   static readonly layerDirect = Layer.effect(
@@ -26,6 +31,8 @@ export class Admin extends Context.Service<Admin, {
     Effect.gen(function*() {
       const workspaces = yield* Workspaces.Workspaces
       const apiKeys = yield* ApiKeys.ApiKeys
+      const accounts = yield* Accounts.Accounts
+      const database = yield* Effect.context<SqlClient.SqlClient | PgClient.PgClient>()
       const notFound = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "not_found", message: error.message }))
       const internal = (error: { readonly message: string }) =>
@@ -47,7 +54,36 @@ export class Admin extends Context.Service<Admin, {
           apiKeys.revoke(keyId).pipe(
             Effect.catchTag("ApiKeyNotFound", notFound),
             Effect.catchTag("SqlError", internal)
-          )
+          ),
+        listAccounts: (workspaceId) =>
+          workspaces.get(workspaceId).pipe(
+            Effect.andThen(accounts.list(workspaceId)),
+            Effect.catchTag("WorkspaceNotFound", notFound),
+            Effect.catchTag("SqlError", internal)
+          ),
+        // No server holds the database: run one briefly on a free local port, so the sandbox account is
+        // connected through the same OAuth code path (and the same simulators) a server would use.
+        connectSandbox: (input) =>
+          Effect.gen(function*() {
+            yield* Effect.catchTag(workspaces.get(input.workspaceId), "WorkspaceNotFound", notFound)
+            const settings = yield* Effect.mapError(Settings.load, (error) =>
+              new AdminError({ code: "invalid", message: error.message }))
+            const server = Main.layerWith(
+              { ...settings, port: 0, host: "127.0.0.1", baseUrl: Option.none() },
+              Layer.succeedContext(database),
+              false,
+              Packages.all
+            )
+            return yield* SandboxConnect.connect(input).pipe(
+              Effect.provide(server),
+              Effect.mapError((error) =>
+                new AdminError({
+                  code: error._tag === "SandboxConnectFailed" ? "invalid" : "internal",
+                  message: error.message
+                })
+              )
+            )
+          }).pipe(Effect.catchTag("SqlError", internal), Effect.scoped)
       })
     })
   )
@@ -79,7 +115,9 @@ export class Admin extends Context.Service<Admin, {
           listWorkspaces: remote(client.workspaces.list()),
           createKey: (input) => remote(client.keys.create({ payload: input })),
           listKeys: (workspaceId) => remote(client.keys.list({ params: { workspaceId } })),
-          revokeKey: (keyId) => remote(client.keys.revoke({ params: { keyId } }))
+          revokeKey: (keyId) => remote(client.keys.revoke({ params: { keyId } })),
+          connectSandbox: (input) => remote(client.accounts.connectSandbox({ payload: input })),
+          listAccounts: (workspaceId) => remote(client.accounts.list({ params: { workspaceId } }))
         })
       })
     ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ socketPath })))

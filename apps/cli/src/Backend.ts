@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import { Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import { Admin, AdminError } from "./Admin.ts"
-import { ApiKeys } from "@herald/core"
+import { Accounts, ApiKeys } from "@herald/core"
 
 // Where the `herald` command does its work. With PostgreSQL any number of processes share the database, so
 // the command opens it directly. The embedded database admits one process: when a server holds the data
@@ -12,8 +12,8 @@ export const adminLayer = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings.load
   if (Option.isSome(settings.databaseUrl)) {
     return Admin.layerDirect.pipe(
-      Layer.provide(ApiKeys.ApiKeys.layer),
-      Layer.provide(Database.layerUrl(settings.databaseUrl.value))
+      Layer.provide(Layer.merge(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer)),
+      Layer.provideMerge(Database.layerUrl(settings.databaseUrl.value))
     )
   }
   const holder = yield* DataDirLock.readLock(settings.dataDir)
@@ -29,7 +29,7 @@ export const adminLayer = Layer.unwrap(Effect.gen(function*() {
     return Admin.layerRemote(socket)
   }
   return Admin.layerDirect.pipe(
-    Layer.provide(ApiKeys.ApiKeys.layer),
-    Layer.provide(Database.layerEmbedded({ dataDir: settings.dataDir }))
+    Layer.provide(Layer.merge(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer)),
+    Layer.provideMerge(Database.layerEmbedded({ dataDir: settings.dataDir }))
   )
 }))

@@ -175,6 +175,49 @@ const keyRevoke = Command.make("revoke", {
       Effect.flatMap((key) => Output.result(json, key, () => [`Revoked ${key.id} (${key.name}).`]))
     ))).pipe(Command.withDescription("Revoke an API key; the next request with it is refused"))
 
+const accountConnect = Command.make("connect", {
+  workspace: workspaceFlag,
+  platform: Flag.String("platform").pipe(Flag.withDescription("The network: x, instagram, threads, tiktok, youtube, linkedin, facebook")),
+  sandbox: Flag.Boolean("sandbox").pipe(
+    Flag.withDescription("Connect a sandbox account (the network's simulator consents at once)"),
+    Flag.withDefault(false)
+  ),
+  username: Flag.String("username").pipe(Flag.withDescription("The sandbox account's username"), Flag.optional),
+  json
+}, ({ json, platform, sandbox, username, workspace }) =>
+  sandbox
+    ? withAdmin(json, (admin) =>
+      admin.connectSandbox({
+        workspaceId: workspace,
+        platform,
+        ...(Option.isSome(username) ? { username: username.value } : {})
+      }).pipe(
+        Effect.flatMap((account) =>
+          Output.result(json, account, () => [
+            `Connected @${account.username} on ${account.platform}: ${account.id} (${account.status}).`
+          ])
+        )
+      ))
+    : guarded(
+      json,
+      Effect.fail({
+        message: "Real accounts connect in a browser: call GET /api/v1/accounts/connect/" + platform +
+          " with an API key of the workspace and open the URL it answers (or add --sandbox)",
+        code: "invalid"
+      })
+    )).pipe(Command.withDescription("Connect an account (with --sandbox, through the sandbox's OAuth in one step)"))
+
+const accountList = Command.make("list", { workspace: workspaceFlag, json }, ({ json, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.listAccounts(workspace).pipe(
+      Effect.flatMap((accounts) =>
+        Output.result(json, accounts, () =>
+          accounts.length === 0
+            ? ["No accounts."]
+            : accounts.map((account) => `${account.id}  ${account.platform}  @${account.username}  ${account.status}`))
+      )
+    ))).pipe(Command.withDescription("List a workspace's connected accounts"))
+
 export const herald = Command.make("herald").pipe(
   Command.withDescription("Herald: schedule and publish social posts"),
   Command.withSubcommands([
@@ -187,6 +230,10 @@ export const herald = Command.make("herald").pipe(
     Command.make("key").pipe(
       Command.withDescription("API keys"),
       Command.withSubcommands([keyCreate, keyList, keyRevoke])
+    ),
+    Command.make("account").pipe(
+      Command.withDescription("Connected accounts"),
+      Command.withSubcommands([accountConnect, accountList])
     )
   ])
 )

@@ -107,6 +107,25 @@ describe("herald with the server running", () => {
     assert.strictEqual(((await refused.json()) as any).error.code, "unauthorized")
   })
 
+  it("connects sandbox accounts for every network through the running server", async () => {
+    const workspace = await herald("workspace", "create", "--name", "Sandboxed", "--json")
+    for (const platform of started.networks as ReadonlyArray<string>) {
+      const connected = await herald(
+        "account", "connect", "--workspace", workspace.json.id, "--platform", platform, "--sandbox",
+        "--username", `cli_${platform}`, "--json"
+      )
+      assert.strictEqual(connected.code, 0, connected.stdout + connected.stderr)
+      assert.deepInclude(connected.json, { platform, username: `cli_${platform}`, status: "connected" })
+    }
+    const listed = await herald("account", "list", "--workspace", workspace.json.id, "--json")
+    assert.strictEqual(listed.json.length, started.networks.length)
+    const unknown = await herald(
+      "account", "connect", "--workspace", workspace.json.id, "--platform", "myspace", "--sandbox", "--json"
+    )
+    assert.strictEqual(unknown.code, 1)
+    assert.include(unknown.json.error.message, "myspace")
+  })
+
   it("answers errors as one JSON document and exit code 1", async () => {
     const missing = await herald("key", "revoke", "key_0000000000000000000000", "--json")
     assert.strictEqual(missing.code, 1)
@@ -135,7 +154,7 @@ describe("herald with the server stopped", () => {
     await stopServer()
     const listed = await herald("workspace", "list", "--json")
     assert.strictEqual(listed.code, 0, listed.stderr)
-    assert.deepStrictEqual(listed.json.map((workspace: any) => workspace.name), ["Demo", "Acme"])
+    assert.deepStrictEqual(listed.json.map((workspace: any) => workspace.name), ["Demo", "Acme", "Sandboxed"])
 
     const workspace = await herald("workspace", "create", "--name", "Offline", "--json")
     assert.strictEqual(workspace.code, 0, workspace.stderr)
@@ -146,6 +165,11 @@ describe("herald with the server stopped", () => {
     assert.strictEqual(revoked.code, 0, revoked.stderr)
     const migrated = await herald("migrate", "--json")
     assert.deepInclude(migrated.json, { migrated: true, by: "cli" })
+    const sandboxed = await herald(
+      "account", "connect", "--workspace", workspace.json.id, "--platform", "threads", "--sandbox", "--json"
+    )
+    assert.strictEqual(sandboxed.code, 0, sandboxed.stdout + sandboxed.stderr)
+    assert.strictEqual(sandboxed.json.platform, "threads")
 
     started = await startServer()
     assert.isNull(started.firstRun)

@@ -8,6 +8,9 @@ export class SandboxConnectFailed extends Schema.TaggedError<SandboxConnectFaile
   message: Schema.String
 }) {}
 
+/** What connecting a sandbox account needs from the running server. */
+export type Requirements = Installed | Connections.Connections | PublicUrl | HttpClient.HttpClient
+
 /**
  * Connects a sandbox account through the same OAuth code path a person's browser takes: start the flow,
  * open the network's consent screen (the simulator this server serves), follow its redirect to the

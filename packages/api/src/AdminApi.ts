@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiKey, Workspace } from "@herald/domain"
+import { Account, ApiKey, Workspace } from "@herald/domain"
 import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -43,4 +43,30 @@ export class AdminKeys extends HttpApiGroup.make("keys").add(
   })
 ) {}
 
-export class AdminApi extends HttpApi.make("herald-admin").add(AdminWorkspaces).add(AdminKeys).prefix("/admin") {}
+export const ConnectSandbox = Schema.Struct({
+  workspaceId: Schema.String,
+  platform: Schema.String,
+  username: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.]{1,30}$/, {
+    message: "Expected a username of 1 to 30 letters, digits, _ or ."
+  })))
+})
+
+export class AdminAccounts extends HttpApiGroup.make("accounts").add(
+  HttpApiEndpoint.post("connectSandbox", "/accounts/sandbox", {
+    payload: ConnectSandbox,
+    success: Data(Account.Account),
+    error: [NotFoundResponse, InvalidResponse]
+  }),
+  HttpApiEndpoint.get("list", "/workspaces/:workspaceId/accounts", {
+    params: { workspaceId: Schema.String },
+    success: Data(Schema.Array(Account.Account)),
+    error: NotFoundResponse
+  })
+) {}
+
+export class AdminApi extends HttpApi.make("herald-admin")
+  .add(AdminWorkspaces)
+  .add(AdminKeys)
+  .add(AdminAccounts)
+  .prefix("/admin")
+{}

@@ -1,7 +1,8 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
-import { ApiKeys, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Workspaces } from "@herald/core"
+import * as SandboxConnect from "../SandboxConnect.ts"
 
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
@@ -44,4 +45,30 @@ const KeysHandlers = HttpApiBuilder.group(
   })
 )
 
-export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers)
+const AccountsHandlers = HttpApiBuilder.group(
+  AdminApi.AdminApi,
+  "accounts",
+  Effect.fnUntraced(function*(handlers) {
+    const workspaces = yield* Workspaces.Workspaces
+    const accounts = yield* Accounts.Accounts
+    const context = yield* Effect.context<SandboxConnect.Requirements>()
+    return handlers
+      .handle("connectSandbox", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          const account = yield* SandboxConnect.connect(payload).pipe(
+            Effect.catchTag("SandboxConnectFailed", (error) =>
+              Effect.fail(new ApiError.Invalid({ message: error.message }))),
+            Effect.provideContext(context)
+          )
+          return { data: account }
+        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+      .handle("list", ({ params }) =>
+        Effect.gen(function*() {
+          yield* Effect.catchTag(workspaces.get(params.workspaceId), "WorkspaceNotFound", notFound)
+          return { data: yield* accounts.list(params.workspaceId) }
+        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+  })
+)
+
+export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers, AccountsHandlers)
