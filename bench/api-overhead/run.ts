@@ -45,7 +45,8 @@ process.on("exit", stop)
 
 // A limit no benchmark reaches: the figure measured is serving, not refusing.
 const herald = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "" },
+  // No sandbox networks: the Demo workspace then has no accounts and Herald answers the same `{"data":[]}`.
+  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "", HERALD_SANDBOX: "false" },
   stdio: ["ignore", "pipe", "inherit"]
 })
 children.push(herald)

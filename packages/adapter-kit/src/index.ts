@@ -1,6 +1,7 @@
 export * as Adapter from "./Adapter.ts"
 export * as AdapterConfig from "./AdapterConfig.ts"
 export * as Limits from "./Limits.ts"
+export * as LimitsTable from "./LimitsTable.ts"
 export * as Pkce from "./Pkce.ts"
 export * as PostVersion from "./PostVersion.ts"
 export * as PublishError from "./PublishError.ts"

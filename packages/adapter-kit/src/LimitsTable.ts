@@ -1,0 +1,77 @@
+import type { FormLimits, Limits, TextCounter } from "./Limits.ts"
+
+// The limits section of an adapter's README, written from its limits data so the two cannot drift
+// (`pnpm docs:limits` rewrites the section between `<!-- limits:start -->` and `<!-- limits:end -->`,
+// and a test fails when a README is out of date).
+
+const counted: Record<TextCounter, string> = {
+  "characters": "characters",
+  "x-weighted": "characters, counted as X counts them (URLs 23, CJK and emoji 2)",
+  "utf8-bytes": "bytes of UTF-8"
+}
+
+const duration = (millis: number) =>
+  millis % 60_000 === 0 && millis >= 60_000 ? `${millis / 60_000} min` : `${millis / 1000} s`
+
+const rows = (form: FormLimits): Array<readonly [string, string]> => {
+  const result: Array<readonly [string, string]> = []
+  result.push([
+    "Text",
+    form.text.ignored === true ? "accepted but not shown by the network (not sent)" : `up to ${form.text.max} ${counted[form.text.counter]}`
+  ])
+  if (form.text.forbidden !== undefined) result.push(["Text may not contain", form.text.forbidden.map((character) => `\`${character}\``).join(", ")])
+  if (form.text.maxLinks !== undefined) result.push(["Links", `at most ${form.text.maxLinks}`])
+  if (form.textOrMedia === true) result.push(["Text or media", "required"])
+  const media = form.media
+  const kinds = [
+    media.maxPhotos > 0 ? `up to ${media.maxPhotos} photo${media.maxPhotos === 1 ? "" : "s"}` : "no photos",
+    media.maxVideos > 0 ? `up to ${media.maxVideos} video${media.maxVideos === 1 ? "" : "s"}` : "no videos"
+  ].join(", ")
+  result.push([
+    "Media",
+    `${media.minItems === 0 ? "optional" : `at least ${media.minItems}`}, at most ${media.maxItems} in all (${kinds})` +
+    (media.mixing ? "; photos and videos may be mixed" : "; photos and videos cannot be mixed")
+  ])
+  if (media.photoAspectRatio !== undefined) {
+    result.push(["Photo aspect ratio", `${media.photoAspectRatio.min} to ${media.photoAspectRatio.max} (width ÷ height)`])
+  }
+  if (media.videoDurationMs !== undefined) {
+    result.push(["Video length", `${duration(media.videoDurationMs.min)} to ${duration(media.videoDurationMs.max)}`])
+  }
+  if (form.thread !== undefined) {
+    result.push(["Thread", `up to ${form.thread.maxPosts} posts in all, each up to ${form.thread.maxLength}; follow-ups are text only`])
+  }
+  if (form.title !== undefined) {
+    result.push([
+      "Title",
+      `${form.title.required ? "required" : "optional"}, up to ${form.title.max} characters` +
+      (form.title.forbidden === undefined ? "" : `, without ${form.title.forbidden.map((character) => `\`${character}\``).join(" or ")}`)
+    ])
+  }
+  result.push(["Thumbnail", form.thumbnail === true ? "accepted (a photo)" : "not supported"])
+  result.push(["First comment", form.firstComment === true ? "accepted" : "not supported"])
+  return result
+}
+
+/** The markdown of a network's limits: one table per form of post. */
+export const render = (limits: Limits): string =>
+  Object.entries(limits.forms).map(([format, form]) =>
+    [
+      `Form \`${format}\`${format === "post" ? " (the default)" : ""}:`,
+      "",
+      "| Rule | Limit |",
+      "| --- | --- |",
+      ...rows(form).map(([rule, limit]) => `| ${rule} | ${limit} |`)
+    ].join("\n")
+  ).join("\n\n")
+
+const start = "<!-- limits:start -->"
+const end = "<!-- limits:end -->"
+
+/** The README with its limits section replaced by `render(limits)`. */
+export const rewrite = (readme: string, limits: Limits, source: string): string => {
+  const from = readme.indexOf(start)
+  const to = readme.indexOf(end)
+  if (from === -1 || to === -1 || to < from) return readme
+  return `${readme.slice(0, from + start.length)}\n_Generated from \`${source}\` by \`pnpm docs:limits\`._\n\n${render(limits)}\n${readme.slice(to)}`
+}
