@@ -1,9 +1,9 @@
-import { assert, layer } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { Cipher, TokenRefresh } from "@herald/core"
 import * as Installed from "../src/Installed.ts"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Connecting accounts end to end over real HTTP: the API answers the consent URL, the network's consent
 // screen (the example network's simulator, served by this server under /sandbox/example) redirects to the
@@ -22,7 +22,8 @@ const connect = (base: string, key: string, username: string) =>
   })
 
 layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts and networks", (it) => {
-  it.effect("lists the installed networks with their limits and capabilities as data", () =>
+  // The example network stands for a third-party adapter package: the server offers it with no change to core.
+  it.effect("offers an adapter package from outside the seven, with its limits and capabilities as data", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
@@ -157,4 +158,29 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
       const relisted = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
       assert.deepInclude(relisted.body.data[0], { id: account.id, status: "connected" })
     }))
+})
+
+describe("outside the sandbox", () => {
+  // Only networks whose client id and secret are configured are offered; there are no simulators.
+  process.env["HERALD_EXAMPLE_CLIENT_ID"] = "real-client"
+  process.env["HERALD_EXAMPLE_CLIENT_SECRET"] = "real-secret"
+  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, { ...examplePackage, network: "unconfigured" }]), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })("real mode", (it) => {
+    it.effect("offers configured networks only, pointed at the network's real addresses", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const { key } = yield* workspaceWithKey()
+        const networks = yield* request(`${base}/api/v1/networks`, { headers: bearer(key.key) })
+        assert.deepStrictEqual(networks.body.data.map((network: any) => network.key), ["example"])
+        const started = yield* request(`${base}/api/v1/accounts/connect/example`, { headers: bearer(key.key) })
+        const url = new URL(started.body.data.url)
+        assert.strictEqual(url.origin, "https://example.invalid")
+        assert.strictEqual(url.searchParams.get("client_id"), "real-client")
+        assert.strictEqual(url.searchParams.get("redirect_uri"), `${base.replace("127.0.0.1", "localhost")}/oauth/example/callback`)
+        const sandbox = yield* request(`${base}/sandbox/example/oauth/authorize`)
+        assert.strictEqual(sandbox.status, 404)
+      }))
+  })
 })
