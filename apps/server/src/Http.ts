@@ -8,6 +8,7 @@ import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
+import * as PostsHandlers from "./http/PostsHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
 
 /** Where the OpenAPI 3.1 document of the public API is served. */
@@ -25,7 +26,13 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
   ErrorRendering.layer
 ).pipe(
-  Layer.provide([AccountsHandlers.layer, NetworksHandlers.layer, OAuthHandlers.layer, SystemHandlers.layer]),
+  Layer.provide([
+    AccountsHandlers.layer,
+    NetworksHandlers.layer,
+    OAuthHandlers.layer,
+    PostsHandlers.layer,
+    SystemHandlers.layer
+  ]),
   // Handlers of authenticated groups need the middleware too, so it is provided below them.
   Layer.provide(AuthorizationLive.layer)
 )

@@ -3,7 +3,7 @@ import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Cipher, Connections, Networks, SecretKey, Settings, TokenRefresh } from "@herald/core"
+import { Cipher, Connections, Networks, Posts, SecretKey, Settings, TokenRefresh } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
@@ -83,7 +83,7 @@ export const layerWith = <E, R>(
       ? AdminSocket.layer(socketPath).pipe(Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath)))
       : Layer.empty
     return Layer.mergeAll(publicHttp, admin).pipe(
-      Layer.provideMerge(Layer.merge(Connections.Connections.layer, TokenRefresh.TokenRefresh.layer)),
+      Layer.provideMerge(Layer.mergeAll(Connections.Connections.layer, TokenRefresh.TokenRefresh.layer, Posts.Posts.layer)),
       Layer.provideMerge(Layer.mergeAll(
         Services.layer(settings),
         networks,

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
+import { PostsApi } from "./PostsApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -8,8 +9,11 @@ import { SystemApi } from "./SystemApi.ts"
 export class V1 extends HttpApi.make("herald-v1")
   .add(AccountsApi)
   .add(NetworksApi)
+  .add(PostsApi)
   .middleware(Authorization)
   .prefix("/api/v1")
+  // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotateMerge(OpenApi.annotations({
     title: "Herald API",
     version: "1",

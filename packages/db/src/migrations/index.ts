@@ -3,10 +3,14 @@ import type { SqlClient } from "effect/sql"
 import foundation from "./0001_foundation.ts"
 import connectedAccounts from "./0002_connected_accounts.ts"
 import tokenRefresh from "./0003_token_refresh.ts"
+import media from "./0004_media.ts"
+import posts from "./0005_posts.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": foundation,
   "0002_connected_accounts": connectedAccounts,
-  "0003_token_refresh": tokenRefresh
+  "0003_token_refresh": tokenRefresh,
+  "0004_media": media,
+  "0005_posts": posts
 }

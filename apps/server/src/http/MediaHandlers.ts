@@ -1,0 +1,72 @@
+import { Effect, type Stream } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import type { HttpApiError } from "effect/http-api"
+import { ApiError, Authorization, MediaApi } from "@herald/api"
+import { Media } from "@herald/core"
+import * as NodeServer from "../internal/nodeServer.ts"
+import { PublicUrl } from "../PublicUrl.ts"
+
+export interface UploadRequest {
+  readonly payload: Stream.Stream<Uint8Array, HttpApiError.HttpApiPayloadTooLarge>
+  readonly query: {
+    readonly durationMs?: number | undefined
+    readonly width?: number | undefined
+    readonly height?: number | undefined
+  }
+  readonly request: HttpServerRequest.HttpServerRequest
+}
+
+/** The API's view of a stored file: links under the public address. */
+export const toMediaObject = (publicUrl: string, stored: Media.StoredMedia) =>
+  new MediaApi.MediaObject({
+    id: stored.id,
+    kind: stored.kind,
+    url: `${publicUrl}/media/${stored.file}`,
+    previewUrl: stored.previewFile === null ? null : `${publicUrl}/media/${stored.previewFile}`,
+    mimeType: stored.mimeType,
+    bytes: stored.bytes,
+    width: stored.width,
+    height: stored.height,
+    durationMs: stored.durationMs,
+    createdAt: stored.createdAt
+  })
+
+const tooLarge = (request: HttpServerRequest.HttpServerRequest, message: string) => {
+  // The rest of the body is not wanted: closing the connection spares reading (and discarding) it.
+  NodeServer.addHeaders(request.source, { connection: "close" })
+  return Effect.fail(new ApiError.TooLarge({ message }))
+}
+
+/** `POST /api/v1/media`: the body streams to disk through the core; nothing is buffered here. */
+export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, query, request }: UploadRequest) {
+  const media = yield* Media.Media
+  const publicUrl = yield* PublicUrl
+  const principal = yield* Authorization.CurrentPrincipal
+  const declaredLength = request.headers["content-length"]
+  const stored = yield* media.upload({
+    workspaceId: principal.workspaceId,
+    contentType: request.headers["content-type"] ?? "",
+    contentLength: declaredLength === undefined ? undefined : Number(declaredLength),
+    body: payload,
+    durationMs: query.durationMs,
+    width: query.width,
+    height: query.height
+  }).pipe(
+    Effect.catchTags({
+      MediaInvalid: (error) => Effect.fail(new ApiError.Invalid({ message: error.message })),
+      MediaTooLarge: (error) => tooLarge(request, error.message),
+      HttpApiPayloadTooLarge: () =>
+        tooLarge(request, `The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),
+      SqlError: Effect.die,
+      PlatformError: Effect.die
+    })
+  )
+  return { data: toMediaObject(publicUrl, stored) }
+})
+
+// Wired in Http.ts once HeraldApi's V1 adds `MediaApi` (until then `"media"` is not a group of HeraldApi):
+//
+//   export const layer = HttpApiBuilder.group(HeraldApi.HeraldApi, "media", (handlers) =>
+//     handlers.handle("upload", upload))
+//
+// test/Media.test.ts serves `upload` the same way in an API of its own.

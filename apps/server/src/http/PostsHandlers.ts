@@ -1,0 +1,55 @@
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
+import { Posts } from "@herald/core"
+import { Post } from "@herald/domain"
+import { parseListQuery } from "../internal/listQuery.ts"
+
+const invalid = (error: Posts.PostInvalid) =>
+  Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
+const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
+
+const cursorOf = (next: { readonly sortAt: Date; readonly id: string }) =>
+  Buffer.from(`${next.sortAt.toISOString()}|${next.id}`).toString("base64url")
+
+export const layer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "posts",
+  Effect.fnUntraced(function*(handlers) {
+    const posts = yield* Posts.Posts
+    const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.create(workspaceId, payload)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("PostInvalid", invalid),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.get(workspaceId, params.id)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("list", ({ query }) =>
+        Effect.gen(function*() {
+          const workspaceId = yield* workspace
+          const parsed = parseListQuery(query, Post.PostStatus.literals)
+          if ("problems" in parsed) {
+            return yield* new ApiError.Invalid({
+              message: parsed.problems.map((problem) => problem.message).join("; "),
+              details: parsed.problems
+            })
+          }
+          const page = yield* Effect.orDie(posts.list(workspaceId, parsed))
+          return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, cursorOf)) }
+        }))
+      .handle("remove", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
+          Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
+          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("PostConflict", (error) => Effect.fail(new ApiError.Conflict({ message: error.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+  })
+)

@@ -1,0 +1,161 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+
+// Posts over real HTTP with the example network (text up to 100 characters, text or media required).
+const setup = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const { key, workspace } = yield* workspaceWithKey()
+  const started = yield* request(`${base}/api/v1/accounts/connect/example?username=poster`, { headers: bearer(key.key) })
+  const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
+  yield* request(consent.headers.get("location")!.replace("localhost", "127.0.0.1"))
+  const accounts = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+  const accountId: string = accounts.body.data[0].id
+  const post = (body: unknown) =>
+    request(`${base}/api/v1/posts`, {
+      method: "POST",
+      headers: { ...bearer(key.key), "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+  const get = (path: string) => request(`${base}/api/v1${path}`, { headers: bearer(key.key) })
+  return { base, key, workspace, accountId, post, get }
+})
+
+const events = (workspaceId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly event: string; readonly data: any }>`
+      SELECT event, data FROM events WHERE workspace_id = ${workspaceId} ORDER BY sequence`).pipe(Effect.orDie)
+
+const inAnHour = () => new Date(Date.now() + 3_600_000)
+
+layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (it) => {
+  it.effect("schedules a post: targets pending, time normalised to UTC with milliseconds, post.scheduled in the outbox", () =>
+    Effect.gen(function*() {
+      const { accountId, post, workspace } = yield* setup
+      const at = inAnHour()
+      at.setUTCMilliseconds(0)
+      const offset = at.toISOString().replace(".000Z", "+00:00")
+      const created = yield* post({ content: "Hello", accountIds: [accountId], scheduledAt: offset })
+      assert.strictEqual(created.status, 200, created.text)
+      const data = created.body.data
+      assert.match(data.id, /^pst_/)
+      assert.strictEqual(data.status, "scheduled")
+      assert.strictEqual(data.scheduledAt, at.toISOString())
+      assert.deepStrictEqual(data.platformContent, {})
+      assert.deepStrictEqual(data.xThread, [])
+      assert.strictEqual(data.instagramFormat, "post")
+      assert.deepStrictEqual(data.media, [])
+      assert.deepStrictEqual(data.targets, [
+        { accountId, platform: "example", username: "poster", status: "pending", url: null, error: null }
+      ])
+      const recorded = yield* events(workspace.id)
+      assert.deepStrictEqual(recorded.map((event) => event.event), ["post.scheduled"])
+      assert.strictEqual(recorded[0]!.data.postId, data.id)
+      assert.strictEqual(recorded[0]!.data.status, "scheduled")
+      assert.deepStrictEqual(recorded[0]!.data.post, data)
+    }))
+
+  it.effect("saves a draft (post.created with status draft) and shows the full object on GET", () =>
+    Effect.gen(function*() {
+      const { accountId, get, post, workspace } = yield* setup
+      const created = yield* post({ content: "Later", accountIds: [accountId], draft: true })
+      assert.strictEqual(created.body.data.status, "draft")
+      assert.isNull(created.body.data.scheduledAt)
+      const fetched = yield* get(`/posts/${created.body.data.id}`)
+      assert.strictEqual(fetched.status, 200)
+      assert.deepStrictEqual(Object.keys(fetched.body.data).sort(), [
+        "content", "createdAt", "firstComment", "id", "instagramFormat", "media", "platformContent", "publishedAt",
+        "queued", "scheduledAt", "status", "targets", "tiktok", "xThread", "xThreadMedia", "youtubeThumbnail", "youtubeTitle"
+      ])
+      const recorded = yield* events(workspace.id)
+      assert.deepStrictEqual(recorded.map((event) => [event.event, event.data.status]), [["post.created", "draft"]])
+    }))
+
+  it.effect("checks the network's limits at the boundary: 100 passes, 101 fails naming network, limit and size", () =>
+    Effect.gen(function*() {
+      const { accountId, post, workspace } = yield* setup
+      const ok = yield* post({ content: "a".repeat(100), accountIds: [accountId], draft: true })
+      assert.strictEqual(ok.status, 200, ok.text)
+      const tooLong = yield* post({ content: "a".repeat(101), accountIds: [accountId], draft: true })
+      assert.strictEqual(tooLong.status, 400)
+      assert.strictEqual(tooLong.body.error.code, "invalid")
+      assert.strictEqual(tooLong.body.error.message, "example: text is 101 characters; the limit is 100")
+      assert.deepInclude(tooLong.body.error.details[0], { network: "example", field: "text" })
+      const empty = yield* post({ content: "", accountIds: [accountId], draft: true })
+      assert.strictEqual(empty.status, 400)
+      assert.include(empty.body.error.message, "example: a post needs text or media")
+      assert.strictEqual((yield* events(workspace.id)).length, 1)
+    }))
+
+  it.effect("refuses bad timing, times, accounts and unknown fields, reporting every problem and recording nothing", () =>
+    Effect.gen(function*() {
+      const { accountId, post, workspace } = yield* setup
+      const none = yield* post({ content: "x", accountIds: [accountId] })
+      assert.strictEqual(none.status, 400)
+      assert.include(none.body.error.message, "exactly one of scheduledAt, publishNow: true or draft: true")
+      const several = yield* post({ content: "x", accountIds: [accountId], draft: true, publishNow: true })
+      assert.include(several.body.error.message, "not several")
+      const noZone = yield* post({ content: "x", accountIds: [accountId], scheduledAt: "2030-01-01T09:00:00" })
+      assert.include(noZone.body.error.message, "needs a time zone")
+      const past = yield* post({ content: "x", accountIds: [accountId], scheduledAt: "2020-01-01T09:00:00Z" })
+      assert.include(past.body.error.message, "in the past")
+      const accounts = yield* post({ content: "x", accountIds: [accountId, accountId, "acc_nope"], draft: true })
+      assert.include(accounts.body.error.message, `accountIds repeats ${accountId}`)
+      assert.include(accounts.body.error.message, "acc_nope")
+      const typo = yield* post({ content: "x", accountIds: [accountId], draft: true, sheduledAt: "soon" })
+      assert.strictEqual(typo.status, 400)
+      assert.include(typo.body.error.message, "sheduledAt")
+      const wrongType = yield* post({ content: 5, accountIds: [accountId], draft: true })
+      assert.strictEqual(wrongType.body.error.code, "invalid")
+      assert.include(wrongType.body.error.message, "content")
+      assert.deepStrictEqual(yield* events(workspace.id), [])
+    }))
+
+  it.effect("lists by time then id, pages with nextCursor, filters by status and bounds, and refuses bad values", () =>
+    Effect.gen(function*() {
+      const { accountId, get, post } = yield* setup
+      const base = Date.now() + 7_200_000
+      const ids: Array<string> = []
+      for (let index = 0; index < 5; index++) {
+        const created = yield* post({ content: `p${index}`, accountIds: [accountId], scheduledAt: new Date(base + index * 60_000).toISOString() })
+        ids.push(created.body.data.id)
+      }
+      const drafted = yield* post({ content: "draft", accountIds: [accountId], draft: true })
+      const first = yield* get("/posts?limit=2&status=scheduled")
+      assert.deepStrictEqual(first.body.data.map((entry: any) => entry.id), ids.slice(0, 2))
+      assert.isString(first.body.nextCursor)
+      const second = yield* get(`/posts?limit=2&status=scheduled&cursor=${first.body.nextCursor}`)
+      assert.deepStrictEqual(second.body.data.map((entry: any) => entry.id), ids.slice(2, 4))
+      const third = yield* get(`/posts?limit=2&status=scheduled&cursor=${second.body.nextCursor}`)
+      assert.deepStrictEqual(third.body.data.map((entry: any) => entry.id), ids.slice(4))
+      assert.isNull(third.body.nextCursor)
+      const bounded = yield* get(`/posts?from=${new Date(base + 60_000).toISOString()}&to=${new Date(base + 180_000).toISOString()}`)
+      assert.deepStrictEqual(bounded.body.data.map((entry: any) => entry.id), ids.slice(1, 3))
+      const drafts = yield* get("/posts?status=draft")
+      assert.deepStrictEqual(drafts.body.data.map((entry: any) => entry.id), [drafted.body.data.id])
+      const both = yield* get("/posts?status=draft,scheduled&limit=100")
+      assert.strictEqual(both.body.data.length, 6)
+      for (const bad of ["limit=0", "limit=101", "limit=ten", "status=sent", "from=yesterday", "cursor=%%%"]) {
+        const refused = yield* get(`/posts?${bad}`)
+        assert.strictEqual(refused.status, 400, bad)
+        assert.include(refused.body.error.message, bad.split("=")[0]!)
+      }
+    }))
+
+  it.effect("deletes a post (post.deleted with postId only); another workspace's post is not found", () =>
+    Effect.gen(function*() {
+      const { accountId, base, get, key, post, workspace } = yield* setup
+      const created = yield* post({ content: "bye", accountIds: [accountId], draft: true })
+      const id = created.body.data.id
+      const other = yield* workspaceWithKey("Other")
+      const foreign = yield* request(`${base}/api/v1/posts/${id}`, { headers: bearer(other.key.key) })
+      assert.strictEqual(foreign.status, 404)
+      const removed = yield* request(`${base}/api/v1/posts/${id}`, { method: "DELETE", headers: bearer(key.key) })
+      assert.strictEqual(removed.status, 200, removed.text)
+      assert.deepStrictEqual(removed.body, { data: { id, deleted: true } })
+      assert.strictEqual((yield* get(`/posts/${id}`)).status, 404)
+      const recorded = yield* events(workspace.id)
+      assert.deepStrictEqual(recorded.at(-1), { event: "post.deleted", data: { postId: id } })
+    }))
+})

@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { InvalidResponse, TooLargeResponse } from "./ApiError.ts"
+import { Data } from "./Envelope.ts"
+
+export class MediaObject extends Schema.Class<MediaObject>("MediaObject")({
+  /** Use it in a post's `mediaIds`. */
+  id: Schema.String,
+  kind: Schema.Literals(["image", "video"]),
+  /** `{base_url}/media/<id>.<extension>`: public, so networks can fetch it. */
+  url: Schema.String,
+  /** A JPEG at most 320 px on its longest side, for photos; null for videos. */
+  previewUrl: Schema.NullOr(Schema.String),
+  /** `image/jpeg` for every photo (they are converted), else the video's own type. */
+  mimeType: Schema.String,
+  /** Size of the stored file. */
+  bytes: Schema.Int,
+  width: Schema.NullOr(Schema.Int),
+  height: Schema.NullOr(Schema.Int),
+  /** Null for photos, and for a video whose header does not say. */
+  durationMs: Schema.NullOr(Schema.Int),
+  createdAt: Schema.String
+}) {}
+
+/** The types an upload may declare; the bytes must match (checked by their signature). */
+export const uploadTypes = ["image/jpeg", "image/png", "image/webp", "video/mp4", "video/quicktime"] as const
+
+/**
+ * The largest body read at all: the video limit. The core refuses photos over their own, smaller limit
+ * from `Content-Length` and again while counting. Kept equal to `Media.defaultLimits.video` in the core, which
+ * this package does not depend on.
+ */
+export const maxUploadBytes = 512 * 1024 * 1024
+
+// Whole non-negative numbers that fit the database's integer columns.
+const count = Schema.optional(
+  Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2 ** 31 - 1))
+)
+
+export class MediaApi extends HttpApiGroup.make("media").add(
+  HttpApiEndpoint.post("upload", "/media", {
+    payload: HttpApiSchema.StreamUint8Array({ contentType: [...uploadTypes], maxBytes: maxUploadBytes }),
+    query: {
+      /** Video length in milliseconds; read from the file's MP4/MOV header when absent. */
+      durationMs: count,
+      /** Video width in pixels; read from the file when absent. */
+      width: count,
+      /** Video height in pixels; read from the file when absent. */
+      height: count
+    },
+    success: Data(MediaObject),
+    error: [InvalidResponse, TooLargeResponse]
+  }).annotateMerge(OpenApi.annotations({
+    summary: "Upload one photo or video as the raw request body",
+    description: "Send the file's bytes with its `Content-Type` (JPEG, PNG or WebP photos up to 30 MB, " +
+      "converted to JPEG with their orientation applied and metadata removed; MP4 or MOV videos up to 512 MB, " +
+      "stored unchanged). The bytes must match the type. Videos' `durationMs`, `width` and `height` may be " +
+      "given as query parameters; otherwise they are read from the file's header."
+  }))
+).annotateMerge(OpenApi.annotations({ title: "Media" })) {}

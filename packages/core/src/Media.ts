@@ -1,0 +1,298 @@
+import { Context, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
+import type { PlatformError } from "effect/PlatformError"
+import { SqlClient, type SqlError } from "effect/sql"
+import * as Ids from "./Ids.ts"
+import { detect, type DetectedType, readVideoHeader, signatureBytes } from "./internal/mediaProbe.ts"
+import { convert } from "./internal/photo.ts"
+import { iso } from "./internal/rows.ts"
+import * as Settings from "./Settings.ts"
+
+export class MediaInvalid extends Schema.TaggedError<MediaInvalid>()("MediaInvalid", { message: Schema.String }) {}
+
+export class MediaTooLarge extends Schema.TaggedError<MediaTooLarge>()("MediaTooLarge", {
+  kind: Schema.Literals(["image", "video"]),
+  limit: Schema.Number
+}) {
+  override get message() {
+    const megabytes = Math.floor(this.limit / (1024 * 1024))
+    return `${this.kind === "image" ? "Photos" : "Videos"} may be at most ${megabytes} MB (${this.limit} bytes)`
+  }
+}
+
+export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", { mediaId: Schema.String }) {
+  override get message() {
+    return `Media ${this.mediaId} does not exist`
+  }
+}
+
+export type Kind = "image" | "video"
+
+/** Largest uploads accepted, in bytes (product.md, "Media"). */
+export const defaultLimits = { image: 30 * 1024 * 1024, video: 512 * 1024 * 1024 } as const
+
+/** The Content-Types an upload may declare. */
+export const acceptedTypes: ReadonlyArray<DetectedType> = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "video/mp4",
+  "video/quicktime"
+]
+
+const typeNames: Record<DetectedType, string> = {
+  "image/jpeg": "a JPEG image",
+  "image/png": "a PNG image",
+  "image/webp": "a WebP image",
+  "video/mp4": "an MP4 video",
+  "video/quicktime": "a QuickTime (MOV) video"
+}
+
+// Photos are all stored as JPEG; videos keep their container.
+type Extension = "jpg" | "mp4" | "mov"
+const servedTypes: Record<string, string> = {
+  jpg: "image/jpeg",
+  "preview.jpg": "image/jpeg",
+  mp4: "video/mp4",
+  mov: "video/quicktime"
+}
+
+/** A stored photo or video. `file` and `previewFile` are names under `/media/`. */
+export interface StoredMedia {
+  readonly id: string
+  readonly workspaceId: string
+  readonly kind: Kind
+  readonly mimeType: string
+  readonly bytes: number
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+  readonly createdAt: string
+  readonly file: string
+  readonly previewFile: string | null
+}
+
+export interface UploadInput<E> {
+  readonly workspaceId: string
+  /** The declared type; parameters such as `; charset=` are ignored. */
+  readonly contentType: string
+  /** The declared length, when known: a body over the limit is refused before any of it is read. */
+  readonly contentLength?: number | undefined
+  readonly body: Stream.Stream<Uint8Array, E>
+  /** Video metadata the client knows; whatever is missing is read from the file's own header. */
+  readonly durationMs?: number | undefined
+  readonly width?: number | undefined
+  readonly height?: number | undefined
+}
+
+/** A media file ready to be served. */
+export interface ServedFile {
+  readonly path: string
+  readonly contentType: string
+  readonly bytes: number
+}
+
+export interface Options {
+  /** The data folder; media go to `<dataDir>/media`, uploads in progress to `<dataDir>/media/tmp`. */
+  readonly dataDir: string
+  readonly limits?: Partial<Record<Kind, number>> | undefined
+}
+
+interface MediaRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly kind: Kind
+  readonly mimeType: string
+  readonly extension: string
+  readonly bytes: number | string | bigint
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+  readonly createdAt: Date | string
+}
+
+const toStoredMedia = (row: MediaRow): StoredMedia => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  kind: row.kind,
+  mimeType: row.mimeType,
+  bytes: Number(row.bytes),
+  width: row.width,
+  height: row.height,
+  durationMs: row.durationMs,
+  createdAt: iso(row.createdAt),
+  file: `${row.id}.${row.extension}`,
+  previewFile: row.kind === "image" ? `${row.id}.preview.jpg` : null
+})
+
+const idPattern = /^med_[0-9A-Za-z]{16,40}$/
+
+export class Media extends Context.Service<Media, {
+  upload<E>(
+    input: UploadInput<E>
+  ): Effect.Effect<StoredMedia, MediaInvalid | MediaTooLarge | E | SqlError.SqlError | PlatformError>
+  get(workspaceId: string, id: string): Effect.Effect<StoredMedia, MediaNotFound | SqlError.SqlError>
+  /** `extension` is `jpg`, `mp4`, `mov` or `preview.jpg`; none when there is no such file. */
+  file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>>
+}>()("@herald/core/Media") {
+  static readonly layer = (options: Options) => Layer.effect(Media, make(options))
+
+  /** The media folder in `HERALD_DATA_DIR`. */
+  static readonly layerConfig = Layer.unwrap(Effect.map(Settings.dataDir, (dataDir) => Media.layer({ dataDir })))
+}
+
+const make = Effect.fnUntraced(function*(options: Options) {
+  const sql = yield* SqlClient.SqlClient
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const limits = { ...defaultLimits, ...options.limits }
+  const folder = path.resolve(options.dataDir, "media")
+  const tmpFolder = path.join(folder, "tmp")
+  yield* fs.makeDirectory(tmpFolder, { recursive: true })
+
+  const fail = (message: string) => Effect.fail(new MediaInvalid({ message }))
+
+  const checkSignature = (declared: DetectedType, head: Uint8Array) => {
+    if (head.length === 0) return fail("The body is empty; send the file's bytes")
+    const found = detect(head)
+    if (found === declared) return Effect.void
+    return fail(
+      found === undefined
+        ? `The body is not ${typeNames[declared]} (nor any accepted type: JPEG, PNG, WebP, MP4, MOV)`
+        : `The body is ${typeNames[found]}, but Content-Type says ${declared}`
+    )
+  }
+
+  // Writes the body to `target` as it arrives, so memory stays flat whatever the size, counting bytes against
+  // the limit and checking the leading bytes against the declared type as soon as enough have come.
+  const receive = <E>(body: Stream.Stream<Uint8Array, E>, declared: DetectedType, limit: number, target: string) =>
+    Effect.suspend(() => {
+      const kind: Kind = declared.startsWith("image/") ? "image" : "video"
+      let received = 0
+      let head = new Uint8Array(0)
+      type Checked = Effect.Effect<Uint8Array, MediaTooLarge | MediaInvalid>
+      const counted = Stream.mapEffect(body, (chunk): Checked => {
+        received += chunk.length
+        if (received > limit) return Effect.fail(new MediaTooLarge({ kind, limit }))
+        if (head.length >= signatureBytes) return Effect.succeed(chunk)
+        const joined = new Uint8Array(Math.min(head.length + chunk.length, signatureBytes))
+        joined.set(head.subarray(0, joined.length))
+        joined.set(chunk.subarray(0, joined.length - head.length), head.length)
+        head = joined
+        return head.length < signatureBytes ? Effect.succeed(chunk) : Effect.as(checkSignature(declared, head), chunk)
+      })
+      return Stream.run(counted, fs.sink(target)).pipe(
+        // A body shorter than a signature is checked once it has ended.
+        Effect.andThen(() => head.length < signatureBytes ? checkSignature(declared, head) : Effect.void)
+      )
+    })
+
+  const insert = (stored: Omit<StoredMedia, "createdAt" | "file" | "previewFile">, extension: Extension) =>
+    Effect.map(
+      sql<MediaRow>`
+        INSERT INTO media (id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms)
+        VALUES (${stored.id}, ${stored.workspaceId}, ${stored.kind}, ${stored.mimeType}, ${extension},
+          ${stored.bytes}, ${stored.width}, ${stored.height}, ${stored.durationMs})
+        RETURNING id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms, created_at
+      `,
+      (rows) => toStoredMedia(rows[0]!)
+    )
+
+  const upload = Effect.fn("Media.upload")(function*<E>(input: UploadInput<E>) {
+    const declared = input.contentType.split(";")[0]!.trim().toLowerCase()
+    const type = acceptedTypes.find((accepted) => accepted === declared)
+    if (type === undefined) {
+      return yield* fail(
+        `Content-Type ${declared === "" ? "(none)" : declared} is not accepted; send one of ${acceptedTypes.join(", ")}`
+      )
+    }
+    const kind: Kind = type.startsWith("image/") ? "image" : "video"
+    const limit = limits[kind]
+    if (input.contentLength !== undefined && input.contentLength > limit) {
+      return yield* new MediaTooLarge({ kind, limit })
+    }
+    const id = yield* Ids.make("med")
+    const received = path.join(tmpFolder, `${id}.upload`)
+    const extension: Extension = kind === "image" ? "jpg" : type === "video/mp4" ? "mp4" : "mov"
+    const final = path.join(folder, `${id}.${extension}`)
+    const preview = path.join(folder, `${id}.preview.jpg`)
+    const removeAll = (paths: ReadonlyArray<string>) =>
+      Effect.ignore(Effect.forEach(paths, (file) => fs.remove(file, { force: true }), { discard: true }))
+
+    // Converting, moving and recording are not interrupted halfway (sharp cannot be stopped mid-write, and
+    // a file must not outlive its cleanup); if any step fails, every file written so far is removed.
+    const store = Effect.gen(function*() {
+      if (kind === "image") {
+        const convertedPath = path.join(tmpFolder, `${id}.jpg`)
+        const previewPath = path.join(tmpFolder, `${id}.preview.jpg`)
+        const converted = yield* convert(received, convertedPath, previewPath).pipe(
+          Effect.ensuring(removeAll([received])),
+          Effect.onError(() => removeAll([convertedPath, previewPath])),
+          Effect.catchTag("Unreadable", (error) => fail(error.message))
+        )
+        yield* fs.rename(convertedPath, final)
+        yield* fs.rename(previewPath, preview)
+        return yield* insert({
+          id,
+          workspaceId: input.workspaceId,
+          kind,
+          mimeType: "image/jpeg",
+          bytes: converted.bytes,
+          width: converted.width,
+          height: converted.height,
+          durationMs: null
+        }, extension)
+      }
+      const known = input.durationMs !== undefined && input.width !== undefined && input.height !== undefined
+      const header = known
+        ? { durationMs: null, width: null, height: null }
+        : yield* readVideoHeader(received).pipe(
+          Effect.provideService(FileSystem.FileSystem, fs),
+          Effect.catchTag("Unreadable", (error) => fail(error.message))
+        )
+      const bytes = Number((yield* fs.stat(received)).size)
+      yield* fs.rename(received, final)
+      return yield* insert({
+        id,
+        workspaceId: input.workspaceId,
+        kind,
+        mimeType: type,
+        bytes,
+        width: input.width ?? header.width,
+        height: input.height ?? header.height,
+        durationMs: input.durationMs ?? header.durationMs
+      }, extension)
+    }).pipe(Effect.onError(() => removeAll([received, final, preview])), Effect.uninterruptible)
+
+    return yield* receive(input.body, type, limit, received).pipe(
+      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : removeAll([received])),
+      Effect.andThen(store)
+    )
+  })
+
+  const get = Effect.fn("Media.get")(function*(workspaceId: string, id: string) {
+    const rows = yield* sql<MediaRow>`
+      SELECT id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms, created_at
+      FROM media WHERE id = ${id} AND workspace_id = ${workspaceId}
+    `
+    const row = rows[0]
+    if (row === undefined) return yield* new MediaNotFound({ mediaId: id })
+    return toStoredMedia(row)
+  })
+
+  // Serving looks at the folder only: ids are unguessable, and the files never change once written.
+  const file = (id: string, extension: string): Effect.Effect<Option.Option<ServedFile>> => {
+    if (!idPattern.test(id) || !Object.hasOwn(servedTypes, extension)) return Effect.succeed(Option.none())
+    const contentType = servedTypes[extension]!
+    const filePath = path.join(folder, `${id}.${extension}`)
+    return fs.stat(filePath).pipe(
+      Effect.map((info) =>
+        info.type === "File"
+          ? Option.some({ path: filePath, contentType, bytes: Number(info.size) })
+          : Option.none()
+      ),
+      Effect.orElseSucceed(() => Option.none())
+    )
+  }
+
+  return Media.of({ upload, get, file })
+})

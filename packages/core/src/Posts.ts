@@ -1,0 +1,240 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { PostVersion } from "@herald/adapter-kit"
+import type { Post } from "@herald/domain"
+import * as Events from "./Events.ts"
+import * as Ids from "./Ids.ts"
+import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
+import { type Draft, networkProblems, type Problem, scheduledTime } from "./internal/postRules.ts"
+import { Networks } from "./Networks.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+
+/** The request breaks rules: every problem, as one message and as data. */
+export class PostInvalid extends Schema.TaggedError<PostInvalid>()("PostInvalid", {
+  problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String, network: Schema.optionalKey(Schema.String) }))
+}) {
+  override get message() {
+    return this.problems.map((problem) => problem.message).join("; ")
+  }
+}
+
+export class PostNotFound extends Schema.TaggedError<PostNotFound>()("PostNotFound", { postId: Schema.String }) {
+  override get message() {
+    return `Post ${this.postId} does not exist`
+  }
+}
+
+export class PostConflict extends Schema.TaggedError<PostConflict>()("PostConflict", { message: Schema.String }) {}
+
+export interface CreateInput {
+  readonly content?: string | undefined
+  readonly accountIds: ReadonlyArray<string>
+  readonly mediaIds?: ReadonlyArray<string> | undefined
+  readonly scheduledAt?: string | undefined
+  readonly publishNow?: boolean | undefined
+  readonly draft?: boolean | undefined
+  readonly platformContent?: Record<string, string> | undefined
+  readonly xThread?: ReadonlyArray<string> | undefined
+  readonly instagramFormat?: "post" | "story" | undefined
+  readonly tiktok?: Post.TikTokSettings | undefined
+  readonly firstComment?: string | null | undefined
+  readonly youtubeTitle?: string | null | undefined
+  readonly youtubeThumbnail?: string | null | undefined
+}
+
+export interface ListInput {
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+  readonly statuses?: ReadonlyArray<Post.PostStatus> | undefined
+  readonly limit: number
+  readonly cursor?: { readonly sortAt: Date; readonly id: string } | undefined
+}
+
+interface MediaRow {
+  readonly id: string
+  readonly kind: "image" | "video"
+  readonly mimeType: string
+  readonly extension: string
+  readonly bytes: number | string
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+}
+
+export class Posts extends Context.Service<Posts, {
+  create(workspaceId: string, input: CreateInput): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
+  get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
+  list(workspaceId: string, input: ListInput): Effect.Effect<{
+    readonly posts: ReadonlyArray<Post.Post>
+    readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
+  }, SqlError.SqlError>
+  remove(workspaceId: string, postId: string): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
+}>()("@herald/core/Posts") {
+  static readonly layer = Layer.effect(
+    Posts,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const networks = yield* Networks
+      const baseUrl = yield* PublicUrl
+
+      const mediaItems = (workspaceId: string, ids: ReadonlyArray<string>) =>
+        ids.length === 0
+          ? Effect.succeed(new Map<string, PostVersion.MediaItem>())
+          : Effect.map(
+            sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+              WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`,
+            (rows) =>
+              new Map(rows.map((row) => [
+                row.id,
+                new PostVersion.MediaItem({
+                  id: row.id,
+                  kind: row.kind,
+                  mimeType: row.mimeType,
+                  url: `${baseUrl}/media/${row.id}.${row.extension}`,
+                  bytes: Number(row.bytes),
+                  width: row.width,
+                  height: row.height,
+                  durationMs: row.durationMs
+                })
+              ]))
+          )
+
+      const one = (workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError> =>
+        Effect.gen(function*() {
+          const rows = yield* sql<PostRow>`
+            SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId}`
+          if (rows.length === 0) return yield* new PostNotFound({ postId })
+          const [post] = yield* hydrate(sql, rows, baseUrl)
+          return post!
+        })
+
+      const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput) {
+        const problems: Array<Problem> = []
+        const now = yield* Clock.currentTimeMillis
+        const timings = [input.scheduledAt !== undefined, input.publishNow === true, input.draft === true].filter(Boolean).length
+        if (timings !== 1) {
+          problems.push({
+            field: "scheduledAt",
+            message: timings === 0
+              ? "Say when: send exactly one of scheduledAt, publishNow: true or draft: true"
+              : "Send exactly one of scheduledAt, publishNow: true or draft: true, not several"
+          })
+        }
+        const draft = input.draft === true
+        let scheduledAt: Date | null = input.publishNow === true ? new Date(now) : null
+        if (input.scheduledAt !== undefined) {
+          const parsed = scheduledTime(input.scheduledAt, now)
+          if ("at" in parsed) scheduledAt = parsed.at
+          else problems.push(parsed)
+        }
+        const accountIds = input.accountIds
+        if (accountIds.length === 0) problems.push({ field: "accountIds", message: "accountIds needs at least one account" })
+        const duplicates = accountIds.filter((id, index) => accountIds.indexOf(id) !== index)
+        if (duplicates.length > 0) problems.push({ field: "accountIds", message: `accountIds repeats ${[...new Set(duplicates)].join(", ")}` })
+        const accounts = accountIds.length === 0 ? [] : yield* sql<{
+          readonly id: string
+          readonly platform: string
+          readonly username: string
+          readonly status: string
+        }>`SELECT id, platform, username, status FROM accounts WHERE workspace_id = ${workspaceId} AND ${sql.in("id", accountIds)}`
+        for (const id of new Set(accountIds)) {
+          const account = accounts.find((entry) => entry.id === id)
+          if (account === undefined || account.status === "disconnected") {
+            problems.push({ field: "accountIds", message: `Account ${id} is not an account of this workspace` })
+          } else if (!draft && account.status !== "connected") {
+            problems.push({ field: "accountIds", message: `Account ${id} (@${account.username} on ${account.platform}) needs reconnecting first` })
+          }
+        }
+        const mediaIds = input.mediaIds ?? []
+        const thumbnailIds = input.youtubeThumbnail == null ? [] : [input.youtubeThumbnail]
+        const media = yield* mediaItems(workspaceId, [...mediaIds, ...thumbnailIds])
+        for (const id of mediaIds) if (!media.has(id)) problems.push({ field: "mediaIds", message: `Media ${id} does not exist` })
+        const thumbnail = input.youtubeThumbnail == null ? null : media.get(input.youtubeThumbnail) ?? null
+        if (input.youtubeThumbnail != null && thumbnail === null) {
+          problems.push({ field: "youtubeThumbnail", message: `Media ${input.youtubeThumbnail} does not exist` })
+        }
+        const platformContent = input.platformContent ?? {}
+        for (const key of Object.keys(platformContent)) {
+          if (Option.isNone(yield* Effect.option(networks.get(key)))) {
+            problems.push({ field: "platformContent", message: `platformContent has "${key}", which is not a network here` })
+          }
+        }
+        const draftPost: Draft = {
+          content: input.content ?? "",
+          platformContent,
+          xThread: input.xThread ?? [],
+          instagramFormat: input.instagramFormat ?? "post",
+          tiktok: input.tiktok ?? {},
+          firstComment: input.firstComment ?? null,
+          youtubeTitle: input.youtubeTitle ?? null,
+          youtubeThumbnail: thumbnail,
+          media: mediaIds.flatMap((id) => { const item = media.get(id); return item === undefined ? [] : [item] })
+        }
+        const platforms = [...new Set(accounts.map((account) => account.platform))]
+        const adapters = yield* Effect.forEach(platforms, (platform) => Effect.option(networks.get(platform)))
+        problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost))
+        if (problems.length > 0) return yield* new PostInvalid({ problems })
+
+        const id = yield* Ids.make("pst")
+        const status: Post.PostStatus = draft ? "draft" : "scheduled"
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            INSERT INTO posts (id, workspace_id, status, content, platform_content, x_thread, instagram_format, tiktok,
+              first_comment, youtube_title, youtube_thumbnail, scheduled_at, sort_at, created_at)
+            VALUES (${id}, ${workspaceId}, ${status}, ${draftPost.content}, ${JSON.stringify(platformContent)}::jsonb,
+              ${JSON.stringify(draftPost.xThread)}::jsonb, ${draftPost.instagramFormat}, ${JSON.stringify(draftPost.tiktok)}::jsonb,
+              ${draftPost.firstComment}, ${draftPost.youtubeTitle}, ${input.youtubeThumbnail ?? null}, ${scheduledAt},
+              ${scheduledAt ?? new Date(now)}, ${new Date(now)})
+          `
+          for (const [position, accountId] of accountIds.entries()) {
+            const account = accounts.find((entry) => entry.id === accountId)!
+            yield* sql`INSERT INTO post_targets (post_id, position, account_id, platform, username)
+              VALUES (${id}, ${position}, ${accountId}, ${account.platform}, ${account.username})`
+          }
+          for (const [position, mediaId] of mediaIds.entries()) {
+            yield* sql`INSERT INTO post_media (post_id, position, media_id) VALUES (${id}, ${position}, ${mediaId})`
+          }
+          const post = yield* one(workspaceId, id).pipe(Effect.orDie)
+          yield* Events.record(sql, workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
+          return post
+        }))
+      })
+
+      const get = Effect.fn("Posts.get")(function*(workspaceId: string, postId: string) {
+        return yield* one(workspaceId, postId)
+      })
+
+      const list = Effect.fn("Posts.list")(function*(workspaceId: string, input: ListInput) {
+        const rows = yield* sql<PostRow>`
+          SELECT ${sql.literal(postColumns)} FROM posts WHERE workspace_id = ${workspaceId}
+          ${input.from === undefined ? sql`` : sql`AND sort_at >= ${input.from}`}
+          ${input.to === undefined ? sql`` : sql`AND sort_at < ${input.to}`}
+          ${input.statuses === undefined ? sql`` : sql`AND ${sql.in("status", input.statuses)}`}
+          ${input.cursor === undefined ? sql`` : sql`AND (sort_at, id) > (${input.cursor.sortAt}, ${input.cursor.id})`}
+          ORDER BY sort_at, id LIMIT ${input.limit + 1}
+        `
+        const page = rows.slice(0, input.limit)
+        const last = page.at(-1)
+        return {
+          posts: yield* hydrate(sql, page, baseUrl),
+          next: rows.length > input.limit && last !== undefined ? Option.some({ sortAt: last.sortAt, id: last.id }) : Option.none()
+        }
+      })
+
+      const remove = Effect.fn("Posts.remove")(function*(workspaceId: string, postId: string) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const [row] = yield* sql<{ readonly status: string }>`
+            SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
+          if (row === undefined) return yield* new PostNotFound({ postId })
+          if (row.status === "publishing") {
+            return yield* new PostConflict({ message: `Post ${postId} is going out right now; it can be deleted once it has` })
+          }
+          yield* sql`DELETE FROM posts WHERE id = ${postId}`
+          yield* Events.record(sql, workspaceId, "post.deleted", { postId })
+        }))
+      })
+
+      return Posts.of({ create, get, list, remove })
+    })
+  )
+}

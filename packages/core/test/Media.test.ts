@@ -1,0 +1,210 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Exit, Layer, Option, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import { NodeServices } from "@effect/platform-node"
+import { backends } from "@herald/db/testing"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import sharp from "sharp"
+import { afterAll } from "vitest"
+import { Media, Workspaces } from "../src/index.ts"
+
+const dataDir = mkdtempSync(join(tmpdir(), "herald-media-"))
+const mediaFolder = join(dataDir, "media")
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const limits = { image: 400_000, video: 5_000_000 }
+
+// Real videos, as a phone or an editor would send them: 2 s of 320x240 from ffmpeg. Its MP4 puts the `moov`
+// box after the media data (no faststart), so reading the header must seek past it.
+const video = (extension: "mp4" | "mov") => {
+  const file = join(dataDir, `fixture.${extension}`)
+  execFileSync("ffmpeg", [
+    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p", file
+  ])
+  return new Uint8Array(readFileSync(file))
+}
+
+const image = (format: "jpeg" | "png" | "webp", width: number, height: number, alpha = false) =>
+  Effect.promise(() =>
+    sharp({
+      create: {
+        width,
+        height,
+        channels: alpha ? 4 : 3,
+        background: alpha ? { r: 0, g: 0, b: 0, alpha: 0 } : { r: 200, g: 30, b: 30 }
+      }
+    }).toFormat(format).toBuffer().then((buffer) => new Uint8Array(buffer))
+  )
+
+const metadata = (file: string) => Effect.promise(() => sharp(join(mediaFolder, file)).metadata())
+
+// Bodies arrive in pieces; 7-byte chunks make the signature straddle several of them.
+const body = (bytes: Uint8Array, chunkSize = 64 * 1024) =>
+  Stream.fromIterable(Array.from({ length: Math.ceil(bytes.length / chunkSize) }, (_, index) =>
+    bytes.subarray(index * chunkSize, (index + 1) * chunkSize)))
+
+const files = () => ({
+  stored: readdirSync(mediaFolder).filter((name) => name !== "tmp").sort(),
+  inProgress: readdirSync(join(mediaFolder, "tmp"))
+})
+
+const workspace = Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Media" }))
+
+const upload = (contentType: string, bytes: Uint8Array, extra: Partial<Media.UploadInput<never>> = {}) =>
+  Effect.gen(function*() {
+    const media = yield* Media.Media
+    const { id } = yield* workspace
+    return yield* media.upload({ workspaceId: id, contentType, body: body(bytes), ...extra })
+  })
+
+const leavesNothing = <A, E, R>(attempt: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const before = files()
+    const [rowsBefore] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM media`
+    const exit = yield* Effect.exit(attempt)
+    const [rowsAfter] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM media`
+    assert.deepStrictEqual(files(), before)
+    assert.deepStrictEqual(files().inProgress, [])
+    assert.strictEqual(rowsAfter!.count, rowsBefore!.count)
+    return exit
+  })
+
+const failure = <A, E>(exit: Exit.Exit<A, E>) => {
+  assert.isTrue(Exit.isFailure(exit))
+  return Exit.isFailure(exit) ? Option.getOrUndefined(Exit.findErrorOption(exit)) : undefined
+}
+
+for (const backend of backends()) {
+  layer(
+    Layer.mergeAll(Media.Media.layer({ dataDir, limits }), Workspaces.Workspaces.layer).pipe(
+      Layer.provideMerge(Layer.merge(backend.layer, NodeServices.layer))
+    ),
+    { timeout: 120_000, excludeTestServices: true }
+  )(`Media on ${backend.name}`, (it) => {
+    it.effect("stores a JPEG with its EXIF orientation applied and its metadata stripped, plus a preview", () =>
+      Effect.gen(function*() {
+        const input = yield* Effect.promise(() =>
+          sharp({ create: { width: 600, height: 300, channels: 3, background: "red" } })
+            .jpeg().withMetadata({ orientation: 6 }).toBuffer()
+        )
+        const stored = yield* upload("image/jpeg", new Uint8Array(input))
+        assert.match(stored.id, /^med_/)
+        assert.include(stored, { kind: "image", mimeType: "image/jpeg", width: 300, height: 600, durationMs: null })
+        assert.strictEqual(stored.file, `${stored.id}.jpg`)
+        assert.strictEqual(stored.previewFile, `${stored.id}.preview.jpg`)
+        assert.strictEqual(stored.bytes, statSync(join(mediaFolder, stored.file)).size)
+        const saved = yield* metadata(stored.file)
+        assert.include(saved, { format: "jpeg", width: 300, height: 600 })
+        assert.isUndefined(saved.orientation)
+        assert.isUndefined(saved.exif)
+        const preview = yield* metadata(stored.previewFile!)
+        assert.include(preview, { format: "jpeg", width: 160, height: 320 })
+        assert.deepStrictEqual(files().inProgress, [])
+        const media = yield* Media.Media
+        assert.deepStrictEqual(yield* media.get(stored.workspaceId, stored.id), stored)
+      }))
+
+    it.effect("converts PNG and WebP to JPEG, flattening transparency onto white", () =>
+      Effect.gen(function*() {
+        const png = yield* upload("image/png", yield* image("png", 50, 40, true))
+        assert.include(png, { mimeType: "image/jpeg", width: 50, height: 40 })
+        const pixels = yield* Effect.promise(() => sharp(join(mediaFolder, png.file)).raw().toBuffer())
+        assert.isTrue([...pixels.subarray(0, 30)].every((value) => value > 245), "transparent became white")
+        const webp = yield* upload("image/webp; charset=binary", yield* image("webp", 30, 20))
+        assert.include(webp, { mimeType: "image/jpeg", width: 30, height: 20 })
+        assert.strictEqual((yield* metadata(webp.file)).format, "jpeg")
+      }))
+
+    it.effect("stores MP4 and MOV unchanged, reading duration and size from the file's header", () =>
+      Effect.gen(function*() {
+        for (const [extension, type] of [["mp4", "video/mp4"], ["mov", "video/quicktime"]] as const) {
+          const bytes = video(extension)
+          const stored = yield* upload(type, bytes)
+          assert.include(stored, { kind: "video", mimeType: type, width: 320, height: 240, bytes: bytes.length })
+          assert.approximately(stored.durationMs!, 2000, 50)
+          assert.strictEqual(stored.file, `${stored.id}.${extension}`)
+          assert.isNull(stored.previewFile)
+          assert.deepStrictEqual(new Uint8Array(readFileSync(join(mediaFolder, stored.file))), bytes)
+        }
+      }))
+
+    it.effect("takes video metadata given with the upload over the header", () =>
+      Effect.gen(function*() {
+        const stored = yield* upload("video/mp4", video("mp4"), { durationMs: 1500, width: 1080, height: 1920 })
+        assert.include(stored, { durationMs: 1500, width: 1080, height: 1920 })
+      }))
+
+    it.effect("refuses bytes that do not match the Content-Type, and types it does not take", () =>
+      Effect.gen(function*() {
+        const png = yield* image("png", 10, 10)
+        const mismatch = failure(yield* leavesNothing(upload("image/jpeg", png)))
+        assert.strictEqual(mismatch?._tag, "MediaInvalid")
+        assert.strictEqual(mismatch?.message, "The body is a PNG image, but Content-Type says image/jpeg")
+        const gif = failure(yield* leavesNothing(upload("image/gif", new TextEncoder().encode("GIF89a......"))))
+        assert.strictEqual(gif?._tag, "MediaInvalid")
+        assert.match(gif!.message, /image\/gif is not accepted; send one of image\/jpeg/)
+        const text = failure(yield* leavesNothing(upload("video/mp4", new TextEncoder().encode("hello, world!!"))))
+        assert.match(text!.message, /not an MP4 video/)
+        const empty = failure(yield* leavesNothing(upload("image/png", new Uint8Array(0))))
+        assert.match(empty!.message, /empty/)
+        // The right signature on a file that is not really one.
+        const damaged = new Uint8Array(2000).fill(7)
+        damaged.set(png.subarray(0, 16))
+        assert.strictEqual(failure(yield* leavesNothing(upload("image/png", damaged)))?._tag, "MediaInvalid")
+      }))
+
+    it.effect("refuses a body over the limit, by its declared length or while streaming, and keeps nothing", () =>
+      Effect.gen(function*() {
+        const jpeg = yield* image("jpeg", 10, 10)
+        const big = new Uint8Array(limits.image + 1)
+        big.set(jpeg.subarray(0, 16))
+        const streamed = failure(yield* leavesNothing(upload("image/jpeg", big)))
+        assert.strictEqual(streamed?._tag, "MediaTooLarge")
+        assert.match(streamed!.message, /Photos may be at most/)
+        const media = yield* Media.Media
+        const { id } = yield* workspace
+        const declared = yield* leavesNothing(media.upload({
+          workspaceId: id,
+          contentType: "video/mp4",
+          contentLength: limits.video + 1,
+          body: Stream.die("the body must not be read")
+        }))
+        assert.strictEqual(failure(declared)?._tag, "MediaTooLarge")
+      }))
+
+    it.effect("keeps nothing from a body cut off mid-stream", () =>
+      Effect.gen(function*() {
+        const bytes = video("mp4")
+        const media = yield* Media.Media
+        const { id } = yield* workspace
+        const exit = yield* leavesNothing(media.upload({
+          workspaceId: id,
+          contentType: "video/mp4",
+          body: Stream.concat(body(bytes.subarray(0, 5000), 1000), Stream.fail("connection reset" as const))
+        }))
+        assert.strictEqual(failure(exit), "connection reset")
+      }))
+
+    it.effect("finds media only in its own workspace, and serves only stored files", () =>
+      Effect.gen(function*() {
+        const media = yield* Media.Media
+        const stored = yield* upload("image/png", yield* image("png", 12, 12))
+        const { id: otherWorkspace } = yield* workspace
+        const other = yield* Effect.flip(media.get(otherWorkspace, stored.id))
+        assert.strictEqual(other._tag, "MediaNotFound")
+        const served = yield* media.file(stored.id, "jpg")
+        assert.deepStrictEqual(served, Option.some({
+          path: join(mediaFolder, stored.file),
+          contentType: "image/jpeg",
+          bytes: stored.bytes
+        }))
+        assert.isTrue(Option.isSome(yield* media.file(stored.id, "preview.jpg")))
+        assert.isTrue(Option.isNone(yield* media.file(stored.id, "mp4")))
+        assert.isTrue(Option.isNone(yield* media.file("../../etc/passwd", "jpg")))
+        assert.isTrue(Option.isNone(yield* media.file(stored.id, "toString")))
+      }))
+  })
+}

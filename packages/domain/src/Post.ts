@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+
+/** Post statuses (product.md, "Posts"). */
+export const PostStatus = Schema.Literals(["draft", "awaiting_approval", "scheduled", "publishing", "published", "partial", "failed"])
+export type PostStatus = typeof PostStatus.Type
+
+export const TargetStatus = Schema.Literals(["pending", "published", "failed"])
+export type TargetStatus = typeof TargetStatus.Type
+
+/** One account a post goes to, with its own delivery status (reference, "Target"). */
+export class Target extends Schema.Class<Target>("Target")({
+  accountId: Schema.String,
+  platform: Schema.String,
+  username: Schema.String,
+  status: TargetStatus,
+  url: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String)
+}) {}
+
+/** An attached photo or video as a post shows it (reference, "Media"). */
+export class PostMedia extends Schema.Class<PostMedia>("PostMedia")({
+  id: Schema.String,
+  kind: Schema.Literals(["image", "video"]),
+  url: Schema.String,
+  previewUrl: Schema.NullOr(Schema.String)
+}) {}
+
+export const TikTokPrivacy = Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])
+
+/** TikTok settings (reference, "TikTok settings"); `{}` when none. */
+export const TikTokSettings = Schema.Struct({
+  privacy: Schema.optionalKey(TikTokPrivacy),
+  allowComments: Schema.optionalKey(Schema.Boolean),
+  allowDuet: Schema.optionalKey(Schema.Boolean),
+  allowStitch: Schema.optionalKey(Schema.Boolean),
+  yourBrand: Schema.optionalKey(Schema.Boolean),
+  brandedContent: Schema.optionalKey(Schema.Boolean)
+})
+export type TikTokSettings = typeof TikTokSettings.Type
+
+/** The full post object: `GET /api/v1/posts/:id` and every webhook carry this form. */
+export class Post extends Schema.Class<Post>("Post")({
+  id: Schema.String,
+  status: PostStatus,
+  content: Schema.String,
+  platformContent: Schema.Record(Schema.String, Schema.String),
+  xThread: Schema.Array(Schema.String),
+  xThreadMedia: Schema.Array(Schema.Array(Schema.String)),
+  instagramFormat: Schema.Literals(["post", "story"]),
+  tiktok: TikTokSettings,
+  firstComment: Schema.NullOr(Schema.String),
+  youtubeTitle: Schema.NullOr(Schema.String),
+  youtubeThumbnail: Schema.NullOr(Schema.String),
+  queued: Schema.Boolean,
+  scheduledAt: Schema.NullOr(Schema.String),
+  publishedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  media: Schema.Array(PostMedia),
+  targets: Schema.Array(Target)
+}) {}
