@@ -19,7 +19,13 @@ const setup = Effect.gen(function*() {
       body: JSON.stringify(body)
     })
   const get = (path: string) => request(`${base}/api/v1${path}`, { headers: bearer(key.key) })
-  return { base, key, workspace, accountId, post, get }
+  const patch = (id: string, body: unknown) =>
+    request(`${base}/api/v1/posts/${id}`, {
+      method: "PATCH",
+      headers: { ...bearer(key.key), "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+  return { base, key, workspace, accountId, post, get, patch }
 })
 
 const events = (workspaceId: string) =>
@@ -157,5 +163,67 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (
       assert.strictEqual((yield* get(`/posts/${id}`)).status, 404)
       const recorded = yield* events(workspace.id)
       assert.deepStrictEqual(recorded.at(-1), { event: "post.deleted", data: { postId: id } })
+    }))
+
+  it.effect("changes only the fields sent, revalidates, reschedules, drafts back and schedules drafts", () =>
+    Effect.gen(function*() {
+      const { accountId, patch, post, workspace } = yield* setup
+      const at = inAnHour().toISOString()
+      const created = yield* post({ content: "v1", accountIds: [accountId], scheduledAt: at })
+      assert.strictEqual(created.status, 200, created.text)
+      const id = created.body.data.id
+      const edited = yield* patch(id, { content: "v2" })
+      assert.strictEqual(edited.status, 200, edited.text)
+      assert.deepInclude(edited.body.data, { content: "v2", scheduledAt: at, status: "scheduled" })
+      assert.strictEqual(edited.body.data.targets[0].accountId, accountId)
+      const later = new Date(Date.now() + 7_200_000).toISOString()
+      const moved = yield* patch(id, { scheduledAt: later })
+      assert.strictEqual(moved.body.data.scheduledAt, later)
+      const tooLong = yield* patch(id, { content: "a".repeat(101) })
+      assert.strictEqual(tooLong.status, 400)
+      assert.strictEqual(tooLong.body.error.message, "example: text is 101 characters; the limit is 100")
+      const drafted = yield* patch(id, { draft: true })
+      assert.strictEqual(drafted.body.data.status, "draft")
+      const rescheduled = yield* patch(id, { draft: false, scheduledAt: at })
+      assert.deepInclude(rescheduled.body.data, { status: "scheduled", scheduledAt: at })
+      const unknown = yield* patch(id, { publishNow: true })
+      assert.strictEqual(unknown.status, 400)
+      const recorded = yield* events(workspace.id)
+      assert.deepStrictEqual(recorded.map((event) => event.event), [
+        "post.scheduled", "post.updated", "post.rescheduled", "post.updated", "post.updated"
+      ])
+      assert.strictEqual(recorded[1]!.data.post.content, "v2")
+    }))
+
+  it.effect("refuses changes and retries in the wrong state with 409 conflict, and unknown posts with 404", () =>
+    Effect.gen(function*() {
+      const { accountId, base, key, patch, post } = yield* setup
+      const created = yield* post({ content: "out", accountIds: [accountId], draft: true })
+      const id = created.body.data.id
+      const retryDraft = yield* request(`${base}/api/v1/posts/${id}/retry`, { method: "POST", headers: bearer(key.key) })
+      assert.strictEqual(retryDraft.status, 409)
+      assert.strictEqual(retryDraft.body.error.code, "conflict")
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.orDie(sql`UPDATE posts SET status = 'published' WHERE id = ${id}`)
+      const late = yield* patch(id, { content: "too late" })
+      assert.strictEqual(late.status, 409)
+      assert.include(late.body.error.message, "published")
+      const missing = yield* patch("pst_0000000000000000000000", { content: "x" })
+      assert.strictEqual(missing.status, 404)
+    }))
+
+  it.effect("retries only the failed targets of a partial post (post.retried)", () =>
+    Effect.gen(function*() {
+      const { accountId, base, key, post, workspace } = yield* setup
+      const created = yield* post({ content: "again", accountIds: [accountId], draft: true })
+      const id = created.body.data.id
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.orDie(sql`UPDATE posts SET status = 'failed' WHERE id = ${id}`)
+      yield* Effect.orDie(sql`UPDATE post_targets SET status = 'failed', error = 'no' WHERE post_id = ${id}`)
+      const retried = yield* request(`${base}/api/v1/posts/${id}/retry`, { method: "POST", headers: bearer(key.key) })
+      assert.strictEqual(retried.status, 200, retried.text)
+      assert.strictEqual(retried.body.data.status, "scheduled")
+      assert.deepInclude(retried.body.data.targets[0], { status: "pending", error: null })
+      assert.strictEqual((yield* events(workspace.id)).at(-1)!.event, "post.retried")
     }))
 })

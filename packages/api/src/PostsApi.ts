@@ -21,6 +21,22 @@ export const CreatePost = Schema.Struct({
   youtubeThumbnail: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
+/** `PATCH /api/v1/posts/:id`: any create field but `publishNow`; only what is sent changes. */
+export const UpdatePost = Schema.Struct({
+  content: Schema.optionalKey(Schema.String),
+  accountIds: Schema.optionalKey(Schema.Array(Schema.String)),
+  mediaIds: Schema.optionalKey(Schema.Array(Schema.String)),
+  scheduledAt: Schema.optionalKey(Schema.String),
+  draft: Schema.optionalKey(Schema.Boolean),
+  platformContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  xThread: Schema.optionalKey(Schema.Array(Schema.String)),
+  instagramFormat: Schema.optionalKey(Schema.Literals(["post", "story"])),
+  tiktok: Schema.optionalKey(Post.TikTokSettings),
+  firstComment: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  youtubeTitle: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  youtubeThumbnail: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+
 export class Deleted extends Schema.Class<Deleted>("Deleted")({ id: Schema.String, deleted: Schema.Literal(true) }) {}
 
 export class PostsApi extends HttpApiGroup.make("posts").add(
@@ -45,6 +61,17 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
     success: Data(Post.Post),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "One post with each target's status, link and error"),
+  HttpApiEndpoint.patch("update", "/posts/:id", {
+    params: { id: Schema.String },
+    payload: UpdatePost,
+    success: Data(Post.Post),
+    error: [InvalidResponse, NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Change a draft, awaiting-approval or scheduled post; only the fields sent change"),
+  HttpApiEndpoint.post("retry", "/posts/:id/retry", {
+    params: { id: Schema.String },
+    success: Data(Post.Post),
+    error: [NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Send the failed targets of a partial or failed post again"),
   HttpApiEndpoint.delete("remove", "/posts/:id", {
     params: { id: Schema.String },
     success: Data(Deleted),

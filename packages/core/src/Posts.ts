@@ -42,6 +42,9 @@ export interface CreateInput {
   readonly youtubeThumbnail?: string | null | undefined
 }
 
+/** `PATCH`: only the fields sent change; `draft: false` with a time schedules a draft. */
+export type UpdateInput = Partial<Omit<CreateInput, "publishNow" | "draft">> & { readonly draft?: boolean | undefined }
+
 export interface ListInput {
   readonly from?: Date | undefined
   readonly to?: Date | undefined
@@ -69,6 +72,11 @@ export class Posts extends Context.Service<Posts, {
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
   }, SqlError.SqlError>
   remove(workspaceId: string, postId: string): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
+  update(workspaceId: string, postId: string, patch: UpdateInput): Effect.Effect<
+    Post.Post,
+    PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
+  >
+  retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | PostConflict | SqlError.SqlError>
 }>()("@herald/core/Posts") {
   static readonly layer = Layer.effect(
     Posts,
@@ -108,7 +116,9 @@ export class Posts extends Context.Service<Posts, {
           return post!
         })
 
-      const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput) {
+      // Every rule of a post request, shared by create and update. `timeChanged` is false when an update
+      // leaves a scheduled time as it was, which may by now lie in the past.
+      const check = Effect.fnUntraced(function*(workspaceId: string, input: CreateInput, timeChanged: boolean) {
         const problems: Array<Problem> = []
         const now = yield* Clock.currentTimeMillis
         const timings = [input.scheduledAt !== undefined, input.publishNow === true, input.draft === true].filter(Boolean).length
@@ -123,7 +133,7 @@ export class Posts extends Context.Service<Posts, {
         const draft = input.draft === true
         let scheduledAt: Date | null = input.publishNow === true ? new Date(now) : null
         if (input.scheduledAt !== undefined) {
-          const parsed = scheduledTime(input.scheduledAt, now)
+          const parsed = scheduledTime(input.scheduledAt, timeChanged ? now : Number.NEGATIVE_INFINITY)
           if ("at" in parsed) scheduledAt = parsed.at
           else problems.push(parsed)
         }
@@ -173,6 +183,33 @@ export class Posts extends Context.Service<Posts, {
         const platforms = [...new Set(accounts.map((account) => account.platform))]
         const adapters = yield* Effect.forEach(platforms, (platform) => Effect.option(networks.get(platform)))
         problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost))
+        return { problems, now, draft, scheduledAt, accounts, accountIds, mediaIds, draftPost, platformContent }
+      })
+
+      const writeParts = Effect.fnUntraced(function*(
+        id: string,
+        accountIds: ReadonlyArray<string>,
+        accounts: ReadonlyArray<{ readonly id: string; readonly platform: string; readonly username: string }>,
+        mediaIds: ReadonlyArray<string>
+      ) {
+        yield* sql`DELETE FROM post_targets WHERE post_id = ${id}`
+        yield* sql`DELETE FROM post_media WHERE post_id = ${id}`
+        for (const [position, accountId] of accountIds.entries()) {
+          const account = accounts.find((entry) => entry.id === accountId)!
+          yield* sql`INSERT INTO post_targets (post_id, position, account_id, platform, username)
+            VALUES (${id}, ${position}, ${accountId}, ${account.platform}, ${account.username})`
+        }
+        for (const [position, mediaId] of mediaIds.entries()) {
+          yield* sql`INSERT INTO post_media (post_id, position, media_id) VALUES (${id}, ${position}, ${mediaId})`
+        }
+      })
+
+      const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput) {
+        const { accountIds, accounts, draft, draftPost, mediaIds, now, platformContent, problems, scheduledAt } = yield* check(
+          workspaceId,
+          input,
+          true
+        )
         if (problems.length > 0) return yield* new PostInvalid({ problems })
 
         const id = yield* Ids.make("pst")
@@ -186,14 +223,7 @@ export class Posts extends Context.Service<Posts, {
               ${draftPost.firstComment}, ${draftPost.youtubeTitle}, ${input.youtubeThumbnail ?? null}, ${scheduledAt},
               ${scheduledAt ?? new Date(now)}, ${new Date(now)})
           `
-          for (const [position, accountId] of accountIds.entries()) {
-            const account = accounts.find((entry) => entry.id === accountId)!
-            yield* sql`INSERT INTO post_targets (post_id, position, account_id, platform, username)
-              VALUES (${id}, ${position}, ${accountId}, ${account.platform}, ${account.username})`
-          }
-          for (const [position, mediaId] of mediaIds.entries()) {
-            yield* sql`INSERT INTO post_media (post_id, position, media_id) VALUES (${id}, ${position}, ${mediaId})`
-          }
+          yield* writeParts(id, accountIds, accounts, mediaIds)
           const post = yield* one(workspaceId, id).pipe(Effect.orDie)
           yield* Events.record(sql, workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
           return post
@@ -234,7 +264,83 @@ export class Posts extends Context.Service<Posts, {
         }))
       })
 
-      return Posts.of({ create, get, list, remove })
+      const update = Effect.fn("Posts.update")(function*(workspaceId: string, postId: string, patch: UpdateInput) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
+            SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
+          if (locked === undefined) return yield* new PostNotFound({ postId })
+          if (!["draft", "awaiting_approval", "scheduled"].includes(locked.status)) {
+            return yield* new PostConflict({
+              message: `Post ${postId} is ${locked.status}; only draft, awaiting approval or scheduled posts can change`
+            })
+          }
+          const current = yield* one(workspaceId, postId)
+          const toDraft = patch.draft === true || (patch.draft === undefined && current.status === "draft")
+          const scheduledAt = patch.scheduledAt ?? current.scheduledAt ?? undefined
+          if (!toDraft && scheduledAt === undefined) {
+            return yield* new PostInvalid({
+              problems: [{ field: "scheduledAt", message: "Scheduling a draft needs scheduledAt (with draft: false)" }]
+            })
+          }
+          const merged: CreateInput = {
+            content: patch.content ?? current.content,
+            accountIds: patch.accountIds ?? current.targets.map((target) => target.accountId),
+            mediaIds: patch.mediaIds ?? current.media.map((item) => item.id),
+            platformContent: patch.platformContent ?? current.platformContent,
+            xThread: patch.xThread ?? current.xThread,
+            instagramFormat: patch.instagramFormat ?? current.instagramFormat,
+            tiktok: patch.tiktok ?? current.tiktok,
+            firstComment: patch.firstComment === undefined ? current.firstComment : patch.firstComment,
+            youtubeTitle: patch.youtubeTitle === undefined ? current.youtubeTitle : patch.youtubeTitle,
+            youtubeThumbnail: patch.youtubeThumbnail === undefined ? current.youtubeThumbnail : patch.youtubeThumbnail,
+            ...(toDraft ? { draft: true } : { scheduledAt })
+          }
+          const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
+          const checked = yield* check(workspaceId, merged, timeChanged || (current.status === "draft" && !toDraft))
+          if (checked.problems.length > 0) return yield* new PostInvalid({ problems: checked.problems })
+          const status: Post.PostStatus = toDraft ? "draft" : current.status === "awaiting_approval" ? "awaiting_approval" : "scheduled"
+          const planned = toDraft ? (patch.scheduledAt === undefined ? null : checked.scheduledAt) : checked.scheduledAt
+          const draftPost = checked.draftPost
+          yield* sql`
+            UPDATE posts SET status = ${status}, content = ${draftPost.content},
+              platform_content = ${JSON.stringify(draftPost.platformContent)}::jsonb,
+              x_thread = ${JSON.stringify(draftPost.xThread)}::jsonb, instagram_format = ${draftPost.instagramFormat},
+              tiktok = ${JSON.stringify(draftPost.tiktok)}::jsonb, first_comment = ${draftPost.firstComment},
+              youtube_title = ${draftPost.youtubeTitle}, youtube_thumbnail = ${merged.youtubeThumbnail ?? null},
+              scheduled_at = ${planned}, sort_at = ${planned ?? new Date(current.createdAt)},
+              version = version + 1, updated_at = now()
+            WHERE id = ${postId}
+          `
+          yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds)
+          const post = yield* one(workspaceId, postId)
+          const onlyTime = Object.keys(patch).every((field) => field === "scheduledAt") && timeChanged
+          yield* onlyTime
+            ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post })
+            : Events.record(sql, workspaceId, "post.updated", { postId, post, status })
+          return post
+        }))
+      })
+
+      const retry = Effect.fn("Posts.retry")(function*(workspaceId: string, postId: string) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
+            SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
+          if (locked === undefined) return yield* new PostNotFound({ postId })
+          if (locked.status !== "partial" && locked.status !== "failed") {
+            return yield* new PostConflict({ message: `Post ${postId} is ${locked.status}; only partial or failed posts can be retried` })
+          }
+          const now = new Date(yield* Clock.currentTimeMillis)
+          // Published targets are left alone; the failed ones go out again.
+          yield* sql`UPDATE post_targets SET status = 'pending', error = NULL WHERE post_id = ${postId} AND status = 'failed'`
+          yield* sql`UPDATE posts SET status = 'scheduled', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
+            updated_at = now() WHERE id = ${postId}`
+          const post = yield* one(workspaceId, postId)
+          yield* Events.record(sql, workspaceId, "post.retried", { postId, post })
+          return post
+        }))
+      })
+
+      return Posts.of({ create, get, list, remove, update, retry })
     })
   )
 }

@@ -9,6 +9,8 @@ const invalid = (error: Posts.PostInvalid) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
+const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
+
 const cursorOf = (next: { readonly sortAt: Date; readonly id: string }) =>
   Buffer.from(`${next.sortAt.toISOString()}|${next.id}`).toString("base64url")
 
@@ -44,11 +46,26 @@ export const layer = HttpApiBuilder.group(
           const page = yield* Effect.orDie(posts.list(workspaceId, parsed))
           return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, cursorOf)) }
         }))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.update(workspaceId, params.id, payload)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("PostInvalid", invalid),
+          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("retry", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.retry(workspaceId, params.id)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
           Effect.catchTag("PostNotFound", notFound),
-          Effect.catchTag("PostConflict", (error) => Effect.fail(new ApiError.Conflict({ message: error.message }))),
+          Effect.catchTag("PostConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })
