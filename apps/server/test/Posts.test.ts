@@ -226,4 +226,35 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (
       assert.deepInclude(retried.body.data.targets[0], { status: "pending", error: null })
       assert.strictEqual((yield* events(workspace.id)).at(-1)!.event, "post.retried")
     }))
+
+  it.effect("replays a repeat with the same Idempotency-Key and body, refuses another body, and makes one post of two at once", () =>
+    Effect.gen(function*() {
+      const { accountId, base, get, key } = yield* setup
+      const send = (idempotencyKey: string, body: unknown) =>
+        request(`${base}/api/v1/posts`, {
+          method: "POST",
+          headers: { ...bearer(key.key), "content-type": "application/json", "idempotency-key": idempotencyKey },
+          body: JSON.stringify(body)
+        })
+      const body = { content: "once", accountIds: [accountId], draft: true }
+      const first = yield* send("key-1", body)
+      assert.strictEqual(first.status, 200, first.text)
+      const again = yield* send("key-1", body)
+      assert.strictEqual(again.status, 200)
+      assert.strictEqual(again.text, first.text)
+      assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+      const other = yield* send("key-1", { ...body, content: "different" })
+      assert.strictEqual(other.status, 409)
+      assert.strictEqual(other.body.error.code, "conflict")
+      // A refused request is not kept: the key can be used again once the request is right.
+      const refused = yield* send("key-2", { ...body, content: "" })
+      assert.strictEqual(refused.status, 400)
+      const fixed = yield* send("key-2", body)
+      assert.strictEqual(fixed.status, 200, fixed.text)
+      const [left, right] = yield* Effect.all([send("key-3", body), send("key-3", body)], { concurrency: 2 })
+      assert.strictEqual(left.body.data.id, right.body.data.id)
+      const listed = yield* get("/posts?status=draft&limit=100")
+      // key-1, key-2 and key-3 made one post each, whatever the repeats.
+      assert.strictEqual(listed.body.data.filter((entry: any) => entry.content === "once").length, 3)
+    }))
 })

@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Ids } from "@herald/domain"
-import { RateLimitedResponse, UnauthorizedResponse } from "./ApiError.ts"
+import { ConflictResponse, InvalidResponse, RateLimitedResponse, UnauthorizedResponse } from "./ApiError.ts"
 
 /** The workspace and key a request authenticated as. */
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, {
@@ -15,5 +15,6 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, {
 }>()("@herald/api/Authorization", {
   requiredForClient: true,
   security: { bearer: HttpApiSecurity.bearer },
-  error: [UnauthorizedResponse, RateLimitedResponse]
+  // Invalid and Conflict come from the Idempotency-Key check that runs with it.
+  error: [UnauthorizedResponse, RateLimitedResponse, InvalidResponse, ConflictResponse]
 }) {}

@@ -1,7 +1,8 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
-import { ApiKeys, RateLimiter } from "@herald/core"
+import { ApiKeys, IdempotencyKeys, RateLimiter } from "@herald/core"
+import * as Idempotency from "./Idempotency.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
 
 // The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
@@ -55,6 +56,7 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
+    const idempotencyKeys = yield* IdempotencyKeys.IdempotencyKeys
 
     return Authorization.Authorization.of({
       bearer: (httpEffect, { credential }) =>
@@ -64,7 +66,11 @@ export const layer = Layer.effect(
           Effect.flatMap((principal) =>
             Effect.andThen(
               limit(rateLimiter, `key:${principal.keyId}`),
-              Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
+              Idempotency.run(
+                idempotencyKeys,
+                principal.workspaceId,
+                Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
+              )
             )
           )
         )

@@ -1,0 +1,92 @@
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+
+export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
+  message: Schema.String
+}) {}
+
+/** A stored answer to replay. */
+export interface Answer {
+  readonly statusCode: number
+  readonly body: string
+}
+
+export type Claim =
+  | { readonly _tag: "Claimed" }
+  | { readonly _tag: "Replay"; readonly answer: Answer }
+
+// Keys are kept this long; a request still running under a key is waited for this long before a repeat is
+// refused as in progress.
+const keep = Duration.hours(24)
+const waitForFirst = Duration.seconds(15)
+
+/**
+ * `Idempotency-Key` on POST, PATCH and DELETE: the first request with a key claims it (one row, so two
+ * concurrent requests cannot both run); its successful answer is stored and replayed to every repeat with
+ * the same request within 24 hours. A repeat with another request is `conflict`. An answer that is an error
+ * is not stored: the key is released and the request may be sent again.
+ */
+export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
+  claim(workspaceId: string, key: string, requestHash: string): Effect.Effect<Claim, IdempotencyMismatch | SqlError.SqlError>
+  complete(workspaceId: string, key: string, answer: Answer): Effect.Effect<void, SqlError.SqlError>
+  release(workspaceId: string, key: string): Effect.Effect<void, SqlError.SqlError>
+}>()("@herald/core/IdempotencyKeys") {
+  static readonly layer = Layer.effect(
+    IdempotencyKeys,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const lookup = (workspaceId: string, key: string) =>
+        Effect.map(
+          sql<{ readonly requestHash: string; readonly statusCode: number | null; readonly responseBody: string | null }>`
+            SELECT request_hash, status_code, response_body FROM idempotency_keys
+            WHERE workspace_id = ${workspaceId} AND key = ${key}`,
+          (rows) => Option.fromNullishOr(rows[0])
+        )
+
+      const claim = Effect.fn("IdempotencyKeys.claim")(function*(workspaceId: string, key: string, requestHash: string) {
+        const started = yield* Clock.currentTimeMillis
+        while (true) {
+          const inserted = yield* sql`
+            INSERT INTO idempotency_keys (workspace_id, key, request_hash) VALUES (${workspaceId}, ${key}, ${requestHash})
+            ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`
+          if (inserted.length > 0) return { _tag: "Claimed" } as const
+          const existing = yield* lookup(workspaceId, key)
+          if (Option.isNone(existing)) continue
+          if (existing.value.requestHash !== requestHash) {
+            return yield* new IdempotencyMismatch({
+              message: `Idempotency-Key "${key}" was used with a different request; use a new key for a new request`
+            })
+          }
+          if (existing.value.statusCode !== null) {
+            return { _tag: "Replay", answer: { statusCode: existing.value.statusCode, body: existing.value.responseBody ?? "" } } as const
+          }
+          const now = yield* Clock.currentTimeMillis
+          if (now - started > Duration.toMillis(waitForFirst)) {
+            return yield* new IdempotencyMismatch({
+              message: `A request with Idempotency-Key "${key}" is still in progress; try again in a moment`
+            })
+          }
+          yield* Effect.sleep(Duration.millis(50))
+        }
+      })
+
+      const complete = Effect.fn("IdempotencyKeys.complete")(function*(workspaceId: string, key: string, answer: Answer) {
+        yield* sql`UPDATE idempotency_keys SET status_code = ${answer.statusCode}, response_body = ${answer.body}
+          WHERE workspace_id = ${workspaceId} AND key = ${key}`
+      })
+
+      const release = Effect.fn("IdempotencyKeys.release")(function*(workspaceId: string, key: string) {
+        yield* sql`DELETE FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key} AND status_code IS NULL`
+      })
+
+      const prune = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        sql`DELETE FROM idempotency_keys WHERE created_at < ${new Date(now - Duration.toMillis(keep))}`).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("Old idempotency keys could not be removed", cause))
+        )
+      yield* Effect.forkScoped(Effect.repeat(prune, Schedule.spaced(Duration.hours(1))))
+
+      return IdempotencyKeys.of({ claim, complete, release })
+    })
+  )
+}
