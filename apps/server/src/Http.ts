@@ -6,6 +6,8 @@ import * as AccountsHandlers from "./http/AccountsHandlers.ts"
 import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
+import * as MediaFiles from "./http/MediaFiles.ts"
+import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
@@ -21,6 +23,7 @@ export const openapiPath = "/api/v1/openapi.json"
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.mergeAll(
   sandboxRoutes,
+  MediaFiles.layer,
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
@@ -28,6 +31,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
 ).pipe(
   Layer.provide([
     AccountsHandlers.layer,
+    MediaHandlers.layer,
     NetworksHandlers.layer,
     OAuthHandlers.layer,
     PostsHandlers.layer,

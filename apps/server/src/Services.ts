@@ -1,11 +1,12 @@
 import { Layer } from "effect"
-import { Accounts, ApiKeys, IdempotencyKeys, RateLimiter } from "@herald/core"
+import { Accounts, ApiKeys, IdempotencyKeys, Media, RateLimiter } from "@herald/core"
 
 /** The core services the HTTP layer calls, over whichever database layer is provided. */
-export const layer = (options: { readonly rateLimitPerMinute: number }) =>
+export const layer = (options: { readonly rateLimitPerMinute: number; readonly dataDir: string }) =>
   Layer.mergeAll(
     ApiKeys.ApiKeys.layer,
     Accounts.Accounts.layer,
     IdempotencyKeys.IdempotencyKeys.layer,
+    Media.Media.layer({ dataDir: options.dataDir }),
     RateLimiter.RateLimiter.layer({ limitPerMinute: options.rateLimitPerMinute })
   )

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import sharp from "sharp"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Posts over real HTTP with the example network (text up to 100 characters, text or media required).
@@ -256,5 +257,30 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (
       const listed = yield* get("/posts?status=draft&limit=100")
       // key-1, key-2 and key-3 made one post each, whatever the repeats.
       assert.strictEqual(listed.body.data.filter((entry: any) => entry.content === "once").length, 3)
+    }))
+
+  it.effect("attaches uploaded media in order; the post's media links serve the files", () =>
+    Effect.gen(function*() {
+      const { accountId, base, key, post } = yield* setup
+      const png = yield* Effect.promise(() =>
+        sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 128, b: 255, alpha: 0.5 } } }).png().toBuffer()
+      )
+      const uploaded = yield* request(`${base}/api/v1/media`, {
+        method: "POST",
+        headers: { ...bearer(key.key), "content-type": "image/png" },
+        body: png
+      })
+      assert.strictEqual(uploaded.status, 200, uploaded.text)
+      assert.deepInclude(uploaded.body.data, { kind: "image", mimeType: "image/jpeg", width: 40, height: 30 })
+      const created = yield* post({ content: "with a photo", accountIds: [accountId], draft: true, mediaIds: [uploaded.body.data.id] })
+      assert.strictEqual(created.status, 200, created.text)
+      const media = created.body.data.media
+      assert.deepStrictEqual(media.map((item: any) => item.id), [uploaded.body.data.id])
+      assert.match(media[0].url, /\/media\/med_[0-9A-Za-z]+\.jpg$/)
+      const file = yield* Effect.promise(() => fetch(media[0].url.replace("localhost", "127.0.0.1")))
+      assert.strictEqual(file.status, 200)
+      assert.strictEqual(file.headers.get("content-type"), "image/jpeg")
+      const unknown = yield* post({ content: "x", accountIds: [accountId], draft: true, mediaIds: ["med_nope"] })
+      assert.include(unknown.body.error.message, "Media med_nope does not exist")
     }))
 })

@@ -1,4 +1,7 @@
 import { Effect, Option, Redacted } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { HttpServer } from "effect/http"
 import { ApiKeys, type Settings, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
@@ -12,7 +15,7 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   host: "127.0.0.1",
   baseUrl: Option.none(),
   databaseUrl: Option.none(),
-  dataDir: "./.herald-test-unused",
+  dataDir: mkdtempSync(join(tmpdir(), "herald-server-test-")),
   secretKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),
   rateLimitPerMinute: 1000,
   sandbox: Option.some(true),

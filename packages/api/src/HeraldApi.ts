@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
+import { MediaApi } from "./MediaApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
 import { Authorization } from "./Authorization.ts"
@@ -10,6 +11,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(AccountsApi)
   .add(NetworksApi)
   .add(PostsApi)
+  .add(MediaApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.

@@ -102,7 +102,8 @@ const reshape = (request: HttpServerRequest.HttpServerRequest, requestId: string
   // JSON answers are already in shape; HTML pages (the OAuth callback) are meant for a browser.
   if ("contentType" in body && /^(application\/json|text\/html)/.test(body.contentType ?? "")) return response
   const message = response.status === 415
-    ? `Content-Type ${request.headers["content-type"] ?? "(none)"} is not accepted here; send application/json`
+    ? `Content-Type ${request.headers["content-type"] ?? "(none)"} is not accepted by ${request.method} ${request.url.split("?")[0]}` +
+      (request.url.startsWith("/api/v1/media") ? "; send a JPEG, PNG, WebP, MP4 or MOV file" : "; send application/json")
     : `The request could not be answered (HTTP ${response.status})`
   const code = codeForStatus(response.status)
   return json(response.status, ApiError.body(code, message, code === "internal" ? { requestId } : undefined)).pipe(

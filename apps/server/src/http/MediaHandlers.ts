@@ -1,7 +1,7 @@
 import { Effect, type Stream } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import type { HttpApiError } from "effect/http-api"
-import { ApiError, Authorization, MediaApi } from "@herald/api"
+import { HttpApiBuilder, type HttpApiError } from "effect/http-api"
+import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
 import { PublicUrl } from "../PublicUrl.ts"
@@ -64,9 +64,4 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
   return { data: toMediaObject(publicUrl, stored) }
 })
 
-// Wired in Http.ts once HeraldApi's V1 adds `MediaApi` (until then `"media"` is not a group of HeraldApi):
-//
-//   export const layer = HttpApiBuilder.group(HeraldApi.HeraldApi, "media", (handlers) =>
-//     handlers.handle("upload", upload))
-//
-// test/Media.test.ts serves `upload` the same way in an API of its own.
+export const layer = HttpApiBuilder.group(HeraldApi.HeraldApi, "media", (handlers) => handlers.handle("upload", upload))

@@ -1,0 +1,247 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder } from "effect/http-api"
+import { NodeHttpServer, NodeServices } from "@effect/platform-node"
+import { Authorization, MediaApi } from "@herald/api"
+import { Media, Workspaces } from "@herald/core"
+import { backends } from "@herald/db/testing"
+import { Ids } from "@herald/domain"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { request as httpRequest } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll } from "vitest"
+import * as ErrorRendering from "../src/http/ErrorRendering.ts"
+import * as MediaFiles from "../src/http/MediaFiles.ts"
+import * as MediaHandlers from "../src/http/MediaHandlers.ts"
+import * as Http from "../src/Http.ts"
+import * as NodeServer from "../src/internal/nodeServer.ts"
+import { PublicUrl } from "../src/PublicUrl.ts"
+import { request } from "./request.ts"
+
+// The media group and file route served the way the real server serves them (under `/api/v1`, behind the
+// authorization middleware, with the global error rendering), with a stand-in middleware whose bearer token
+// is the workspace id.
+class TestApi extends HttpApi.make("media-test")
+  .add(MediaApi.MediaApi)
+  .middleware(Authorization.Authorization)
+  .prefix("/api/v1")
+{}
+
+const dataDir = mkdtempSync(join(tmpdir(), "herald-media-http-"))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const mediaFolder = join(dataDir, "media")
+const photoLimit = 100_000
+
+const StandInAuthorization = Layer.succeed(
+  Authorization.Authorization,
+  Authorization.Authorization.of({
+    bearer: (httpEffect, { credential }) =>
+      Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
+        workspaceId: Ids.WorkspaceId.make(Redacted.value(credential)),
+        keyId: Ids.ApiKeyId.make("key_0000000000000000test")
+      })
+  })
+)
+
+const MediaServer = Http.serve(
+  Layer.mergeAll(HttpApiBuilder.layer(TestApi), MediaFiles.layer, ErrorRendering.layer).pipe(
+    Layer.provide(HttpApiBuilder.group(TestApi, "media", (handlers) => handlers.handle("upload", MediaHandlers.upload))),
+    Layer.provide(StandInAuthorization)
+  )
+).pipe(
+  Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(Layer.mergeAll(
+    Media.Media.layer({ dataDir, limits: { image: photoLimit } }),
+    Workspaces.Workspaces.layer,
+    Layer.succeed(PublicUrl, "https://herald.example")
+  )),
+  Layer.provideMerge(backends()[0]!.layer),
+  Layer.provide(NodeServices.layer)
+)
+
+const ffmpeg = (name: string, ...args: ReadonlyArray<string>) => {
+  const file = join(dataDir, name)
+  execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", ...args, file])
+  return new Uint8Array(readFileSync(file))
+}
+const jpeg = () => ffmpeg("photo.jpg", "-i", "testsrc=size=400x300", "-frames:v", "1")
+const png = () => ffmpeg("photo.png", "-i", "testsrc=size=40x30", "-frames:v", "1")
+const mp4 = () =>
+  ffmpeg("video.mp4", "-i", "testsrc=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p")
+
+const base = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
+
+const upload = (contentType: string, body: Uint8Array, query = "") =>
+  Effect.gen(function*() {
+    const workspace = yield* Effect.orDie(
+      Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Media" }))
+    )
+    return yield* request(`${yield* base}/api/v1/media${query}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${workspace.id}`, "content-type": contentType },
+      body
+    })
+  })
+
+const inProgress = () => readdirSync(join(mediaFolder, "tmp"))
+
+layer(MediaServer, { timeout: 120_000, excludeTestServices: true })("media over HTTP", (it) => {
+  it.effect("uploads a photo and serves it with caching headers, validators and byte ranges", () =>
+    Effect.gen(function*() {
+      const answer = yield* upload("image/jpeg", jpeg())
+      assert.strictEqual(answer.status, 200, answer.text)
+      const data = answer.body.data
+      assert.include(data, { kind: "image", mimeType: "image/jpeg", width: 400, height: 300, durationMs: null })
+      assert.strictEqual(data.url, `https://herald.example/media/${data.id}.jpg`)
+      assert.strictEqual(data.previewUrl, `https://herald.example/media/${data.id}.preview.jpg`)
+
+      const url = `${yield* base}/media/${data.id}.jpg`
+      const whole = yield* request(url)
+      assert.strictEqual(whole.status, 200)
+      assert.strictEqual(whole.headers.get("content-type"), "image/jpeg")
+      assert.strictEqual(whole.headers.get("content-length"), String(data.bytes))
+      assert.strictEqual(whole.headers.get("cache-control"), "public, max-age=31536000, immutable")
+      assert.strictEqual(whole.headers.get("accept-ranges"), "bytes")
+      const etag = whole.headers.get("etag")!
+      assert.strictEqual(etag, `"${data.id}.jpg"`)
+      const stored = new Uint8Array(readFileSync(join(mediaFolder, `${data.id}.jpg`)))
+
+      const part = yield* Effect.promise(() =>
+        fetch(url, { headers: { range: "bytes=10-19" } }).then(async (response) => ({
+          status: response.status,
+          range: response.headers.get("content-range"),
+          bytes: new Uint8Array(await response.arrayBuffer())
+        }))
+      )
+      assert.deepStrictEqual(part, { status: 206, range: `bytes 10-19/${data.bytes}`, bytes: stored.subarray(10, 20) })
+      const suffix = yield* request(url, { headers: { range: "bytes=-5" } })
+      assert.strictEqual(suffix.headers.get("content-range"), `bytes ${data.bytes - 5}-${data.bytes - 1}/${data.bytes}`)
+
+      const outside = yield* request(url, { headers: { range: `bytes=${data.bytes}-` } })
+      assert.strictEqual(outside.status, 416)
+      assert.strictEqual(outside.headers.get("content-range"), `bytes */${data.bytes}`)
+      assert.strictEqual(outside.body.error.code, "invalid")
+
+      assert.strictEqual((yield* request(url, { headers: { "if-none-match": etag } })).status, 304)
+      const preview = yield* request(`${yield* base}/media/${data.id}.preview.jpg`)
+      assert.strictEqual(preview.status, 200)
+      assert.strictEqual(preview.headers.get("content-type"), "image/jpeg")
+
+      for (const missing of [`${data.id}.mp4`, "med_00000000000000000000.jpg", "..%2F..%2Fetc%2Fpasswd"]) {
+        const answer = yield* request(`${yield* base}/media/${missing}`)
+        assert.strictEqual(answer.status, 404, missing)
+        assert.strictEqual(answer.body.error.code, "not_found")
+      }
+    }))
+
+  it.effect("reads a video's metadata from the query, or else from the file", () =>
+    Effect.gen(function*() {
+      const given = yield* upload("video/mp4", mp4(), "?durationMs=1500&width=1080&height=1920")
+      assert.strictEqual(given.status, 200, given.text)
+      assert.include(given.body.data, { kind: "video", durationMs: 1500, width: 1080, height: 1920, previewUrl: null })
+      assert.match(given.body.data.url, /\/media\/med_\w+\.mp4$/)
+      const read = yield* upload("video/mp4", mp4())
+      assert.include(read.body.data, { durationMs: 2000, width: 320, height: 240 })
+    }))
+
+  it.effect("answers bad query values with invalid naming the parameter", () =>
+    Effect.gen(function*() {
+      for (const query of ["?width=-1", "?durationMs=abc", "?height=1.5"]) {
+        const answer = yield* upload("video/mp4", mp4(), query)
+        assert.strictEqual(answer.status, 400, query)
+        assert.strictEqual(answer.body.error.code, "invalid")
+        assert.include(answer.body.error.message, query.slice(1).split("=")[0]!)
+      }
+    }))
+
+  it.effect("refuses bytes that do not match their type, and types it does not take", () =>
+    Effect.gen(function*() {
+      const mismatch = yield* upload("image/jpeg", png())
+      assert.strictEqual(mismatch.status, 400)
+      assert.deepStrictEqual(mismatch.body.error, {
+        code: "invalid",
+        message: "The body is a PNG image, but Content-Type says image/jpeg"
+      })
+      const gif = yield* upload("image/gif", new TextEncoder().encode("GIF89a"))
+      assert.strictEqual(gif.body.error.code, "invalid")
+    }))
+
+  it.effect("refuses a photo over its limit with too_large, keeping nothing", () =>
+    Effect.gen(function*() {
+      const before = readdirSync(mediaFolder)
+      const big = new Uint8Array(photoLimit + 1)
+      big.set(jpeg().subarray(0, 16))
+      const answer = yield* upload("image/jpeg", big)
+      assert.strictEqual(answer.status, 413)
+      assert.strictEqual(answer.body.error.code, "too_large")
+      assert.match(answer.body.error.message, /Photos may be at most/)
+      assert.deepStrictEqual(readdirSync(mediaFolder), before)
+    }))
+
+  it.effect("refuses a Content-Length over the video limit before reading the body", () =>
+    Effect.gen(function*() {
+      const port = Number(new URL(yield* base).port)
+      const workspace = yield* Effect.orDie(
+        Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Huge" }))
+      )
+      const answer = yield* Effect.callback<{ readonly status: number; readonly body: string }>((resume) => {
+        const outgoing = httpRequest({
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/v1/media",
+          headers: {
+            authorization: `Bearer ${workspace.id}`,
+            "content-type": "video/mp4",
+            "content-length": String(MediaApi.maxUploadBytes + 1)
+          }
+        }, (response) => {
+          let body = ""
+          response.on("data", (chunk) => body += chunk)
+          response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, body })))
+        })
+        outgoing.on("error", () => undefined)
+        outgoing.flushHeaders()
+      })
+      assert.strictEqual(answer.status, 413)
+      assert.strictEqual(JSON.parse(answer.body).error.code, "too_large")
+    }))
+
+  it.effect("keeps nothing from an upload whose connection drops mid-body", () =>
+    Effect.gen(function*() {
+      const before = readdirSync(mediaFolder)
+      const port = Number(new URL(yield* base).port)
+      const workspace = yield* Effect.orDie(
+        Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Cut" }))
+      )
+      const video = mp4()
+      // Half the announced body, then the connection goes away.
+      yield* Effect.callback<void>((resume) => {
+        const outgoing = httpRequest({
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/v1/media",
+          headers: {
+            authorization: `Bearer ${workspace.id}`,
+            "content-type": "video/mp4",
+            "content-length": String(video.length)
+          }
+        })
+        // The client's own error about the connection it dropped is expected.
+        outgoing.on("error", () => undefined)
+        outgoing.write(video.subarray(0, Math.floor(video.length / 2)), () => {
+          setTimeout(() => {
+            outgoing.destroy()
+            resume(Effect.void)
+          }, 200)
+        })
+      })
+      yield* Effect.sleep("500 millis")
+      assert.deepStrictEqual(inProgress(), [])
+      assert.deepStrictEqual(readdirSync(mediaFolder), before)
+    }))
+})
