@@ -7,7 +7,6 @@ import { Authorization, MediaApi } from "@herald/api"
 import { Media, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import { Ids } from "@herald/domain"
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
@@ -62,15 +61,11 @@ const MediaServer = Http.serve(
   Layer.provide(NodeServices.layer)
 )
 
-const ffmpeg = (name: string, ...args: ReadonlyArray<string>) => {
-  const file = join(dataDir, name)
-  execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", ...args, file])
-  return new Uint8Array(readFileSync(file))
-}
-const jpeg = () => ffmpeg("photo.jpg", "-i", "testsrc=size=400x300", "-frames:v", "1")
-const png = () => ffmpeg("photo.png", "-i", "testsrc=size=40x30", "-frames:v", "1")
-const mp4 = () =>
-  ffmpeg("video.mp4", "-i", "testsrc=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p")
+// Made with Debian's ffmpeg (`-f lavfi -i testsrc=...`) and committed, so the tests need no ffmpeg.
+const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dirname, "fixtures", name)))
+const jpeg = () => fixture("photo.jpg")
+const png = () => fixture("photo.png")
+const mp4 = () => fixture("video.mp4")
 
 const base = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
 

@@ -3,7 +3,6 @@ import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { NodeServices } from "@effect/platform-node"
 import { backends } from "@herald/db/testing"
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,15 +15,12 @@ const mediaFolder = join(dataDir, "media")
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 const limits = { image: 400_000, video: 5_000_000 }
 
-// Real videos, as a phone or an editor would send them: 2 s of 320x240 from ffmpeg. Its MP4 puts the `moov`
-// box after the media data (no faststart), so reading the header must seek past it.
-const video = (extension: "mp4" | "mov") => {
-  const file = join(dataDir, `fixture.${extension}`)
-  execFileSync("ffmpeg", [
-    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p", file
-  ])
-  return new Uint8Array(readFileSync(file))
-}
+// Real videos, as a phone or an editor would send them: 2 s of 320x240, made with Debian's ffmpeg and
+// committed so the tests need no ffmpeg (`ffmpeg -f lavfi -i testsrc=size=320x240:rate=25 -t 2 -pix_fmt
+// yuv420p video.mp4`, likewise video.mov). The MP4 puts the `moov` box after the media data (no faststart),
+// so reading the header must seek past it.
+const video = (extension: "mp4" | "mov") =>
+  new Uint8Array(readFileSync(join(import.meta.dirname, "fixtures", `video.${extension}`)))
 
 const image = (format: "jpeg" | "png" | "webp", width: number, height: number, alpha = false) =>
   Effect.promise(() =>
