@@ -40,7 +40,10 @@ export const examplePackage: NetworkPackage = {
 }
 
 /** The whole server on an ephemeral port over the embedded test database, in the sandbox. */
-export const serverLayer = (overrides: Partial<Settings.Settings> = {}, packages = [examplePackage]) =>
+export const serverLayer = (
+  overrides: Partial<Settings.Settings> = {},
+  packages: ReadonlyArray<NetworkPackage> = [examplePackage]
+) =>
   Main.layerWith(settings(overrides), backends()[0]!.layer, false, packages)
 
 /** The address the test server listens on. */
