@@ -53,7 +53,7 @@ const start = Command.make("start", { json }, ({ json }) =>
         database: started.database,
         sandbox: started.sandbox,
         networks: started.networks,
-        firstRun: Option.getOrNull(Option.map(started.firstRun, ({ key, workspace }) => ({ workspace, key })))
+        firstRun: Option.getOrNull(Option.map(started.firstRun, ({ accounts, key, workspace }) => ({ workspace, key, accounts })))
       }, () => [
         `Herald is running (${started.database} database, listening on ${started.listening}).`,
         `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
