@@ -194,14 +194,15 @@ export class Posts extends Context.Service<Posts, {
       ) {
         yield* sql`DELETE FROM post_targets WHERE post_id = ${id}`
         yield* sql`DELETE FROM post_media WHERE post_id = ${id}`
-        for (const [position, accountId] of accountIds.entries()) {
+        // One statement each for all targets and all media: a create costs the same few round trips however
+        // many accounts it goes to.
+        const targetRows = accountIds.map((accountId, position) => {
           const account = accounts.find((entry) => entry.id === accountId)!
-          yield* sql`INSERT INTO post_targets (post_id, position, account_id, platform, username)
-            VALUES (${id}, ${position}, ${accountId}, ${account.platform}, ${account.username})`
-        }
-        for (const [position, mediaId] of mediaIds.entries()) {
-          yield* sql`INSERT INTO post_media (post_id, position, media_id) VALUES (${id}, ${position}, ${mediaId})`
-        }
+          return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
+        })
+        if (targetRows.length > 0) yield* sql`INSERT INTO post_targets ${sql.insert(targetRows as [typeof targetRows[number], ...Array<typeof targetRows[number]>])}`
+        const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
+        if (mediaRows.length > 0) yield* sql`INSERT INTO post_media ${sql.insert(mediaRows as [typeof mediaRows[number], ...Array<typeof mediaRows[number]>])}`
       })
 
       const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput) {
