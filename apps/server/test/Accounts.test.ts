@@ -109,6 +109,12 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
       assert.isNull(row!.accessToken)
       const again = yield* request(`${base}/api/v1/accounts/${id}`, { method: "DELETE", headers: bearer(key.key) })
       assert.strictEqual(again.status, 404)
+      const events = yield* Effect.orDie(sql<{ readonly event: string; readonly data: any }>`
+        SELECT e.event, e.data FROM events e JOIN accounts a ON a.workspace_id = e.workspace_id
+        WHERE a.id = ${id} ORDER BY e.sequence`)
+      assert.deepStrictEqual(events.map((event) => event.event), ["account.connected", "account.disconnected"])
+      assert.deepStrictEqual(events[0]!.data, { accountId: id, platform: "example", username: "carol" })
+      assert.deepStrictEqual(events[1]!.data, { accountId: id, platform: "example" })
     }))
 })
 
@@ -153,6 +159,10 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
       const [row] = yield* Effect.orDie(sql<{ readonly statusReason: string }>`
         SELECT status_reason FROM accounts WHERE id = ${account.id}`)
       assert.include(row!.statusReason, "example")
+      const [event] = yield* Effect.orDie(sql<{ readonly data: any }>`
+        SELECT data FROM events WHERE event = 'account.needs_reconnect' AND data->>'accountId' = ${account.id}`)
+      assert.deepInclude(event!.data, { accountId: account.id, platform: "example", username: "ivan" })
+      assert.isString(event!.data.note)
       // Connecting it again brings it back, with the same id.
       yield* connect(base, key.key, "ivan")
       const relisted = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })

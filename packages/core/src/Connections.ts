@@ -4,6 +4,7 @@ import { Pkce, type PublishError } from "@herald/adapter-kit"
 import { Account, Ids as DomainIds } from "@herald/domain"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
+import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { Networks, type UnknownNetwork } from "./Networks.ts"
 
@@ -120,7 +121,8 @@ export class Connections extends Context.Service<Connections, {
         const refreshToken = Option.getOrNull(Option.map(tokens.refreshToken, (token) => cipher.seal(token)))
         const expiresAt = Option.getOrNull(Option.map(tokens.expiresAt, (millis) => new Date(millis)))
         // Reconnecting an account that exists keeps its id, and its refresh token when the network sent none.
-        const [stored] = yield* sql<{
+        const [stored] = yield* sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<{
           readonly id: string
           readonly platform: string
           readonly username: string
@@ -141,6 +143,14 @@ export class Connections extends Context.Service<Connections, {
             token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, updated_at = now()
           RETURNING id, platform, username, display_name, avatar_url, status, connected_at
         `
+        // Announced with the change (the outbox), so a receiver hears of every connection that committed.
+        yield* Events.record(sql, row.workspaceId, "account.connected", {
+          accountId: rows[0]!.id,
+          platform: rows[0]!.platform,
+          username: rows[0]!.username
+        })
+        return rows
+        }))
         yield* accounts.changed(row.workspaceId)
         return new Account.Account({
           id: DomainIds.AccountId.make(stored!.id),
@@ -154,12 +164,15 @@ export class Connections extends Context.Service<Connections, {
       })
 
       const disconnect = Effect.fn("Connections.disconnect")(function*(workspaceId: string, accountId: string) {
-        const rows = yield* sql`
-          UPDATE accounts SET status = 'disconnected', access_token = NULL, refresh_token = NULL, updated_at = now()
-          WHERE id = ${accountId} AND workspace_id = ${workspaceId} AND status <> 'disconnected'
-          RETURNING id
-        `
-        if (rows.length === 0) return yield* new AccountNotFound({ accountId })
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly platform: string }>`
+            UPDATE accounts SET status = 'disconnected', access_token = NULL, refresh_token = NULL, updated_at = now()
+            WHERE id = ${accountId} AND workspace_id = ${workspaceId} AND status <> 'disconnected'
+            RETURNING platform
+          `
+          if (rows.length === 0) return yield* new AccountNotFound({ accountId })
+          yield* Events.record(sql, workspaceId, "account.disconnected", { accountId, platform: rows[0]!.platform })
+        }))
         yield* accounts.changed(workspaceId)
       })
 

@@ -3,6 +3,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import type { PublishError } from "@herald/adapter-kit"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
+import * as Events from "./Events.ts"
 import { Networks } from "./Networks.ts"
 
 /** What refreshing one account came to. */
@@ -44,11 +45,20 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
 
       const markNeedsReconnect = (due: Due, reason: string) =>
         Effect.andThen(
-          sql`
-            UPDATE accounts SET status = 'needs_reconnect', status_reason = ${reason}, refresh_claimed_until = NULL,
-              updated_at = now()
-            WHERE id = ${due.id}
-          `,
+          sql.withTransaction(Effect.gen(function*() {
+            const rows = yield* sql<{ readonly username: string }>`
+              UPDATE accounts SET status = 'needs_reconnect', status_reason = ${reason}, refresh_claimed_until = NULL,
+                updated_at = now()
+              WHERE id = ${due.id}
+              RETURNING username
+            `
+            yield* Events.record(sql, due.workspaceId, "account.needs_reconnect", {
+              accountId: due.id,
+              platform: due.platform,
+              username: rows[0]?.username ?? "",
+              note: reason
+            })
+          })),
           accounts.changed(due.workspaceId)
         )
 
