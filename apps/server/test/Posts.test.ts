@@ -32,7 +32,8 @@ const setup = Effect.gen(function*() {
 const events = (workspaceId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ readonly event: string; readonly data: any }>`
-      SELECT event, data FROM events WHERE workspace_id = ${workspaceId} ORDER BY sequence`).pipe(Effect.orDie)
+      SELECT event, data FROM events WHERE workspace_id = ${workspaceId} AND event LIKE 'post.%'
+      ORDER BY sequence`).pipe(Effect.orDie)
 
 const inAnHour = () => new Date(Date.now() + 3_600_000)
 
