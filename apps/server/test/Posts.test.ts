@@ -40,7 +40,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000)
 layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (it) => {
   it.effect("schedules a post: targets pending, time normalised to UTC with milliseconds, post.scheduled in the outbox", () =>
     Effect.gen(function*() {
-      const { accountId, post, workspace } = yield* setup
+      const { accountId, get, post, workspace } = yield* setup
       const at = inAnHour()
       at.setUTCMilliseconds(0)
       const offset = at.toISOString().replace(".000Z", "+00:00")
@@ -57,6 +57,8 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (
       assert.deepStrictEqual(data.targets, [
         { accountId, platform: "example", username: "poster", status: "pending", url: null, error: null }
       ])
+      // The create answer is the same object GET answers.
+      assert.deepStrictEqual((yield* get(`/posts/${data.id}`)).body.data, data)
       const recorded = yield* events(workspace.id)
       assert.deepStrictEqual(recorded.map((event) => event.event), ["post.scheduled"])
       assert.strictEqual(recorded[0]!.data.postId, data.id)
@@ -276,6 +278,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (
       const created = yield* post({ content: "with a photo", accountIds: [accountId], draft: true, mediaIds: [uploaded.body.data.id] })
       assert.strictEqual(created.status, 200, created.text)
       const media = created.body.data.media
+      assert.deepStrictEqual((yield* request(`${base}/api/v1/posts/${created.body.data.id}`, { headers: bearer(key.key) })).body.data, created.body.data)
       assert.deepStrictEqual(media.map((item: any) => item.id), [uploaded.body.data.id])
       assert.match(media[0].url, /\/media\/med_[0-9A-Za-z]+\.jpg$/)
       const file = yield* Effect.promise(() => fetch(media[0].url.replace("localhost", "127.0.0.1")))

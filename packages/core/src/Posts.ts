@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PostVersion } from "@herald/adapter-kit"
-import type { Post } from "@herald/domain"
+import { Post } from "@herald/domain"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
@@ -190,10 +190,13 @@ export class Posts extends Context.Service<Posts, {
         id: string,
         accountIds: ReadonlyArray<string>,
         accounts: ReadonlyArray<{ readonly id: string; readonly platform: string; readonly username: string }>,
-        mediaIds: ReadonlyArray<string>
+        mediaIds: ReadonlyArray<string>,
+        replace: boolean
       ) {
-        yield* sql`DELETE FROM post_targets WHERE post_id = ${id}`
-        yield* sql`DELETE FROM post_media WHERE post_id = ${id}`
+        if (replace) {
+          yield* sql`DELETE FROM post_targets WHERE post_id = ${id}`
+          yield* sql`DELETE FROM post_media WHERE post_id = ${id}`
+        }
         // One statement each for all targets and all media: a create costs the same few round trips however
         // many accounts it goes to.
         const targetRows = accountIds.map((accountId, position) => {
@@ -224,8 +227,44 @@ export class Posts extends Context.Service<Posts, {
               ${draftPost.firstComment}, ${draftPost.youtubeTitle}, ${input.youtubeThumbnail ?? null}, ${scheduledAt},
               ${scheduledAt ?? new Date(now)}, ${new Date(now)})
           `
-          yield* writeParts(id, accountIds, accounts, mediaIds)
-          const post = yield* one(workspaceId, id).pipe(Effect.orDie)
+          yield* writeParts(id, accountIds, accounts, mediaIds, false)
+          // Built from what was just written rather than read back: a create costs a few round trips only.
+          const post = new Post.Post({
+            id,
+            status,
+            content: draftPost.content,
+            platformContent,
+            xThread: draftPost.xThread,
+            xThreadMedia: draftPost.xThread.map(() => []),
+            instagramFormat: draftPost.instagramFormat,
+            tiktok: draftPost.tiktok,
+            firstComment: draftPost.firstComment,
+            youtubeTitle: draftPost.youtubeTitle,
+            youtubeThumbnail: input.youtubeThumbnail ?? null,
+            queued: false,
+            scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
+            publishedAt: null,
+            createdAt: new Date(now).toISOString(),
+            media: draftPost.media.map((item) =>
+              new Post.PostMedia({
+                id: item.id,
+                kind: item.kind,
+                url: item.url,
+                previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
+              })
+            ),
+            targets: accountIds.map((accountId) => {
+              const account = accounts.find((entry) => entry.id === accountId)!
+              return new Post.Target({
+                accountId,
+                platform: account.platform,
+                username: account.username,
+                status: "pending",
+                url: null,
+                error: null
+              })
+            })
+          })
           yield* Events.record(sql, workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
           return post
         }))
@@ -312,7 +351,7 @@ export class Posts extends Context.Service<Posts, {
               version = version + 1, updated_at = now()
             WHERE id = ${postId}
           `
-          yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds)
+          yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds, true)
           const post = yield* one(workspaceId, postId)
           const onlyTime = Object.keys(patch).every((field) => field === "scheduledAt") && timeChanged
           yield* onlyTime
