@@ -18,3 +18,11 @@ export const record = Effect.fnUntraced(function*(
   `
   return id
 })
+
+/** An event row to insert as part of a larger statement (same columns as `record`). */
+export const row = (workspaceId: string, event: string, data: Record<string, unknown>) => ({
+  id: randomUUID(),
+  workspaceId,
+  event,
+  data: JSON.stringify(data)
+})

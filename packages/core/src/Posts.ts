@@ -218,56 +218,74 @@ export class Posts extends Context.Service<Posts, {
 
         const id = yield* Ids.make("pst")
         const status: Post.PostStatus = draft ? "draft" : "scheduled"
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
+        // Built from what is written rather than read back, and written in one statement (a single statement
+        // is atomic, so post, targets, media and the event commit together): a create is two round trips.
+        const post = new Post.Post({
+          id,
+          status,
+          content: draftPost.content,
+          platformContent,
+          xThread: draftPost.xThread,
+          xThreadMedia: draftPost.xThread.map(() => []),
+          instagramFormat: draftPost.instagramFormat,
+          tiktok: draftPost.tiktok,
+          firstComment: draftPost.firstComment,
+          youtubeTitle: draftPost.youtubeTitle,
+          youtubeThumbnail: input.youtubeThumbnail ?? null,
+          queued: false,
+          scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
+          publishedAt: null,
+          createdAt: new Date(now).toISOString(),
+          media: draftPost.media.map((item) =>
+            new Post.PostMedia({
+              id: item.id,
+              kind: item.kind,
+              url: item.url,
+              previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
+            })
+          ),
+          targets: accountIds.map((accountId) => {
+            const account = accounts.find((entry) => entry.id === accountId)!
+            return new Post.Target({
+              accountId,
+              platform: account.platform,
+              username: account.username,
+              status: "pending",
+              url: null,
+              error: null
+            })
+          })
+        })
+        const targetRows = accountIds.map((accountId, position) => {
+          const account = accounts.find((entry) => entry.id === accountId)!
+          return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
+        })
+        const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
+        const event = Events.row(workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
+        yield* sql`
+          WITH inserted_post AS (
             INSERT INTO posts (id, workspace_id, status, content, platform_content, x_thread, instagram_format, tiktok,
               first_comment, youtube_title, youtube_thumbnail, scheduled_at, sort_at, created_at)
             VALUES (${id}, ${workspaceId}, ${status}, ${draftPost.content}, ${JSON.stringify(platformContent)}::jsonb,
               ${JSON.stringify(draftPost.xThread)}::jsonb, ${draftPost.instagramFormat}, ${JSON.stringify(draftPost.tiktok)}::jsonb,
               ${draftPost.firstComment}, ${draftPost.youtubeTitle}, ${input.youtubeThumbnail ?? null}, ${scheduledAt},
               ${scheduledAt ?? new Date(now)}, ${new Date(now)})
-          `
-          yield* writeParts(id, accountIds, accounts, mediaIds, false)
-          // Built from what was just written rather than read back: a create costs a few round trips only.
-          const post = new Post.Post({
-            id,
-            status,
-            content: draftPost.content,
-            platformContent,
-            xThread: draftPost.xThread,
-            xThreadMedia: draftPost.xThread.map(() => []),
-            instagramFormat: draftPost.instagramFormat,
-            tiktok: draftPost.tiktok,
-            firstComment: draftPost.firstComment,
-            youtubeTitle: draftPost.youtubeTitle,
-            youtubeThumbnail: input.youtubeThumbnail ?? null,
-            queued: false,
-            scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
-            publishedAt: null,
-            createdAt: new Date(now).toISOString(),
-            media: draftPost.media.map((item) =>
-              new Post.PostMedia({
-                id: item.id,
-                kind: item.kind,
-                url: item.url,
-                previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
-              })
-            ),
-            targets: accountIds.map((accountId) => {
-              const account = accounts.find((entry) => entry.id === accountId)!
-              return new Post.Target({
-                accountId,
-                platform: account.platform,
-                username: account.username,
-                status: "pending",
-                url: null,
-                error: null
-              })
-            })
-          })
-          yield* Events.record(sql, workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
-          return post
-        }))
+            RETURNING id
+          ), inserted_targets AS (
+            INSERT INTO post_targets ${sql.insert(targetRows as [typeof targetRows[number], ...Array<typeof targetRows[number]>])}
+            RETURNING post_id
+          )${
+          mediaRows.length === 0
+            ? sql``
+            : sql`, inserted_media AS (
+            INSERT INTO post_media ${sql.insert(mediaRows as [typeof mediaRows[number], ...Array<typeof mediaRows[number]>])}
+            RETURNING post_id
+          )`
+        }
+          INSERT INTO events (id, workspace_id, event, data)
+          VALUES (${event.id}, ${event.workspaceId}, ${event.event}, ${event.data}::jsonb)
+        `
+        return post
       })
 
       const get = Effect.fn("Posts.get")(function*(workspaceId: string, postId: string) {
