@@ -2,7 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import sharp from "sharp"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { backends } from "@herald/db/testing"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Posts over real HTTP with the example network (text up to 100 characters, text or media required).
 const setup = Effect.gen(function*() {
@@ -37,7 +38,8 @@ const events = (workspaceId: string) =>
 
 const inAnHour = () => new Date(Date.now() + 3_600_000)
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("posts", (it) => {
+// On the embedded database, and on PostgreSQL when HERALD_TEST_DATABASE_URL names one.
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`posts on ${backend.name}`, (it) => {
   it.effect("schedules a post: targets pending, time normalised to UTC with milliseconds, post.scheduled in the outbox", () =>
     Effect.gen(function*() {
       const { accountId, get, post, workspace } = yield* setup

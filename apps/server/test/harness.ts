@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
 import { ApiKeys, type Settings, Workspaces } from "@herald/core"
-import { backends } from "@herald/db/testing"
+import { type Backend, backends } from "@herald/db/testing"
 import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import * as Main from "../src/Main.ts"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
@@ -42,9 +42,10 @@ export const examplePackage: NetworkPackage = {
 /** The whole server on an ephemeral port over the embedded test database, in the sandbox. */
 export const serverLayer = (
   overrides: Partial<Settings.Settings> = {},
-  packages: ReadonlyArray<NetworkPackage> = [examplePackage]
+  packages: ReadonlyArray<NetworkPackage> = [examplePackage],
+  backend: Backend = backends()[0]!
 ) =>
-  Main.layerWith(settings(overrides), backends()[0]!.layer, false, packages)
+  Main.layerWith(settings(overrides), backend.layer, false, packages)
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
