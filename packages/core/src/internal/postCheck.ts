@@ -1,0 +1,117 @@
+import { Clock, Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import { PostVersion } from "@herald/adapter-kit"
+import type { Networks } from "../Networks.ts"
+import type { CreateInput } from "../Posts.ts"
+import { type Draft, networkProblems, type Problem, scheduledTime } from "./postRules.ts"
+
+interface MediaRow {
+  readonly id: string
+  readonly kind: "image" | "video"
+  readonly mimeType: string
+  readonly extension: string
+  readonly bytes: number | string
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+}
+
+/**
+ * Every rule of a post request, shared by create and update: timing, times, accounts and media of the
+ * workspace, platform keys, and each network's limits through its adapter. Collects every problem.
+ */
+export const makeCheck = (sql: SqlClient.SqlClient, networks: Networks["Service"], baseUrl: string) => {
+  const mediaItems = (workspaceId: string, ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed(new Map<string, PostVersion.MediaItem>())
+      : Effect.map(
+        sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+          WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`,
+        (rows) =>
+          new Map(rows.map((row) => [
+            row.id,
+            new PostVersion.MediaItem({
+              id: row.id,
+              kind: row.kind,
+              mimeType: row.mimeType,
+              url: `${baseUrl}/media/${row.id}.${row.extension}`,
+              bytes: Number(row.bytes),
+              width: row.width,
+              height: row.height,
+              durationMs: row.durationMs
+            })
+          ]))
+      )
+
+  // Every rule of a post request, shared by create and update. `timeChanged` is false when an update
+  // leaves a scheduled time as it was, which may by now lie in the past.
+  const check = Effect.fnUntraced(function*(workspaceId: string, input: CreateInput, timeChanged: boolean) {
+    const problems: Array<Problem> = []
+    const now = yield* Clock.currentTimeMillis
+    const timings = [input.scheduledAt !== undefined, input.publishNow === true, input.draft === true].filter(Boolean).length
+    if (timings !== 1) {
+      problems.push({
+        field: "scheduledAt",
+        message: timings === 0
+          ? "Say when: send exactly one of scheduledAt, publishNow: true or draft: true"
+          : "Send exactly one of scheduledAt, publishNow: true or draft: true, not several"
+      })
+    }
+    const draft = input.draft === true
+    let scheduledAt: Date | null = input.publishNow === true ? new Date(now) : null
+    if (input.scheduledAt !== undefined) {
+      const parsed = scheduledTime(input.scheduledAt, timeChanged ? now : Number.NEGATIVE_INFINITY)
+      if ("at" in parsed) scheduledAt = parsed.at
+      else problems.push(parsed)
+    }
+    const accountIds = input.accountIds
+    if (accountIds.length === 0) problems.push({ field: "accountIds", message: "accountIds needs at least one account" })
+    const duplicates = accountIds.filter((id, index) => accountIds.indexOf(id) !== index)
+    if (duplicates.length > 0) problems.push({ field: "accountIds", message: `accountIds repeats ${[...new Set(duplicates)].join(", ")}` })
+    const accounts = accountIds.length === 0 ? [] : yield* sql<{
+      readonly id: string
+      readonly platform: string
+      readonly username: string
+      readonly status: string
+    }>`SELECT id, platform, username, status FROM accounts WHERE workspace_id = ${workspaceId} AND ${sql.in("id", accountIds)}`
+    for (const id of new Set(accountIds)) {
+      const account = accounts.find((entry) => entry.id === id)
+      if (account === undefined || account.status === "disconnected") {
+        problems.push({ field: "accountIds", message: `Account ${id} is not an account of this workspace` })
+      } else if (!draft && account.status !== "connected") {
+        problems.push({ field: "accountIds", message: `Account ${id} (@${account.username} on ${account.platform}) needs reconnecting first` })
+      }
+    }
+    const mediaIds = input.mediaIds ?? []
+    const thumbnailIds = input.youtubeThumbnail == null ? [] : [input.youtubeThumbnail]
+    const media = yield* mediaItems(workspaceId, [...mediaIds, ...thumbnailIds])
+    for (const id of mediaIds) if (!media.has(id)) problems.push({ field: "mediaIds", message: `Media ${id} does not exist` })
+    const thumbnail = input.youtubeThumbnail == null ? null : media.get(input.youtubeThumbnail) ?? null
+    if (input.youtubeThumbnail != null && thumbnail === null) {
+      problems.push({ field: "youtubeThumbnail", message: `Media ${input.youtubeThumbnail} does not exist` })
+    }
+    const platformContent = input.platformContent ?? {}
+    for (const key of Object.keys(platformContent)) {
+      if (Option.isNone(yield* Effect.option(networks.get(key)))) {
+        problems.push({ field: "platformContent", message: `platformContent has "${key}", which is not a network here` })
+      }
+    }
+    const draftPost: Draft = {
+      content: input.content ?? "",
+      platformContent,
+      xThread: input.xThread ?? [],
+      instagramFormat: input.instagramFormat ?? "post",
+      tiktok: input.tiktok ?? {},
+      firstComment: input.firstComment ?? null,
+      youtubeTitle: input.youtubeTitle ?? null,
+      youtubeThumbnail: thumbnail,
+      media: mediaIds.flatMap((id) => { const item = media.get(id); return item === undefined ? [] : [item] })
+    }
+    const platforms = [...new Set(accounts.map((account) => account.platform))]
+    const adapters = yield* Effect.forEach(platforms, (platform) => Effect.option(networks.get(platform)))
+    problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost))
+    return { problems, now, draft, scheduledAt, accounts, accountIds, mediaIds, draftPost, platformContent }
+  })
+
+  return check
+}
