@@ -56,4 +56,69 @@ layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: tr
         assert.strictEqual(over.body.error.message, `${network}: text is ${max + 1} ${unit}; the limit is ${max}`)
       }
     }))
+
+  it.effect("applies every network's media limits exactly: counts, kinds, mixing, aspect ratio, durations", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key, workspace } = yield* workspaceWithKey()
+      const accounts: Record<string, string> = {}
+      for (const entry of Packages.all) {
+        const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: entry.network }))
+        accounts[entry.network] = account.id
+      }
+      const upload = (type: string, body: Uint8Array, query = "") =>
+        Effect.map(
+          request(`${base}/api/v1/media${query}`, { method: "POST", headers: { ...bearer(key.key), "content-type": type }, body }),
+          (answer) => answer.body.data.id as string
+        )
+      const jpeg = (width: number, height: number) =>
+        Effect.flatMap(
+          Effect.promise(() => sharp({ create: { width, height, channels: 3, background: "#fff" } }).jpeg().toBuffer()),
+          (bytes) => upload("image/jpeg", bytes)
+        )
+      const videoBytes = new Uint8Array(readFileSync(join(import.meta.dirname, "fixtures", "video.mp4")))
+      const video = (durationMs: number) => upload("video/mp4", videoBytes, `?durationMs=${durationMs}&width=1080&height=1920`)
+      const square = yield* jpeg(1080, 1080)
+      const tall = yield* jpeg(1080, 1351) // just taller than 4:5
+      const clip = yield* video(5_000)
+      const send = (network: string, fields: Record<string, unknown>) =>
+        request(`${base}/api/v1/posts`, {
+          method: "POST",
+          headers: { ...bearer(key.key), "content-type": "application/json" },
+          body: JSON.stringify({ content: "media", accountIds: [accounts[network]], draft: true, ...fields })
+        })
+      const photos = (count: number) => Array.from({ length: count }, () => square)
+      const cases: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, unknown>, string]> = [
+        ["x", { mediaIds: photos(4) }, { mediaIds: photos(5) }, "x: 5 photos attached; the limit is 4"],
+        ["x", { mediaIds: [clip] }, { mediaIds: [square, clip] }, "x: photos and videos cannot be mixed in one post"],
+        ["instagram", { mediaIds: photos(10) }, { mediaIds: photos(11) }, "instagram: 11 photos attached; the limit is 10"],
+        ["threads", { mediaIds: photos(20) }, { mediaIds: photos(21) }, "threads: 21 photos attached; the limit is 20"],
+        ["linkedin", { mediaIds: photos(20) }, { mediaIds: photos(21) }, "linkedin: 21 photos attached; the limit is 20"],
+        ["facebook", { mediaIds: photos(10) }, { mediaIds: photos(11) }, "facebook: 11 photos attached; the limit is 10"],
+        ["tiktok", { mediaIds: photos(35) }, { mediaIds: photos(36) }, "tiktok: 36 photos attached; the limit is 35"],
+        ["youtube", { mediaIds: [clip], youtubeTitle: "t".repeat(100) }, { mediaIds: [clip], youtubeTitle: "t".repeat(101) },
+          "youtube: title is 101 characters; the limit is 100"]
+      ]
+      for (const [network, ok, over, message] of cases) {
+        const passes = yield* send(network, ok)
+        assert.strictEqual(passes.status, 200, `${network}: ${passes.text.slice(0, 300)}`)
+        const refused = yield* send(network, over)
+        assert.strictEqual(refused.status, 400, network)
+        assert.include(refused.body.error.message, message)
+      }
+      const aspect = yield* send("instagram", { mediaIds: [tall] })
+      assert.strictEqual(aspect.status, 400)
+      assert.include(aspect.body.error.message, "instagram: photo 1 is")
+      const storyOk = yield* send("instagram", { mediaIds: [yield* video(60_000)], instagramFormat: "story" })
+      assert.strictEqual(storyOk.status, 200, storyOk.text.slice(0, 300))
+      const storyLong = yield* send("instagram", { mediaIds: [yield* video(60_001)], instagramFormat: "story" })
+      assert.strictEqual(storyLong.status, 400)
+      assert.include(storyLong.body.error.message, "instagram: video 1 is")
+      const tiktokShort = yield* send("tiktok", { mediaIds: [yield* video(2_999)] })
+      assert.include(tiktokShort.body.error.message, "tiktok: video 1 is")
+      const noVideo = yield* send("youtube", { mediaIds: [square], youtubeTitle: "t" })
+      assert.strictEqual(noVideo.status, 400)
+      const branded = yield* send("tiktok", { mediaIds: [clip], tiktok: { brandedContent: true, privacy: "SELF_ONLY" } })
+      assert.include(branded.body.error.message, "tiktok: branded content cannot be private (SELF_ONLY)")
+    }))
 })
