@@ -173,7 +173,8 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
 
   it.effect("changes only the fields sent, revalidates, reschedules, drafts back and schedules drafts", () =>
     Effect.gen(function*() {
-      const { accountId, patch, post, workspace } = yield* setup
+      const { accountId, key: apiKey, patch, post, workspace } = yield* setup
+      const authorization = bearer(apiKey.key)
       const at = inAnHour().toISOString()
       const created = yield* post({ content: "v1", accountIds: [accountId], scheduledAt: at })
       assert.strictEqual(created.status, 200, created.text)
@@ -194,9 +195,12 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.deepInclude(rescheduled.body.data, { status: "scheduled", scheduledAt: at })
       const unknown = yield* patch(id, { publishNow: true })
       assert.strictEqual(unknown.status, 400)
+      const base = yield* baseUrl
+      const removed = yield* request(`${base}/api/v1/posts/${id}`, { method: "DELETE", headers: authorization })
+      assert.strictEqual(removed.status, 200)
       const recorded = yield* events(workspace.id)
       assert.deepStrictEqual(recorded.map((event) => event.event), [
-        "post.scheduled", "post.updated", "post.rescheduled", "post.updated", "post.updated"
+        "post.scheduled", "post.updated", "post.rescheduled", "post.updated", "post.updated", "post.deleted"
       ])
       assert.strictEqual(recorded[1]!.data.post.content, "v2")
     }))
