@@ -7,23 +7,29 @@ import * as Packages from "../src/Packages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
+// A workspace with one sandbox account per network, and an upload helper.
+const setup = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const { key, workspace } = yield* workspaceWithKey()
+  const accounts: Record<string, string> = {}
+  for (const entry of Packages.all) {
+    const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: entry.network }))
+    accounts[entry.network] = account.id
+  }
+  const upload = (type: string, body: Uint8Array, query = "") =>
+    Effect.map(
+      request(`${base}/api/v1/media${query}`, { method: "POST", headers: { ...bearer(key.key), "content-type": type }, body }),
+      (answer) => answer.body.data.id as string
+    )
+  return { accounts, base, key, upload }
+})
+
 // Each network's text limit through the API, as a client sends posts, with the seven real adapters in the
 // sandbox: the limit passes, the limit + 1 is refused with the network, the limit and the actual size.
 layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: true })("network limits at the boundary", (it) => {
   it.effect("applies every network's text limit exactly", () =>
     Effect.gen(function*() {
-      const base = yield* baseUrl
-      const { key, workspace } = yield* workspaceWithKey()
-      const accounts: Record<string, string> = {}
-      for (const entry of Packages.all) {
-        const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: entry.network }))
-        accounts[entry.network] = account.id
-      }
-      const upload = (type: string, body: Uint8Array, query = "") =>
-        Effect.map(
-          request(`${base}/api/v1/media${query}`, { method: "POST", headers: { ...bearer(key.key), "content-type": type }, body }),
-          (answer) => answer.body.data.id as string
-        )
+      const { accounts, base, key, upload } = yield* setup
       const photo = yield* upload(
         "image/jpeg",
         yield* Effect.promise(() => sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#fff" } }).jpeg().toBuffer())
@@ -59,18 +65,7 @@ layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: tr
 
   it.effect("applies every network's media limits exactly: counts, kinds, mixing, aspect ratio, durations", () =>
     Effect.gen(function*() {
-      const base = yield* baseUrl
-      const { key, workspace } = yield* workspaceWithKey()
-      const accounts: Record<string, string> = {}
-      for (const entry of Packages.all) {
-        const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: entry.network }))
-        accounts[entry.network] = account.id
-      }
-      const upload = (type: string, body: Uint8Array, query = "") =>
-        Effect.map(
-          request(`${base}/api/v1/media${query}`, { method: "POST", headers: { ...bearer(key.key), "content-type": type }, body }),
-          (answer) => answer.body.data.id as string
-        )
+      const { accounts, base, key, upload } = yield* setup
       const jpeg = (width: number, height: number) =>
         Effect.flatMap(
           Effect.promise(() => sharp({ create: { width, height, channels: 3, background: "#fff" } }).jpeg().toBuffer()),
