@@ -78,7 +78,7 @@ export class Posts extends Context.Service<Posts, {
           const rows = yield* sql<PostRow>`
             SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId}`
           if (rows.length === 0) return yield* new PostNotFound({ postId })
-          const [post] = yield* hydrate(sql, rows, baseUrl)
+          const [post] = hydrate(rows, baseUrl)
           return post!
         })
 
@@ -202,7 +202,7 @@ export class Posts extends Context.Service<Posts, {
         const page = rows.slice(0, input.limit)
         const last = page.at(-1)
         return {
-          posts: yield* hydrate(sql, page, baseUrl),
+          posts: hydrate(page, baseUrl),
           next: rows.length > input.limit && last !== undefined ? Option.some({ sortAt: last.sortAt, id: last.id }) : Option.none()
         }
       })

@@ -1,5 +1,3 @@
-import { Effect } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
 import { Post } from "@herald/domain"
 import { iso, isoOrNull } from "./rows.ts"
 
@@ -19,49 +17,48 @@ export interface PostRow {
   readonly publishedAt: Date | null
   readonly createdAt: Date
   readonly sortAt: Date
+  /** jsonb: comes back parsed. */
+  readonly targets: ReadonlyArray<TargetJson>
+  readonly media: ReadonlyArray<MediaJson>
 }
 
+// Targets and media come with the post as JSON arrays, so a page of posts is one query however long.
 export const postColumns = `id, status, content, platform_content, x_thread, instagram_format, tiktok, first_comment,
-  youtube_title, youtube_thumbnail, queued, scheduled_at, published_at, created_at, sort_at`
+  youtube_title, youtube_thumbnail, queued, scheduled_at, published_at, created_at, sort_at,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('accountId', t.account_id, 'platform', t.platform,
+      'username', t.username, 'status', t.status, 'url', t.url, 'error', t.error) ORDER BY t.position), '[]'::jsonb)
+    FROM post_targets t WHERE t.post_id = posts.id) AS targets,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'extension', m.extension)
+      ORDER BY pm.position), '[]'::jsonb)
+    FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = posts.id) AS media`
 
-// jsonb columns come back already parsed (packages/db, internal/client.ts).
-const json = <A>(value: unknown): A => value as A
+interface TargetJson {
+  readonly accountId: string
+  readonly platform: string
+  readonly username: string
+  readonly status: Post.TargetStatus
+  readonly url: string | null
+  readonly error: string | null
+}
 
-/** The full post objects of these rows, in the same order: targets and media loaded in two queries. */
-export const hydrate = Effect.fnUntraced(function*(
-  sql: SqlClient.SqlClient,
-  rows: ReadonlyArray<PostRow>,
-  baseUrl: string
-): Effect.fn.Return<Array<Post.Post>, SqlError.SqlError> {
-  if (rows.length === 0) return []
-  const ids = rows.map((row) => row.id)
-  const targets = yield* sql<{
-    readonly postId: string
-    readonly accountId: string
-    readonly platform: string
-    readonly username: string
-    readonly status: Post.TargetStatus
-    readonly url: string | null
-    readonly error: string | null
-  }>`SELECT post_id, account_id, platform, username, status, url, error FROM post_targets
-     WHERE ${sql.in("post_id", ids)} ORDER BY post_id, position`
-  const media = yield* sql<{
-    readonly postId: string
-    readonly mediaId: string
-    readonly kind: "image" | "video"
-    readonly extension: string
-  }>`SELECT pm.post_id, pm.media_id, m.kind, m.extension FROM post_media pm JOIN media m ON m.id = pm.media_id
-     WHERE ${sql.in("pm.post_id", ids)} ORDER BY pm.post_id, pm.position`
-  return rows.map((row) =>
+interface MediaJson {
+  readonly id: string
+  readonly kind: "image" | "video"
+  readonly extension: string
+}
+
+/** The full post objects of these rows (selected with `postColumns`), in the same order. */
+export const hydrate = (rows: ReadonlyArray<PostRow>, baseUrl: string): Array<Post.Post> =>
+  rows.map((row) =>
     new Post.Post({
       id: row.id,
       status: row.status,
       content: row.content,
-      platformContent: json(row.platformContent),
-      xThread: json(row.xThread),
-      xThreadMedia: json<ReadonlyArray<string>>(row.xThread).map(() => []),
+      platformContent: row.platformContent,
+      xThread: row.xThread,
+      xThreadMedia: row.xThread.map(() => []),
       instagramFormat: row.instagramFormat,
-      tiktok: json(row.tiktok),
+      tiktok: row.tiktok,
       firstComment: row.firstComment,
       youtubeTitle: row.youtubeTitle,
       youtubeThumbnail: row.youtubeThumbnail,
@@ -69,24 +66,14 @@ export const hydrate = Effect.fnUntraced(function*(
       scheduledAt: isoOrNull(row.scheduledAt),
       publishedAt: isoOrNull(row.publishedAt),
       createdAt: iso(row.createdAt),
-      media: media.filter((item) => item.postId === row.id).map((item) =>
+      media: row.media.map((item) =>
         new Post.PostMedia({
-          id: item.mediaId,
+          id: item.id,
           kind: item.kind,
-          url: `${baseUrl}/media/${item.mediaId}.${item.extension}`,
-          previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.mediaId}.preview.jpg` : null
+          url: `${baseUrl}/media/${item.id}.${item.extension}`,
+          previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
         })
       ),
-      targets: targets.filter((target) => target.postId === row.id).map((target) =>
-        new Post.Target({
-          accountId: target.accountId,
-          platform: target.platform,
-          username: target.username,
-          status: target.status,
-          url: target.url,
-          error: target.error
-        })
-      )
+      targets: row.targets.map((target) => new Post.Target(target))
     })
   )
-})
