@@ -53,10 +53,12 @@ const bench = async (name: string, env: Record<string, string>, seed: (workspace
   const body = JSON.stringify({ content: "Benchmark post", accountIds, scheduledAt: new Date(Date.now() + 86_400_000).toISOString() })
   const creates = await load({ url: `${base}/api/v1/posts`, method: "POST", headers, body, connections: 50, duration: seconds })
   seed(started.firstRun.workspace.id, accountIds)
+  // A page's latency with one client at a time, and the throughput of ten clients at once.
+  const single = await load({ url: `${base}/api/v1/posts?limit=20&status=scheduled`, headers, connections: 1, duration: seconds })
   const lists = await load({ url: `${base}/api/v1/posts?limit=20&status=scheduled`, headers, connections: 10, duration: seconds })
   console.log(`${name.padEnd(10)} creates ${creates.requests.average.toFixed(0).padStart(6)}/s  p99 ${String(creates.latency.p99).padStart(4)} ms  ` +
-    `(${creates["2xx"]} created, ${creates.non2xx + creates.errors} failed)   list page p99 ${String(lists.latency.p99).padStart(4)} ms ` +
-    `(${lists.requests.average.toFixed(0)}/s)`)
+    `(${creates["2xx"]} created, ${creates.non2xx + creates.errors} failed)\n${"".padEnd(10)} list page p99 ${single.latency.p99} ms ` +
+    `(one client), ${lists.latency.p99} ms with ten clients at ${lists.requests.average.toFixed(0)} pages/s`)
   await stop(child)
 }
 
