@@ -62,13 +62,16 @@ const start = Command.make("start", { json }, ({ json }) =>
         `  MCP:   ${started.mcp}`,
         ...Option.match(started.firstRun, {
           onNone: () => [],
-          onSome: ({ key, workspace }) => [
+          onSome: ({ accounts, key, workspace }) => [
             "",
             `First run: created the workspace "${workspace.name}" (${workspace.id}).`,
             `Its API key, shown only this once:`,
             ``,
             `  ${key.key}`,
             ``,
+            ...(accounts.length === 0
+              ? []
+              : [`Sandbox accounts: ${accounts.map((account) => `@${account.username} (${account.platform}, ${account.id})`).join(", ")}`, ``]),
             `Try it: curl -H "Authorization: Bearer ${key.key}" ${started.api}/accounts`
           ]
         })
