@@ -71,3 +71,27 @@ export const needsReconnect = (network: string, message: string) =>
   new PublishError({ network, reason: new NeedsReconnect({ message }) })
 export const outcomeUnknown = (network: string, message: string) =>
   new PublishError({ network, reason: new OutcomeUnknown({ message }) })
+
+/** The reasons, by tag: what an adapter's error table maps each network answer to. */
+export type ReasonTag = Reason["_tag"]
+
+/**
+ * The error for a reason named by its tag, so an error table can be data: `retryAfterMs` is used only for
+ * `RateLimited`.
+ */
+export const of = (network: string, reason: ReasonTag, message: string, retryAfterMs: number): PublishError => {
+  switch (reason) {
+    case "RateLimited":
+      return rateLimited(network, message, retryAfterMs)
+    case "Transient":
+      return transient(network, message)
+    case "Rejected":
+      return rejected(network, message)
+    case "AuthExpired":
+      return authExpired(network, message)
+    case "NeedsReconnect":
+      return needsReconnect(network, message)
+    case "OutcomeUnknown":
+      return outcomeUnknown(network, message)
+  }
+}

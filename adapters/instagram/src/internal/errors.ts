@@ -84,18 +84,7 @@ export const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
 
 const build = (rule: Rule, detail: string | undefined): PublishError.PublishError => {
   const message = detail === undefined || detail === "" ? rule.message : `${rule.message} (${detail})`
-  switch (rule.reason) {
-    case "RateLimited":
-      return PublishError.rateLimited(network, message, rule.retryAfterMs)
-    case "Transient":
-      return PublishError.transient(network, message)
-    case "Rejected":
-      return PublishError.rejected(network, message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, message)
-  }
+  return PublishError.of(network, rule.reason, message, rule.reason === "RateLimited" ? rule.retryAfterMs : 0)
 }
 
 /** The rule for one Graph error: auth first (code 190), then the subcode, then the code. */

@@ -72,16 +72,5 @@ export const fromAnswer = (status: number, body: unknown): PublishError.PublishE
   const rule = table.find((candidate) => matches(candidate, status, answer)) ?? fallback
   const detail = answer.message ?? answer.error_description ?? answer.error ?? `HTTP ${status}`
   const message = `${rule.explain}: ${detail}`
-  switch (rule.reason) {
-    case "RateLimited":
-      return PublishError.rateLimited(network, message, defaultRetryAfterMs)
-    case "Transient":
-      return PublishError.transient(network, message)
-    case "Rejected":
-      return PublishError.rejected(network, message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, message)
-  }
+  return PublishError.of(network, rule.reason, message, defaultRetryAfterMs)
 }

@@ -68,20 +68,7 @@ export const wire = (status: number, body: unknown): Wire => {
 
 export const toPublishError = (failure: Wire): PublishError.PublishError => {
   const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
-  switch (reason) {
-    case "RateLimited":
-      return PublishError.rateLimited(network, failure.message, defaultRetryAfterMs)
-    case "Transient":
-      return PublishError.transient(network, failure.message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, failure.message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, failure.message)
-    case "OutcomeUnknown":
-      return PublishError.outcomeUnknown(network, failure.message)
-    case "Rejected":
-      return PublishError.rejected(network, failure.message)
-  }
+  return PublishError.of(network, reason, failure.message, defaultRetryAfterMs)
 }
 
 /** A call that never got an answer: a publish may have gone through, so it must not be resent blindly. */

@@ -55,18 +55,7 @@ export const table: Readonly<Record<string, Entry>> = {
 }
 
 const build = (kind: Kind, message: string): PublishError.PublishError => {
-  switch (kind) {
-    case "RateLimited":
-      return PublishError.rateLimited(network, message, rateLimitWindowMs)
-    case "Transient":
-      return PublishError.transient(network, message)
-    case "Rejected":
-      return PublishError.rejected(network, message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, message)
-  }
+  return PublishError.of(network, kind, message, rateLimitWindowMs)
 }
 
 /** The kind for a code the table does not know, from the HTTP status alone. */

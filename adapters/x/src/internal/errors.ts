@@ -87,24 +87,10 @@ export const wire = (
 export const toPublishError = (failure: Wire, nowMillis: number): PublishError.PublishError => {
   const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
   const message = failure.message
-  switch (reason) {
-    case "RateLimited":
-      return PublishError.rateLimited(
-        network,
-        message,
-        failure.resetAtMillis === undefined ? defaultRetryAfterMs : Math.max(1000, failure.resetAtMillis - nowMillis)
-      )
-    case "Transient":
-      return PublishError.transient(network, message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, message)
-    case "OutcomeUnknown":
-      return PublishError.outcomeUnknown(network, message)
-    case "Rejected":
-      return PublishError.rejected(network, message)
-  }
+  const retryAfterMs = failure.resetAtMillis === undefined
+    ? defaultRetryAfterMs
+    : Math.max(1000, failure.resetAtMillis - nowMillis)
+  return PublishError.of(network, reason, message, retryAfterMs)
 }
 
 /** A call that never got an answer: a create may have gone through, so it must not be resent blindly. */

@@ -52,20 +52,10 @@ export const table: Readonly<Record<string, Entry>> = {
 }
 
 const build = (kind: Kind, message: string): PublishError.PublishError => {
-  switch (kind) {
-    case "RateLimited":
-      return PublishError.rateLimited(network, message, rateLimitWaitMs)
-    case "QuotaExceeded":
-      return PublishError.rateLimited(network, message, quotaWaitMs)
-    case "Transient":
-      return PublishError.transient(network, message)
-    case "Rejected":
-      return PublishError.rejected(network, message)
-    case "AuthExpired":
-      return PublishError.authExpired(network, message)
-    case "NeedsReconnect":
-      return PublishError.needsReconnect(network, message)
-  }
+  // Google's daily quota resets at midnight Pacific: a much longer wait than a per-minute limit.
+  return kind === "QuotaExceeded"
+    ? PublishError.rateLimited(network, message, quotaWaitMs)
+    : PublishError.of(network, kind, message, rateLimitWaitMs)
 }
 
 const kindOfStatus = (status: number): Kind =>
