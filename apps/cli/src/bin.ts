@@ -4,10 +4,11 @@ import { Command } from "effect/cli"
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { herald } from "./Commands.ts"
 
-// Logs go to stderr so that stdout carries only the command's result (one JSON document with --json).
+// Logs go to stderr so that stdout carries only the command's result (one JSON document with --json), one
+// logfmt line per entry so that they can be searched and parsed (`level=INFO message="publish attempt" ...`).
 herald.pipe(
   Command.run({ version: "0.1.0" }),
-  Effect.provideService(Logger.LogToStderr, true),
+  Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain
 )

@@ -1,13 +1,14 @@
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Cipher, Connections, Networks, Posts, SecretKey, Settings, TokenRefresh } from "@herald/core"
+import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
 import * as AdminSocket from "./AdminSocket.ts"
+import * as Cluster from "./Cluster.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
 import { Installed } from "./Installed.ts"
@@ -24,6 +25,9 @@ export interface Started {
   readonly mcp: string
   readonly health: string
   readonly listening: string
+  readonly role: Settings.Role
+  /** Where this process's cluster runner listens, when it has one of its own. */
+  readonly runner: Option.Option<string>
   readonly database: "embedded" | "postgres"
   readonly sandbox: boolean
   readonly networks: ReadonlyArray<string>
@@ -55,15 +59,31 @@ const freePort = Effect.callback<number>((resume) => {
 export const layer = (settings: Settings.Settings, packages: ReadonlyArray<NetworkPackages.NetworkPackage>) =>
   layerWith(settings, database(settings), Option.isNone(settings.databaseUrl), packages)
 
-/** The service over a given database layer (tests give theirs); `adminSocket` serves the operator's socket. */
+/** What a process runs besides its database: `HERALD_ROLE` and its runner's address. */
+export class RunnerInfo extends Context.Service<RunnerInfo, {
+  readonly role: Settings.Role
+  readonly runner: Option.Option<string>
+}>()("@herald/server/Main/RunnerInfo") {}
+
+/**
+ * The service over a given database layer (tests give theirs); `adminSocket` serves the operator's socket.
+ * `publishing` tunes retries (tests shorten the waits).
+ */
 export const layerWith = <E, R>(
   settings: Settings.Settings,
   databaseLayer: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E, R>,
   adminSocket: boolean,
-  packages: ReadonlyArray<NetworkPackages.NetworkPackage>
+  packages: ReadonlyArray<NetworkPackages.NetworkPackage>,
+  publishing: Partial<Publisher.Options> = {}
 ) =>
   Layer.unwrap(Effect.gen(function*() {
     const port = settings.port === 0 ? yield* freePort : settings.port
+    const clusterMode = Option.isSome(settings.databaseUrl) ? "socket" as const : "single" as const
+    const ownRunner = clusterMode === "socket" && settings.role !== "api"
+    const runnerPort = ownRunner && settings.runnerPort === 0 ? yield* freePort : settings.runnerPort
+    const runner = ownRunner ? Option.some(`${settings.runnerHost}:${runnerPort}`) : Option.none<string>()
+    const cluster = Cluster.layer({ mode: clusterMode, role: settings.role, runnerHost: settings.runnerHost, runnerPort })
+    const works = settings.role !== "api"
     const baseUrl = Option.getOrElse(settings.baseUrl, () => `http://localhost:${port}`)
     const anyCredentials = yield* Effect.map(
       Effect.forEach(packages, (entry) => NetworkPackages.credentials(entry.network)),
@@ -82,8 +102,21 @@ export const layerWith = <E, R>(
     const admin = adminSocket
       ? AdminSocket.layer(socketPath).pipe(Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath)))
       : Layer.empty
-    return Layer.mergeAll(publicHttp, admin).pipe(
-      Layer.provideMerge(Layer.mergeAll(Connections.Connections.layer, TokenRefresh.TokenRefresh.layer, Posts.Posts.layer)),
+    // Workers run the post entities, the publishing workflow, the sweep and the token renewal round.
+    const publishingWork = works
+      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep()).pipe(
+        Layer.provide(Publisher.Publisher.layer(publishing))
+      )
+      : Layer.empty
+    return Layer.mergeAll(settings.role === "worker" ? Layer.empty : publicHttp, admin, publishingWork).pipe(
+      Layer.provideMerge(Layer.mergeAll(
+        Connections.Connections.layer,
+        works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
+        Posts.Posts.layer
+      )),
+      Layer.provideMerge(PublishingEngine.scheduler),
+      Layer.provideMerge(cluster),
+      Layer.provideMerge(Layer.succeed(RunnerInfo, { role: settings.role, runner })),
       Layer.provideMerge(Layer.mergeAll(
         Services.layer(settings),
         networks,
@@ -106,12 +139,14 @@ export const run = (
   Effect.scoped(Effect.gen(function*() {
     const settings = yield* Settings.load
     const context = yield* Layer.build(layer(settings, packages))
-    const demo = yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
+    const info = Context.get(context, RunnerInfo)
+    // A worker serves no API, so it leaves first-run set-up to the processes that do.
+    const demo = info.role === "worker" ? Option.none() : yield* FirstRun.ensureDemo.pipe(Effect.provideContext(context))
     const firstRun = Option.isNone(demo) ? Option.none() : Option.some({
       ...demo.value,
       accounts: yield* FirstRun.connectSandboxAccounts(demo.value.workspace.id).pipe(Effect.provideContext(context))
     })
-    const server = yield* HttpServer.HttpServer.pipe(Effect.provideContext(context))
+    const server = Context.getOption(context, HttpServer.HttpServer)
     const base = yield* PublicUrl.pipe(Effect.provideContext(context))
     const installed = yield* Installed.pipe(Effect.provideContext(context))
     const networks = yield* Networks.Networks.pipe(Effect.provideContext(context))
@@ -121,7 +156,12 @@ export const run = (
       openapi: `${base}${Http.openapiPath}`,
       mcp: `${base}/api/mcp`,
       health: `${base}/health`,
-      listening: HttpServer.formatAddress(server.address),
+      listening: Option.match(server, {
+        onNone: () => Option.getOrElse(info.runner, () => ""),
+        onSome: (found) => HttpServer.formatAddress(found.address)
+      }),
+      role: info.role,
+      runner: info.runner,
       database: Option.isSome(settings.databaseUrl) ? "postgres" : "embedded",
       sandbox: installed.sandbox,
       networks: networks.all.map((adapter) => adapter.network),

@@ -19,6 +19,9 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   secretKey: Option.some(Redacted.make(new Uint8Array(32).fill(7))),
   rateLimitPerMinute: 1000,
   sandbox: Option.some(true),
+  role: "all",
+  runnerHost: "127.0.0.1",
+  runnerPort: 0,
   ...overrides
 })
 

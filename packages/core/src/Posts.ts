@@ -7,6 +7,7 @@ import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
 import { Networks } from "./Networks.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { Scheduler } from "./Scheduler.ts"
 
 /** The request breaks rules: every problem, as one message and as data. */
 export class PostInvalid extends Schema.TaggedError<PostInvalid>()("PostInvalid", {
@@ -72,6 +73,7 @@ export class Posts extends Context.Service<Posts, {
       const sql = yield* SqlClient.SqlClient
       const networks = yield* Networks
       const baseUrl = yield* PublicUrl
+      const scheduler = yield* Scheduler
 
       const one = (workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError> =>
         Effect.gen(function*() {
@@ -183,6 +185,8 @@ export class Posts extends Context.Service<Posts, {
           INSERT INTO events (id, workspace_id, event, data)
           VALUES (${event.id}, ${event.workspaceId}, ${event.event}, ${event.data}::jsonb)
         `
+        // After the commit: the engine re-reads the post when the message arrives.
+        if (scheduledAt !== null && !draft) yield* scheduler.schedule(id, 1, scheduledAt)
         return post
       })
 
@@ -221,7 +225,7 @@ export class Posts extends Context.Service<Posts, {
       })
 
       const update = Effect.fn("Posts.update")(function*(workspaceId: string, postId: string, patch: UpdateInput) {
-        return yield* sql.withTransaction(Effect.gen(function*() {
+        const { post, version } = yield* sql.withTransaction(Effect.gen(function*() {
           const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (locked === undefined) return yield* new PostNotFound({ postId })
@@ -257,7 +261,7 @@ export class Posts extends Context.Service<Posts, {
           const status: Post.PostStatus = toDraft ? "draft" : current.status === "awaiting_approval" ? "awaiting_approval" : "scheduled"
           const planned = toDraft ? (patch.scheduledAt === undefined ? null : checked.scheduledAt) : checked.scheduledAt
           const draftPost = checked.draftPost
-          yield* sql`
+          const [updated] = yield* sql<{ readonly version: number }>`
             UPDATE posts SET status = ${status}, content = ${draftPost.content},
               platform_content = ${JSON.stringify(draftPost.platformContent)}::jsonb,
               x_thread = ${JSON.stringify(draftPost.xThread)}::jsonb, instagram_format = ${draftPost.instagramFormat},
@@ -266,6 +270,7 @@ export class Posts extends Context.Service<Posts, {
               scheduled_at = ${planned}, sort_at = ${planned ?? new Date(current.createdAt)},
               version = version + 1, updated_at = now()
             WHERE id = ${postId}
+            RETURNING version
           `
           yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds, true)
           const post = yield* one(workspaceId, postId)
@@ -273,12 +278,17 @@ export class Posts extends Context.Service<Posts, {
           yield* onlyTime
             ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post })
             : Events.record(sql, workspaceId, "post.updated", { postId, post, status })
-          return post
+          return { post, version: updated!.version }
         }))
+        // A new version: the message for the old one finds the post changed and does nothing.
+        if (post.status === "scheduled" && post.scheduledAt !== null) {
+          yield* scheduler.schedule(postId, version, new Date(post.scheduledAt))
+        }
+        return post
       })
 
       const retry = Effect.fn("Posts.retry")(function*(workspaceId: string, postId: string) {
-        return yield* sql.withTransaction(Effect.gen(function*() {
+        const { now, post, version } = yield* sql.withTransaction(Effect.gen(function*() {
           const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (locked === undefined) return yield* new PostNotFound({ postId })
@@ -288,12 +298,17 @@ export class Posts extends Context.Service<Posts, {
           const now = new Date(yield* Clock.currentTimeMillis)
           // Published targets are left alone; the failed ones go out again.
           yield* sql`UPDATE post_targets SET status = 'pending', error = NULL WHERE post_id = ${postId} AND status = 'failed'`
-          yield* sql`UPDATE posts SET status = 'scheduled', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
-            updated_at = now() WHERE id = ${postId}`
+          const [updated] = yield* sql<{ readonly version: number }>`
+            UPDATE posts SET status = 'scheduled', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
+              publish_note = NULL, updated_at = now()
+            WHERE id = ${postId}
+            RETURNING version`
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.retried", { postId, post })
-          return post
+          return { now, post, version: updated!.version }
         }))
+        yield* scheduler.schedule(postId, version, now)
+        return post
       })
 
       return Posts.of({ create, get, list, remove, update, retry })

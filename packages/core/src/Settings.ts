@@ -110,6 +110,23 @@ export const rateLimitPerMinute = parsed(
 export const sandbox = parsed("HERALD_SANDBOX", Option.none<boolean>(), "true or false", (value) =>
   value === "true" || value === "1" ? Option.some(true) : value === "false" || value === "0" ? Option.some(false) : undefined)
 
+/**
+ * `HERALD_ROLE`: what this process does. `all` (default) serves the API and publishes; `api` serves the
+ * API and hands publishing to workers; `worker` publishes and serves no API.
+ */
+export const role = parsed("HERALD_ROLE", "all" as Role, "all, api or worker", (value) =>
+  value === "all" || value === "api" || value === "worker" ? value : undefined)
+
+export type Role = "all" | "api" | "worker"
+
+/**
+ * `HERALD_RUNNER_HOST` and `HERALD_RUNNER_PORT`: with `DATABASE_URL`, where this process's cluster runner
+ * listens and how the other processes reach it (default 127.0.0.1 and a free port: set both when the
+ * processes run on different machines).
+ */
+export const runnerHost = parsed("HERALD_RUNNER_HOST", "127.0.0.1", "a host name or address", (value) => value)
+export const runnerPort = parsed("HERALD_RUNNER_PORT", 0, "a port number from 0 to 65535", integer(0, 65535))
+
 /** Every setting, read and checked together at start-up. */
 export const load = Effect.all({
   port,
@@ -119,7 +136,10 @@ export const load = Effect.all({
   dataDir,
   secretKey,
   rateLimitPerMinute,
-  sandbox
+  sandbox,
+  role,
+  runnerHost,
+  runnerPort
 })
 
 export type Settings = Effect.Success<typeof load>

@@ -33,6 +33,8 @@ interface Due {
  */
 export class TokenRefresh extends Context.Service<TokenRefresh, {
   refresh(accountId: string): Effect.Effect<Outcome, SqlError.SqlError>
+  /** The network refused the account's grant (seen while publishing): `needs_reconnect`, with its event. */
+  needsReconnect(accountId: string, reason: string): Effect.Effect<void, SqlError.SqlError>
   readonly refreshDue: Effect.Effect<ReadonlyArray<Outcome>, SqlError.SqlError>
 }>()("@herald/core/TokenRefresh") {
   static readonly layerNoDeps = Layer.effect(
@@ -43,15 +45,17 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
       const networks = yield* Networks
       const accounts = yield* Accounts
 
-      const markNeedsReconnect = (due: Due, reason: string) =>
+      const markNeedsReconnect = (due: Pick<Due, "id" | "workspaceId" | "platform">, reason: string) =>
         Effect.andThen(
           sql.withTransaction(Effect.gen(function*() {
+            // Only a connected account moves, so two targets failing at once announce it once.
             const rows = yield* sql<{ readonly username: string }>`
               UPDATE accounts SET status = 'needs_reconnect', status_reason = ${reason}, refresh_claimed_until = NULL,
                 updated_at = now()
-              WHERE id = ${due.id}
+              WHERE id = ${due.id} AND status = 'connected'
               RETURNING username
             `
+            if (rows.length === 0) return
             yield* Events.record(sql, due.workspaceId, "account.needs_reconnect", {
               accountId: due.id,
               platform: due.platform,
@@ -114,7 +118,13 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
         Effect.withSpan("TokenRefresh.refreshDue")
       )
 
-      return TokenRefresh.of({ refresh, refreshDue })
+      const needsReconnect = Effect.fn("TokenRefresh.needsReconnect")(function*(accountId: string, reason: string) {
+        const [account] = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly platform: string }>`
+          SELECT id, workspace_id, platform FROM accounts WHERE id = ${accountId}`
+        if (account !== undefined) yield* markNeedsReconnect(account, reason)
+      })
+
+      return TokenRefresh.of({ refresh, refreshDue, needsReconnect })
     })
   )
 

@@ -6,6 +6,7 @@ import tokenRefresh from "./0003_token_refresh.ts"
 import media from "./0004_media.ts"
 import posts from "./0005_posts.ts"
 import idempotency from "./0006_idempotency.ts"
+import publishing from "./0007_publishing.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -14,5 +15,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_token_refresh": tokenRefresh,
   "0004_media": media,
   "0005_posts": posts,
-  "0006_idempotency": idempotency
+  "0006_idempotency": idempotency,
+  "0007_publishing": publishing
 }

@@ -1,0 +1,41 @@
+import { Duration, Layer, Option } from "effect"
+import { ClusterWorkflowEngine, RunnerAddress, type ShardingConfig, SingleRunner } from "effect/cluster"
+import { NodeClusterSocket, NodeCrypto } from "@effect/platform-node"
+import type { Settings } from "@herald/core"
+
+// Shared by every runner. Due messages are looked for every half second, so a post goes out within a
+// second of its time; idle post entities leave memory after 30 s; a runner that stops answering is
+// dropped (and its shards taken over) within seconds rather than the default minute.
+const tuning: Partial<ShardingConfig.ShardingConfig["Service"]> = {
+  entityMessagePollInterval: Duration.millis(500),
+  entityMaxIdleTime: Duration.seconds(30),
+  maxResidentEntities: 100_000,
+  runnerHealthCheckInterval: Duration.seconds(5)
+}
+
+/**
+ * The cluster under publishing. One process over the embedded database (or a test's database): a single
+ * runner with its state in SQL; PGlite behind the bridge cannot hold advisory locks per connection, so
+ * shard locks are rows. Over a PostgreSQL server: socket runners that find each other through the
+ * database; an `api` process is a client only and runs no entities.
+ */
+export const layer = (options: {
+  readonly mode: "single" | "socket"
+  readonly role: Settings.Role
+  readonly runnerHost: string
+  readonly runnerPort: number
+}) => {
+  const cluster = options.mode === "single"
+    ? SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...tuning, shardLockDisableAdvisory: true } }).pipe(
+      Layer.provide(NodeCrypto.layerDigest)
+    )
+    : NodeClusterSocket.layer({
+      clientOnly: options.role === "api",
+      shardingConfig: {
+        ...tuning,
+        runnerAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort)),
+        runnerListenAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort))
+      }
+    })
+  return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(cluster))
+}

@@ -1,0 +1,450 @@
+import { Clock, Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { type Adapter, PostVersion, type PublishError } from "@herald/adapter-kit"
+import type { Post } from "@herald/domain"
+import { Cipher } from "./Cipher.ts"
+import * as Events from "./Events.ts"
+import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
+import { type Draft, versionFor } from "./internal/postRules.ts"
+import { Networks } from "./Networks.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+import { TokenRefresh } from "./TokenRefresh.ts"
+
+/**
+ * Sending a post's targets and ending the post: what each step of the publishing workflow does, kept
+ * apart from the cluster that schedules and resumes it.
+ *
+ * The target row is the journal that keeps Herald from posting twice. Before each network call it
+ * records which call is under way (`call`), after it the answer (link, or the adapter's progress
+ * handle); a target found with `call` still set was interrupted mid-call, and is settled by asking the
+ * network (the adapter's `reconcile`) or, where the network cannot tell, failed with an error saying
+ * the post may exist. It is never sent blindly again.
+ */
+
+/** Where a test stops the process to show a crash at each step loses nothing and posts nothing twice. */
+export type FaultStep = "before-call" | "during-call" | "after-call"
+
+/** Called at each step of a network call; does nothing outside crash tests. */
+export const PublishFaults = Context.Reference<
+  (step: FaultStep, target: { readonly postId: string; readonly accountId: string; readonly network: string }) => Effect.Effect<void>
+>("@herald/core/Publisher/PublishFaults", { defaultValue: () => () => Effect.void })
+
+export interface Options {
+  /** Network calls per target that may fail with a passing fault (5xx, rate limit) before it fails. */
+  readonly attempts: number
+  /** First wait between such attempts; doubles each time, up to `maxDelayMs`. */
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+  /** How long a network may keep a post in processing before the target fails. */
+  readonly processingLimitMs: number
+  /** Network calls under way at once per network in one process. */
+  readonly concurrencyPerNetwork: number
+}
+
+export const defaults: Options = {
+  attempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  processingLimitMs: 6 * 60 * 60 * 1000,
+  concurrencyPerNetwork: 16
+}
+
+/** How one target ended. */
+export type TargetEnd = "published" | "failed" | "gone"
+
+/** How beginning a scheduled post's run went. */
+export type Begin =
+  | { readonly _tag: "Started"; readonly lateMs: number }
+  | { readonly _tag: "Skipped"; readonly reason: string }
+
+interface TargetRow {
+  readonly workspaceId: string
+  readonly platform: string
+  readonly username: string
+  readonly status: Post.TargetStatus
+  readonly call: "publish" | "poll" | null
+  readonly handle: string | null
+  readonly accountStatus: string | null
+  readonly networkAccountId: string | null
+  readonly accessToken: Uint8Array | null
+}
+
+interface PostPartsRow {
+  readonly content: string
+  readonly platformContent: Record<string, string>
+  readonly xThread: ReadonlyArray<string>
+  readonly instagramFormat: "post" | "story"
+  readonly tiktok: Post.TikTokSettings
+  readonly firstComment: string | null
+  readonly youtubeTitle: string | null
+  readonly youtubeThumbnail: string | null
+}
+
+interface MediaRow {
+  readonly id: string
+  readonly kind: "image" | "video"
+  readonly mimeType: string
+  readonly extension: string
+  readonly bytes: number | string
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+}
+
+// A post that starts more than this after its time went out late, and its final event says so.
+const lateAfterMs = 60_000
+
+const words = (ms: number) => {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 120) return `${seconds} s`
+  const minutes = Math.round(seconds / 60)
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`
+}
+
+export class Publisher extends Context.Service<Publisher, {
+  /** Moves a scheduled post whose time has come (same `version`) to `publishing`; anything else is skipped. */
+  begin(postId: string, version: number): Effect.Effect<Begin, SqlError.SqlError>
+  /** The accounts of the post's targets still to send. */
+  pending(postId: string): Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** Sends one target to its network until it is published or failed. */
+  send(postId: string, accountId: string): Effect.Effect<TargetEnd, SqlError.SqlError>
+  /** Once every target has ended: the post's final status and its event, in one transaction. */
+  finish(postId: string, version: number): Effect.Effect<Option.Option<Post.PostStatus>, SqlError.SqlError>
+}>()("@herald/core/Publisher") {
+  static readonly layer = (options: Partial<Options> = {}) =>
+    Layer.effect(
+      Publisher,
+      Effect.gen(function*() {
+        const config = { ...defaults, ...options }
+        const sql = yield* SqlClient.SqlClient
+        const networks = yield* Networks
+        const cipher = yield* Cipher
+        const tokenRefresh = yield* TokenRefresh
+        const baseUrl = yield* PublicUrl
+        const gates = new Map<string, Semaphore.Semaphore>()
+        const gate = (network: string) => {
+          let semaphore = gates.get(network)
+          if (semaphore === undefined) {
+            semaphore = Semaphore.makeUnsafe(config.concurrencyPerNetwork)
+            gates.set(network, semaphore)
+          }
+          return semaphore
+        }
+
+        const begin = Effect.fn("Publisher.begin")(function*(postId: string, version: number) {
+          const now = yield* Clock.currentTimeMillis
+          const rows = yield* sql<{ readonly status: Post.PostStatus; readonly version: number; readonly scheduledAt: Date | null }>`
+            SELECT status, version, scheduled_at FROM posts WHERE id = ${postId}`
+          const row = rows[0]
+          if (row === undefined) return { _tag: "Skipped", reason: "deleted" } as const
+          if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
+          // Already begun: a crash between here and the workflow's start brings the message back.
+          if (row.status === "publishing") return { _tag: "Started", lateMs: 0 } as const
+          if (row.status !== "scheduled") return { _tag: "Skipped", reason: `now ${row.status}` } as const
+          const lateMs = row.scheduledAt === null ? 0 : Math.max(0, now - row.scheduledAt.getTime())
+          const note = lateMs > lateAfterMs
+            ? `Went out ${words(lateMs)} after its time (${row.scheduledAt!.toISOString()}): no Herald worker was running then`
+            : null
+          const updated = yield* sql`
+            UPDATE posts SET status = 'publishing', publish_note = ${note}, updated_at = now()
+            WHERE id = ${postId} AND version = ${version} AND status = 'scheduled'
+            RETURNING id`
+          return updated.length === 0
+            ? { _tag: "Skipped", reason: "changed while starting" } as const
+            : { _tag: "Started", lateMs } as const
+        })
+
+        const pending = (postId: string) =>
+          Effect.map(
+            sql<{ readonly accountId: string }>`
+              SELECT account_id FROM post_targets WHERE post_id = ${postId} AND status = 'pending' ORDER BY position`,
+            (rows) => rows.map((row) => row.accountId)
+          )
+
+        const mediaItem = (row: MediaRow) =>
+          new PostVersion.MediaItem({
+            id: row.id,
+            kind: row.kind,
+            mimeType: row.mimeType,
+            url: `${baseUrl}/media/${row.id}.${row.extension}`,
+            bytes: Number(row.bytes),
+            width: row.width,
+            height: row.height,
+            durationMs: row.durationMs
+          })
+
+        /** The post as it goes to `network`, built from the rows as they are now. */
+        const versionOf = Effect.fnUntraced(function*(postId: string, network: string) {
+          const [parts] = yield* sql<PostPartsRow>`
+            SELECT content, platform_content, x_thread, instagram_format, tiktok, first_comment, youtube_title,
+              youtube_thumbnail
+            FROM posts WHERE id = ${postId}`
+          if (parts === undefined) return Option.none()
+          const media = yield* sql<MediaRow>`
+            SELECT m.id, m.kind, m.mime_type, m.extension, m.bytes, m.width, m.height, m.duration_ms
+            FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = ${postId} ORDER BY pm.position`
+          const thumbnail = parts.youtubeThumbnail === null ? [] : yield* sql<MediaRow>`
+            SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+            WHERE id = ${parts.youtubeThumbnail}`
+          const draft: Draft = {
+            content: parts.content,
+            platformContent: parts.platformContent,
+            xThread: parts.xThread,
+            instagramFormat: parts.instagramFormat,
+            tiktok: parts.tiktok,
+            firstComment: parts.firstComment,
+            youtubeTitle: parts.youtubeTitle,
+            youtubeThumbnail: thumbnail[0] === undefined ? null : mediaItem(thumbnail[0]),
+            media: media.map(mediaItem)
+          }
+          return Option.some(versionFor(network, draft))
+        })
+
+        const loadTarget = (postId: string, accountId: string) =>
+          Effect.map(
+            sql<TargetRow>`
+              SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, a.status AS account_status,
+                a.network_account_id, a.access_token
+              FROM post_targets t
+              JOIN posts p ON p.id = t.post_id
+              LEFT JOIN accounts a ON a.id = t.account_id
+              WHERE t.post_id = ${postId} AND t.account_id = ${accountId}`,
+            (rows) => Option.fromUndefinedOr(rows[0])
+          )
+
+        const fail = (postId: string, accountId: string, error: string) =>
+          Effect.as(
+            sql`
+              UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now()
+              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
+            "failed" as const
+          )
+
+        const published = (postId: string, accountId: string, result: Adapter.Published) =>
+          Effect.as(
+            sql.withTransaction(Effect.andThen(
+              sql`
+                UPDATE post_targets SET status = 'published', url = ${result.url}, network_post_id = ${result.id},
+                  error = NULL, call = NULL, handle = NULL, ended_at = now()
+                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
+              sql`UPDATE posts SET published_at = coalesce(published_at, now()) WHERE id = ${postId}`
+            )),
+            "published" as const
+          )
+
+        const send = Effect.fn("Publisher.send")(function*(postId: string, accountId: string) {
+          const found = yield* loadTarget(postId, accountId)
+          if (Option.isNone(found)) return "gone" as const
+          const target = found.value
+          if (target.status !== "pending") return target.status
+          const adapter = yield* Effect.option(networks.get(target.platform))
+          if (Option.isNone(adapter)) {
+            return yield* fail(postId, accountId, `${target.platform}: this installation no longer offers the network`)
+          }
+          const network = adapter.value
+          const who = `@${target.username} on ${network.name}`
+          if (target.accountStatus === null || target.accountStatus === "disconnected") {
+            return yield* fail(postId, accountId, `${network.network}: ${who} was disconnected; connect it again and retry`)
+          }
+          if (target.accountStatus === "needs_reconnect") {
+            return yield* fail(postId, accountId, `${network.network}: ${who} needs reconnecting; reconnect it and retry`)
+          }
+          const version = yield* versionOf(postId, network.network)
+          if (Option.isNone(version)) return "gone" as const
+          const faults = yield* PublishFaults
+          const where = { postId, accountId, network: network.network }
+
+          const accountFor = Effect.fnUntraced(function*() {
+            const rows = yield* sql<{ readonly accessToken: Uint8Array | null; readonly networkAccountId: string | null }>`
+              SELECT access_token, network_account_id FROM accounts WHERE id = ${accountId}`
+            const sealed = rows[0]?.accessToken ?? null
+            if (sealed === null) return Option.none<Adapter.Account>()
+            const token = yield* Effect.option(cipher.open(sealed))
+            return Option.map(token, (accessToken): Adapter.Account => ({
+              networkAccountId: rows[0]?.networkAccountId ?? "",
+              username: target.username,
+              accessToken
+            }))
+          })
+
+          const unknownOutcome = (detail: string) =>
+            `${network.network}: ${detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
+            `send it again; it may have been posted: check ${who} before retrying`
+
+          // One structured line per network call.
+          const logAttempt = (step: "publish" | "poll" | "reconcile", outcome: string, startedAt: number) =>
+            Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              Effect.logInfo("publish attempt").pipe(Effect.annotateLogs({
+                post: postId,
+                target: accountId,
+                network: network.network,
+                step,
+                outcome,
+                durationMs: now - startedAt
+              })))
+
+          const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+            if (network.reconcile === undefined) return { _tag: "Unknown" } as const
+            const startedAt = yield* Clock.currentTimeMillis
+            const found = yield* Effect.result(network.reconcile(input))
+            yield* logAttempt(
+              "reconcile",
+              found._tag === "Failure" ? found.failure.reason._tag : Option.isSome(found.success) ? "found" : "absent",
+              startedAt
+            )
+            if (found._tag === "Failure") return { _tag: "Unknown" } as const
+            return Option.isSome(found.success)
+              ? { _tag: "Found", published: found.success.value } as const
+              : { _tag: "Absent" } as const
+          })
+
+          let account = yield* accountFor()
+          if (Option.isNone(account)) {
+            return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
+          }
+          const input = () => ({ account: (account as Option.Some<Adapter.Account>).value, post: version.value })
+
+          let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } =
+            target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
+
+          // Resuming after a crash: a publishing call whose answer was never recorded is settled with the network.
+          if (target.call === "publish") {
+            const settled = yield* reconcile(input())
+            if (settled._tag === "Found") return yield* published(postId, accountId, settled.published)
+            if (settled._tag === "Unknown") {
+              return yield* fail(postId, accountId, unknownOutcome("Herald stopped while the post was being sent"))
+            }
+            yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
+          }
+          // An interrupted `poll` is asked again: adapters keep their steps safe to repeat (docs/adapters).
+
+          let failures = 0
+          let refreshed = false
+          const processingSince = yield* Clock.currentTimeMillis
+
+          const backoff = (error: PublishError.PublishError) => {
+            const exponential = Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (failures - 1))
+            return Duration.millis(Math.max(error.retryAfterMs ?? 0, exponential))
+          }
+
+          while (true) {
+            const call = step.call
+            yield* sql`
+              UPDATE post_targets SET call = ${call}, attempts = attempts + 1
+              WHERE post_id = ${postId} AND account_id = ${accountId}`
+            yield* faults("before-call", where)
+            const startedAt = yield* Clock.currentTimeMillis
+            const result = yield* gate(network.network).withPermit(Effect.result(
+              step.call === "publish"
+                ? network.publish(input())
+                : network.poll === undefined
+                ? Effect.die(new Error(`${network.network} answered Processing but has no poll hook`))
+                : network.poll(input(), step.handle)
+            ))
+            yield* faults("during-call", where)
+            yield* logAttempt(
+              call,
+              result._tag === "Success" ? result.success._tag : result.failure.reason._tag,
+              startedAt
+            )
+            yield* faults("after-call", where)
+
+            if (result._tag === "Success") {
+              const answer = result.success
+              if (answer._tag === "Published") return yield* published(postId, accountId, answer.published)
+              yield* sql`
+                UPDATE post_targets SET call = NULL, handle = ${answer.handle}
+                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+              const now = yield* Clock.currentTimeMillis
+              if (now - processingSince > config.processingLimitMs) {
+                return yield* fail(
+                  postId,
+                  accountId,
+                  `${network.network}: ${network.name} was still processing the post after ${words(now - processingSince)}; it may appear later: check ${who} before retrying`
+                )
+              }
+              step = { call: "poll", handle: answer.handle }
+              if (answer.checkAfterMs > 0) yield* Effect.sleep(Duration.millis(answer.checkAfterMs))
+              continue
+            }
+
+            const error = result.failure
+            const reason = error.reason
+            if (reason._tag === "OutcomeUnknown") {
+              if (call === "publish") {
+                const settled = yield* reconcile(input())
+                if (settled._tag === "Found") return yield* published(postId, accountId, settled.published)
+                if (settled._tag === "Absent") {
+                  failures++
+                  if (failures >= config.attempts) {
+                    return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
+                  }
+                  yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
+                  yield* Effect.sleep(backoff(error))
+                  continue
+                }
+              }
+              return yield* fail(postId, accountId, unknownOutcome(error.message))
+            }
+            // Every other answer means the call did not go through: safe to make again.
+            yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
+            if (reason._tag === "Rejected") return yield* fail(postId, accountId, error.message)
+            if (reason._tag === "NeedsReconnect") {
+              yield* tokenRefresh.needsReconnect(accountId, error.message)
+              return yield* fail(postId, accountId, `${error.message}; ${who} needs reconnecting, then retry the post`)
+            }
+            if (reason._tag === "AuthExpired" && !refreshed) {
+              refreshed = true
+              const outcome = yield* tokenRefresh.refresh(accountId)
+              if (outcome._tag === "NeedsReconnect") {
+                return yield* fail(
+                  postId,
+                  accountId,
+                  `${network.network}: the access token expired and could not be renewed (${outcome.reason}); ${who} needs reconnecting, then retry the post`
+                )
+              }
+              account = yield* accountFor()
+              if (Option.isNone(account)) {
+                return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
+              }
+              continue
+            }
+            if (reason._tag === "AuthExpired") {
+              yield* tokenRefresh.needsReconnect(accountId, error.message)
+              return yield* fail(postId, accountId, `${error.message}; ${who} needs reconnecting, then retry the post`)
+            }
+            // RateLimited or Transient: wait and try again, within the budget.
+            failures++
+            if (failures >= config.attempts) {
+              return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
+            }
+            yield* Effect.sleep(backoff(error))
+          }
+        })
+
+        const finish = Effect.fn("Publisher.finish")(function*(postId: string, version: number) {
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const [post] = yield* sql<{ readonly workspaceId: string; readonly status: Post.PostStatus; readonly note: string | null }>`
+              SELECT workspace_id, status, publish_note AS note FROM posts WHERE id = ${postId} AND version = ${version} FOR UPDATE`
+            if (post === undefined || post.status !== "publishing") return Option.none()
+            const counts = yield* sql<{ readonly status: Post.TargetStatus; readonly count: number | string }>`
+              SELECT status, count(*) AS count FROM post_targets WHERE post_id = ${postId} GROUP BY status`
+            const count = (status: Post.TargetStatus) => Number(counts.find((row) => row.status === status)?.count ?? 0)
+            if (count("pending") > 0) return Option.none()
+            const status: Post.PostStatus = count("failed") === 0 ? "published" : count("published") === 0 ? "failed" : "partial"
+            yield* sql`UPDATE posts SET status = ${status}, updated_at = now() WHERE id = ${postId}`
+            const rows = yield* sql<PostRow>`SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId}`
+            const [full] = hydrate(rows, baseUrl)
+            yield* Events.record(sql, post.workspaceId, `post.${status}`, {
+              postId,
+              post: full,
+              ...(post.note === null ? {} : { note: post.note })
+            })
+            return Option.some(status)
+          }))
+        })
+
+        return Publisher.of({ begin, pending, send, finish })
+      })
+    )
+}
