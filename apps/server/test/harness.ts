@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
-import { ApiKeys, type Settings, Workspaces } from "@herald/core"
+import { ApiKeys, type Publisher, type Settings, Workspaces } from "@herald/core"
 import { type Backend, backends } from "@herald/db/testing"
 import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import * as Main from "../src/Main.ts"
@@ -42,13 +42,17 @@ export const examplePackage: NetworkPackage = {
   })
 }
 
+/** Retries and processing polls a test can wait for: the same steps, shorter waits. */
+export const fastPublishing: Partial<Publisher.Options> = { baseDelayMs: 50, maxDelayMs: 200, pollWaitCapMs: 100 }
+
 /** The whole server on an ephemeral port over the embedded test database, in the sandbox. */
 export const serverLayer = (
   overrides: Partial<Settings.Settings> = {},
   packages: ReadonlyArray<NetworkPackage> = [examplePackage],
-  backend: Backend = backends()[0]!
+  backend: Backend = backends()[0]!,
+  publishing: Partial<Publisher.Options> = fastPublishing
 ) =>
-  Main.layerWith(settings(overrides), backend.layer, false, packages)
+  Main.layerWith(settings(overrides), backend.layer, false, packages, publishing)
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))

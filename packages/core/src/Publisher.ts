@@ -39,6 +39,8 @@ export interface Options {
   readonly processingLimitMs: number
   /** Network calls under way at once per network in one process. */
   readonly concurrencyPerNetwork: number
+  /** The longest wait between two looks at a post the network is processing, whatever it asks for. */
+  readonly pollWaitCapMs: number
 }
 
 export const defaults: Options = {
@@ -46,7 +48,8 @@ export const defaults: Options = {
   baseDelayMs: 1_000,
   maxDelayMs: 60_000,
   processingLimitMs: 6 * 60 * 60 * 1000,
-  concurrencyPerNetwork: 16
+  concurrencyPerNetwork: 16,
+  pollWaitCapMs: Number.POSITIVE_INFINITY
 }
 
 /** How one target ended. */
@@ -364,7 +367,8 @@ export class Publisher extends Context.Service<Publisher, {
                 )
               }
               step = { call: "poll", handle: answer.handle }
-              if (answer.checkAfterMs > 0) yield* Effect.sleep(Duration.millis(answer.checkAfterMs))
+              const wait = Math.min(answer.checkAfterMs, config.pollWaitCapMs)
+              if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
               continue
             }
 

@@ -1,0 +1,177 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Packages from "../src/Packages.ts"
+import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { serverLayer } from "./harness.ts"
+import { events, settled, setup, simulated } from "./publishing.ts"
+
+// Publishing end to end: posts created over HTTP go out through the engine to every network's simulator
+// (the adapters' real HTTP calls), and end with the links, errors and events a client sees.
+
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
+
+layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: true })("publishing", (it) => {
+  it.effect("publishes now to every network, with a link per target, publishedAt and post.published", () =>
+    Effect.gen(function*() {
+      const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"]
+      const { accounts, create, get, uploadVideo, workspace } = yield* setup(platforms)
+      const video = yield* uploadVideo
+      const created = yield* create({
+        content: "Out now #launch",
+        mediaIds: [video],
+        youtubeTitle: "Launch video",
+        accountIds: platforms.map((platform) => accounts[platform]),
+        publishNow: true
+      })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published", JSON.stringify(post.targets))
+      assert.isNotNull(post.publishedAt)
+      for (const target of post.targets) {
+        assert.strictEqual(target.status, "published", `${target.platform}: ${target.error}`)
+        assert.isNull(target.error)
+        assert.match(target.url, /^http:\/\/localhost:\d+\/sandbox\//)
+        // Exactly one post per account reached the network, and it is the one linked.
+        const made = yield* simulated(target.platform, target.accountId)
+        const roots = made.filter((item) => item.replyTo === undefined)
+        assert.strictEqual(roots.length, 1, `${target.platform}: ${JSON.stringify(made)}`)
+        assert.strictEqual(roots[0]!.url, target.url)
+      }
+      const ending = (yield* events(workspace.id)).filter((row) => row.event.startsWith("post.") && row.event !== "post.scheduled")
+      assert.deepStrictEqual(ending.map((row) => row.event), ["post.published"])
+      assert.strictEqual(ending[0]!.data.post.status, "published")
+      assert.deepStrictEqual(ending[0]!.data.post.targets, post.targets)
+    }))
+
+  it.effect("goes out at its scheduled time, not before", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x"])
+      const at = inSeconds(1.5)
+      const created = yield* create({ content: "At its time", accountIds: [accounts.x], scheduledAt: at })
+      yield* Effect.sleep("700 millis")
+      assert.strictEqual((yield* get(created.id)).status, "scheduled")
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published")
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* Effect.orDie(sql<{ readonly endedAt: Date }>`SELECT ended_at FROM post_targets WHERE post_id = ${created.id}`)
+      const lag = row!.endedAt.getTime() - new Date(at).getTime()
+      assert.isAtLeast(lag, 0)
+      assert.isBelow(lag, 1500)
+    }))
+
+  it.effect("a rescheduled post goes out at its new time only, once", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send } = yield* setup(["linkedin"])
+      const created = yield* create({ content: "Moved", accountIds: [accounts.linkedin], scheduledAt: inSeconds(1) })
+      const moved = yield* send("PATCH", `/posts/${created.id}`, { scheduledAt: inSeconds(3) })
+      assert.strictEqual(moved.status, 200, moved.text)
+      yield* Effect.sleep("2 seconds")
+      assert.strictEqual((yield* get(created.id)).status, "scheduled")
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published")
+      assert.strictEqual((yield* simulated("linkedin", accounts.linkedin!)).length, 1)
+    }))
+
+  it.effect("a post taken back to draft or deleted before its time never goes out", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send } = yield* setup(["x", "facebook"])
+      const drafted = yield* create({ content: "Not yet", accountIds: [accounts.x], scheduledAt: inSeconds(1) })
+      const deleted = yield* create({ content: "Never", accountIds: [accounts.facebook], scheduledAt: inSeconds(1) })
+      assert.strictEqual((yield* send("PATCH", `/posts/${drafted.id}`, { draft: true })).status, 200)
+      assert.strictEqual((yield* send("DELETE", `/posts/${deleted.id}`)).status, 200)
+      yield* Effect.sleep("2500 millis")
+      const draft = yield* get(drafted.id)
+      assert.strictEqual(draft.status, "draft")
+      assert.strictEqual(draft.targets[0].status, "pending")
+      assert.strictEqual((yield* send("GET", `/posts/${deleted.id}`)).status, 404)
+      assert.strictEqual((yield* simulated("x", accounts.x!)).length, 0)
+      assert.strictEqual((yield* simulated("facebook", accounts.facebook!)).length, 0)
+    }))
+
+  it.effect("one refused target makes the post partial; retry sends only the failed target, then ends again", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send, workspace } = yield* setup(["x", "linkedin"])
+      const created = yield* create({
+        content: "Half of it",
+        platformContent: { linkedin: "Half of it #sandbox-fail" },
+        accountIds: [accounts.x, accounts.linkedin],
+        publishNow: true
+      })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "partial")
+      const [x, linkedin] = post.targets
+      assert.strictEqual(x.status, "published")
+      assert.strictEqual(linkedin.status, "failed")
+      assert.isNull(linkedin.url)
+      assert.match(linkedin.error, /^linkedin: /)
+      assert.include(linkedin.error, "refused")
+
+      const retried = yield* send("POST", `/posts/${created.id}/retry`)
+      assert.strictEqual(retried.status, 200, retried.text)
+      const again = yield* settled(get, created.id)
+      assert.strictEqual(again.status, "partial")
+      assert.strictEqual(again.targets[0].url, x.url)
+      assert.strictEqual((yield* simulated("x", accounts.x!)).length, 1)
+      const names = (yield* events(workspace.id)).map((row) => row.event).filter((name) => name.startsWith("post."))
+      assert.deepStrictEqual(names, ["post.scheduled", "post.partial", "post.retried", "post.partial"])
+      const last = (yield* events(workspace.id)).at(-1)!
+      assert.strictEqual(last.data.post.targets[1].error, again.targets[1].error)
+    }))
+
+  it.effect("a passing fault is retried and the post goes out once", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x", "youtube"])
+      const created = yield* create({ content: "Third time lucky #sandbox-flaky", accountIds: [accounts.x], publishNow: true })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published", post.targets[0].error)
+      assert.strictEqual((yield* simulated("x", accounts.x!)).length, 1)
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* Effect.orDie(sql<{ readonly attempts: number }>`SELECT attempts FROM post_targets WHERE post_id = ${created.id}`)
+      assert.strictEqual(row!.attempts, 2)
+    }))
+
+  it.effect("a revoked grant fails the target, marks the account needs_reconnect with its event; reconnect and retry publishes", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send, workspace } = yield* setup(["x"])
+      const created = yield* create({ content: "Lost access #sandbox-revoke", accountIds: [accounts.x], publishNow: true })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "failed")
+      assert.match(post.targets[0].error, /reconnect/)
+      const listed = yield* send("GET", "/accounts")
+      assert.strictEqual(listed.body.data.find((account: any) => account.id === accounts.x).status, "needs_reconnect")
+      const flagged = (yield* events(workspace.id)).filter((row) => row.event === "account.needs_reconnect")
+      assert.strictEqual(flagged.length, 1)
+      assert.strictEqual(flagged[0]!.data.accountId, accounts.x)
+      assert.strictEqual((yield* simulated("x", accounts.x!)).length, 0)
+
+      // Connected again (same network account), the retry goes through.
+      yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "x", username: post.targets[0].username }))
+      assert.strictEqual((yield* send("POST", `/posts/${created.id}/retry`)).status, 200)
+      const retried = yield* settled(get, created.id)
+      // The text still carries the revoke trigger, so the sandbox revokes again: the point is that the
+      // retry reached the network with the new grant rather than failing on the account's state.
+      assert.strictEqual(retried.status, "failed")
+      const names = (yield* events(workspace.id)).map((row) => row.event)
+      assert.deepStrictEqual(names.filter((name) => name.startsWith("post.")), ["post.scheduled", "post.failed", "post.retried", "post.failed"])
+      assert.strictEqual(names.filter((name) => name === "account.needs_reconnect").length, 2)
+    }))
+
+  it.effect("an X thread goes out as a reply chain under the first post", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x"])
+      const created = yield* create({
+        content: "1/ A thread",
+        xThread: ["2/ goes on", "3/ and ends"],
+        accountIds: [accounts.x],
+        publishNow: true
+      })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published", post.targets[0].error)
+      const made = [...yield* simulated("x", accounts.x!)].reverse()
+      assert.deepStrictEqual(made.map((item) => item.text), ["1/ A thread", "2/ goes on", "3/ and ends"])
+      assert.isUndefined(made[0]!.replyTo)
+      assert.strictEqual(made[1]!.replyTo, made[0]!.id)
+      assert.strictEqual(made[2]!.replyTo, made[1]!.id)
+      assert.strictEqual(post.targets[0].url, made[0]!.url)
+    }))
+})

@@ -1,0 +1,412 @@
+// bench/publishing: the publishing engine under load, on the embedded database and on PostgreSQL.
+//   burst    N posts with 3 sandbox targets each (x, linkedin, facebook), all due at the same second:
+//            lag from the post's time to each target's end, and targets per second.
+//   steady   1,000 posts due one every 60 ms over a minute: lag per target (target p99 < 1 s).
+//   workers  the 10,000 burst on PostgreSQL with one process, then with a second HERALD_ROLE=worker process.
+// Every run gets a fresh data folder and, on PostgreSQL, a fresh database (dropped afterwards). Prints its
+// figures; the numbers come from `post_targets.ended_at` against `posts.scheduled_at`.
+//
+//   pnpm bench:publishing [--n 1000,10000] [--backends embedded,postgres] [--only burst|steady|workers]
+//   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { cpus, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { parseArgs } from "node:util"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Database } from "../../packages/db/src/index.ts"
+
+type Backend = "embedded" | "postgres"
+type Scenario = "burst" | "steady" | "workers"
+
+const root = resolve(import.meta.dirname, "../..")
+const { values: flags } = parseArgs({
+  options: {
+    n: { type: "string", default: "1000,10000" },
+    backends: { type: "string", default: "embedded,postgres" },
+    only: { type: "string" },
+    // How long to wait for a run's posts to end before reporting what did.
+    timeout: { type: "string", default: "600" }
+  }
+})
+const sizes = flags.n.split(",").map((size) => Number(size.trim()))
+const backends = flags.backends.split(",").map((name) => name.trim()) as Array<Backend>
+const scenarios: Array<Scenario> = flags.only === undefined ? ["burst", "steady", "workers"] : [flags.only as Scenario]
+const timeoutMs = Number(flags.timeout) * 1000
+if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--n: whole numbers, got ${flags.n}`)
+if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: embedded,postgres`)
+if (scenarios.some((name) => !["burst", "steady", "workers"].includes(name))) throw new Error(`--only: burst, steady or workers`)
+
+const admin = process.env.HERALD_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const secretKey = "22".repeat(32)
+const children = new Set<ChildProcess>()
+const databases = new Set<string>()
+const folders = new Set<string>()
+
+const psql = (url: string, query: string) =>
+  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+const databaseUrl = (name: string) => {
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+const dropDatabase = (name: string) => {
+  try {
+    psql(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  } catch (error) {
+    console.error(`could not drop ${name}: ${String(error)}`)
+  }
+  databases.delete(name)
+}
+const cleanUp = () => {
+  for (const child of children) child.kill("SIGKILL")
+  for (const name of [...databases]) dropDatabase(name)
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+}
+process.on("exit", cleanUp)
+process.on("SIGINT", () => process.exit(130))
+process.on("SIGTERM", () => process.exit(143))
+
+const postgresAnswers = () => {
+  try {
+    psql(admin, "SELECT 1")
+    return true
+  } catch {
+    return false
+  }
+}
+
+interface Process {
+  readonly child: ChildProcess
+  readonly log: string
+  readonly started: any
+}
+
+/** Starts `herald start --json` with its log in a file, and resolves with its ready document. */
+const start = async (folder: string, name: string, env: Record<string, string>): Promise<Process> => {
+  const log = join(folder, `${name}.log`)
+  const fd = openSync(log, "w")
+  const child = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      HERALD_SANDBOX: "true",
+      HERALD_RATE_LIMIT_PER_MINUTE: "1000000000",
+      HERALD_SECRET_KEY: secretKey,
+      HERALD_DATA_DIR: join(folder, `${name}-data`),
+      DATABASE_URL: "",
+      BASE_URL: "",
+      HERALD_ROLE: "all",
+      ...env
+    },
+    stdio: ["ignore", "pipe", fd]
+  })
+  closeSync(fd)
+  children.add(child)
+  child.once("exit", () => children.delete(child))
+  const line = await new Promise<string>((resolveLine, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolveLine)
+    child.once("exit", (code) => reject(new Error(`herald (${name}) exited with ${code}:\n${tail(log, 20)}`)))
+  })
+  const started = JSON.parse(line)
+  if (started.listening === undefined) throw new Error(`herald (${name}) did not start: ${line}`)
+  return { child, log, started }
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    const killer = setTimeout(() => child.kill("SIGKILL"), 20_000)
+    child.once("exit", () => {
+      clearTimeout(killer)
+      done()
+    })
+    child.kill("SIGTERM")
+  })
+
+const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** Sends `count` creates, `concurrency` at a time; resolves with how many were refused and one answer. */
+const createPosts = async (base: string, key: string, accountIds: ReadonlyArray<string>, count: number, at: (i: number) => Date) => {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+  const tag = Math.random().toString(36).slice(2, 8)
+  let next = 0
+  let refused = 0
+  let sample = ""
+  const client = async () => {
+    while (next < count) {
+      const i = next++
+      const answer = await fetch(`${base}/api/v1/posts`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ content: `bench ${tag} ${i}`, accountIds, scheduledAt: at(i).toISOString() })
+      })
+      const text = await answer.text()
+      if (answer.status !== 201 && answer.status !== 200) {
+        refused++
+        sample = `HTTP ${answer.status}: ${text.slice(0, 300)}`
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, client))
+  return { refused, sample }
+}
+
+/** Polls until no post is scheduled or publishing, or `until` passes; resolves with whether they all ended. */
+const waitUntilEnded = async (base: string, key: string, until: number) => {
+  const headers = { authorization: `Bearer ${key}` }
+  while (Date.now() < until) {
+    const answer = await fetch(`${base}/api/v1/posts?status=scheduled,publishing&limit=1`, { headers })
+    const page = await answer.json() as { data?: Array<unknown> }
+    if (answer.status === 200 && page.data?.length === 0) return true
+    await sleep(250)
+  }
+  return false
+}
+
+interface TargetRow {
+  readonly status: string
+  readonly at: number
+  readonly ended: number | null
+  readonly attempts: number
+  readonly error: string | null
+}
+
+/** Every target with its post's time and its end, in epoch milliseconds, read with the repo's own layer. */
+const readTargets = (backend: Backend, where: string) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql.unsafe<TargetRow>(`
+        SELECT t.status, (extract(epoch FROM p.scheduled_at) * 1000)::float8 AS at,
+          (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended, t.attempts, t.error
+        FROM post_targets t JOIN posts p ON p.id = t.post_id`)
+    }).pipe(
+      Effect.provide(backend === "postgres" ? Database.layerUrl(where) : Database.layerEmbedded({ dataDir: where })),
+      Effect.scoped
+    )
+  )
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+
+/** Counts the log's lines: network calls per outcome, and warnings or errors with their first few lines. */
+const readLog = (file: string) => {
+  const lines = readFileSync(file, "utf8").split("\n")
+  const outcomes = new Map<string, number>()
+  const problems: Array<string> = []
+  let attempts = 0
+  for (const line of lines) {
+    if (line.includes(`message="publish attempt"`)) {
+      attempts++
+      const outcome = /outcome=(\S+)/.exec(line)?.[1] ?? "?"
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
+    } else if (/level=(WARN|ERROR|FATAL)/i.test(line)) {
+      problems.push(line)
+    }
+  }
+  return { attempts, outcomes, problems }
+}
+
+interface RunOptions {
+  readonly backend: Backend
+  readonly posts: number
+  /** Milliseconds after the first post's time at which post `i` is due. */
+  readonly offset: (i: number) => number
+  readonly workers: number
+}
+
+interface Result {
+  readonly targets: number
+  readonly ended: number
+  readonly failed: number
+  readonly retried: number
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+  readonly span: number
+  readonly perSecond: number
+  readonly createsPerSecond: number
+  readonly lateCreates: number
+  readonly attemptsPerProcess: ReadonlyArray<number>
+  readonly notes: ReadonlyArray<string>
+}
+
+const run = async (options: RunOptions): Promise<Result> => {
+  const folder = mkdtempSync(join(tmpdir(), "herald-bench-publishing-"))
+  folders.add(folder)
+  const database = options.backend === "postgres" ? `herald_bench_${Math.random().toString(36).slice(2, 10)}` : undefined
+  const processes: Array<Process> = []
+  const notes: Array<string> = []
+  let keep = false
+  try {
+    if (database !== undefined) {
+      psql(admin, `CREATE DATABASE ${database}`)
+      databases.add(database)
+    }
+    const env = database === undefined ? {} : { DATABASE_URL: databaseUrl(database) }
+    const first = await start(folder, "all", env)
+    processes.push(first)
+    const base = first.started.listening as string
+    for (let w = 1; w < options.workers; w++) {
+      processes.push(await start(folder, `worker${w}`, { ...env, HERALD_ROLE: "worker", BASE_URL: base }))
+    }
+    if (database !== undefined) await waitForShards(databaseUrl(database), options.workers)
+    const key = first.started.firstRun.key.key as string
+    const accounts = first.started.firstRun.accounts as Array<{ id: string; platform: string }>
+    const accountIds = ["x", "linkedin", "facebook"].map((platform) => {
+      const found = accounts.find((account) => account.platform === platform)
+      if (found === undefined) throw new Error(`no ${platform} sandbox account in the Demo workspace`)
+      return found.id
+    })
+
+    // Far enough ahead that every create has answered before the first post is due (2.5 ms a create
+    // is about twice the slowest rate seen, on the embedded database), on a whole second.
+    const lead = 3_000 + options.posts * 2.5
+    const firstAt = Math.ceil((Date.now() + lead) / 1000) * 1000
+    const began = Date.now()
+    const created = await createPosts(base, key, accountIds, options.posts, (i) => new Date(firstAt + options.offset(i)))
+    const createdAt = Date.now()
+    if (created.refused > 0) notes.push(`${created.refused} creates refused, e.g. ${created.sample}`)
+    const lateCreates = Math.max(0, createdAt - firstAt)
+    if (lateCreates > 0) notes.push(`the creates ended ${lateCreates} ms after the first post was due: the lag is understated`)
+
+    const lastAt = firstAt + options.offset(options.posts - 1)
+    await sleep(Math.max(0, lastAt - Date.now()))
+    const ended = await waitUntilEnded(base, key, lastAt + timeoutMs)
+    if (!ended) notes.push(`not every post had ended ${timeoutMs / 1000} s after the last was due`)
+    for (const { child } of processes.toReversed()) await stop(child)
+
+    const rows = await readTargets(
+      options.backend,
+      database === undefined ? join(folder, "all-data") : databaseUrl(database)
+    )
+    const lags = rows.filter((row) => row.ended !== null).map((row) => row.ended! - row.at).sort((a, b) => a - b)
+    const lastEnd = Math.max(...rows.map((row) => row.ended ?? 0))
+    const failed = rows.filter((row) => row.status === "failed")
+    if (failed.length > 0) notes.push(`${failed.length} targets failed, e.g. ${failed[0]!.error}`)
+    const pending = rows.length - lags.length
+    if (pending > 0) notes.push(`${pending} targets never ended`)
+    const logs = processes.map((entry) => readLog(entry.log))
+    const problems = logs.flatMap((log) => log.problems)
+    if (problems.length > 0) {
+      notes.push(`${problems.length} warning or error lines in the logs, first ones:\n    ${problems.slice(0, 5).join("\n    ")}`)
+    }
+    const outcomes = new Map<string, number>()
+    for (const log of logs) for (const [outcome, count] of log.outcomes) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + count)
+    const unexpected = [...outcomes].filter(([outcome]) => outcome !== "Published")
+    if (unexpected.length > 0) notes.push(`network calls not Published: ${unexpected.map(([outcome, count]) => `${outcome} ${count}`).join(", ")}`)
+    keep = notes.length > 0
+    if (keep) notes.push(`logs kept in ${folder}`)
+    const span = lastEnd - firstAt
+    return {
+      targets: rows.length,
+      ended: lags.length,
+      failed: failed.length,
+      retried: rows.filter((row) => row.attempts > 1).length,
+      p50: percentile(lags, 0.5),
+      p99: percentile(lags, 0.99),
+      max: lags.at(-1) ?? Number.NaN,
+      span,
+      perSecond: lags.length / (span / 1000),
+      createsPerSecond: options.posts / ((createdAt - began) / 1000),
+      lateCreates,
+      attemptsPerProcess: logs.map((log) => log.attempts),
+      notes
+    }
+  } catch (error) {
+    keep = true
+    for (const entry of processes) {
+      console.error(`--- last lines of ${entry.log}:\n${tail(entry.log, 15)}`)
+    }
+    throw error
+  } finally {
+    for (const { child } of processes) await stop(child)
+    if (database !== undefined) dropDatabase(database)
+    // A run with something to look at keeps its logs.
+    if (!keep) rmSync(folder, { recursive: true, force: true })
+    folders.delete(folder)
+  }
+}
+
+/** Waits until `runners` processes hold shard locks (advisory locks in the database) and the split settles. */
+const waitForShards = async (url: string, runners: number) => {
+  const until = Date.now() + 60_000
+  let previous = ""
+  let steady = 0
+  while (Date.now() < until) {
+    const held = psql(url, `
+      SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      GROUP BY pid ORDER BY pid`).trim()
+    const holders = held === "" ? 0 : held.split("\n").length
+    steady = holders >= runners && held === previous ? steady + 1 : 0
+    if (steady >= 4) return
+    previous = held
+    await sleep(500)
+  }
+  throw new Error(`the shards were not shared by ${runners} processes within 60 s (locks per process: ${previous.replace(/\n/g, ", ")})`)
+}
+
+const ms = (value: number) => Number.isNaN(value) ? "-" : `${Math.round(value)}`
+const row = (name: string, result: Result) =>
+  `${name.padEnd(24)} ${ms(result.p50).padStart(7)} ${ms(result.p99).padStart(7)} ${ms(result.max).padStart(7)}   ` +
+  `${`${result.ended}/${result.targets}`.padStart(11)} ${String(result.failed).padStart(6)}  ` +
+  `${(result.span / 1000).toFixed(1).padStart(7)} s ${result.perSecond.toFixed(0).padStart(8)}/s   ${result.createsPerSecond.toFixed(0).padStart(6)}/s`
+const header = `${"".padEnd(24)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${"max".padStart(7)}   ${"ended".padStart(11)} ${
+  "failed".padStart(6)
+}  ${"last end".padStart(9)} ${"targets".padStart(10)}   ${"creates".padStart(8)}`
+const report = (name: string, result: Result) => {
+  console.log(row(name, result))
+  if (result.retried > 0) console.log(`${"".padEnd(24)} ${result.retried} targets needed more than one network call`)
+  for (const note of result.notes) console.log(`${"".padEnd(24)} note: ${note}`)
+}
+
+const cpu = cpus()
+console.log(`publishing: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, node ${process.version}; 3 sandbox targets a post ` +
+  `(x, linkedin, facebook); lag = target's end − post's time, in ms`)
+// The workers comparison runs on PostgreSQL whatever --backends says: the embedded database has one process.
+const postgres = backends.includes("postgres") || scenarios.includes("workers") ? postgresAnswers() : false
+if (!postgres && (backends.includes("postgres") || scenarios.includes("workers"))) {
+  console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
+}
+const usable = backends.filter((backend) => backend === "embedded" || postgres)
+
+if (scenarios.includes("burst")) {
+  console.log(`\nburst: N posts all due at one second (target: 10,000 out within 60 s on postgres, one process)`)
+  console.log(header)
+  for (const backend of usable) {
+    for (const posts of sizes) {
+      report(`${backend} N=${posts}`, await run({ backend, posts, offset: () => 0, workers: 1 }))
+    }
+  }
+}
+
+if (scenarios.includes("steady")) {
+  console.log(`\nsteady: 1,000 posts, one due every 60 ms for a minute (target: p99 < 1,000 ms)`)
+  console.log(header)
+  for (const backend of usable.toReversed()) {
+    report(`${backend}`, await run({ backend, posts: 1000, offset: (i) => i * 60, workers: 1 }))
+  }
+}
+
+if (scenarios.includes("workers")) {
+  const posts = Math.max(...sizes)
+  console.log(`\nworkers: the N=${posts} burst on postgres, one process (HERALD_ROLE=all) and with a second (HERALD_ROLE=worker)`)
+  if (!postgres) {
+    console.log("(skipped: no postgres)")
+  } else {
+    console.log(header)
+    const one = await run({ backend: "postgres", posts, offset: () => 0, workers: 1 })
+    report("one process", one)
+    const two = await run({ backend: "postgres", posts, offset: () => 0, workers: 2 })
+    report("with a worker", two)
+    console.log(`${"".padEnd(24)} network calls per process: ${two.attemptsPerProcess.join(" (all) / ")} (worker)`)
+    console.log(`ratio two/one: ${(two.perSecond / one.perSecond).toFixed(2)}× the targets per second`)
+  }
+}
+process.exit(0)
