@@ -13,6 +13,8 @@ const tuning: Partial<ShardingConfig.ShardingConfig["Service"]> = {
   runnerHealthCheckInterval: Duration.seconds(5)
 }
 
+export type Tuning = Partial<ShardingConfig.ShardingConfig["Service"]>
+
 /**
  * The cluster under publishing. One process over the embedded database (or a test's database): a single
  * runner with its state in SQL; PGlite behind the bridge cannot hold advisory locks per connection, so
@@ -24,15 +26,18 @@ export const layer = (options: {
   readonly role: Settings.Role
   readonly runnerHost: string
   readonly runnerPort: number
+  /** Overrides for tests (a shorter wait for entities to stop, say). */
+  readonly tuning?: Tuning | undefined
 }) => {
+  const tuned = { ...tuning, ...options.tuning }
   const cluster = options.mode === "single"
-    ? SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...tuning, shardLockDisableAdvisory: true } }).pipe(
+    ? SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...tuned, shardLockDisableAdvisory: true } }).pipe(
       Layer.provide(NodeCrypto.layerDigest)
     )
     : NodeClusterSocket.layer({
       clientOnly: options.role === "api",
       shardingConfig: {
-        ...tuning,
+        ...tuned,
         runnerAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort)),
         runnerListenAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort))
       }

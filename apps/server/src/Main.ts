@@ -67,14 +67,17 @@ export class RunnerInfo extends Context.Service<RunnerInfo, {
 
 /**
  * The service over a given database layer (tests give theirs); `adminSocket` serves the operator's socket.
- * `publishing` tunes retries (tests shorten the waits).
+ * `tuning` shortens waits in tests: publishing retries and polls, and the cluster's stop timeout.
  */
 export const layerWith = <E, R>(
   settings: Settings.Settings,
   databaseLayer: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E, R>,
   adminSocket: boolean,
   packages: ReadonlyArray<NetworkPackages.NetworkPackage>,
-  publishing: Partial<Publisher.Options> = {}
+  tuning: {
+    readonly publishing?: Partial<Publisher.Options> | undefined
+    readonly cluster?: Cluster.Tuning | undefined
+  } = {}
 ) =>
   Layer.unwrap(Effect.gen(function*() {
     const port = settings.port === 0 ? yield* freePort : settings.port
@@ -82,7 +85,7 @@ export const layerWith = <E, R>(
     const ownRunner = clusterMode === "socket" && settings.role !== "api"
     const runnerPort = ownRunner && settings.runnerPort === 0 ? yield* freePort : settings.runnerPort
     const runner = ownRunner ? Option.some(`${settings.runnerHost}:${runnerPort}`) : Option.none<string>()
-    const cluster = Cluster.layer({ mode: clusterMode, role: settings.role, runnerHost: settings.runnerHost, runnerPort })
+    const cluster = Cluster.layer({ mode: clusterMode, role: settings.role, runnerHost: settings.runnerHost, runnerPort, tuning: tuning.cluster })
     const works = settings.role !== "api"
     const baseUrl = Option.getOrElse(settings.baseUrl, () => `http://localhost:${port}`)
     const anyCredentials = yield* Effect.map(
@@ -105,7 +108,7 @@ export const layerWith = <E, R>(
     // Workers run the post entities, the publishing workflow, the sweep and the token renewal round.
     const publishingWork = works
       ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep()).pipe(
-        Layer.provide(Publisher.Publisher.layer(publishing))
+        Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty
     return Layer.mergeAll(settings.role === "worker" ? Layer.empty : publicHttp, admin, publishingWork).pipe(

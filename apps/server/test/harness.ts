@@ -1,4 +1,4 @@
-import { Effect, Option, Redacted } from "effect"
+import { Duration, Effect, Option, Redacted } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -43,16 +43,20 @@ export const examplePackage: NetworkPackage = {
 }
 
 /** Retries and processing polls a test can wait for: the same steps, shorter waits. */
-export const fastPublishing: Partial<Publisher.Options> = { baseDelayMs: 50, maxDelayMs: 200, pollWaitCapMs: 100 }
+export const fastTuning = {
+  publishing: { baseDelayMs: 50, maxDelayMs: 200, pollWaitCapMs: 100 } satisfies Partial<Publisher.Options>,
+  // A server stopped by a test gives its entities a moment, not the 15 s a real shutdown does.
+  cluster: { entityTerminationTimeout: Duration.millis(500) }
+}
 
 /** The whole server on an ephemeral port over the embedded test database, in the sandbox. */
 export const serverLayer = (
   overrides: Partial<Settings.Settings> = {},
   packages: ReadonlyArray<NetworkPackage> = [examplePackage],
   backend: Backend = backends()[0]!,
-  publishing: Partial<Publisher.Options> = fastPublishing
+  tuning: Parameters<typeof Main.layerWith>[4] = fastTuning
 ) =>
-  Main.layerWith(settings(overrides), backend.layer, false, packages, publishing)
+  Main.layerWith(settings(overrides), backend.layer, false, packages, tuning)
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))

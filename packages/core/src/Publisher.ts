@@ -123,6 +123,7 @@ export class Publisher extends Context.Service<Publisher, {
         const networks = yield* Networks
         const cipher = yield* Cipher
         const tokenRefresh = yield* TokenRefresh
+        const faults = yield* PublishFaults
         const baseUrl = yield* PublicUrl
         const gates = new Map<string, Semaphore.Semaphore>()
         const gate = (network: string) => {
@@ -254,7 +255,6 @@ export class Publisher extends Context.Service<Publisher, {
           }
           const version = yield* versionOf(postId, network.network)
           if (Option.isNone(version)) return "gone" as const
-          const faults = yield* PublishFaults
           const where = { postId, accountId, network: network.network }
 
           const accountFor = Effect.fnUntraced(function*() {

@@ -1,0 +1,95 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { createServer } from "node:net"
+import type { Simulator } from "@herald/adapter-kit"
+import { Publisher } from "@herald/core"
+import { backends } from "@herald/db/testing"
+import * as Main from "../src/Main.ts"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import * as Packages from "../src/Packages.ts"
+import { fastTuning, settings } from "./harness.ts"
+import { settled, setup, simulated } from "./publishing.ts"
+
+// A process that dies at any step of a network call loses nothing and posts nothing twice. The first
+// server stops dead at the step (its fiber never continues, then everything it runs is torn down, as when
+// the process is killed); a second server on the same database and the same networks (the simulators
+// outlive both, as real networks do) takes the work over.
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+// One simulator per network for the whole file, whichever server serves it.
+const simulators = new Map<string, Simulator.Simulator>()
+const lasting: ReadonlyArray<NetworkPackage> = Packages.all.map((entry) => ({
+  ...entry,
+  simulator: (options) => {
+    let made = simulators.get(entry.network)
+    if (made === undefined) {
+      made = entry.simulator(options)
+      simulators.set(entry.network, made)
+    }
+    return made
+  }
+}))
+
+// One port for the file, so links made by the first server are the second's too.
+const port = await freePort()
+
+const steps: ReadonlyArray<Publisher.FaultStep> = ["before-call", "during-call", "after-call"]
+
+for (const backend of backends()) {
+  describe(`a crash while publishing, on ${backend.name}`, () => {
+    for (const network of ["x", "tiktok"] as const) {
+      for (const step of steps) {
+        it.live(`${network}, ${step}: the post ends once the work is taken over, and never twice on the network`, () =>
+          Effect.scoped(Effect.gen(function*() {
+            const database = Layer.succeedContext(yield* Layer.build(backend.layer))
+            const server = (faults: Layer.Layer<never>) =>
+              Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide(faults))
+
+            // The first process stops dead at the step.
+            const reached = yield* Deferred.make<void>()
+            const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
+              at === step && where.network === network ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
+            const first = yield* Scope.make()
+            const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
+            const { accounts, create, get, uploadVideo } = yield* setup([network]).pipe(Effect.provideContext(firstContext))
+            const content = `Crash at ${step}`
+            const created = yield* create({
+              content,
+              ...(network === "tiktok" ? { mediaIds: [yield* uploadVideo] } : {}),
+              accountIds: [accounts[network]],
+              publishNow: true
+            })
+            yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
+            yield* Scope.close(first, Exit.void)
+
+            // The second process, on the same port and database, finishes the work.
+            const secondContext = yield* Layer.build(server(Layer.empty))
+            const post = yield* settled(get, created.id, 60_000)
+            const target = post.targets[0]
+            const made = (yield* simulated(network, accounts[network]!).pipe(Effect.provideContext(secondContext)))
+              .filter((item) => item.text === content)
+            assert.isAtMost(made.length, 1, `posted ${made.length} times`)
+            if (network === "x") {
+              // X can be asked: the post is found (or was never sent) and published exactly once.
+              assert.strictEqual(post.status, "published", target.error)
+              assert.strictEqual(made.length, 1)
+              assert.strictEqual(target.url, made[0]!.url)
+            } else {
+              // TikTok cannot be asked: the target fails saying the post may exist, and is not sent again.
+              assert.strictEqual(post.status, "failed")
+              assert.match(target.error, /may have been posted/)
+              // (TikTok makes the post only when its processing ends, after the call the crash cut short.)
+            }
+          })), { timeout: 120_000 })
+      }
+    }
+  })
+}
