@@ -53,9 +53,17 @@ const start = Command.make("start", { json }, ({ json }) =>
         database: started.database,
         sandbox: started.sandbox,
         networks: started.networks,
+        role: started.role,
+        runner: Option.getOrNull(started.runner),
         firstRun: Option.getOrNull(Option.map(started.firstRun, ({ accounts, key, workspace }) => ({ workspace, key, accounts })))
-      }, () => [
-        `Herald is running (${started.database} database, listening on ${started.listening}).`,
+      }, () => started.role === "worker" ? [
+        `Herald worker is running (${started.database} database, cluster runner on ${started.listening}).`,
+        `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
+        `  It publishes; the API is served by the processes with HERALD_ROLE=api or all.`
+      ] : [
+        `Herald is running (${started.database} database, listening on ${started.listening}${
+          started.role === "api" ? "; publishing is left to workers" : ""
+        }).`,
         `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
         `  API:   ${started.api}`,
         `  Docs:  ${started.docs}`,

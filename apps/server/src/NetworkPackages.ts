@@ -1,5 +1,5 @@
 import { Config, Effect, Layer, Option, Redacted } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { Adapter, AdapterConfig, Simulator } from "@herald/adapter-kit"
 
@@ -25,6 +25,23 @@ export const credentials = (network: string) =>
         ? Option.some({ clientId: clientId.value, clientSecret: clientSecret.value })
         : Option.none()
   ).pipe(Effect.orDie)
+
+/**
+ * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted, oldest first, so a person
+ * trying Herald (or a test driving several processes) can see what went out and that nothing went twice.
+ */
+const postsRoute = (simulator: Simulator.Simulator) =>
+  HttpRouter.route("GET", "/_posts", () =>
+    Effect.succeed(HttpServerResponse.jsonUnsafe({
+      data: [...simulator.state.posts.values()].map((post) => ({
+        id: post.id,
+        username: simulator.state.accounts.get(post.accountId)?.username ?? null,
+        text: post.text,
+        replyTo: post.replyTo ?? null,
+        url: post.url,
+        createdAt: new Date(post.createdAt).toISOString()
+      }))
+    })))
 
 /** The simulator's root as the server serves it. */
 export const sandboxRoot = (baseUrl: string, network: string) => `${baseUrl}/sandbox/${network}`
@@ -62,7 +79,7 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
       const sandboxRoutes = Layer.mergeAll(
         Layer.empty,
         ...simulators.map((simulator) =>
-          HttpRouter.addAll(simulator.routes, { prefix: `/sandbox/${simulator.network}` })
+          HttpRouter.addAll([...simulator.routes, postsRoute(simulator)], { prefix: `/sandbox/${simulator.network}` })
         )
       )
       return { adapters, sandboxRoutes, simulators } satisfies Installation
