@@ -138,8 +138,9 @@ describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("publishi
         assert.strictEqual(target.url, copies[0].url)
       }
     }
-    // Both workers did some of the work before one was killed.
+    // Both workers did some of the work before one was killed, each network call logged as one line.
     const logs = ["worker-one", "worker-two"].map((name) => readFileSync(join(folder, `${name}.log`), "utf8"))
-    for (const log of logs) assert.match(log, /message="publish attempt"/)
+    const attempt = /level=INFO .*message="publish attempt" post=pst_\w+ target=acc_\w+ network=(x|linkedin|facebook) step=publish outcome=Published durationMs=\d+/
+    for (const log of logs) assert.match(log, attempt)
   }, 180_000)
 })

@@ -174,4 +174,17 @@ layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: tr
       assert.strictEqual(made[2]!.replyTo, made[1]!.id)
       assert.strictEqual(post.targets[0].url, made[0]!.url)
     }))
+
+  it.effect("an account disconnected after scheduling fails its target at the post's time, and the rest goes out", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send } = yield* setup(["x", "threads"])
+      const created = yield* create({ content: "Two ways", accountIds: [accounts.x, accounts.threads], scheduledAt: inSeconds(1) })
+      assert.strictEqual((yield* send("DELETE", `/accounts/${accounts.threads}`)).status, 200)
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "partial")
+      assert.strictEqual(post.targets[0].status, "published")
+      assert.strictEqual(post.targets[1].status, "failed")
+      assert.match(post.targets[1].error, /^threads: @\S+ on Threads was disconnected; connect it again and retry$/)
+      assert.strictEqual((yield* simulated("threads", accounts.threads!)).length, 0)
+    }))
 })

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { createServer } from "node:net"
 import type { Simulator } from "@herald/adapter-kit"
 import { Publisher } from "@herald/core"
@@ -7,7 +8,7 @@ import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import * as Packages from "../src/Packages.ts"
-import { fastTuning, settings } from "./harness.ts"
+import { fastTuning, quiet, settings } from "./harness.ts"
 import { settled, setup, simulated } from "./publishing.ts"
 
 // A process that dies at any step of a network call loses nothing and posts nothing twice. The first
@@ -51,7 +52,7 @@ for (const backend of backends()) {
           Effect.scoped(Effect.gen(function*() {
             const database = Layer.succeedContext(yield* Layer.build(backend.layer))
             const server = (faults: Layer.Layer<never>) =>
-              Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide(faults))
+              Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
 
             // The first process stops dead at the step.
             const reached = yield* Deferred.make<void>()
@@ -93,3 +94,67 @@ for (const backend of backends()) {
     }
   })
 }
+
+describe("posts whose time passes while no process runs", () => {
+  const lateTuning = { ...fastTuning, publishing: { ...fastTuning.publishing, lateNoteAfterMs: 500 } }
+  const events = (workspaceId: string) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ readonly event: string; readonly data: any }>`
+        SELECT event, data FROM events WHERE workspace_id = ${workspaceId} AND event LIKE 'post.%' ORDER BY sequence`).pipe(Effect.orDie)
+
+  it.live("go out as soon as a process starts, and their final event says they were late", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const database = Layer.succeedContext(yield* Layer.build(backends()[0]!.layer))
+      const server = () => Main.layerWith(settings({ port }), database, false, lasting, lateTuning).pipe(Layer.provide(quiet))
+      const first = yield* Scope.make()
+      const firstContext = yield* Layer.buildWithScope(server(), first)
+      const { accounts, create, get, workspace } = yield* setup(["linkedin"]).pipe(Effect.provideContext(firstContext))
+      const created = yield* create({
+        content: "Due while down",
+        accountIds: [accounts.linkedin],
+        scheduledAt: new Date(Date.now() + 1_000).toISOString()
+      })
+      yield* Scope.close(first, Exit.void)
+      yield* Effect.sleep("2 seconds")
+      assert.strictEqual((yield* Effect.provideContext(rowStatus(created.id), firstContext)), "scheduled")
+
+      const secondContext = yield* Layer.build(server())
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published")
+      const last = (yield* Effect.provideContext(events(workspace.id), secondContext)).at(-1)!
+      assert.strictEqual(last.event, "post.published")
+      assert.match(last.data.note, /^Went out \d+ s after its time \(.+\): no Herald worker was running then$/)
+    })), { timeout: 60_000 })
+
+  it.live("a post whose message was lost (a process stopped between saving it and sending it) is found by the sweep", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const database = Layer.succeedContext(yield* Layer.build(backends()[0]!.layer))
+      const server = () => Main.layerWith(settings({ port }), database, false, lasting, lateTuning).pipe(Layer.provide(quiet))
+      const first = yield* Scope.make()
+      const firstContext = yield* Layer.buildWithScope(server(), first)
+      const { accounts, create, get } = yield* setup(["facebook"]).pipe(Effect.provideContext(firstContext))
+      const created = yield* create({
+        content: "Message lost",
+        accountIds: [accounts.facebook],
+        scheduledAt: new Date(Date.now() + 600_000).toISOString()
+      })
+      yield* Scope.close(first, Exit.void)
+      // As if the message had never been sent, and the post's time were a minute ago.
+      yield* Effect.orDie(Effect.provideContext(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.andThen(
+            sql`DELETE FROM cluster_messages`,
+            sql`UPDATE posts SET scheduled_at = now() - interval '1 minute' WHERE id = ${created.id}`
+          )),
+        firstContext
+      ))
+      yield* Layer.build(server())
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published")
+      assert.strictEqual(post.targets[0].status, "published")
+    })), { timeout: 60_000 })
+})
+
+const rowStatus = (postId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(Effect.orDie(sql<{ readonly status: string }>`SELECT status FROM posts WHERE id = ${postId}`), (rows) => rows[0]?.status))

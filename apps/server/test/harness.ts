@@ -1,4 +1,4 @@
-import { Duration, Effect, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -56,7 +56,10 @@ export const serverLayer = (
   backend: Backend = backends()[0]!,
   tuning: Parameters<typeof Main.layerWith>[4] = fastTuning
 ) =>
-  Main.layerWith(settings(overrides), backend.layer, false, packages, tuning)
+  Main.layerWith(settings(overrides), backend.layer, false, packages, tuning).pipe(Layer.provide(quiet))
+
+/** Warnings and errors only: one line per publish attempt would bury a failing test's output. */
+export const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))

@@ -41,6 +41,8 @@ export interface Options {
   readonly concurrencyPerNetwork: number
   /** The longest wait between two looks at a post the network is processing, whatever it asks for. */
   readonly pollWaitCapMs: number
+  /** A post that starts this long after its time went out late, and its final event says so. */
+  readonly lateNoteAfterMs: number
 }
 
 export const defaults: Options = {
@@ -49,7 +51,8 @@ export const defaults: Options = {
   maxDelayMs: 60_000,
   processingLimitMs: 6 * 60 * 60 * 1000,
   concurrencyPerNetwork: 16,
-  pollWaitCapMs: Number.POSITIVE_INFINITY
+  pollWaitCapMs: Number.POSITIVE_INFINITY,
+  lateNoteAfterMs: 60_000
 }
 
 /** How one target ended. */
@@ -93,9 +96,6 @@ interface MediaRow {
   readonly height: number | null
   readonly durationMs: number | null
 }
-
-// A post that starts more than this after its time went out late, and its final event says so.
-const lateAfterMs = 60_000
 
 const words = (ms: number) => {
   const seconds = Math.round(ms / 1000)
@@ -146,7 +146,7 @@ export class Publisher extends Context.Service<Publisher, {
           if (row.status === "publishing") return { _tag: "Started", lateMs: 0 } as const
           if (row.status !== "scheduled") return { _tag: "Skipped", reason: `now ${row.status}` } as const
           const lateMs = row.scheduledAt === null ? 0 : Math.max(0, now - row.scheduledAt.getTime())
-          const note = lateMs > lateAfterMs
+          const note = lateMs > config.lateNoteAfterMs
             ? `Went out ${words(lateMs)} after its time (${row.scheduledAt!.toISOString()}): no Herald worker was running then`
             : null
           const updated = yield* sql`
@@ -255,6 +255,13 @@ export class Publisher extends Context.Service<Publisher, {
           }
           const version = yield* versionOf(postId, network.network)
           if (Option.isNone(version)) return "gone" as const
+          // Checked again at its time: media can be gone, or the network's limits changed, since it was saved.
+          if (target.handle === null && target.call === null) {
+            const violations = network.validate(version.value)
+            if (violations.length > 0) {
+              return yield* fail(postId, accountId, violations.map((violation) => violation.message).join("; "))
+            }
+          }
           const where = { postId, accountId, network: network.network }
 
           const accountFor = Effect.fnUntraced(function*() {
