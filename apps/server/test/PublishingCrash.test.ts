@@ -158,3 +158,17 @@ describe("posts whose time passes while no process runs", () => {
 const rowStatus = (postId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(Effect.orDie(sql<{ readonly status: string }>`SELECT status FROM posts WHERE id = ${postId}`), (rows) => rows[0]?.status))
+
+describe("a fault inside Herald while sending", () => {
+  it.live("ends the target saying the post may exist, instead of leaving the post publishing", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const database = Layer.succeedContext(yield* Layer.build(backends()[0]!.layer))
+      const boom = Layer.succeed(Publisher.PublishFaults, (at) => at === "after-call" ? Effect.die(new Error("boom")) : Effect.void)
+      const context = yield* Layer.build(Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([boom, quiet])))
+      const { accounts, create, get } = yield* setup(["x"]).pipe(Effect.provideContext(context))
+      const created = yield* create({ content: "Faulty", accountIds: [accounts.x], publishNow: true })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "failed")
+      assert.match(post.targets[0].error, /^x: Herald could not finish sending this post \(an internal error, logged\); it may have been posted/)
+    })), { timeout: 60_000 })
+})

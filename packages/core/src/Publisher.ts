@@ -111,6 +111,11 @@ export class Publisher extends Context.Service<Publisher, {
   pending(postId: string): Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
   /** Sends one target to its network until it is published or failed. */
   send(postId: string, accountId: string): Effect.Effect<TargetEnd, SqlError.SqlError>
+  /**
+   * Ends a target that sending could not carry on with (a fault in Herald itself), so that it does not
+   * stay pending: a call that may have reached the network says so.
+   */
+  abandon(postId: string, accountId: string, fault: string): Effect.Effect<TargetEnd, SqlError.SqlError>
   /** Once every target has ended: the post's final status and its event, in one transaction. */
   finish(postId: string, version: number): Effect.Effect<Option.Option<Post.PostStatus>, SqlError.SqlError>
 }>()("@herald/core/Publisher") {
@@ -433,6 +438,22 @@ export class Publisher extends Context.Service<Publisher, {
           }
         })
 
+        const abandon = Effect.fn("Publisher.abandon")(function*(postId: string, accountId: string, fault: string) {
+          const found = yield* loadTarget(postId, accountId)
+          if (Option.isNone(found)) return "gone" as const
+          if (found.value.status !== "pending") return found.value.status
+          const mayExist = found.value.call !== null || found.value.handle !== null
+          yield* Effect.logError("publishing a target failed inside Herald").pipe(
+            Effect.annotateLogs({ post: postId, target: accountId, fault })
+          )
+          return yield* fail(
+            postId,
+            accountId,
+            `${found.value.platform}: Herald could not finish sending this post (an internal error, logged)` +
+              (mayExist ? "; it may have been posted: check the account before retrying" : "; retry the post")
+          )
+        })
+
         const finish = Effect.fn("Publisher.finish")(function*(postId: string, version: number) {
           return yield* sql.withTransaction(Effect.gen(function*() {
             const [post] = yield* sql<{ readonly workspaceId: string; readonly status: Post.PostStatus; readonly note: string | null }>`
@@ -455,7 +476,7 @@ export class Publisher extends Context.Service<Publisher, {
           }))
         })
 
-        return Publisher.of({ begin, pending, send, finish })
+        return Publisher.of({ begin, pending, send, abandon, finish })
       })
     )
 }

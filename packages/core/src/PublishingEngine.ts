@@ -88,7 +88,10 @@ export const workers = Layer.mergeAll(
         Activity.make({
           name: `send/${accountId}`,
           success: TargetEnd,
-          execute: untilTheDatabaseAnswers(publisher.send(postId, accountId))
+          // A fault in Herald itself ends the target rather than leaving the post publishing forever.
+          execute: untilTheDatabaseAnswers(publisher.send(postId, accountId).pipe(
+            Effect.catchDefect((defect) => publisher.abandon(postId, accountId, String(defect)))
+          ))
         }),
       { concurrency: "unbounded", discard: true }
     )
