@@ -102,10 +102,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       const replies = Request.followUps(input.post)
       const text = replies[progress.next]
       if (text === undefined) return published(input.account, progress.rootId)
-      const reply = yield* client.createTweet(
+      // Herald stopped while this reply was being sent: if X has it, go on from it instead of sending it again.
+      const already = input.resumed === true
+        ? (yield* client.recentTweets(input.account.accessToken, input.account.networkAccountId)).find((tweet) =>
+          tweet.referenced_tweets?.some((ref) => ref.type === "replied_to" && ref.id === progress.previousId) === true &&
+          Request.sameText(text, tweet.text)
+        )
+        : undefined
+      const reply = already ?? (yield* client.createTweet(
         input.account.accessToken,
         Request.tweetBody(text, [], progress.previousId)
-      )
+      ))
       return progress.next + 1 >= replies.length
         ? published(input.account, progress.rootId)
         : processing({ _tag: "Replies", rootId: progress.rootId, previousId: reply.id, next: progress.next + 1 }, 0)

@@ -48,7 +48,12 @@ export type Media = typeof Media.Type["data"]
 const Appended = Schema.Struct({ data: Schema.optional(Schema.Unknown) })
 
 const Timeline = Schema.Struct({
-  data: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String })))
+  data: Schema.optional(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    text: Schema.String,
+    // Asked for with `tweet.fields=referenced_tweets`: what a reply answers.
+    referenced_tweets: Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
+  })))
 })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
@@ -183,7 +188,8 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         send(
           HttpClientRequest.get(`${api}/2/users/${userId}/tweets`).pipe(
             bearer(accessToken),
-            HttpClientRequest.setUrlParam("max_results", "100")
+            HttpClientRequest.setUrlParam("max_results", "100"),
+            HttpClientRequest.setUrlParam("tweet.fields", "referenced_tweets")
           ),
           Timeline
         ),

@@ -247,7 +247,12 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       const posts = state.postsOf(id ?? "").slice(0, 100)
       if (posts.length === 0) return Simulator.json({ meta: { result_count: 0 } })
       return Simulator.json({
-        data: posts.map((post) => ({ id: post.id, text: post.text, edit_history_tweet_ids: [post.id] })),
+        data: posts.map((post) => ({
+          id: post.id,
+          text: post.text,
+          edit_history_tweet_ids: [post.id],
+          ...(post.replyTo === undefined ? {} : { referenced_tweets: [{ type: "replied_to", id: post.replyTo }] })
+        })),
         meta: { result_count: posts.length, newest_id: posts[0]!.id, oldest_id: posts[posts.length - 1]!.id }
       })
     })

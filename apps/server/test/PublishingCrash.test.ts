@@ -92,6 +92,36 @@ for (const backend of backends()) {
           })), { timeout: 120_000 })
       }
     }
+
+    it.live("x thread, during a reply: the chain is finished without sending that reply twice", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const database = Layer.succeedContext(yield* Layer.build(backend.layer))
+        const server = (faults: Layer.Layer<never>) =>
+          Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
+        const reached = yield* Deferred.make<void>()
+        // Stops dead once the first reply has reached X, before Herald has recorded it.
+        const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
+          at === "during-call" && where.call === "poll" ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
+        const first = yield* Scope.make()
+        const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
+        const { accounts, create, get } = yield* setup(["x"]).pipe(Effect.provideContext(firstContext))
+        const created = yield* create({
+          content: `1/ thread on ${backend.name}`,
+          xThread: [`2/ thread on ${backend.name}`, `3/ thread on ${backend.name}`],
+          accountIds: [accounts.x],
+          publishNow: true
+        })
+        yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
+        yield* Scope.close(first, Exit.void)
+
+        const secondContext = yield* Layer.build(server(Layer.empty))
+        const post = yield* settled(get, created.id, 60_000)
+        assert.strictEqual(post.status, "published", post.targets[0].error)
+        const made = [...yield* simulated("x", accounts.x!).pipe(Effect.provideContext(secondContext))].reverse()
+        assert.deepStrictEqual(made.map((item) => item.text.slice(0, 2)), ["1/", "2/", "3/"])
+        assert.strictEqual(made[1]!.replyTo, made[0]!.id)
+        assert.strictEqual(made[2]!.replyTo, made[1]!.id)
+      })), { timeout: 120_000 })
   })
 }
 

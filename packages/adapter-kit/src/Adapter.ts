@@ -53,6 +53,12 @@ export type PublishStep =
 export interface PublishInput {
   readonly account: Account
   readonly post: PostVersion
+  /**
+   * Set on a `poll` whose previous try at the same step was cut off (Herald stopped) before its answer
+   * was recorded: a step that makes something (the next reply of a thread) may already have made it, so
+   * look before making it again.
+   */
+  readonly resumed?: boolean | undefined
 }
 
 /** What an adapter can do, so clients, the engine and the conformance suite know what to expect. */

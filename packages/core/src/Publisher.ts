@@ -26,7 +26,12 @@ export type FaultStep = "before-call" | "during-call" | "after-call"
 
 /** Called at each step of a network call; does nothing outside crash tests. */
 export const PublishFaults = Context.Reference<
-  (step: FaultStep, target: { readonly postId: string; readonly accountId: string; readonly network: string }) => Effect.Effect<void>
+  (step: FaultStep, target: {
+    readonly postId: string
+    readonly accountId: string
+    readonly network: string
+    readonly call: "publish" | "poll"
+  }) => Effect.Effect<void>
 >("@herald/core/Publisher/PublishFaults", { defaultValue: () => () => Effect.void })
 
 export interface Options {
@@ -267,7 +272,6 @@ export class Publisher extends Context.Service<Publisher, {
               return yield* fail(postId, accountId, violations.map((violation) => violation.message).join("; "))
             }
           }
-          const where = { postId, accountId, network: network.network }
 
           const accountFor = Effect.fnUntraced(function*() {
             const rows = yield* sql<{ readonly accessToken: Uint8Array | null; readonly networkAccountId: string | null }>`
@@ -317,7 +321,13 @@ export class Publisher extends Context.Service<Publisher, {
           if (Option.isNone(account)) {
             return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
           }
-          const input = () => ({ account: (account as Option.Some<Adapter.Account>).value, post: version.value })
+          // Set for the first poll when the last one was cut off before its answer was recorded.
+          let resumed = target.call === "poll"
+          const input = (): Adapter.PublishInput => ({
+            account: (account as Option.Some<Adapter.Account>).value,
+            post: version.value,
+            ...(resumed ? { resumed: true } : {})
+          })
 
           let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } =
             target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
@@ -344,6 +354,7 @@ export class Publisher extends Context.Service<Publisher, {
 
           while (true) {
             const call = step.call
+            const where = { postId, accountId, network: network.network, call }
             yield* sql`
               UPDATE post_targets SET call = ${call}, attempts = attempts + 1
               WHERE post_id = ${postId} AND account_id = ${accountId}`
@@ -356,6 +367,7 @@ export class Publisher extends Context.Service<Publisher, {
                 ? Effect.die(new Error(`${network.network} answered Processing but has no poll hook`))
                 : network.poll(input(), step.handle)
             ))
+            resumed = false
             yield* faults("during-call", where)
             yield* logAttempt(
               call,
