@@ -188,4 +188,17 @@ describe("herald with the server stopped", () => {
     assert.strictEqual(bad.json.error.code, "invalid")
     assert.include(bad.json.error.message, "HERALD_RATE_LIMIT_PER_MINUTE")
   })
+
+  it("refuses a role other than all on the embedded database, and an unknown role", async () => {
+    for (const [role, expected] of [["worker", "all when DATABASE_URL is unset"], ["cook", "all, api or worker"]] as const) {
+      const bad = await new Promise<Run>((resolveRun) => {
+        execFile(process.execPath, [bin, "start", "--json"], { env: { ...env, HERALD_ROLE: role } }, (error, stdout, stderr) =>
+          resolveRun({ code: error === null ? 0 : 1, stdout, stderr, json: JSON.parse(stdout) }))
+      })
+      assert.strictEqual(bad.code, 1)
+      assert.strictEqual(bad.json.error.code, "invalid")
+      assert.include(bad.json.error.message, `HERALD_ROLE="${role}"`)
+      assert.include(bad.json.error.message, expected)
+    }
+  })
 })

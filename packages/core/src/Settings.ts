@@ -128,7 +128,7 @@ export const runnerHost = parsed("HERALD_RUNNER_HOST", "127.0.0.1", "a host name
 export const runnerPort = parsed("HERALD_RUNNER_PORT", 0, "a port number from 0 to 65535", integer(0, 65535))
 
 /** Every setting, read and checked together at start-up. */
-export const load = Effect.all({
+export const load = Effect.flatMap(Effect.all({
   port,
   host,
   baseUrl,
@@ -140,6 +140,10 @@ export const load = Effect.all({
   role,
   runnerHost,
   runnerPort
-})
+}), (settings) =>
+  // The embedded database is one process: it has to do everything itself.
+  Option.isNone(settings.databaseUrl) && settings.role !== "all"
+    ? Effect.fail(new InvalidSetting({ name: "HERALD_ROLE", value: settings.role, expected: "all when DATABASE_URL is unset (the embedded database is one process)" }))
+    : Effect.succeed(settings))
 
 export type Settings = Effect.Success<typeof load>
