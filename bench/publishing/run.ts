@@ -2,14 +2,14 @@
 //   burst    N posts with 3 sandbox targets each (x, linkedin, facebook), all due at the same second:
 //            lag from the post's time to each target's end, and targets per second.
 //   steady   1,000 posts due one every 60 ms over a minute: lag per target (target p99 < 1 s).
-//   workers  the 10,000 burst on PostgreSQL with one process, then with a second HERALD_ROLE=worker process.
+//   workers  the burst at the largest --n on PostgreSQL with one process, then with a second HERALD_ROLE=worker one.
 // Every run gets a fresh data folder and, on PostgreSQL, a fresh database (dropped afterwards). Prints its
 // figures; the numbers come from `post_targets.ended_at` against `posts.scheduled_at`.
 //
 //   pnpm bench:publishing [--n 1000,10000] [--backends embedded,postgres] [--only burst|steady|workers]
 //   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
@@ -130,8 +130,14 @@ const stop = (child: ChildProcess) =>
 const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** Sends `count` creates, `concurrency` at a time; resolves with how many were refused and one answer. */
-const createPosts = async (base: string, key: string, accountIds: ReadonlyArray<string>, count: number, at: (i: number) => Date) => {
+/** Sends `count` creates, 32 at a time (drafts when `at` is undefined); resolves with how many were refused. */
+const createPosts = async (
+  base: string,
+  key: string,
+  accountIds: ReadonlyArray<string>,
+  count: number,
+  at: ((i: number) => Date) | undefined
+) => {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
   const tag = Math.random().toString(36).slice(2, 8)
   let next = 0
@@ -143,7 +149,11 @@ const createPosts = async (base: string, key: string, accountIds: ReadonlyArray<
       const answer = await fetch(`${base}/api/v1/posts`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ content: `bench ${tag} ${i}`, accountIds, scheduledAt: at(i).toISOString() })
+        body: JSON.stringify({
+          content: `bench ${tag} ${i}`,
+          accountIds,
+          ...(at === undefined ? { draft: true } : { scheduledAt: at(i).toISOString() })
+        })
       })
       const text = await answer.text()
       if (answer.status !== 201 && answer.status !== 200) {
@@ -184,32 +194,89 @@ const readTargets = (backend: Backend, where: string) =>
       return yield* sql.unsafe<TargetRow>(`
         SELECT t.status, (extract(epoch FROM p.scheduled_at) * 1000)::float8 AS at,
           (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended, t.attempts, t.error
-        FROM post_targets t JOIN posts p ON p.id = t.post_id`)
+        FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.status <> 'draft'`)
     }).pipe(
       Effect.provide(backend === "postgres" ? Database.layerUrl(where) : Database.layerEmbedded({ dataDir: where })),
       Effect.scoped
     )
   )
 
+/** CPU seconds a process has used, and those the whole machine has (Linux's /proc; NaN elsewhere). */
+const processCpu = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+const machineCpu = () => {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number)
+    return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** CPU seconds of each PostgreSQL server process on this machine (its connections included), by pid. */
+const postgresCpu = () => {
+  const used = new Map<string, number>()
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        if (readFileSync(`/proc/${pid}/stat`, "utf8").includes(" (postgres) ")) used.set(pid, processCpu(Number(pid)))
+      } catch {
+        // Gone in between.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return used
+}
+/** What the PostgreSQL processes used between two readings (those that ended in between are not seen). */
+const postgresSince = (before: Map<string, number>) => {
+  let total = 0
+  for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? 0)
+  return total
+}
+
+/** Cores busy on the machine over a second, before a run starts anything. */
+const busyBefore = async () => {
+  const before = machineCpu()
+  await sleep(1000)
+  return machineCpu() - before
+}
+
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 
-/** Counts the log's lines: network calls per outcome, and warnings or errors with their first few lines. */
-const readLog = (file: string) => {
+/**
+ * Reads a process's log: its network calls (outcome and duration), and its warnings or errors, those from
+ * `stoppingAt` on (what a process says as it is stopped) apart from the others.
+ */
+const readLog = (file: string, stoppingAt: number) => {
   const lines = readFileSync(file, "utf8").split("\n")
   const outcomes = new Map<string, number>()
   const problems: Array<string> = []
+  const atShutdown: Array<string> = []
+  const durations: Array<number> = []
   let attempts = 0
   for (const line of lines) {
     if (line.includes(`message="publish attempt"`)) {
       attempts++
+      durations.push(Number(/durationMs=(\d+)/.exec(line)?.[1] ?? Number.NaN))
       const outcome = /outcome=(\S+)/.exec(line)?.[1] ?? "?"
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
     } else if (/level=(WARN|ERROR|FATAL)/i.test(line)) {
-      problems.push(line)
+      const at = Date.parse(/timestamp=(\S+)/.exec(line)?.[1] ?? "")
+      if (at >= stoppingAt) atShutdown.push(line)
+      else problems.push(line)
     }
   }
-  return { attempts, outcomes, problems }
+  return { attempts, durations, outcomes, problems, atShutdown }
 }
 
 interface RunOptions {
@@ -225,6 +292,7 @@ interface Result {
   readonly ended: number
   readonly failed: number
   readonly retried: number
+  readonly first: number
   readonly p50: number
   readonly p99: number
   readonly max: number
@@ -233,6 +301,12 @@ interface Result {
   readonly createsPerSecond: number
   readonly lateCreates: number
   readonly attemptsPerProcess: ReadonlyArray<number>
+  /** The network calls as each process logged them ("publish attempt"), with their durations in ms. */
+  readonly calls: { readonly count: number; readonly p50: number; readonly p99: number }
+  /** Cores busy while the posts went out: each Herald process, the PostgreSQL server, the whole machine. */
+  readonly cpu: ReadonlyArray<number>
+  /** On PostgreSQL, what the database did while the posts went out (from the first post's time to the end). */
+  readonly activity?: { readonly commits: number; readonly inserted: number; readonly updated: number; readonly deleted: number }
   readonly notes: ReadonlyArray<string>
 }
 
@@ -244,6 +318,7 @@ const run = async (options: RunOptions): Promise<Result> => {
   const notes: Array<string> = []
   let keep = false
   try {
+    const busy = await busyBefore()
     if (database !== undefined) {
       psql(admin, `CREATE DATABASE ${database}`)
       databases.add(database)
@@ -264,9 +339,14 @@ const run = async (options: RunOptions): Promise<Result> => {
       return found.id
     })
 
-    // Far enough ahead that every create has answered before the first post is due (2.5 ms a create
-    // is about twice the slowest rate seen, on the embedded database), on a whole second.
-    const lead = 3_000 + options.posts * 2.5
+    // The first post is due on a whole second far enough ahead that every create has answered by then:
+    // half as long again as the creates take at the rate of a first round of drafts (which the engine
+    // never sees; they are left out of the figures), and that round warms the server up.
+    const probe = Math.min(options.posts, 300)
+    const probeBegan = Date.now()
+    await createPosts(base, key, accountIds, probe, undefined)
+    const probeRate = probe / Math.max(1, Date.now() - probeBegan)
+    const lead = 2_000 + 1.5 * options.posts / probeRate
     const firstAt = Math.ceil((Date.now() + lead) / 1000) * 1000
     const began = Date.now()
     const created = await createPosts(base, key, accountIds, options.posts, (i) => new Date(firstAt + options.offset(i)))
@@ -276,38 +356,70 @@ const run = async (options: RunOptions): Promise<Result> => {
     if (lateCreates > 0) notes.push(`the creates ended ${lateCreates} ms after the first post was due: the lag is understated`)
 
     const lastAt = firstAt + options.offset(options.posts - 1)
+    await sleep(Math.max(0, firstAt - Date.now()))
+    const cpuBefore = [...processes.map(({ child }) => processCpu(child.pid)), machineCpu()]
+    const postgresBefore = postgresCpu()
+    const activityBefore = database === undefined ? undefined : databaseActivity(databaseUrl(database))
     await sleep(Math.max(0, lastAt - Date.now()))
     const ended = await waitUntilEnded(base, key, lastAt + timeoutMs)
+    const window = (Date.now() - Math.max(firstAt, createdAt)) / 1000
+    const cpuAfter = [...processes.map(({ child }) => processCpu(child.pid)), machineCpu()]
+    const used = cpuAfter.map((after, i) => (after - cpuBefore[i]!) / window)
+    const cpu = [...used.slice(0, -1), postgresSince(postgresBefore) / window, used.at(-1)!]
     if (!ended) notes.push(`not every post had ended ${timeoutMs / 1000} s after the last was due`)
+    const stoppingAt = Date.now()
     for (const { child } of processes.toReversed()) await stop(child)
+    // The statistics of a connection reach pg_stat_database when it closes, so they are read once the processes stopped.
+    const activityAfter = database === undefined ? undefined : databaseActivity(databaseUrl(database))
+    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : {
+      commits: activityAfter.commits - activityBefore.commits,
+      inserted: activityAfter.inserted - activityBefore.inserted,
+      updated: activityAfter.updated - activityBefore.updated,
+      deleted: activityAfter.deleted - activityBefore.deleted
+    }
 
     const rows = await readTargets(
       options.backend,
       database === undefined ? join(folder, "all-data") : databaseUrl(database)
     )
     const lags = rows.filter((row) => row.ended !== null).map((row) => row.ended! - row.at).sort((a, b) => a - b)
-    const lastEnd = Math.max(...rows.map((row) => row.ended ?? 0))
+    const lastEnd = rows.reduce((last, row) => Math.max(last, row.ended ?? 0), 0)
     const failed = rows.filter((row) => row.status === "failed")
     if (failed.length > 0) notes.push(`${failed.length} targets failed, e.g. ${failed[0]!.error}`)
     const pending = rows.length - lags.length
     if (pending > 0) notes.push(`${pending} targets never ended`)
-    const logs = processes.map((entry) => readLog(entry.log))
-    const problems = logs.flatMap((log) => log.problems)
-    if (problems.length > 0) {
-      notes.push(`${problems.length} warning or error lines in the logs, first ones:\n    ${problems.slice(0, 5).join("\n    ")}`)
+    const logs = processes.map((entry) => readLog(entry.log, stoppingAt))
+    // Warnings and errors, one line per message with how often it came and its first occurrence.
+    const byMessage = (lines: ReadonlyArray<string>) => {
+      const found = new Map<string, { count: number; first: string }>()
+      for (const line of lines) {
+        const message = /message="([^"]*)"/.exec(line)?.[1] ?? line
+        const seen = found.get(message)
+        if (seen === undefined) found.set(message, { count: 1, first: line })
+        else seen.count++
+      }
+      return found
+    }
+    for (const [message, { count, first }] of byMessage(logs.flatMap((log) => log.problems))) {
+      notes.push(`${count} × log "${message}", first: ${first.length > 400 ? `${first.slice(0, 400)}…` : first}`)
     }
     const outcomes = new Map<string, number>()
     for (const log of logs) for (const [outcome, count] of log.outcomes) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + count)
     const unexpected = [...outcomes].filter(([outcome]) => outcome !== "Published")
     if (unexpected.length > 0) notes.push(`network calls not Published: ${unexpected.map(([outcome, count]) => `${outcome} ${count}`).join(", ")}`)
+    const calls = logs.flatMap((log) => log.durations).sort((a, b) => a - b)
     keep = notes.length > 0
     if (keep) notes.push(`logs kept in ${folder}`)
+    const shutdown = [...byMessage(logs.flatMap((log) => log.atShutdown))]
+    if (shutdown.length > 0) notes.push(`as the processes stopped: ${shutdown.map(([message, { count }]) => `${count} × "${message}"`).join(", ")}`)
+    if (busy > 0.2) notes.push(`the machine was already ${Math.round(busy * 100)}% busy before this run: its figures are disturbed`)
     const span = lastEnd - firstAt
     return {
       targets: rows.length,
       ended: lags.length,
       failed: failed.length,
       retried: rows.filter((row) => row.attempts > 1).length,
+      first: lags[0] ?? Number.NaN,
       p50: percentile(lags, 0.5),
       p99: percentile(lags, 0.99),
       max: lags.at(-1) ?? Number.NaN,
@@ -316,6 +428,9 @@ const run = async (options: RunOptions): Promise<Result> => {
       createsPerSecond: options.posts / ((createdAt - began) / 1000),
       lateCreates,
       attemptsPerProcess: logs.map((log) => log.attempts),
+      calls: { count: calls.length, p50: percentile(calls, 0.5), p99: percentile(calls, 0.99) },
+      cpu,
+      ...(activity === undefined ? {} : { activity }),
       notes
     }
   } catch (error) {
@@ -327,10 +442,19 @@ const run = async (options: RunOptions): Promise<Result> => {
   } finally {
     for (const { child } of processes) await stop(child)
     if (database !== undefined) dropDatabase(database)
-    // A run with something to look at keeps its logs.
-    if (!keep) rmSync(folder, { recursive: true, force: true })
+    // A run with something to look at keeps its logs (not its data folders).
+    if (keep) for (const name of ["all", "worker1"]) rmSync(join(folder, `${name}-data`), { recursive: true, force: true })
+    else rmSync(folder, { recursive: true, force: true })
     folders.delete(folder)
   }
+}
+
+/** Transactions committed in the database and rows written to it so far (PostgreSQL's statistics). */
+const databaseActivity = (url: string) => {
+  const [commits, inserted, updated, deleted] = psql(url, `
+    SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database WHERE datname = current_database()`)
+    .trim().split("|").map(Number)
+  return { commits: commits!, inserted: inserted!, updated: updated!, deleted: deleted! }
 }
 
 /** Waits until `runners` processes hold shard locks (advisory locks in the database) and the split settles. */
@@ -354,14 +478,25 @@ const waitForShards = async (url: string, runners: number) => {
 
 const ms = (value: number) => Number.isNaN(value) ? "-" : `${Math.round(value)}`
 const row = (name: string, result: Result) =>
-  `${name.padEnd(24)} ${ms(result.p50).padStart(7)} ${ms(result.p99).padStart(7)} ${ms(result.max).padStart(7)}   ` +
+  `${name.padEnd(24)} ${ms(result.first).padStart(7)} ${ms(result.p50).padStart(7)} ${ms(result.p99).padStart(7)} ${ms(result.max).padStart(7)}   ` +
   `${`${result.ended}/${result.targets}`.padStart(11)} ${String(result.failed).padStart(6)}  ` +
   `${(result.span / 1000).toFixed(1).padStart(7)} s ${result.perSecond.toFixed(0).padStart(8)}/s   ${result.createsPerSecond.toFixed(0).padStart(6)}/s`
-const header = `${"".padEnd(24)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${"max".padStart(7)}   ${"ended".padStart(11)} ${
+const header = `${"".padEnd(24)} ${"first".padStart(7)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${"max".padStart(7)}   ${"ended".padStart(11)} ${
   "failed".padStart(6)
 }  ${"last end".padStart(9)} ${"targets".padStart(10)}   ${"creates".padStart(8)}`
 const report = (name: string, result: Result) => {
   console.log(row(name, result))
+  const cores = (value: number) => `${Math.round(value * 100)}%`
+  const herald = result.cpu.slice(0, -2).map(cores).join(" + ")
+  console.log(`${"".padEnd(24)} cpu while publishing: herald ${herald}, postgres server ${cores(result.cpu.at(-2)!)}, ` +
+    `whole machine ${cores(result.cpu.at(-1)!)} of ${cpu.length * 100}%`)
+  console.log(`${"".padEnd(24)} network calls: ${result.calls.count}, each p50 ${ms(result.calls.p50)} ms, p99 ${ms(result.calls.p99)} ms`)
+  if (result.activity !== undefined) {
+    const { commits, deleted, inserted, updated } = result.activity
+    const each = (count: number) => (count / result.targets).toFixed(1)
+    console.log(`${"".padEnd(24)} database while publishing, per target: ${each(commits)} transactions, rows ${each(inserted)} ` +
+      `inserted, ${each(updated)} updated, ${each(deleted)} deleted`)
+  }
   if (result.retried > 0) console.log(`${"".padEnd(24)} ${result.retried} targets needed more than one network call`)
   for (const note of result.notes) console.log(`${"".padEnd(24)} note: ${note}`)
 }
@@ -369,11 +504,11 @@ const report = (name: string, result: Result) => {
 const cpu = cpus()
 console.log(`publishing: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, node ${process.version}; 3 sandbox targets a post ` +
   `(x, linkedin, facebook); lag = target's end − post's time, in ms`)
-// The workers comparison runs on PostgreSQL whatever --backends says: the embedded database has one process.
-const postgres = backends.includes("postgres") || scenarios.includes("workers") ? postgresAnswers() : false
-if (!postgres && (backends.includes("postgres") || scenarios.includes("workers"))) {
-  console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
-}
+// The workers comparison needs PostgreSQL (the embedded database serves one process): it runs when
+// --backends names postgres, or when it is asked for alone with --only workers.
+const wantsPostgres = backends.includes("postgres") || flags.only === "workers"
+const postgres = wantsPostgres && postgresAnswers()
+if (wantsPostgres && !postgres) console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
 const usable = backends.filter((backend) => backend === "embedded" || postgres)
 
 if (scenarios.includes("burst")) {
@@ -389,12 +524,12 @@ if (scenarios.includes("burst")) {
 if (scenarios.includes("steady")) {
   console.log(`\nsteady: 1,000 posts, one due every 60 ms for a minute (target: p99 < 1,000 ms)`)
   console.log(header)
-  for (const backend of usable.toReversed()) {
+  for (const backend of usable) {
     report(`${backend}`, await run({ backend, posts: 1000, offset: (i) => i * 60, workers: 1 }))
   }
 }
 
-if (scenarios.includes("workers")) {
+if (scenarios.includes("workers") && wantsPostgres) {
   const posts = Math.max(...sizes)
   console.log(`\nworkers: the N=${posts} burst on postgres, one process (HERALD_ROLE=all) and with a second (HERALD_ROLE=worker)`)
   if (!postgres) {
