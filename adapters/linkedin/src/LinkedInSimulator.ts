@@ -132,8 +132,8 @@ export const make = (options: Options): Simulator.Simulator => {
       if (unusable !== undefined) {
         return unprocessable(`ERROR :: /content :: ${unusable} is not uploaded, not processed, or not yours`)
       }
-      const duplicate = state.postsOf(account.id).find((earlier) =>
-        earlier.replyTo === undefined && earlier.text === text && text !== "" &&
+      const duplicate = state.postsWithText(account.id, text).find((earlier) =>
+        earlier.replyTo === undefined && text !== "" &&
         earlier.media.join() === media.join()
       )
       if (duplicate !== undefined) {

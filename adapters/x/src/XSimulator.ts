@@ -146,7 +146,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return unauthorized()
       }
       // X refuses the same text twice from one account.
-      if (text !== "" && state.postsOf(account.id).some((post) => post.text === text)) return duplicate()
+      if (text !== "" && state.postsWithText(account.id, text).length > 0) return duplicate()
       const id = state.id()
       state.record({
         id,

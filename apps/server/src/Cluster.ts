@@ -1,5 +1,5 @@
 import { Duration, Layer, Option } from "effect"
-import { ClusterWorkflowEngine, RunnerAddress, type ShardingConfig, SingleRunner } from "effect/cluster"
+import { RunnerAddress, type ShardingConfig, SingleRunner } from "effect/cluster"
 import { NodeClusterSocket, NodeCrypto } from "@effect/platform-node"
 import type { Settings } from "@herald/core"
 
@@ -10,7 +10,9 @@ const tuning: Partial<ShardingConfig.ShardingConfig["Service"]> = {
   entityMessagePollInterval: Duration.millis(500),
   entityMaxIdleTime: Duration.seconds(30),
   maxResidentEntities: 100_000,
-  runnerHealthCheckInterval: Duration.seconds(5)
+  runnerHealthCheckInterval: Duration.seconds(5),
+  // Messages to entities of this process are handed over as they are, not encoded and decoded on the way.
+  simulateRemoteSerialization: false
 }
 
 export type Tuning = Partial<ShardingConfig.ShardingConfig["Service"]>
@@ -30,7 +32,7 @@ export const layer = (options: {
   readonly tuning?: Tuning | undefined
 }) => {
   const tuned = { ...tuning, ...options.tuning }
-  const cluster = options.mode === "single"
+  return options.mode === "single"
     ? SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...tuned, shardLockDisableAdvisory: true } }).pipe(
       Layer.provide(NodeCrypto.layerDigest)
     )
@@ -42,5 +44,4 @@ export const layer = (options: {
         runnerListenAddress: Option.some(RunnerAddress.make(options.runnerHost, options.runnerPort))
       }
     })
-  return ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(cluster))
 }

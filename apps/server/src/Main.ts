@@ -105,7 +105,7 @@ export const layerWith = <E, R>(
     const admin = adminSocket
       ? AdminSocket.layer(socketPath).pipe(Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath)))
       : Layer.empty
-    // Workers run the post entities, the publishing workflow, the sweep and the token renewal round.
+    // Workers run the post entities, the sweep and the token renewal round.
     const publishingWork = works
       ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep()).pipe(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))

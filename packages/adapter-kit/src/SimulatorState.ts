@@ -60,6 +60,9 @@ const sign = (network: string, payload: string) =>
 export class SimulatorState {
   readonly accounts = new Map<string, SimulatedAccount>()
   readonly posts = new Map<string, SimulatedPost>()
+  // The same posts by account, oldest first: what an account's timeline reads without scanning every post.
+  private readonly postsByAccount = new Map<string, Array<SimulatedPost>>()
+  private readonly postsByText = new Map<string, ReadonlyArray<SimulatedPost>>()
   private readonly byUsername = new Map<string, SimulatedAccount>()
   private readonly codes = new Map<string, {
     readonly accountId: string
@@ -212,11 +215,24 @@ export class SimulatorState {
   record(post: Omit<SimulatedPost, "createdAt">): SimulatedPost {
     const stored = { ...post, createdAt: Date.now() }
     this.posts.set(post.id, stored)
+    let ofAccount = this.postsByAccount.get(post.accountId)
+    if (ofAccount === undefined) {
+      ofAccount = []
+      this.postsByAccount.set(post.accountId, ofAccount)
+    }
+    ofAccount.push(stored)
+    const key = `${post.accountId}\u0000${post.text}`
+    this.postsByText.set(key, [...(this.postsByText.get(key) ?? []), stored])
     return stored
+  }
+
+  /** The account's posts with exactly this text, oldest first (networks that refuse duplicates look here). */
+  postsWithText(accountId: string, text: string): ReadonlyArray<SimulatedPost> {
+    return this.postsByText.get(`${accountId}\u0000${text}`) ?? []
   }
 
   /** The account's posts, newest first (what reconcile searches). */
   postsOf(accountId: string): ReadonlyArray<SimulatedPost> {
-    return [...this.posts.values()].filter((post) => post.accountId === accountId).reverse()
+    return [...(this.postsByAccount.get(accountId) ?? [])].reverse()
   }
 }

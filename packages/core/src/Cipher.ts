@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto"
 import { SecretKey } from "./SecretKey.ts"
 
 export class DecryptionFailed extends Schema.TaggedError<DecryptionFailed>()("DecryptionFailed", {
@@ -19,7 +19,8 @@ export class Cipher extends Context.Service<Cipher, {
   static readonly layer = Layer.effect(
     Cipher,
     Effect.map(Effect.service(SecretKey), (secretKey) => {
-      const key = Buffer.from(Redacted.value(secretKey))
+      // One key object for every call: building it from bytes each time costs more than the cipher.
+      const key = createSecretKey(Buffer.from(Redacted.value(secretKey)))
       return Cipher.of({
         seal: (plaintext) => {
           const nonce = randomBytes(12)

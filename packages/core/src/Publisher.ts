@@ -11,7 +11,7 @@ import { PublicUrl } from "./PublicUrl.ts"
 import { TokenRefresh } from "./TokenRefresh.ts"
 
 /**
- * Sending a post's targets and ending the post: what each step of the publishing workflow does, kept
+ * Sending a post's targets and ending the post: what the post's cluster entity does when its time comes, kept
  * apart from the cluster that schedules and resumes it.
  *
  * The target row is the journal that keeps Herald from posting twice. Before each network call it
@@ -65,10 +65,12 @@ export type TargetEnd = "published" | "failed" | "gone"
 
 /** How beginning a scheduled post's run went. */
 export type Begin =
-  | { readonly _tag: "Started"; readonly lateMs: number }
+  | { readonly _tag: "Started"; readonly lateMs: number; readonly pending: ReadonlyArray<string> }
   | { readonly _tag: "Skipped"; readonly reason: string }
 
-interface TargetRow {
+interface TargetRow extends Omit<PostPartsRow, "youtubeThumbnail"> {
+  readonly media: ReadonlyArray<MediaRow>
+  readonly thumbnail: MediaRow | null
   readonly workspaceId: string
   readonly platform: string
   readonly username: string
@@ -145,35 +147,39 @@ export class Publisher extends Context.Service<Publisher, {
           return semaphore
         }
 
-        const begin = Effect.fn("Publisher.begin")(function*(postId: string, version: number) {
-          const now = yield* Clock.currentTimeMillis
-          const rows = yield* sql<{ readonly status: Post.PostStatus; readonly version: number; readonly scheduledAt: Date | null }>`
-            SELECT status, version, scheduled_at FROM posts WHERE id = ${postId}`
-          const row = rows[0]
-          if (row === undefined) return { _tag: "Skipped", reason: "deleted" } as const
-          if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
-          // Already begun: a crash between here and the workflow's start brings the message back.
-          if (row.status === "publishing") return { _tag: "Started", lateMs: 0 } as const
-          if (row.status !== "scheduled") return { _tag: "Skipped", reason: `now ${row.status}` } as const
-          const lateMs = row.scheduledAt === null ? 0 : Math.max(0, now - row.scheduledAt.getTime())
-          const note = lateMs > config.lateNoteAfterMs
-            ? `Went out ${words(lateMs)} after its time (${row.scheduledAt!.toISOString()}): no Herald worker was running then`
-            : null
-          const updated = yield* sql`
-            UPDATE posts SET status = 'publishing', publish_note = ${note}, updated_at = now()
-            WHERE id = ${postId} AND version = ${version} AND status = 'scheduled'
-            RETURNING id`
-          return updated.length === 0
-            ? { _tag: "Skipped", reason: "changed while starting" } as const
-            : { _tag: "Started", lateMs } as const
-        })
-
         const pending = (postId: string) =>
           Effect.map(
             sql<{ readonly accountId: string }>`
               SELECT account_id FROM post_targets WHERE post_id = ${postId} AND status = 'pending' ORDER BY position`,
             (rows) => rows.map((row) => row.accountId)
           )
+
+        const begin = Effect.fn("Publisher.begin")(function*(postId: string, version: number) {
+          const now = yield* Clock.currentTimeMillis
+          // The common case in one statement; the row is read only to say why not.
+          const [started] = yield* sql<{ readonly scheduledAt: Date | null; readonly pending: ReadonlyArray<string> }>`
+            UPDATE posts SET status = 'publishing', updated_at = now()
+            WHERE id = ${postId} AND version = ${version} AND status = 'scheduled'
+            RETURNING scheduled_at, (
+              SELECT coalesce(jsonb_agg(account_id ORDER BY position), '[]'::jsonb) FROM post_targets
+              WHERE post_id = posts.id AND status = 'pending'
+            ) AS pending`
+          if (started === undefined) {
+            const [row] = yield* sql<{ readonly status: Post.PostStatus; readonly version: number }>`
+              SELECT status, version FROM posts WHERE id = ${postId}`
+            if (row === undefined) return { _tag: "Skipped", reason: "deleted" } as const
+            if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
+            // Already begun: a process that died mid-post has its message delivered again.
+            if (row.status === "publishing") return { _tag: "Started", lateMs: 0, pending: yield* pending(postId) } as const
+            return { _tag: "Skipped", reason: `now ${row.status}` } as const
+          }
+          const lateMs = started.scheduledAt === null ? 0 : Math.max(0, now - started.scheduledAt.getTime())
+          if (lateMs > config.lateNoteAfterMs) {
+            const note = `Went out ${words(lateMs)} after its time (${started.scheduledAt!.toISOString()}): no Herald worker was running then`
+            yield* sql`UPDATE posts SET publish_note = ${note} WHERE id = ${postId}`
+          }
+          return { _tag: "Started", lateMs, pending: started.pending } as const
+        })
 
         const mediaItem = (row: MediaRow) =>
           new PostVersion.MediaItem({
@@ -187,44 +193,40 @@ export class Publisher extends Context.Service<Publisher, {
             durationMs: row.durationMs
           })
 
-        /** The post as it goes to `network`, built from the rows as they are now. */
-        const versionOf = Effect.fnUntraced(function*(postId: string, network: string) {
-          const [parts] = yield* sql<PostPartsRow>`
-            SELECT content, platform_content, x_thread, instagram_format, tiktok, first_comment, youtube_title,
-              youtube_thumbnail
-            FROM posts WHERE id = ${postId}`
-          if (parts === undefined) return Option.none()
-          const media = yield* sql<MediaRow>`
-            SELECT m.id, m.kind, m.mime_type, m.extension, m.bytes, m.width, m.height, m.duration_ms
-            FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = ${postId} ORDER BY pm.position`
-          const thumbnail = parts.youtubeThumbnail === null ? [] : yield* sql<MediaRow>`
-            SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
-            WHERE id = ${parts.youtubeThumbnail}`
-          const draft: Draft = {
-            content: parts.content,
-            platformContent: parts.platformContent,
-            xThread: parts.xThread,
-            instagramFormat: parts.instagramFormat,
-            tiktok: parts.tiktok,
-            firstComment: parts.firstComment,
-            youtubeTitle: parts.youtubeTitle,
-            youtubeThumbnail: thumbnail[0] === undefined ? null : mediaItem(thumbnail[0]),
-            media: media.map(mediaItem)
-          }
-          return Option.some(versionFor(network, draft))
-        })
+        const mediaJson = (alias: string) =>
+          `jsonb_build_object('id', ${alias}.id, 'kind', ${alias}.kind, 'mimeType', ${alias}.mime_type, 'extension', ${alias}.extension,
+            'bytes', ${alias}.bytes, 'width', ${alias}.width, 'height', ${alias}.height, 'durationMs', ${alias}.duration_ms)`
 
+        /** The target, its account and the post's parts, as they are now: one query. */
         const loadTarget = (postId: string, accountId: string) =>
           Effect.map(
             sql<TargetRow>`
               SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, a.status AS account_status,
-                a.network_account_id, a.access_token
+                a.network_account_id, a.access_token, p.content, p.platform_content, p.x_thread, p.instagram_format,
+                p.tiktok, p.first_comment, p.youtube_title,
+                (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
+                  FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
+                (SELECT ${sql.literal(mediaJson("th"))} FROM media th WHERE th.id = p.youtube_thumbnail) AS thumbnail
               FROM post_targets t
               JOIN posts p ON p.id = t.post_id
               LEFT JOIN accounts a ON a.id = t.account_id
               WHERE t.post_id = ${postId} AND t.account_id = ${accountId}`,
             (rows) => Option.fromUndefinedOr(rows[0])
           )
+
+        /** The post as it goes to `network`. */
+        const versionOf = (row: TargetRow, network: string) =>
+          versionFor(network, {
+            content: row.content,
+            platformContent: row.platformContent,
+            xThread: row.xThread,
+            instagramFormat: row.instagramFormat,
+            tiktok: row.tiktok,
+            firstComment: row.firstComment,
+            youtubeTitle: row.youtubeTitle,
+            youtubeThumbnail: row.thumbnail === null ? null : mediaItem(row.thumbnail),
+            media: row.media.map(mediaItem)
+          } satisfies Draft)
 
         const fail = (postId: string, accountId: string, error: string) =>
           Effect.as(
@@ -234,15 +236,17 @@ export class Publisher extends Context.Service<Publisher, {
             "failed" as const
           )
 
+        // One statement (so one atomic change): the target's link and the post's first publication time.
         const published = (postId: string, accountId: string, result: Adapter.Published) =>
           Effect.as(
-            sql.withTransaction(Effect.andThen(
-              sql`
+            sql`
+              WITH target AS (
                 UPDATE post_targets SET status = 'published', url = ${result.url}, network_post_id = ${result.id},
                   error = NULL, call = NULL, handle = NULL, ended_at = now()
-                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
-              sql`UPDATE posts SET published_at = coalesce(published_at, now()) WHERE id = ${postId}`
-            )),
+                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'
+                RETURNING post_id
+              )
+              UPDATE posts SET published_at = coalesce(published_at, now()) WHERE id IN (SELECT post_id FROM target)`,
             "published" as const
           )
 
@@ -263,11 +267,10 @@ export class Publisher extends Context.Service<Publisher, {
           if (target.accountStatus === "needs_reconnect") {
             return yield* fail(postId, accountId, `${network.network}: ${who} needs reconnecting; reconnect it and retry`)
           }
-          const version = yield* versionOf(postId, network.network)
-          if (Option.isNone(version)) return "gone" as const
+          const version = versionOf(target, network.network)
           // Checked again at its time: media can be gone, or the network's limits changed, since it was saved.
           if (target.handle === null && target.call === null) {
-            const violations = network.validate(version.value)
+            const violations = network.validate(version)
             if (violations.length > 0) {
               return yield* fail(postId, accountId, violations.map((violation) => violation.message).join("; "))
             }
@@ -317,7 +320,16 @@ export class Publisher extends Context.Service<Publisher, {
               : { _tag: "Absent" } as const
           })
 
-          let account = yield* accountFor()
+          // The token came with the target; it is read again only after a renewal.
+          const openToken = (sealed: Uint8Array | null) =>
+            sealed === null
+              ? Effect.succeed(Option.none<Adapter.Account>())
+              : Effect.map(Effect.option(cipher.open(sealed)), Option.map((accessToken): Adapter.Account => ({
+                networkAccountId: target.networkAccountId ?? "",
+                username: target.username,
+                accessToken
+              })))
+          let account = yield* openToken(target.accessToken)
           if (Option.isNone(account)) {
             return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
           }
@@ -325,7 +337,7 @@ export class Publisher extends Context.Service<Publisher, {
           let resumed = target.call === "poll"
           const input = (): Adapter.PublishInput => ({
             account: (account as Option.Some<Adapter.Account>).value,
-            post: version.value,
+            post: version,
             ...(resumed ? { resumed: true } : {})
           })
 
@@ -468,23 +480,27 @@ export class Publisher extends Context.Service<Publisher, {
 
         const finish = Effect.fn("Publisher.finish")(function*(postId: string, version: number) {
           return yield* sql.withTransaction(Effect.gen(function*() {
-            const [post] = yield* sql<{ readonly workspaceId: string; readonly status: Post.PostStatus; readonly note: string | null }>`
-              SELECT workspace_id, status, publish_note AS note FROM posts WHERE id = ${postId} AND version = ${version} FOR UPDATE`
-            if (post === undefined || post.status !== "publishing") return Option.none()
-            const counts = yield* sql<{ readonly status: Post.TargetStatus; readonly count: number | string }>`
-              SELECT status, count(*) AS count FROM post_targets WHERE post_id = ${postId} GROUP BY status`
-            const count = (status: Post.TargetStatus) => Number(counts.find((row) => row.status === status)?.count ?? 0)
-            if (count("pending") > 0) return Option.none()
-            const status: Post.PostStatus = count("failed") === 0 ? "published" : count("published") === 0 ? "failed" : "partial"
-            yield* sql`UPDATE posts SET status = ${status}, updated_at = now() WHERE id = ${postId}`
-            const rows = yield* sql<PostRow>`SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId}`
+            // Ends the post only once every target has: the counts and the change are one statement.
+            // The counts, the change and the post as it now stands, in one statement.
+            const rows = yield* sql<PostRow & { readonly workspaceId: string; readonly note: string | null }>`
+              UPDATE posts SET status = CASE WHEN c.failed = 0 THEN 'published' WHEN c.published = 0 THEN 'failed' ELSE 'partial' END,
+                updated_at = now()
+              FROM (
+                SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'failed') AS failed,
+                  count(*) FILTER (WHERE status = 'published') AS published
+                FROM post_targets WHERE post_id = ${postId}
+              ) c
+              WHERE posts.id = ${postId} AND posts.version = ${version} AND posts.status = 'publishing' AND c.pending = 0
+              RETURNING posts.workspace_id, posts.publish_note AS note, ${sql.literal(postColumns.replace(/^id, status,/, "posts.id, posts.status,"))}`
+            const ended = rows[0]
+            if (ended === undefined) return Option.none()
             const [full] = hydrate(rows, baseUrl)
-            yield* Events.record(sql, post.workspaceId, `post.${status}`, {
+            yield* Events.record(sql, ended.workspaceId, `post.${ended.status}`, {
               postId,
               post: full,
-              ...(post.note === null ? {} : { note: post.note })
+              ...(ended.note === null ? {} : { note: ended.note })
             })
-            return Option.some(status)
+            return Option.some(ended.status)
           }))
         })
 

@@ -2,17 +2,16 @@ import { DateTime, Duration, Effect, Layer, PrimaryKey, Schedule, Schema } from 
 import { ClusterSchema, DeliverAt, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
-import { Activity, Workflow } from "effect/workflow"
 import { Publisher } from "./Publisher.ts"
 import { Scheduler } from "./Scheduler.ts"
 
 /**
- * Publishing on `effect/cluster` and `effect/workflow`. Scheduling a post sends a persisted message to
- * the post's entity, due at its time (`DeliverAt`) and keyed by post and version so a repeat is dropped.
- * When it arrives the entity re-reads the post and goes on only if it is still scheduled at that
- * version; then the `PublishPost` workflow sends each target in its own activity and ends the post in a
- * last one. Messages, workflow state and activity results live in the database, so a process that dies
- * has its work resumed by the next runner that owns the shard.
+ * Publishing on `effect/cluster`. Scheduling a post sends a persisted message to the post's entity, due at
+ * its time (`DeliverAt`) and keyed by post and version so a repeat is dropped. When it arrives the entity
+ * re-reads the post and goes on only if it is still scheduled at that version; then it sends every target
+ * and ends the post. The message stays unprocessed until that is done, so a process that dies part-way has
+ * the message delivered again by the runner that takes its shard over, and the work resumes from the
+ * targets' own journal (docs/decisions/0004 says why this is not an `effect/workflow`).
  */
 
 /** "Publish post `postId` at `at`, if it is still at `version`." */
@@ -33,13 +32,6 @@ export const PostEntity = Entity.make("Post", [
   Rpc.make("Publish", { payload: PublishRequest }).annotate(ClusterSchema.Persisted, true)
 ])
 
-export const PublishPost = Workflow.make("PublishPost", {
-  payload: { postId: Schema.String, version: Schema.Number },
-  idempotencyKey: ({ postId, version }) => `${postId}/${version}`
-})
-
-const TargetEnd = Schema.Literals(["published", "failed", "gone"])
-
 // A database that stops answering holds publishing up rather than losing it: each step is tried again
 // until it answers. A step that did reach the network is settled by the target's journal on the next try.
 const untilTheDatabaseAnswers = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -49,57 +41,43 @@ const untilTheDatabaseAnswers = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.orDie
   )
 
-/** The entity and the workflow: install in every process that runs publishing work. */
-export const workers = Layer.mergeAll(
-  PostEntity.toLayer(
-    Effect.gen(function*() {
-      const publisher = yield* Publisher
-      return PostEntity.of({
-        Publish: ({ payload }) =>
-          untilTheDatabaseAnswers(Effect.gen(function*() {
-            const begun = yield* publisher.begin(payload.postId, payload.version)
-            if (begun._tag === "Skipped") {
-              yield* Effect.logDebug("scheduled publish skipped").pipe(
-                Effect.annotateLogs({ post: payload.postId, version: payload.version, reason: begun.reason })
-              )
-              return
-            }
-            if (begun.lateMs > 60_000) {
-              yield* Effect.logWarning("post went out late").pipe(
-                Effect.annotateLogs({ post: payload.postId, lateMs: begun.lateMs })
-              )
-            }
-            yield* PublishPost.execute({ postId: payload.postId, version: payload.version }, { discard: true })
-          }))
-      })
-    }),
-    { maxIdleTime: Duration.seconds(10) }
-  ),
-  PublishPost.toLayer(Effect.fnUntraced(function*({ postId, version }) {
-    const publisher = yield* Publisher
-    const accountIds = yield* Activity.make({
-      name: "targets",
-      success: Schema.Array(Schema.String),
-      execute: untilTheDatabaseAnswers(publisher.pending(postId))
-    })
+/** Sends the targets still pending, then ends the post. Safe to run again: each step reads where it stands. */
+const publishPost = (publisher: Publisher["Service"], postId: string, version: number, accountIds: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
     yield* Effect.forEach(
       accountIds,
       (accountId) =>
-        Activity.make({
-          name: `send/${accountId}`,
-          success: TargetEnd,
-          // A fault in Herald itself ends the target rather than leaving the post publishing forever.
-          execute: untilTheDatabaseAnswers(publisher.send(postId, accountId).pipe(
-            Effect.catchDefect((defect) => publisher.abandon(postId, accountId, String(defect)))
-          ))
-        }),
+        // A fault in Herald itself ends the target rather than leaving the post publishing forever.
+        untilTheDatabaseAnswers(publisher.send(postId, accountId).pipe(
+          Effect.catchDefect((defect) => publisher.abandon(postId, accountId, String(defect)))
+        )),
       { concurrency: "unbounded", discard: true }
     )
-    yield* Activity.make({
-      name: "finish",
-      execute: Effect.asVoid(untilTheDatabaseAnswers(publisher.finish(postId, version)))
+    yield* untilTheDatabaseAnswers(publisher.finish(postId, version))
+  })
+
+/** The post entity: install in every process that runs publishing work. */
+export const workers = PostEntity.toLayer(
+  Effect.gen(function*() {
+    const publisher = yield* Publisher
+    return PostEntity.of({
+      Publish: ({ payload }) =>
+        Effect.gen(function*() {
+          const begun = yield* untilTheDatabaseAnswers(publisher.begin(payload.postId, payload.version))
+          if (begun._tag === "Skipped") {
+            yield* Effect.logDebug("scheduled publish skipped").pipe(
+              Effect.annotateLogs({ post: payload.postId, version: payload.version, reason: begun.reason })
+            )
+            return
+          }
+          if (begun.lateMs > 60_000) {
+            yield* Effect.logWarning("post went out late").pipe(Effect.annotateLogs({ post: payload.postId, lateMs: begun.lateMs }))
+          }
+          yield* publishPost(publisher, payload.postId, payload.version, begun.pending)
+        })
     })
-  }))
+  }),
+  { maxIdleTime: Duration.seconds(10) }
 )
 
 /** `Scheduler` through the cluster: usable from any process, worker or not. */
