@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { Installed } from "../src/Installed.ts"
 import * as Packages from "../src/Packages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { serverLayer } from "./harness.ts"
@@ -186,5 +187,24 @@ layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: tr
       assert.strictEqual(post.targets[1].status, "failed")
       assert.match(post.targets[1].error, /^threads: @\S+ on Threads was disconnected; connect it again and retry$/)
       assert.strictEqual((yield* simulated("threads", accounts.threads!)).length, 0)
+    }))
+
+  it.effect("an expired access token is renewed once and the post goes out with the new one", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x"])
+      const sql = yield* SqlClient.SqlClient
+      const [before] = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array; readonly networkAccountId: string }>`
+        SELECT access_token, network_account_id FROM accounts WHERE id = ${accounts.x}`)
+      const installed = yield* Installed
+      installed.simulators.find((entry) => entry.network === "x")!.state.expire(before!.networkAccountId)
+      const created = yield* create({ content: "After a renewal", accountIds: [accounts.x], publishNow: true })
+      const post = yield* settled(get, created.id)
+      assert.strictEqual(post.status, "published", post.targets[0].error)
+      const [after] = yield* Effect.orDie(sql<{ readonly accessToken: Uint8Array; readonly attempts: number }>`
+        SELECT a.access_token, t.attempts FROM accounts a JOIN post_targets t ON t.account_id = a.id
+        WHERE a.id = ${accounts.x} AND t.post_id = ${created.id}`)
+      assert.notDeepEqual(after!.accessToken, before!.accessToken)
+      assert.strictEqual(after!.attempts, 2)
+      assert.strictEqual((yield* simulated("x", accounts.x!)).length, 1)
     }))
 })
