@@ -11,6 +11,7 @@ import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
+import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
 
 /** Where the OpenAPI 3.1 document of the public API is served. */
@@ -35,6 +36,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
     NetworksHandlers.layer,
     OAuthHandlers.layer,
     PostsHandlers.layer,
+    WebhooksHandlers.layer,
     SystemHandlers.layer
   ]),
   // Handlers of authenticated groups need the middleware too, so it is provided below them.

@@ -3,7 +3,7 @@ import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh } from "@herald/core"
+import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh, Webhooks } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
@@ -115,7 +115,8 @@ export const layerWith = <E, R>(
       Layer.provideMerge(Layer.mergeAll(
         Connections.Connections.layer,
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
-        Posts.Posts.layer
+        Posts.Posts.layer,
+        Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate })
       )),
       Layer.provideMerge(PublishingEngine.scheduler),
       Layer.provideMerge(cluster),

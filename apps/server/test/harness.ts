@@ -22,6 +22,11 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   role: "all",
   runnerHost: "127.0.0.1",
   runnerPort: 0,
+  webhookAllowPrivate: true,
+  webhookTimeoutMs: 2_000,
+  webhookRetrySchedule: [200, 400],
+  webhookDisableAfter: 50,
+  smtpUrl: Option.none(),
   ...overrides
 })
 

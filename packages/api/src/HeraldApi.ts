@@ -3,6 +3,7 @@ import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
+import { WebhooksApi } from "./WebhooksApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -12,6 +13,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(NetworksApi)
   .add(PostsApi)
   .add(MediaApi)
+  .add(WebhooksApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.

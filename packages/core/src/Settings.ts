@@ -127,6 +127,37 @@ export type Role = "all" | "api" | "worker"
 export const runnerHost = parsed("HERALD_RUNNER_HOST", "127.0.0.1", "a host name or address", (value) => value)
 export const runnerPort = parsed("HERALD_RUNNER_PORT", 0, "a port number from 0 to 65535", integer(0, 65535))
 
+/** `HERALD_WEBHOOK_ALLOW_PRIVATE`: allow `http://` and private addresses as webhook targets (development only). */
+export const webhookAllowPrivate = parsed("HERALD_WEBHOOK_ALLOW_PRIVATE", false, "true or false", (value) =>
+  value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : undefined)
+
+/** `HERALD_WEBHOOK_TIMEOUT_MS`: how long a receiver has to answer (default 10,000). */
+export const webhookTimeoutMs = parsed("HERALD_WEBHOOK_TIMEOUT_MS", 10_000, "a whole number of milliseconds from 100 to 600000", integer(100, 600_000))
+
+/**
+ * `HERALD_WEBHOOK_RETRY_SCHEDULE`: the waits before each retry of a failed delivery, comma-separated
+ * durations (`30s`, `1m`, `2h`, or plain milliseconds); default `1m,5m,30m,2h,6h,12h,24h`.
+ */
+export const webhookRetrySchedule = parsed(
+  "HERALD_WEBHOOK_RETRY_SCHEDULE",
+  [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000] as ReadonlyArray<number>,
+  "comma-separated durations such as 1m,5m,30m,2h (units ms, s, m, h; at most 20)",
+  (value) => {
+    const units: Record<string, number> = { "": 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+    const waits = value.split(",").map((part) => {
+      const match = /^(\d+)(ms|s|m|h)?$/.exec(part.trim())
+      return match === null ? undefined : Number(match[1]) * units[match[2] ?? ""]!
+    })
+    return waits.length > 0 && waits.length <= 20 && waits.every((wait) => wait !== undefined) ? waits as Array<number> : undefined
+  }
+)
+
+/** `HERALD_WEBHOOK_DISABLE_AFTER`: failed attempts in a row that switch an endpoint off (default 50). */
+export const webhookDisableAfter = parsed("HERALD_WEBHOOK_DISABLE_AFTER", 50, "a whole number from 1 to 1000000", integer(1, 1_000_000))
+
+/** `HERALD_SMTP_URL`: `smtp://` or `smtps://` server for e-mail to workspace owners; unset: the message is logged. */
+export const smtpUrl = Effect.map(raw("HERALD_SMTP_URL"), Option.map((value) => Redacted.make(value.trim())))
+
 /** Every setting, read and checked together at start-up. */
 export const load = Effect.flatMap(Effect.all({
   port,
@@ -139,7 +170,12 @@ export const load = Effect.flatMap(Effect.all({
   sandbox,
   role,
   runnerHost,
-  runnerPort
+  runnerPort,
+  webhookAllowPrivate,
+  webhookTimeoutMs,
+  webhookRetrySchedule,
+  webhookDisableAfter,
+  smtpUrl
 }), (settings) =>
   // The embedded database is one process: it has to do everything itself.
   Option.isNone(settings.databaseUrl) && settings.role !== "all"

@@ -7,6 +7,7 @@ import media from "./0004_media.ts"
 import posts from "./0005_posts.ts"
 import idempotency from "./0006_idempotency.ts"
 import publishing from "./0007_publishing.ts"
+import webhooks from "./0008_webhooks.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -16,5 +17,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_media": media,
   "0005_posts": posts,
   "0006_idempotency": idempotency,
-  "0007_publishing": publishing
+  "0007_publishing": publishing,
+  "0008_webhooks": webhooks
 }

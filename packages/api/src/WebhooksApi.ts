@@ -1,0 +1,54 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Webhook } from "@herald/domain"
+import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { Data } from "./Envelope.ts"
+import { Deleted } from "./PostsApi.ts"
+
+/** `POST /api/v1/webhooks` (product.md, "Webhooks"). Unknown fields are refused. */
+export const CreateEndpoint = Schema.Struct({
+  url: Schema.String,
+  events: Schema.optionalKey(Schema.Array(Schema.String)),
+  description: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+
+/** `PATCH /api/v1/webhooks/:id`: only what is sent changes; `enabled: true` resets the failure count. */
+export const UpdateEndpoint = Schema.Struct({
+  url: Schema.optionalKey(Schema.String),
+  events: Schema.optionalKey(Schema.Array(Schema.String)),
+  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  enabled: Schema.optionalKey(Schema.Boolean)
+})
+
+export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
+  HttpApiEndpoint.post("create", "/webhooks", {
+    payload: CreateEndpoint,
+    success: Data(Webhook.EndpointWithSecret),
+    error: [InvalidResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Add a webhook endpoint; its signing secret is shown only in this answer"),
+  HttpApiEndpoint.get("list", "/webhooks", {
+    // Not paged: a workspace has at most 10 endpoints.
+    success: Data(Schema.Array(Webhook.Endpoint))
+  }).annotate(OpenApi.Summary, "List the workspace's webhook endpoints"),
+  HttpApiEndpoint.get("get", "/webhooks/:id", {
+    params: { id: Schema.String },
+    success: Data(Webhook.Endpoint),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "One webhook endpoint"),
+  HttpApiEndpoint.patch("update", "/webhooks/:id", {
+    params: { id: Schema.String },
+    payload: UpdateEndpoint,
+    success: Data(Webhook.Endpoint),
+    error: [InvalidResponse, NotFoundResponse]
+  }).annotate(OpenApi.Summary, "Change an endpoint's url, events, description or enabled; switching it on resets its failure count"),
+  HttpApiEndpoint.delete("remove", "/webhooks/:id", {
+    params: { id: Schema.String },
+    success: Data(Deleted),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Delete a webhook endpoint and its delivery history"),
+  HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate-secret", {
+    params: { id: Schema.String },
+    success: Data(Webhook.EndpointWithSecret),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Replace an endpoint's signing secret; the new one is shown only in this answer")
+).annotateMerge(OpenApi.annotations({ title: "Webhooks" })) {}

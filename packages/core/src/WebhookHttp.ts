@@ -1,0 +1,192 @@
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import * as http from "node:http"
+import * as https from "node:https"
+import { AddressRefused, guardedLookup, hostOf, parseWebhookUrl } from "./internal/publicAddress.ts"
+
+/** The receiver answered: any status, 3xx included (redirects are never followed). */
+export const Answered = Schema.TaggedStruct("Answered", {
+  status: Schema.Int,
+  /** The first `bodyStartCharacters` characters of the answer, decoded as UTF-8. */
+  bodyStart: Schema.String,
+  durationMs: Schema.Number
+})
+
+/** No answer: timed out, refused, address refused, TLS error... `error` is written for people. */
+export const Failed = Schema.TaggedStruct("Failed", { error: Schema.String, durationMs: Schema.Number })
+
+/** The outcome of one request; a schema so a delivery activity can journal it. */
+export const Answer = Schema.Union([Answered, Failed])
+export type Answer = typeof Answer.Type
+
+export interface SendInput {
+  readonly url: string
+  readonly headers: Record<string, string>
+  readonly body: Uint8Array | string
+  /** The whole exchange: connecting, TLS, sending, the status and the start of the answer. */
+  readonly timeoutMs: number
+  /** `http://` and private addresses allowed (development only). */
+  readonly allowPrivate: boolean
+}
+
+/** How much of an answer is kept (characters, i.e. code points). */
+export const bodyStartCharacters = 1000
+
+// A code point takes at most 4 bytes of UTF-8: past this many bytes the rest of the answer is not read.
+const maxBodyBytes = 4 * bodyStartCharacters
+
+type Outcome = Omit<typeof Answered.Type, "durationMs"> | Omit<typeof Failed.Type, "durationMs">
+
+const failed = (error: string): Outcome => ({ _tag: "Failed", error })
+
+// Node's error codes as a person would say them; anything else keeps Node's message with its code.
+const reasons: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection closed by the receiver before it answered",
+  EPIPE: "connection closed by the receiver before it answered",
+  ETIMEDOUT: "connection timed out",
+  ENOTFOUND: "host name not found",
+  EAI_AGAIN: "host name lookup failed (temporary DNS failure)",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  CERT_HAS_EXPIRED: "TLS error: the certificate has expired",
+  CERT_NOT_YET_VALID: "TLS error: the certificate is not valid yet",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS error: self-signed certificate",
+  SELF_SIGNED_CERT_IN_CHAIN: "TLS error: self-signed certificate in the chain",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS error: the certificate's issuer is not trusted",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "TLS error: the certificate's issuer is not trusted",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS error: the certificate is not for this host name"
+}
+
+const reasonOf = (error: Error & { readonly code?: unknown }): string => {
+  if (error instanceof AddressRefused) return `address refused: ${error.message}`
+  const code = typeof error.code === "string" ? error.code : undefined
+  if (code !== undefined && reasons[code] !== undefined) return reasons[code]
+  const message = error.message === "" ? "connection failed" : error.message
+  if (code !== undefined && (code.startsWith("ERR_SSL_") || code === "EPROTO")) {
+    // OpenSSL's text reads "...:SSL routines:<function>:<reason>:<source file>:..."; the reason is enough.
+    return `TLS error: ${/SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? message.trim()}`
+  }
+  return code === undefined ? message : `${message} (${code})`
+}
+
+const seconds = (millis: number) => `${Number((millis / 1000).toFixed(3))} s`
+
+const decodeStart = (chunks: ReadonlyArray<Uint8Array>) =>
+  Array.from(Buffer.concat(chunks).toString("utf8")).slice(0, bodyStartCharacters).join("")
+
+interface Agents {
+  /** https to public addresses only: every new connection goes through the guarded lookup. */
+  readonly public: https.Agent
+  readonly privateHttps: https.Agent
+  readonly privateHttp: http.Agent
+}
+
+// Agents are kept apart by rule, not only by protocol: keep-alive sockets are pooled per host and port, and a
+// socket opened under the permissive rule must never carry a request that has to go to a public address.
+const agentFor = (agents: Agents, url: URL, allowPrivate: boolean): http.Agent =>
+  !allowPrivate ? agents.public : url.protocol === "https:" ? agents.privateHttps : agents.privateHttp
+
+// Header names and values are checked first: `http.request` would throw on a bad one.
+const checkHeaders = (headers: Record<string, string>) =>
+  Effect.try({
+    try: () => {
+      for (const [name, value] of Object.entries(headers)) {
+        http.validateHeaderName(name)
+        http.validateHeaderValue(name, value)
+      }
+    },
+    catch: (error) => failed(`the request could not be made: ${(error as Error).message}`)
+  })
+
+const exchange = (url: URL, input: SendInput, agent: http.Agent) =>
+  Effect.callback<Outcome>((resume) => {
+    const body = typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body
+    const hasLength = Object.keys(input.headers).some((name) => name.toLowerCase() === "content-length")
+    const request = (url.protocol === "https:" ? https : http).request({
+      agent,
+      method: "POST",
+      host: hostOf(url),
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      headers: hasLength ? input.headers : { ...input.headers, "content-length": String(body.byteLength) }
+    })
+    let answer: (() => void) | undefined
+    request.on("error", (error) => answer !== undefined ? answer() : resume(Effect.succeed(failed(reasonOf(error)))))
+    request.on("response", (response) => {
+      const chunks: Array<Uint8Array> = []
+      let bytes = 0
+      // A receiver that stops or breaks off after its status line has still answered with that status.
+      answer = () => resume(Effect.succeed({ _tag: "Answered", status: response.statusCode ?? 0, bodyStart: decodeStart(chunks) }))
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk)
+        bytes += chunk.byteLength
+        if (bytes >= maxBodyBytes) {
+          answer?.()
+          response.destroy()
+        }
+      })
+      response.on("end", answer)
+      response.on("error", answer)
+      response.on("close", answer)
+    })
+    request.end(body)
+    // Interrupted, by the timeout or by the caller: abandon the request and its connection.
+    return Effect.sync(() => request.destroy())
+  })
+
+/**
+ * Sends webhook requests: POST, TLS verified, redirects never followed (a 3xx is an answer like any other),
+ * public addresses only unless `allowPrivate` (checked for IP literals before connecting and for names at
+ * each new connection by the guarded lookup), one deadline for the whole exchange, and at most a few
+ * kilobytes of the answer read. Problems of the network are answers (`Failed`), never errors.
+ *
+ * A service rather than plain functions because it owns resources (the keep-alive agents, closed with its
+ * layer) and so the delivery engine's tests can put a fake sender in its place.
+ */
+export class WebhookHttp extends Context.Service<WebhookHttp, {
+  send(input: SendInput): Effect.Effect<Answer>
+}>()("@herald/core/WebhookHttp") {
+  static readonly layer = Layer.effect(
+    WebhookHttp,
+    Effect.gen(function*() {
+      const agents = yield* Effect.acquireRelease(
+        Effect.sync((): Agents => ({
+          public: new https.Agent({ keepAlive: true, lookup: guardedLookup() }),
+          privateHttps: new https.Agent({ keepAlive: true }),
+          privateHttp: new http.Agent({ keepAlive: true })
+        })),
+        (agents) =>
+          Effect.sync(() => {
+            agents.public.destroy()
+            agents.privateHttps.destroy()
+            agents.privateHttp.destroy()
+          })
+      )
+
+      const attempt = (input: SendInput) =>
+        Effect.gen(function*() {
+          const url = yield* parseWebhookUrl(input.url, input.allowPrivate).pipe(
+            Effect.mapError((error) =>
+              failed(error.address === undefined ? `refused: ${error.message}` : `address refused: ${error.message}`)
+            )
+          )
+          yield* checkHeaders(input.headers)
+          return yield* exchange(url, input, agentFor(agents, url, input.allowPrivate))
+        }).pipe(Effect.catch(Effect.succeed))
+
+      const send = Effect.fn("WebhookHttp.send")(function*(input: SendInput) {
+        const started = yield* Clock.currentTimeMillis
+        const outcome = yield* attempt(input).pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.millis(input.timeoutMs),
+            orElse: () => Effect.succeed(failed(`timed out after ${seconds(input.timeoutMs)}`))
+          })
+        )
+        const durationMs = (yield* Clock.currentTimeMillis) - started
+        return { ...outcome, durationMs }
+      })
+
+      return WebhookHttp.of({ send })
+    })
+  )
+}

@@ -1,0 +1,208 @@
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Webhook } from "@herald/domain"
+import { randomBytes } from "node:crypto"
+import { Cipher } from "./Cipher.ts"
+import * as Ids from "./Ids.ts"
+import { checkWebhookUrl } from "./internal/publicAddress.ts"
+import { iso } from "./internal/rows.ts"
+
+/** The request breaks rules: every problem, as one message and as data. */
+export class WebhookInvalid extends Schema.TaggedError<WebhookInvalid>()("WebhookInvalid", {
+  problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+}) {
+  override get message() {
+    return this.problems.map((problem) => problem.message).join("; ")
+  }
+}
+
+export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("WebhookNotFound", { endpointId: Schema.String }) {
+  override get message() {
+    return `Webhook endpoint ${this.endpointId} does not exist`
+  }
+}
+
+export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("WebhookConflict", { message: Schema.String }) {}
+
+export interface CreateInput {
+  readonly url: string
+  readonly events?: ReadonlyArray<string> | undefined
+  readonly description?: string | null | undefined
+}
+
+export interface UpdateInput {
+  readonly url?: string | undefined
+  readonly events?: ReadonlyArray<string> | undefined
+  readonly description?: string | null | undefined
+  readonly enabled?: boolean | undefined
+}
+
+export interface Options {
+  /** `http://` and private addresses allowed (development only). */
+  readonly allowPrivate: boolean
+}
+
+/** At most this many endpoints per workspace (product.md, "Webhooks"). */
+export const maxEndpoints = 10
+
+interface EndpointRow {
+  readonly id: string
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly description: string | null
+  readonly enabled: boolean
+  readonly createdAt: Date
+}
+
+const columns = "id, url, events, description, enabled, created_at"
+
+const toEndpoint = (row: EndpointRow) =>
+  new Webhook.Endpoint({
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    createdAt: iso(row.createdAt)
+  })
+
+/** A new signing secret: `whsec_` and 32 random bytes, base64url. */
+const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
+
+const known = new Set<string>(Webhook.EventKinds)
+
+/**
+ * Webhook endpoints of a workspace: where its events go. The URL is checked when saved (https, public
+ * addresses only) and again by the sender at every connection; the signing secret is sealed at rest and
+ * shown only when it is made.
+ */
+export class Webhooks extends Context.Service<Webhooks, {
+  create(workspaceId: string, input: CreateInput): Effect.Effect<
+    Webhook.EndpointWithSecret,
+    WebhookInvalid | WebhookConflict | SqlError.SqlError
+  >
+  list(workspaceId: string): Effect.Effect<ReadonlyArray<Webhook.Endpoint>, SqlError.SqlError>
+  get(workspaceId: string, endpointId: string): Effect.Effect<Webhook.Endpoint, WebhookNotFound | SqlError.SqlError>
+  update(workspaceId: string, endpointId: string, input: UpdateInput): Effect.Effect<
+    Webhook.Endpoint,
+    WebhookInvalid | WebhookNotFound | SqlError.SqlError
+  >
+  remove(workspaceId: string, endpointId: string): Effect.Effect<void, WebhookNotFound | SqlError.SqlError>
+  rotateSecret(workspaceId: string, endpointId: string): Effect.Effect<
+    Webhook.EndpointWithSecret,
+    WebhookNotFound | SqlError.SqlError
+  >
+}>()("@herald/core/Webhooks") {
+  static readonly layer = (options: Options) =>
+    Layer.effect(
+      Webhooks,
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const cipher = yield* Cipher
+
+        // Every problem of the fields sent, so a client fixes them in one go.
+        const check = Effect.fnUntraced(function*(input: UpdateInput) {
+          const problems: Array<{ field: string; message: string }> = []
+          let url: string | undefined
+          if (input.url !== undefined) {
+            if (input.url.length > 2048) {
+              problems.push({ field: "url", message: "url is longer than 2,048 characters" })
+            } else {
+              const checked = yield* Effect.result(checkWebhookUrl(input.url, { allowPrivate: options.allowPrivate }))
+              if (checked._tag === "Failure") problems.push({ field: "url", message: checked.failure.message })
+              else url = checked.success.toString()
+            }
+          }
+          const events = input.events === undefined ? undefined : [...new Set(input.events)]
+          const unknown = events?.filter((event) => !known.has(event)) ?? []
+          if (unknown.length > 0) {
+            problems.push({
+              field: "events",
+              message: `Unknown event ${unknown.map((event) => `"${event}"`).join(", ")}; known: ${Webhook.EventKinds.join(", ")}`
+            })
+          }
+          if (typeof input.description === "string" && input.description.length > 1000) {
+            problems.push({ field: "description", message: "description is longer than 1,000 characters" })
+          }
+          return { problems, url, events }
+        })
+
+        const one = (workspaceId: string, endpointId: string) =>
+          Effect.flatMap(
+            sql<EndpointRow>`SELECT ${sql.literal(columns)} FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId}`,
+            (rows) => rows[0] === undefined ? Effect.fail(new WebhookNotFound({ endpointId })) : Effect.succeed(toEndpoint(rows[0]))
+          )
+
+        const create = Effect.fn("Webhooks.create")(function*(workspaceId: string, input: CreateInput) {
+          const checked = yield* check(input)
+          if (checked.problems.length > 0) return yield* new WebhookInvalid({ problems: checked.problems })
+          const id = yield* Ids.make("wh")
+          const secret = newSecret()
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            // The workspace row is the lock that keeps two creates at once from making an eleventh.
+            yield* sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`
+            const [count] = yield* sql<{ readonly count: number | string }>`
+              SELECT count(*) AS count FROM webhook_endpoints WHERE workspace_id = ${workspaceId}`
+            if (Number(count?.count ?? 0) >= maxEndpoints) {
+              return yield* new WebhookConflict({
+                message: `This workspace has ${maxEndpoints} webhook endpoints, the most it can have; delete one first`
+              })
+            }
+            const [row] = yield* sql<EndpointRow>`
+              INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret)
+              VALUES (${id}, ${workspaceId}, ${checked.url!}, ${JSON.stringify(checked.events ?? [])}::jsonb,
+                ${input.description ?? null}, ${cipher.seal(Redacted.make(secret))})
+              RETURNING ${sql.literal(columns)}`
+            return new Webhook.EndpointWithSecret({ ...toEndpoint(row!), secret })
+          }))
+        })
+
+        const list = Effect.fn("Webhooks.list")(function*(workspaceId: string) {
+          const rows = yield* sql<EndpointRow>`
+            SELECT ${sql.literal(columns)} FROM webhook_endpoints WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
+          return rows.map(toEndpoint)
+        })
+
+        const get = Effect.fn("Webhooks.get")(function*(workspaceId: string, endpointId: string) {
+          return yield* one(workspaceId, endpointId)
+        })
+
+        const update = Effect.fn("Webhooks.update")(function*(workspaceId: string, endpointId: string, input: UpdateInput) {
+          const checked = yield* check(input)
+          if (checked.problems.length > 0) return yield* new WebhookInvalid({ problems: checked.problems })
+          const rows = yield* sql<EndpointRow>`
+            UPDATE webhook_endpoints SET
+              url = coalesce(${checked.url ?? null}, url),
+              events = ${checked.events === undefined ? sql`events` : sql`${JSON.stringify(checked.events)}::jsonb`},
+              description = ${input.description === undefined ? sql`description` : sql`${input.description}`},
+              enabled = coalesce(${input.enabled ?? null}, enabled),
+              -- Switching an endpoint on starts its failure count again.
+              consecutive_failures = CASE WHEN ${input.enabled === true} THEN 0 ELSE consecutive_failures END,
+              disabled_at = CASE WHEN ${input.enabled === true} THEN NULL
+                WHEN ${input.enabled === false} THEN coalesce(disabled_at, now()) ELSE disabled_at END,
+              updated_at = now()
+            WHERE id = ${endpointId} AND workspace_id = ${workspaceId}
+            RETURNING ${sql.literal(columns)}`
+          if (rows[0] === undefined) return yield* new WebhookNotFound({ endpointId })
+          return toEndpoint(rows[0])
+        })
+
+        const remove = Effect.fn("Webhooks.remove")(function*(workspaceId: string, endpointId: string) {
+          const rows = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId} RETURNING id`
+          if (rows.length === 0) return yield* new WebhookNotFound({ endpointId })
+        })
+
+        const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(workspaceId: string, endpointId: string) {
+          const secret = newSecret()
+          const rows = yield* sql<EndpointRow>`
+            UPDATE webhook_endpoints SET secret = ${cipher.seal(Redacted.make(secret))}, updated_at = now()
+            WHERE id = ${endpointId} AND workspace_id = ${workspaceId}
+            RETURNING ${sql.literal(columns)}`
+          if (rows[0] === undefined) return yield* new WebhookNotFound({ endpointId })
+          return new Webhook.EndpointWithSecret({ ...toEndpoint(rows[0]), secret })
+        })
+
+        return Webhooks.of({ create, list, get, update, remove, rotateSecret })
+      })
+    )
+}

@@ -1,0 +1,48 @@
+import { Schema } from "effect"
+
+/**
+ * Every event a webhook endpoint can ask for (reference, "Event kinds"). An endpoint's `events` may name
+ * only these; an empty selection receives all of them, including kinds added later.
+ */
+export const EventKinds = [
+  "post.created",
+  "post.scheduled",
+  "post.updated",
+  "post.rescheduled",
+  "post.deleted",
+  "post.retried",
+  "post.published",
+  "post.partial",
+  "post.failed",
+  "post.submitted",
+  "post.approved",
+  "post.changes_requested",
+  "account.connected",
+  "account.disconnected",
+  "account.needs_reconnect",
+  "member.joined",
+  "comment.received",
+  "message.received",
+  "message.sent",
+  "webhook.test"
+] as const
+
+export type EventKind = typeof EventKinds[number]
+
+/** A webhook endpoint as the API shows it (product.md, "Webhooks"); its secret only on creation and rotation. */
+export class Endpoint extends Schema.Class<Endpoint>("WebhookEndpoint")({
+  id: Schema.String,
+  url: Schema.String,
+  /** The events it receives; empty means every event. */
+  events: Schema.Array(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  enabled: Schema.Boolean,
+  createdAt: Schema.String
+}) {}
+
+/** The endpoint with its signing secret: the answer to creation and to rotation, and nowhere else. */
+export class EndpointWithSecret extends Schema.Class<EndpointWithSecret>("WebhookEndpointWithSecret")({
+  ...Endpoint.fields,
+  /** `whsec_…`: the HMAC-SHA256 key of `Service-Signature`, used as the whole string. */
+  secret: Schema.String
+}) {}
