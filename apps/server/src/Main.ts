@@ -3,7 +3,7 @@ import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh, Webhooks } from "@herald/core"
+import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh, WebhookDelivery, WebhookHttp, Webhooks, Notifier } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
@@ -106,8 +106,14 @@ export const layerWith = <E, R>(
       ? AdminSocket.layer(socketPath).pipe(Layer.tap(() => DataDirLock.setAdminSocket(settings.dataDir, socketPath)))
       : Layer.empty
     // Workers run the post entities, the sweep and the token renewal round.
+    const deliveryOptions: WebhookDelivery.Options = {
+      retrySchedule: settings.webhookRetrySchedule,
+      timeoutMs: settings.webhookTimeoutMs,
+      disableAfter: settings.webhookDisableAfter,
+      allowPrivate: settings.webhookAllowPrivate
+    }
     const publishingWork = works
-      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep()).pipe(
+      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds()).pipe(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty
@@ -116,8 +122,10 @@ export const layerWith = <E, R>(
         Connections.Connections.layer,
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
         Posts.Posts.layer,
-        Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate })
+        Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate }),
+        WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)
       )),
+      Layer.provideMerge(Layer.mergeAll(WebhookHttp.WebhookHttp.layer, Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }))),
       Layer.provideMerge(PublishingEngine.scheduler),
       Layer.provideMerge(cluster),
       Layer.provideMerge(Layer.succeed(RunnerInfo, { role: settings.role, runner })),

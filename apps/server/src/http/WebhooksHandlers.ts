@@ -1,18 +1,34 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
-import { Webhooks } from "@herald/core"
+import { ApiError, Authorization, HeraldApi, PostsApi, WebhooksApi } from "@herald/api"
+import { WebhookDelivery, Webhooks } from "@herald/core"
 
 const invalid = (error: Webhooks.WebhookInvalid) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
 
+/** `limit` 1 to 100 (20 by default) and `cursor`, the previous page's `nextCursor`. */
+const parsePage = (query: { readonly limit?: string | undefined; readonly cursor?: string | undefined }) => {
+  const limit = query.limit === undefined ? 20 : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN
+  if (!(limit >= 1 && limit <= 100)) {
+    return { problem: { field: "limit", message: `limit "${query.limit}" must be a whole number from 1 to 100` } }
+  }
+  if (query.cursor === undefined) return { limit }
+  const [at, id] = Buffer.from(query.cursor, "base64url").toString("utf8").split("|")
+  const createdAt = new Date(at ?? "")
+  if (id === undefined || id === "" || Number.isNaN(createdAt.getTime())) {
+    return { problem: { field: "cursor", message: "cursor is not one this API gave out" } }
+  }
+  return { limit, cursor: { createdAt, id } }
+}
+
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
   "webhooks",
   Effect.fnUntraced(function*(handlers) {
     const webhooks = yield* Webhooks.Webhooks
+    const delivery = yield* WebhookDelivery.WebhookDelivery
     const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
     return handlers
       .handle("create", ({ payload }) =>
@@ -46,6 +62,35 @@ export const layer = HttpApiBuilder.group(
           Effect.catchTag("WebhookNotFound", notFound),
           Effect.catchTag("SqlError", Effect.die)
         ))
+      .handle("test", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
+          Effect.map((data) => ({ data: new WebhooksApi.Delivery(data) })),
+          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookDeliveryConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("redeliver", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => delivery.redeliver(workspaceId, params.id, params.deliveryId)).pipe(
+          Effect.map((data) => ({ data: new WebhooksApi.Delivery(data) })),
+          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookDeliveryConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("deliveries", ({ params, query }) =>
+        Effect.gen(function*() {
+          const workspaceId = yield* workspace
+          const page = parsePage(query)
+          if ("problem" in page) return yield* new ApiError.Invalid({ message: page.problem.message, details: [page.problem] })
+          const found = yield* delivery.deliveries(workspaceId, params.id, page).pipe(
+            Effect.catchTag("WebhookNotFound", notFound),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return {
+            data: found.deliveries.map((item) => new WebhooksApi.Delivery(item)),
+            nextCursor: Option.getOrNull(Option.map(found.next, (next) =>
+              Buffer.from(`${next.createdAt.toISOString()}|${next.id}`).toString("base64url")))
+          }
+        }))
       .handle("rotateSecret", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.rotateSecret(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),

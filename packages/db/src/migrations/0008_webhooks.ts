@@ -32,6 +32,8 @@ export default Effect.gen(function*() {
       body text NOT NULL,
       state text NOT NULL DEFAULT 'pending',
       attempts integer NOT NULL DEFAULT 0,
+      -- A test event gets one attempt and no retries.
+      once boolean NOT NULL DEFAULT false,
       next_attempt_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (endpoint_id, event_id)

@@ -1,0 +1,200 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { SqlClient } from "effect/sql"
+import { createHmac, randomUUID } from "node:crypto"
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { WebhookDelivery } from "@herald/core"
+import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+
+// Deliveries over real HTTP to local receivers (private targets are allowed in the test server, and the
+// retry schedule is compressed to 200 ms and 400 ms).
+
+interface Received {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
+const receiver = (statuses: ReadonlyArray<number>) =>
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      new Promise<{ url: string; received: Array<Received> }>((resolve) => {
+        const received: Array<Received> = []
+        const server = createServer((req, res) => {
+          const chunks: Array<Buffer> = []
+          req.on("data", (chunk: Buffer) => chunks.push(chunk))
+          req.on("end", () => {
+            received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
+            res.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!, { "content-type": "text/plain" })
+            res.end(`answer ${received.length}`)
+          })
+        })
+        server.listen(0, "127.0.0.1", () => resolve(Object.assign({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }, { server })))
+      })
+    ),
+    (made) => Effect.promise(() => new Promise<void>((done) => (made as any).server.close(() => done())))
+  )
+
+/** The signature as a receiver computes it, with node:crypto and nothing of the sender's. */
+const expected = (secret: string, header: string, body: string) => {
+  const t = /t=(\d+)/.exec(header)![1]!
+  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`
+}
+
+const waitFor = <A>(check: () => A | undefined, timeoutMs = 10_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + timeoutMs
+    while (true) {
+      const value = check()
+      if (value !== undefined) return value
+      if (Date.now() > until) throw new Error("timed out waiting")
+      yield* Effect.sleep("20 millis")
+    }
+  })
+
+const client = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const { key, workspace } = yield* workspaceWithKey()
+  const send = (method: string, path: string, body?: unknown) =>
+    request(`${base}/api/v1${path}`, {
+      method,
+      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  // An event as the outbox holds it (what a post change writes in its transaction).
+  const draft = (content: string) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.orDie(sql`INSERT INTO events (id, workspace_id, event, data)
+        VALUES (${randomUUID()}, ${workspace.id}, 'post.created', ${JSON.stringify({ postId: "pst_test", status: "draft", content })}::jsonb)`))
+  return { send, workspace, draft }
+})
+
+layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestServices: true })("webhook delivery", (it) => {
+  it.effect("delivers a committed event, signed over the exact body, with its headers", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([204])
+      const { send, workspace } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["webhook.test", "post.deleted"] })).body.data
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.orDie(sql`INSERT INTO events (id, workspace_id, event, data) VALUES
+        ('6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a01', ${workspace.id}, 'post.deleted', '{"postId":"pst_x"}'::jsonb),
+        ('6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a02', ${workspace.id}, 'post.updated', '{"postId":"pst_y"}'::jsonb)`)
+      const got = yield* waitFor(() => hook.received[0])
+      assert.strictEqual(got.headers["content-type"], "application/json")
+      assert.strictEqual(got.headers["service-event"], "post.deleted")
+      assert.match(String(got.headers["service-delivery"]), /^dlv_/)
+      const header = String(got.headers["service-signature"])
+      assert.match(header, /^t=\d+,v1=[0-9a-f]{64}$/)
+      assert.strictEqual(header, expected(endpoint.secret, header, got.body))
+      const body = JSON.parse(got.body)
+      assert.deepStrictEqual(Object.keys(body), ["id", "event", "createdAt", "data"])
+      assert.strictEqual(body.id, "6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a01")
+      assert.deepStrictEqual(body.data, { postId: "pst_x" })
+      yield* Effect.sleep("300 millis")
+      // post.updated is not in the endpoint's selection.
+      assert.strictEqual(hook.received.length, 1)
+    })))
+
+  it.effect("retries a failing receiver on the schedule with the same body, then marks the delivery failed", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([500])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
+      yield* draft("Retry me")
+      yield* waitFor(() => hook.received[2])
+      yield* Effect.sleep("600 millis")
+      assert.strictEqual(hook.received.length, 3, "one attempt and the two retries of the test schedule")
+      assert.deepStrictEqual(new Set(hook.received.map((item) => item.body)).size, 1)
+      assert.strictEqual(new Set(hook.received.map((item) => item.headers["service-delivery"])).size, 3)
+      const listed = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries`)).body
+      assert.deepStrictEqual(listed.data.map((item: any) => item.attempt), [3, 2, 1])
+      assert.deepStrictEqual(listed.data.map((item: any) => item.statusCode), [500, 500, 500])
+      assert.strictEqual(listed.data[0].response, "answer 3")
+      assert.isNull(listed.data[0].nextRetryAt)
+      assert.isNotNull(listed.data[1].nextRetryAt)
+      assert.strictEqual(listed.data[2].id, hook.received[0]!.headers["service-delivery"])
+      const paged = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries?limit=2`)).body
+      assert.strictEqual(paged.data.length, 2)
+      const rest = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries?limit=2&cursor=${paged.nextCursor}`)).body
+      assert.deepStrictEqual(rest.data.map((item: any) => item.attempt), [1])
+      assert.isNull(rest.nextCursor)
+    })))
+
+  it.effect("redelivers the same body with a new delivery id and a fresh signature; sends webhook.test", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
+      yield* draft("Again")
+      const first = yield* waitFor(() => hook.received[0])
+      const listed = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries`)).body.data
+      const again = yield* send("POST", `/webhooks/${endpoint.id}/deliveries/${listed[0].id}/redeliver`)
+      assert.strictEqual(again.status, 200, again.text)
+      assert.strictEqual(again.body.data.statusCode, 200)
+      assert.strictEqual(again.body.data.attempt, 2)
+      const second = hook.received[1]!
+      assert.strictEqual(second.body, first.body)
+      assert.notStrictEqual(second.headers["service-delivery"], first.headers["service-delivery"])
+      assert.strictEqual(String(second.headers["service-signature"]), expected(endpoint.secret, String(second.headers["service-signature"]), second.body))
+
+      const tested = yield* send("POST", `/webhooks/${endpoint.id}/test`)
+      assert.strictEqual(tested.status, 200, tested.text)
+      assert.strictEqual(tested.body.data.event, "webhook.test")
+      const testBody = JSON.parse(hook.received[2]!.body)
+      assert.strictEqual(testBody.event, "webhook.test")
+      assert.strictEqual(testBody.data.endpointId, endpoint.id)
+      assert.isString(testBody.data.message)
+      assert.strictEqual((yield* send("POST", `/webhooks/${endpoint.id}/deliveries/dlv_nope/redeliver`)).status, 404)
+    })))
+
+  it.effect("switches an endpoint off at exactly the threshold of failures in a row; switching on resets it", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([500])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
+      const sql = yield* SqlClient.SqlClient
+      const state = Effect.map(
+        Effect.orDie(sql<{ readonly enabled: boolean; readonly consecutiveFailures: number }>`
+          SELECT enabled, consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`),
+        (rows) => rows[0]!
+      )
+      // Two events: attempts 1 and 2 of each fail; the 4th failure in a row (the threshold here) switches it off.
+      yield* draft("One")
+      yield* draft("Two")
+      yield* waitFor(() => hook.received[3])
+      yield* Effect.sleep("800 millis")
+      assert.strictEqual(hook.received.length, 4, "nothing is sent once it is off")
+      assert.deepStrictEqual(yield* state, { enabled: false, consecutiveFailures: 4 })
+      assert.strictEqual((yield* send("GET", `/webhooks/${endpoint.id}`)).body.data.enabled, false)
+      const [pending] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
+        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`)
+      assert.strictEqual(Number(pending!.count), 0)
+      assert.strictEqual((yield* send("POST", `/webhooks/${endpoint.id}/test`)).status, 409)
+
+      yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
+      assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 0 })
+    })))
+
+  it.effect("removes history older than 30 days (test clock)", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
+      yield* draft("Old news")
+      yield* waitFor(() => hook.received[0])
+      const delivery = yield* WebhookDelivery.WebhookDelivery
+      const count = Effect.map(
+        send("GET", `/webhooks/${endpoint.id}/deliveries`),
+        (answer) => answer.body.data.length as number
+      )
+      // The expiry round as it would run days later, on a test clock set to then.
+      const expireAt = (at: number) =>
+        Effect.andThen(TestClock.setTime(at), delivery.expire).pipe(Effect.provide(TestClock.layer()))
+      assert.strictEqual(yield* expireAt(Date.now() + 29 * 86_400_000), 0)
+      assert.strictEqual(yield* count, 1)
+      assert.isAtLeast(yield* expireAt(Date.now() + 31 * 86_400_000), 1)
+      assert.strictEqual(yield* count, 0)
+    })))
+})

@@ -1,0 +1,72 @@
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { createTransport } from "nodemailer"
+
+export interface SwitchedOff {
+  readonly workspaceId: string
+  readonly endpointId: string
+  readonly url: string
+  readonly failures: number
+}
+
+/** One e-mail, as sent (or, without SMTP, as logged). */
+export interface Mail {
+  readonly to: ReadonlyArray<string>
+  readonly subject: string
+  readonly text: string
+}
+
+/**
+ * Tells a workspace's owners what they must act on: an e-mail through `HERALD_SMTP_URL` when it is set,
+ * otherwise a warning in the log with the whole message. A notice that cannot be sent is logged, never
+ * lost silently and never failing the work that caused it.
+ */
+export class Notifier extends Context.Service<Notifier, {
+  endpointSwitchedOff(notice: SwitchedOff): Effect.Effect<void>
+}>()("@herald/core/Notifier") {
+  static readonly layer = (options: { readonly smtpUrl: Option.Option<Redacted.Redacted<string>>; readonly from?: string | undefined }) =>
+    Layer.effect(
+      Notifier,
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const transport = Option.map(options.smtpUrl, (url) => createTransport(Redacted.value(url)))
+        const send = (mail: Mail) =>
+          Option.match(transport, {
+            onNone: () =>
+              Effect.logWarning("notice for the workspace owners (set HERALD_SMTP_URL to e-mail it)").pipe(
+                Effect.annotateLogs({ to: mail.to.join(", "), subject: mail.subject, text: mail.text })
+              ),
+            onSome: (smtp) =>
+              Effect.tryPromise(() =>
+                smtp.sendMail({ from: options.from ?? "Herald <herald@localhost>", to: [...mail.to], subject: mail.subject, text: mail.text })
+              ).pipe(
+                Effect.asVoid,
+                Effect.catchCause((cause) =>
+                  Effect.logError("an e-mail to the workspace owners could not be sent", cause).pipe(
+                    Effect.annotateLogs({ to: mail.to.join(", "), subject: mail.subject, text: mail.text })
+                  )
+                )
+              )
+          })
+
+        const endpointSwitchedOff = (notice: SwitchedOff) =>
+          Effect.gen(function*() {
+            const owners = yield* sql<{ readonly email: string }>`
+              SELECT email FROM members WHERE workspace_id = ${notice.workspaceId} AND role = 'owner' ORDER BY created_at`
+            yield* send({
+              to: owners.map((owner) => owner.email),
+              subject: `Herald switched off your webhook endpoint ${notice.url}`,
+              text: [
+                `The webhook endpoint ${notice.endpointId} (${notice.url}) failed ${notice.failures} deliveries in a row, so Herald`,
+                `switched it off and stopped its pending retries. Events are not sent to it while it is off.`,
+                ``,
+                `When the receiver works again, switch it on with PATCH /api/v1/webhooks/${notice.endpointId} {"enabled": true};`,
+                `its recent deliveries (GET /api/v1/webhooks/${notice.endpointId}/deliveries) can be sent again with redeliver.`
+              ].join("\n")
+            })
+          }).pipe(Effect.catchCause((cause) => Effect.logError("notifying the workspace owners failed", cause)))
+
+        return Notifier.of({ endpointSwitchedOff })
+      })
+    )
+}

@@ -1,0 +1,409 @@
+import { Clock, Context, Duration, Effect, Latch, Layer, Option, Redacted, Schedule, Schema, Semaphore } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { createHmac, randomUUID } from "node:crypto"
+import { Cipher } from "./Cipher.ts"
+import * as Ids from "./Ids.ts"
+import { Notifier } from "./Notifier.ts"
+import { WebhookHttp } from "./WebhookHttp.ts"
+import { WebhookNotFound } from "./Webhooks.ts"
+
+/**
+ * Delivering events to webhook endpoints. Committed events (the outbox) are fanned out to the matching
+ * enabled endpoints of their workspace as messages (one per event and endpoint, the body fixed once); due
+ * messages are claimed with `FOR UPDATE SKIP LOCKED` under a lease, signed and sent, and each attempt is
+ * recorded with the message's next retry in one transaction. Everything lives in the database, so retries
+ * survive restarts and any process runs them; a process that dies mid-attempt leaves the message to be
+ * claimed again when its lease ends (at least once: the event `id` lets receivers drop the repeat).
+ */
+
+export interface Options {
+  /** Waits before each retry of a failed attempt: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h by default. */
+  readonly retrySchedule: ReadonlyArray<number>
+  /** How long a receiver has to answer. */
+  readonly timeoutMs: number
+  /** Failed attempts in a row that switch an endpoint off. */
+  readonly disableAfter: number
+  readonly allowPrivate: boolean
+  /** Attempts under way at once to one endpoint, per process: a slow receiver holds only these. */
+  readonly perEndpoint?: number | undefined
+}
+
+/** One attempt, as `GET /api/v1/webhooks/:id/deliveries` lists it. */
+export class Delivery extends Schema.Class<Delivery>("WebhookDelivery")({
+  /** The `Service-Delivery` header of this attempt. */
+  id: Schema.String,
+  /** The event's `id` (the body's), the same for every attempt. */
+  eventId: Schema.String,
+  event: Schema.String,
+  attempt: Schema.Number,
+  /** The receiver's status, or null when it did not answer. */
+  statusCode: Schema.NullOr(Schema.Number),
+  /** The first 1,000 characters of its answer. */
+  response: Schema.NullOr(Schema.String),
+  durationMs: Schema.Number,
+  /** Why the attempt failed when there was no answer (timed out, refused, address refused...). */
+  error: Schema.NullOr(Schema.String),
+  /** When the next attempt is due, or null when there is none. */
+  nextRetryAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}) {}
+
+export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("WebhookDeliveryConflict", { message: Schema.String }) {}
+
+interface DeliveryRow {
+  readonly id: string
+  readonly eventId: string
+  readonly event: string
+  readonly attempt: number
+  readonly statusCode: number | null
+  readonly response: string | null
+  readonly durationMs: number
+  readonly error: string | null
+  readonly nextRetryAt: Date | null
+  readonly createdAt: Date
+}
+
+const deliveryColumns = `d.id, m.event_id, m.event, d.attempt, d.status_code, d.response, d.duration_ms, d.error,
+  d.next_retry_at, d.created_at`
+
+const toDelivery = (row: DeliveryRow) =>
+  new Delivery({
+    id: row.id,
+    eventId: row.eventId,
+    event: row.event,
+    attempt: row.attempt,
+    statusCode: row.statusCode,
+    response: row.response,
+    durationMs: row.durationMs,
+    error: row.error,
+    nextRetryAt: row.nextRetryAt === null ? null : row.nextRetryAt.toISOString(),
+    createdAt: row.createdAt.toISOString()
+  })
+
+interface MessageRow {
+  readonly id: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly event: string
+  readonly body: string
+  readonly attempts: number
+  /** Test messages get one attempt, no retries. */
+  readonly once: boolean
+}
+
+interface EndpointRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly url: string
+  readonly secret: Uint8Array
+  readonly enabled: boolean
+}
+
+/** `Service-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret. */
+export const signature = (secret: string, body: string, unixSeconds: number) =>
+  `t=${unixSeconds},v1=${createHmac("sha256", secret).update(`${unixSeconds}.${body}`).digest("hex")}`
+
+// History is kept this long, then removed by the hourly round.
+const keepFor = Duration.days(30)
+
+export class WebhookDelivery extends Context.Service<WebhookDelivery, {
+  /** Fans committed events out to endpoints; answers how many events it took. */
+  readonly dispatch: Effect.Effect<number, SqlError.SqlError>
+  /** Claims the due messages and sends them; answers how many it sent. */
+  readonly deliverDue: Effect.Effect<number, SqlError.SqlError>
+  /** Sends `webhook.test` to one endpoint now (one attempt) and answers it. */
+  test(workspaceId: string, endpointId: string): Effect.Effect<Delivery, WebhookNotFound | WebhookConflict | SqlError.SqlError>
+  /** Sends the same body again now, with a new delivery id and a fresh signature, and answers the attempt. */
+  redeliver(workspaceId: string, endpointId: string, deliveryId: string): Effect.Effect<
+    Delivery,
+    WebhookNotFound | WebhookConflict | SqlError.SqlError
+  >
+  /** An endpoint's attempts, newest first. */
+  deliveries(workspaceId: string, endpointId: string, page: {
+    readonly limit: number
+    readonly cursor?: { readonly createdAt: Date; readonly id: string } | undefined
+  }): Effect.Effect<{
+    readonly deliveries: ReadonlyArray<Delivery>
+    readonly next: Option.Option<{ readonly createdAt: Date; readonly id: string }>
+  }, WebhookNotFound | SqlError.SqlError>
+  /** Removes history older than 30 days; answers how many attempts it removed. */
+  readonly expire: Effect.Effect<number, SqlError.SqlError>
+}>()("@herald/core/WebhookDelivery") {
+  static readonly layerNoDeps = (options: Options) =>
+    Layer.effect(
+      WebhookDelivery,
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const cipher = yield* Cipher
+        const http = yield* WebhookHttp
+        const notifier = yield* Notifier
+        const perEndpoint = options.perEndpoint ?? 16
+        const leaseMs = options.timeoutMs + 20_000
+        const inFlight = new Map<string, number>()
+        const gates = new Map<string, Semaphore.Semaphore>()
+        const gate = (endpointId: string) => {
+          let semaphore = gates.get(endpointId)
+          if (semaphore === undefined) {
+            semaphore = Semaphore.makeUnsafe(perEndpoint)
+            gates.set(endpointId, semaphore)
+          }
+          return semaphore
+        }
+
+        const dispatch = Effect.fn("WebhookDelivery.dispatch")(function*() {
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            // Marked rather than read past a cursor: transactions commit out of sequence order, and a
+            // cursor would step over an event that commits late.
+            const events = yield* sql<{
+              readonly id: string
+              readonly workspaceId: string
+              readonly event: string
+              readonly createdAt: Date
+              readonly data: unknown
+            }>`
+              UPDATE events SET dispatched = true
+              WHERE sequence IN (
+                SELECT sequence FROM events WHERE NOT dispatched ORDER BY sequence LIMIT 500 FOR UPDATE SKIP LOCKED
+              )
+              RETURNING id, workspace_id, event, created_at, data`
+            if (events.length === 0) return 0
+            const workspaces = [...new Set(events.map((event) => event.workspaceId))]
+            const endpoints = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly events: ReadonlyArray<string> }>`
+              SELECT id, workspace_id, events FROM webhook_endpoints WHERE enabled AND ${sql.in("workspace_id", workspaces)}`
+            const now = new Date(yield* Clock.currentTimeMillis)
+            const messages = []
+            for (const event of events) {
+              const body = JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt.toISOString(), data: event.data })
+              for (const endpoint of endpoints) {
+                if (endpoint.workspaceId !== event.workspaceId) continue
+                if (endpoint.events.length > 0 && !endpoint.events.includes(event.event)) continue
+                messages.push({
+                  id: yield* Ids.make("msg"),
+                  endpoint_id: endpoint.id,
+                  event_id: event.id,
+                  event: event.event,
+                  body,
+                  next_attempt_at: now
+                })
+              }
+            }
+            if (messages.length > 0) {
+              yield* sql`
+                INSERT INTO webhook_messages ${sql.insert(messages as [typeof messages[number], ...Array<typeof messages[number]>])}
+                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+            }
+            return events.length
+          }))
+        })
+
+        const endpointOf = (endpointId: string) =>
+          Effect.map(
+            sql<EndpointRow>`SELECT id, workspace_id, url, secret, enabled FROM webhook_endpoints WHERE id = ${endpointId}`,
+            (rows) => Option.fromUndefinedOr(rows[0])
+          )
+
+        /** One attempt: sign, send, and record it with the message's next step, in one transaction. */
+        const attempt = Effect.fnUntraced(function*(message: MessageRow, endpoint: EndpointRow, number: number, manual: boolean) {
+          const deliveryId = yield* Ids.make("dlv")
+          const secret = yield* Effect.orDie(cipher.open(endpoint.secret))
+          const now = yield* Clock.currentTimeMillis
+          const answer = yield* http.send({
+            url: endpoint.url,
+            headers: {
+              "content-type": "application/json",
+              "user-agent": "Herald-Webhooks/1",
+              "service-event": message.event,
+              "service-delivery": deliveryId,
+              "service-signature": signature(Redacted.value(secret), message.body, Math.floor(now / 1000))
+            },
+            body: message.body,
+            timeoutMs: options.timeoutMs,
+            allowPrivate: options.allowPrivate
+          })
+          const succeeded = answer._tag === "Answered" && answer.status >= 200 && answer.status < 300
+          const wait = message.once || manual ? undefined : options.retrySchedule[number - 1]
+          const ended = yield* Clock.currentTimeMillis
+          const nextRetryAt = succeeded || wait === undefined ? null : new Date(ended + wait)
+          const outcome = yield* sql.withTransaction(Effect.gen(function*() {
+            const [row] = yield* sql<DeliveryRow>`
+              WITH inserted AS (
+                INSERT INTO webhook_deliveries (id, message_id, endpoint_id, attempt, status_code, response, duration_ms, error, next_retry_at)
+                VALUES (${deliveryId}, ${message.id}, ${endpoint.id}, ${number},
+                  ${answer._tag === "Answered" ? answer.status : null}, ${answer._tag === "Answered" ? answer.bodyStart : null},
+                  ${Math.round(answer.durationMs)}, ${answer._tag === "Failed" ? answer.error : null}, ${nextRetryAt})
+                RETURNING *
+              )
+              SELECT ${sql.literal(deliveryColumns)} FROM inserted d JOIN webhook_messages m ON m.id = d.message_id`
+            // A manual attempt that fails leaves the message where its schedule had it.
+            if (succeeded) {
+              yield* sql`UPDATE webhook_messages SET state = 'succeeded', next_attempt_at = NULL WHERE id = ${message.id}`
+            } else if (!manual) {
+              yield* sql`
+                UPDATE webhook_messages SET state = ${nextRetryAt === null ? "failed" : "pending"}, next_attempt_at = ${nextRetryAt}
+                WHERE id = ${message.id}`
+            }
+            // Any success resets the count; at the threshold the endpoint is switched off and its retries stop.
+            const [counted] = yield* sql<{ readonly consecutiveFailures: number; readonly switchedOff: boolean }>`
+              WITH old AS (SELECT id, enabled FROM webhook_endpoints WHERE id = ${endpoint.id} FOR UPDATE)
+              UPDATE webhook_endpoints e SET
+                consecutive_failures = CASE WHEN ${succeeded} THEN 0 ELSE e.consecutive_failures + 1 END,
+                enabled = CASE WHEN NOT ${succeeded} AND e.consecutive_failures + 1 >= ${options.disableAfter} THEN false ELSE e.enabled END,
+                disabled_at = CASE WHEN NOT ${succeeded} AND e.consecutive_failures + 1 >= ${options.disableAfter} AND old.enabled
+                  THEN now() ELSE e.disabled_at END
+              FROM old WHERE e.id = old.id
+              RETURNING e.consecutive_failures, (old.enabled AND NOT e.enabled) AS switched_off`
+            if (counted?.switchedOff === true) {
+              yield* sql`
+                UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL
+                WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`
+              yield* sql`UPDATE webhook_deliveries SET next_retry_at = NULL WHERE endpoint_id = ${endpoint.id} AND next_retry_at IS NOT NULL`
+            }
+            return { delivery: toDelivery(row!), switchedOff: counted?.switchedOff === true, failures: counted?.consecutiveFailures ?? 0 }
+          }))
+          if (outcome.switchedOff) {
+            yield* notifier.endpointSwitchedOff({ workspaceId: endpoint.workspaceId, endpointId: endpoint.id, url: endpoint.url, failures: outcome.failures })
+          }
+          return outcome.delivery
+        })
+
+        // Claims due messages fairly: at most the free slots of each endpoint, so a slow or failing
+        // receiver's backlog never fills a claim and holds the healthy ones back.
+        const claim = Effect.fnUntraced(function*() {
+          const saturated = [...inFlight].filter(([, count]) => count >= perEndpoint).map(([id]) => id)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const leaseUntil = new Date(now.getTime() + leaseMs)
+          return yield* sql<MessageRow>`
+            WITH endpoints AS (
+              SELECT DISTINCT m.endpoint_id FROM webhook_messages m
+              WHERE m.state = 'pending' AND m.next_attempt_at <= ${now}
+              ${saturated.length === 0 ? sql`` : sql`AND NOT ${sql.in("m.endpoint_id", saturated)}`}
+              LIMIT 200
+            ), due AS (
+              SELECT c.id FROM endpoints e CROSS JOIN LATERAL (
+                SELECT m.id FROM webhook_messages m
+                WHERE m.endpoint_id = e.endpoint_id AND m.state = 'pending' AND m.next_attempt_at <= ${now}
+                ORDER BY m.next_attempt_at LIMIT ${perEndpoint}
+                FOR UPDATE SKIP LOCKED
+              ) c
+            )
+            UPDATE webhook_messages m SET next_attempt_at = ${leaseUntil}, attempts = m.attempts + 1
+            FROM due WHERE m.id = due.id
+            RETURNING m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.once`
+        })
+
+        const deliverDue = Effect.fn("WebhookDelivery.deliverDue")(function*() {
+          const claimed = yield* claim()
+          for (const message of claimed) inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 0) + 1)
+          yield* Effect.forEach(claimed, (message) =>
+            gate(message.endpointId).withPermit(Effect.gen(function*() {
+              const endpoint = yield* endpointOf(message.endpointId)
+              if (Option.isNone(endpoint) || !endpoint.value.enabled) {
+                yield* sql`UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL WHERE id = ${message.id}`
+                return
+              }
+              yield* attempt(message, endpoint.value, message.attempts, false)
+            })).pipe(
+              Effect.ensuring(Effect.sync(() => inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 1) - 1))),
+              Effect.catchCause((cause) => Effect.logWarning("Webhook attempt failed to record; its lease will bring it back", cause)),
+              Effect.forkDetach
+            ), { discard: true })
+          return claimed.length
+        })
+
+        const ownEndpoint = (workspaceId: string, endpointId: string) =>
+          Effect.flatMap(endpointOf(endpointId), (found) =>
+            Option.isSome(found) && found.value.workspaceId === workspaceId
+              ? Effect.succeed(found.value)
+              : Effect.fail(new WebhookNotFound({ endpointId })))
+
+        const switchedOff = (endpointId: string) =>
+          new WebhookConflict({ message: `Webhook endpoint ${endpointId} is switched off; switch it on (PATCH enabled: true) first` })
+
+        const test = Effect.fn("WebhookDelivery.test")(function*(workspaceId: string, endpointId: string) {
+          const endpoint = yield* ownEndpoint(workspaceId, endpointId)
+          if (!endpoint.enabled) return yield* switchedOff(endpointId)
+          const eventId = randomUUID()
+          const createdAt = new Date(yield* Clock.currentTimeMillis)
+          const body = JSON.stringify({
+            id: eventId,
+            event: "webhook.test",
+            createdAt: createdAt.toISOString(),
+            data: { endpointId, message: "A test event from Herald: this endpoint receives and verifies webhooks." }
+          })
+          const [message] = yield* sql<MessageRow>`
+            INSERT INTO webhook_messages (id, endpoint_id, event_id, event, body, state, attempts, once)
+            VALUES (${yield* Ids.make("msg")}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
+            RETURNING id, endpoint_id, event_id, event, body, attempts, once`
+          return yield* attempt(message!, endpoint, 1, false)
+        })
+
+        const redeliver = Effect.fn("WebhookDelivery.redeliver")(function*(workspaceId: string, endpointId: string, deliveryId: string) {
+          const endpoint = yield* ownEndpoint(workspaceId, endpointId)
+          const [message] = yield* sql<MessageRow>`
+            UPDATE webhook_messages m SET attempts = m.attempts + 1
+            FROM webhook_deliveries d
+            WHERE d.id = ${deliveryId} AND d.endpoint_id = ${endpointId} AND m.id = d.message_id
+            RETURNING m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.once`
+          if (message === undefined) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
+          if (!endpoint.enabled) return yield* switchedOff(endpointId)
+          return yield* attempt(message, endpoint, message.attempts, true)
+        })
+
+        const deliveries = Effect.fn("WebhookDelivery.deliveries")(function*(workspaceId: string, endpointId: string, page: {
+          readonly limit: number
+          readonly cursor?: { readonly createdAt: Date; readonly id: string } | undefined
+        }) {
+          yield* ownEndpoint(workspaceId, endpointId)
+          const rows = yield* sql<DeliveryRow>`
+            SELECT ${sql.literal(deliveryColumns)} FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
+            WHERE d.endpoint_id = ${endpointId}
+            ${page.cursor === undefined ? sql`` : sql`AND (d.created_at, d.id) < (${page.cursor.createdAt}, ${page.cursor.id})`}
+            ORDER BY d.created_at DESC, d.id DESC LIMIT ${page.limit + 1}`
+          const shown = rows.slice(0, page.limit)
+          const last = shown.at(-1)
+          return {
+            deliveries: shown.map(toDelivery),
+            next: rows.length > page.limit && last !== undefined ? Option.some({ createdAt: last.createdAt, id: last.id }) : Option.none()
+          }
+        })
+
+        const expire = Effect.fn("WebhookDelivery.expire")(function*() {
+          const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(keepFor))
+          const removed = yield* sql`DELETE FROM webhook_deliveries WHERE created_at < ${before} RETURNING id`
+          // A message goes with its history once it has ended and its last attempt has gone.
+          yield* sql`
+            DELETE FROM webhook_messages m WHERE m.state <> 'pending' AND m.created_at < ${before}
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id)`
+          return removed.length
+        })
+
+        return WebhookDelivery.of({ dispatch: dispatch(), deliverDue: deliverDue(), test, redeliver, deliveries, expire: expire() })
+      })
+    )
+
+  /** The rounds (in processes that do background work): fan-out and sending every `pollEveryMs`, history expiry hourly. */
+  static readonly rounds = (options: { readonly pollEveryMs?: number | undefined } = {}) =>
+    Layer.effectDiscard(Effect.gen(function*() {
+      const delivery = yield* WebhookDelivery
+      const wake = yield* Latch.make(false)
+      const every = Duration.millis(options.pollEveryMs ?? 100)
+      const quietly = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.catchCause(effect, (cause) => Effect.as(Effect.logWarning(`Webhook ${name} round failed`, cause), 0))
+      // Fan-out: a full batch goes again at once; a dispatched event wakes the sender.
+      yield* delivery.dispatch.pipe(
+        quietly("fan-out"),
+        Effect.tap((count) => count > 0 ? wake.open : Effect.void),
+        Effect.flatMap((count) => count >= 500 ? Effect.void : Effect.sleep(every)),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      yield* delivery.deliverDue.pipe(
+        quietly("delivery"),
+        Effect.flatMap((count) => count > 0 ? Effect.void : Effect.raceFirst(Effect.sleep(every), wake.await)),
+        Effect.andThen(wake.close),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      yield* delivery.expire.pipe(quietly("history expiry"), Effect.repeat(Schedule.spaced(Duration.hours(1))), Effect.forkScoped)
+    }))
+}
