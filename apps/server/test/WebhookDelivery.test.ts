@@ -17,7 +17,7 @@ interface Received {
 }
 
 /** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
-const receiver = (statuses: ReadonlyArray<number>) =>
+const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ url: string; received: Array<Received> }>((resolve) => {
@@ -27,8 +27,13 @@ const receiver = (statuses: ReadonlyArray<number>) =>
           req.on("data", (chunk: Buffer) => chunks.push(chunk))
           req.on("end", () => {
             received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
-            res.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!, { "content-type": "text/plain" })
-            res.end(`answer ${received.length}`)
+            const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!
+            const count = received.length
+            setTimeout(() => {
+              if (res.destroyed) return
+              res.writeHead(status, { "content-type": "text/plain" })
+              res.end(`answer ${count}`)
+            }, delayMs)
           })
         })
         server.listen(0, "127.0.0.1", () => resolve(Object.assign({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }, { server })))
@@ -175,6 +180,23 @@ layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestSer
 
       yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
       assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 0 })
+    })))
+
+  it.effect("an answer later than the timeout (2 s here, 10 s by default) is a failed attempt", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200], 2_600)
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
+      yield* draft("Too slow")
+      yield* waitFor(() => hook.received[0])
+      let listed: Array<any> = []
+      while (listed.length === 0) {
+        listed = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries`)).body.data
+        yield* Effect.sleep("50 millis")
+      }
+      assert.isNull(listed.at(-1).statusCode)
+      assert.match(listed.at(-1).error, /timed out after 2 s/)
+      assert.isNotNull(listed.at(-1).nextRetryAt)
     })))
 
   it.effect("removes history older than 30 days (test clock)", () =>

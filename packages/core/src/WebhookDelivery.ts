@@ -138,7 +138,8 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const http = yield* WebhookHttp
         const notifier = yield* Notifier
         const perEndpoint = options.perEndpoint ?? 16
-        const leaseMs = options.timeoutMs + 20_000
+        // An attempt holds its message this long; a process that dies mid-attempt frees it when it ends.
+        const leaseMs = options.timeoutMs * 2 + 5_000
         const inFlight = new Map<string, number>()
         const gates = new Map<string, Semaphore.Semaphore>()
         const gate = (endpointId: string) => {
