@@ -225,42 +225,55 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           const wait = message.once || manual ? undefined : options.retrySchedule[number - 1]
           const ended = yield* Clock.currentTimeMillis
           const nextRetryAt = succeeded || wait === undefined ? null : new Date(ended + wait)
-          const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-            const [row] = yield* sql<DeliveryRow>`
-              WITH inserted AS (
-                INSERT INTO webhook_deliveries (id, message_id, endpoint_id, attempt, status_code, response, duration_ms, error, next_retry_at)
-                VALUES (${deliveryId}, ${message.id}, ${endpoint.id}, ${number},
-                  ${answer._tag === "Answered" ? answer.status : null}, ${answer._tag === "Answered" ? answer.bodyStart : null},
-                  ${Math.round(answer.durationMs)}, ${answer._tag === "Failed" ? answer.error : null}, ${nextRetryAt})
-                RETURNING *
-              )
-              SELECT ${sql.literal(deliveryColumns)} FROM inserted d JOIN webhook_messages m ON m.id = d.message_id`
-            // A manual attempt that fails leaves the message where its schedule had it.
-            if (succeeded) {
-              yield* sql`UPDATE webhook_messages SET state = 'succeeded', next_attempt_at = NULL WHERE id = ${message.id}`
-            } else if (!manual) {
-              yield* sql`
-                UPDATE webhook_messages SET state = ${nextRetryAt === null ? "failed" : "pending"}, next_attempt_at = ${nextRetryAt}
-                WHERE id = ${message.id}`
-            }
-            // Any success resets the count; at the threshold the endpoint is switched off and its retries stop.
-            const [counted] = yield* sql<{ readonly consecutiveFailures: number; readonly switchedOff: boolean }>`
-              WITH old AS (SELECT id, enabled FROM webhook_endpoints WHERE id = ${endpoint.id} FOR UPDATE)
+          // The attempt, the message's next step and the endpoint's count: one statement, so one atomic change.
+          // A success touches the endpoint only when it had failures to reset (no lock on the busy path);
+          // a manual attempt that fails leaves the message where its schedule had it.
+          const touchMessage = succeeded || !manual
+          const [recorded] = yield* sql<{ readonly createdAt: Date; readonly failures: number | null; readonly switchedOff: boolean | null }>`
+            WITH inserted AS (
+              INSERT INTO webhook_deliveries (id, message_id, endpoint_id, attempt, status_code, response, duration_ms, error, next_retry_at)
+              VALUES (${deliveryId}, ${message.id}, ${endpoint.id}, ${number},
+                ${answer._tag === "Answered" ? answer.status : null}, ${answer._tag === "Answered" ? answer.bodyStart : null},
+                ${Math.round(answer.durationMs)}, ${answer._tag === "Failed" ? answer.error : null}, ${nextRetryAt})
+              RETURNING created_at
+            ), moved AS (
+              UPDATE webhook_messages SET
+                state = ${succeeded ? "succeeded" : nextRetryAt === null ? "failed" : "pending"}, next_attempt_at = ${nextRetryAt}
+              WHERE id = ${message.id} AND ${touchMessage}
+              RETURNING id
+            ), counted AS (
               UPDATE webhook_endpoints e SET
                 consecutive_failures = CASE WHEN ${succeeded} THEN 0 ELSE e.consecutive_failures + 1 END,
                 enabled = CASE WHEN NOT ${succeeded} AND e.consecutive_failures + 1 >= ${options.disableAfter} THEN false ELSE e.enabled END,
-                disabled_at = CASE WHEN NOT ${succeeded} AND e.consecutive_failures + 1 >= ${options.disableAfter} AND old.enabled
-                  THEN now() ELSE e.disabled_at END
-              FROM old WHERE e.id = old.id
-              RETURNING e.consecutive_failures, (old.enabled AND NOT e.enabled) AS switched_off`
-            if (counted?.switchedOff === true) {
-              yield* sql`
-                UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL
-                WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`
-              yield* sql`UPDATE webhook_deliveries SET next_retry_at = NULL WHERE endpoint_id = ${endpoint.id} AND next_retry_at IS NOT NULL`
-            }
-            return { delivery: toDelivery(row!), switchedOff: counted?.switchedOff === true, failures: counted?.consecutiveFailures ?? 0 }
-          }))
+                disabled_at = CASE WHEN NOT ${succeeded} AND e.consecutive_failures + 1 >= ${options.disableAfter}
+                  THEN coalesce(e.disabled_at, now()) ELSE e.disabled_at END
+              WHERE e.id = ${endpoint.id} AND (NOT ${succeeded} OR e.consecutive_failures <> 0)
+              RETURNING e.consecutive_failures, (NOT ${succeeded} AND e.consecutive_failures = ${options.disableAfter}) AS switched_off
+            )
+            SELECT inserted.created_at, (SELECT consecutive_failures FROM counted) AS failures,
+              (SELECT switched_off FROM counted) AS switched_off, (SELECT count(*) FROM moved) AS moved
+            FROM inserted`
+          const outcome = {
+            switchedOff: recorded?.switchedOff === true,
+            failures: recorded?.failures ?? 0,
+            delivery: new Delivery({
+              id: deliveryId,
+              eventId: message.eventId,
+              event: message.event,
+              attempt: number,
+              statusCode: answer._tag === "Answered" ? answer.status : null,
+              response: answer._tag === "Answered" ? answer.bodyStart : null,
+              durationMs: Math.round(answer.durationMs),
+              error: answer._tag === "Failed" ? answer.error : null,
+              nextRetryAt: nextRetryAt === null ? null : nextRetryAt.toISOString(),
+              createdAt: (recorded?.createdAt ?? new Date(ended)).toISOString()
+            })
+          }
+          // Switched off just now (at exactly the threshold): its pending retries stop.
+          if (outcome.switchedOff) {
+            yield* sql`UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`
+            yield* sql`UPDATE webhook_deliveries SET next_retry_at = NULL WHERE endpoint_id = ${endpoint.id} AND next_retry_at IS NOT NULL`
+          }
           if (outcome.switchedOff) {
             yield* notifier.endpointSwitchedOff({ workspaceId: endpoint.workspaceId, endpointId: endpoint.id, url: endpoint.url, failures: outcome.failures })
           }
@@ -295,9 +308,14 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const deliverDue = Effect.fn("WebhookDelivery.deliverDue")(function*() {
           const claimed = yield* claim()
           for (const message of claimed) inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 0) + 1)
+          // Each endpoint once per round, however many of its messages were claimed.
+          const endpointIds = [...new Set(claimed.map((message) => message.endpointId))]
+          const loaded = endpointIds.length === 0 ? [] : yield* sql<EndpointRow>`
+            SELECT id, workspace_id, url, secret, enabled FROM webhook_endpoints WHERE ${sql.in("id", endpointIds)}`
+          const endpoints = new Map(loaded.map((row) => [row.id, row]))
           yield* Effect.forEach(claimed, (message) =>
             gate(message.endpointId).withPermit(Effect.gen(function*() {
-              const endpoint = yield* endpointOf(message.endpointId)
+              const endpoint = Option.fromUndefinedOr(endpoints.get(message.endpointId))
               if (Option.isNone(endpoint) || !endpoint.value.enabled) {
                 yield* sql`UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL WHERE id = ${message.id}`
                 return
