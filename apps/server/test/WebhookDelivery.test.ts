@@ -102,6 +102,37 @@ layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestSer
       assert.strictEqual(hook.received.length, 1)
     })))
 
+  it.effect("post and account events arrive as they happen, data.post as GET /posts/:id shows it", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200])
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const api = (method: string, path: string, body?: unknown) =>
+        request(`${base}/api/v1${path}`, {
+          method,
+          headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      yield* api("POST", "/webhooks", { url: hook.url })
+      const started = yield* api("GET", "/accounts/connect/example?username=hooked")
+      const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
+      yield* request(consent.headers.get("location")!.replace("localhost", "127.0.0.1"))
+      const accountId = (yield* api("GET", "/accounts")).body.data[0].id
+      const created = (yield* api("POST", "/posts", {
+        content: "Hooked",
+        accountIds: [accountId],
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString()
+      })).body.data
+      yield* api("DELETE", `/posts/${created.id}`)
+      yield* waitFor(() => hook.received[2])
+      const bodies = hook.received.map((item) => JSON.parse(item.body))
+      assert.deepStrictEqual(bodies.map((body) => body.event), ["account.connected", "post.scheduled", "post.deleted"])
+      assert.deepStrictEqual(bodies[0].data, { accountId, platform: "example", username: "hooked" })
+      assert.deepStrictEqual(bodies[1].data.post, created)
+      assert.strictEqual(bodies[1].data.postId, created.id)
+      assert.deepStrictEqual(bodies[2].data, { postId: created.id })
+    })))
+
   it.effect("retries a failing receiver on the schedule with the same body, then marks the delivery failed", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([500])
