@@ -128,6 +128,8 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   }, WebhookNotFound | SqlError.SqlError>
   /** Removes history older than 30 days; answers how many attempts it removed. */
   readonly expire: Effect.Effect<number, SqlError.SqlError>
+  /** Waits until there may be work to claim (an event fanned out, an attempt ended) or `ms` passed. */
+  waitForWork(ms: number): Effect.Effect<void>
 }>()("@herald/core/WebhookDelivery") {
   static readonly layerNoDeps = (options: Options) =>
     Layer.effect(
@@ -138,6 +140,8 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const http = yield* WebhookHttp
         const notifier = yield* Notifier
         const perEndpoint = options.perEndpoint ?? 16
+        // Opened when there may be more to send: an event fanned out, or an attempt ended and freed a slot.
+        const work = yield* Latch.make(false)
         // An attempt holds its message this long; a process that dies mid-attempt frees it when it ends.
         const leaseMs = options.timeoutMs * 2 + 5_000
         const inFlight = new Map<string, number>()
@@ -168,6 +172,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               )
               RETURNING id, workspace_id, event, created_at, data`
             if (events.length === 0) return 0
+            work.openUnsafe()
             const workspaces = [...new Set(events.map((event) => event.workspaceId))]
             const endpoints = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly events: ReadonlyArray<string> }>`
               SELECT id, workspace_id, events FROM webhook_endpoints WHERE enabled AND ${sql.in("workspace_id", workspaces)}`
@@ -322,7 +327,10 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               }
               yield* attempt(message, endpoint.value, message.attempts, false)
             })).pipe(
-              Effect.ensuring(Effect.sync(() => inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 1) - 1))),
+              Effect.ensuring(Effect.sync(() => {
+                inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 1) - 1)
+                work.openUnsafe()
+              })),
               Effect.catchCause((cause) => Effect.logWarning("Webhook attempt failed to record; its lease will bring it back", cause)),
               Effect.forkDetach
             ), { discard: true })
@@ -396,7 +404,10 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           return removed.length
         })
 
-        return WebhookDelivery.of({ dispatch: dispatch(), deliverDue: deliverDue(), test, redeliver, deliveries, expire: expire() })
+        const waitForWork = (ms: number) =>
+          Effect.andThen(Effect.raceFirst(Effect.sleep(Duration.millis(ms)), work.await), work.close)
+
+        return WebhookDelivery.of({ dispatch: dispatch(), deliverDue: deliverDue(), test, redeliver, deliveries, expire: expire(), waitForWork })
       })
     )
 
@@ -404,22 +415,20 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   static readonly rounds = (options: { readonly pollEveryMs?: number | undefined } = {}) =>
     Layer.effectDiscard(Effect.gen(function*() {
       const delivery = yield* WebhookDelivery
-      const wake = yield* Latch.make(false)
-      const every = Duration.millis(options.pollEveryMs ?? 100)
+      const every = options.pollEveryMs ?? 100
       const quietly = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.catchCause(effect, (cause) => Effect.as(Effect.logWarning(`Webhook ${name} round failed`, cause), 0))
-      // Fan-out: a full batch goes again at once; a dispatched event wakes the sender.
+      // Fan-out: a full batch goes again at once.
       yield* delivery.dispatch.pipe(
         quietly("fan-out"),
-        Effect.tap((count) => count > 0 ? wake.open : Effect.void),
-        Effect.flatMap((count) => count >= 500 ? Effect.void : Effect.sleep(every)),
+        Effect.flatMap((count) => count >= 500 ? Effect.void : Effect.sleep(Duration.millis(every))),
         Effect.forever,
         Effect.forkScoped
       )
+      // Sending: claims again as soon as something was claimed, an event came in or a slot came free.
       yield* delivery.deliverDue.pipe(
         quietly("delivery"),
-        Effect.flatMap((count) => count > 0 ? Effect.void : Effect.raceFirst(Effect.sleep(every), wake.await)),
-        Effect.andThen(wake.close),
+        Effect.flatMap((count) => count > 0 ? Effect.void : delivery.waitForWork(every)),
         Effect.forever,
         Effect.forkScoped
       )
