@@ -1,0 +1,682 @@
+// bench/webhooks: webhook delivery under load. N events (10,000) are fanned out to 3 local receivers — one
+// answering 200 at once, one answering 200 after 2 s, one answering 500 — then (fresh runs) to the healthy
+// and the slow one, and to the healthy one alone, to see whether the others hold it back. Reports
+// deliveries per second to the healthy receiver and the latency from each event's commit to its arrival there.
+//   postgres  the events are inserted straight into the outbox (`events`) in SQL, 500 rows a statement.
+//   embedded  the server holds the database, so the events are `post.created` ones of N drafts created
+//             through the API (32 at a time): the delivery rate is then bounded by the creates.
+// Every run gets a fresh data folder and, on PostgreSQL, a fresh database (dropped afterwards). The
+// receivers run in a child process of their own (bench/webhooks/receivers.ts).
+//
+//   pnpm bench:webhooks [--n 10000] [--backends postgres,embedded] [--batch 500] [--timeout 300]
+//   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { cpus, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { parseArgs } from "node:util"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Database } from "../../packages/db/src/index.ts"
+import type { Answer, Arrival, Receiver, Request } from "./receivers.ts"
+
+type Backend = "embedded" | "postgres"
+
+const root = resolve(import.meta.dirname, "../..")
+const { values: flags } = parseArgs({
+  options: {
+    n: { type: "string", default: "10000" },
+    backends: { type: "string", default: "postgres,embedded" },
+    // Rows a statement (a transaction) when inserting the events on PostgreSQL.
+    batch: { type: "string", default: "500" },
+    // How long to wait, after the last event committed, for the healthy receiver to have them all.
+    timeout: { type: "string", default: "300" }
+  }
+})
+const events = Number(flags.n)
+const batch = Number(flags.batch)
+const backends = flags.backends.split(",").map((name) => name.trim()) as Array<Backend>
+const timeoutMs = Number(flags.timeout) * 1000
+if (!Number.isInteger(events) || events < 1) throw new Error(`--n: a whole number, got ${flags.n}`)
+if (!Number.isInteger(batch) || batch < 1) throw new Error(`--batch: a whole number, got ${flags.batch}`)
+if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: postgres,embedded`)
+
+// Targets: to the healthy receiver on PostgreSQL.
+const targetPerSecond = 1_000
+const targetP99 = 500
+// After the healthy receiver has every event, how long the run goes on so a repeat would be seen.
+const settleMs = 2_000
+
+const admin = process.env.HERALD_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const secretKey = "22".repeat(32)
+const children = new Set<ChildProcess>()
+const databases = new Set<string>()
+const folders = new Set<string>()
+
+const psql = (url: string, query: string) =>
+  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+/** Runs a script: each statement is its own transaction (unlike `-c`, which runs them all in one). */
+const psqlScript = (url: string, script: string) =>
+  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1"], { encoding: "utf8", input: script, stdio: ["pipe", "pipe", "pipe"] })
+const databaseUrl = (name: string) => {
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+const dropDatabase = (name: string) => {
+  try {
+    psql(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  } catch (error) {
+    console.error(`could not drop ${name}: ${String(error)}`)
+  }
+  databases.delete(name)
+}
+const cleanUp = () => {
+  for (const child of children) child.kill("SIGKILL")
+  for (const name of [...databases]) dropDatabase(name)
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+}
+process.on("exit", cleanUp)
+process.on("SIGINT", () => process.exit(130))
+process.on("SIGTERM", () => process.exit(143))
+
+const postgresAnswers = () => {
+  try {
+    psql(admin, "SELECT 1")
+    return true
+  } catch {
+    return false
+  }
+}
+
+interface Process {
+  readonly child: ChildProcess
+  readonly log: string
+  readonly started: any
+}
+
+/** Starts `herald start --json` with its log in a file, and resolves with its ready document. */
+const start = async (folder: string, name: string, env: Record<string, string>): Promise<Process> => {
+  const log = join(folder, `${name}.log`)
+  const fd = openSync(log, "w")
+  const child = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      HERALD_SANDBOX: "true",
+      HERALD_RATE_LIMIT_PER_MINUTE: "1000000000",
+      HERALD_SECRET_KEY: secretKey,
+      HERALD_DATA_DIR: join(folder, `${name}-data`),
+      DATABASE_URL: "",
+      BASE_URL: "",
+      HERALD_ROLE: "all",
+      // The receivers listen on 127.0.0.1; the failing one must stay switched on for the whole run.
+      HERALD_WEBHOOK_ALLOW_PRIVATE: "true",
+      HERALD_WEBHOOK_DISABLE_AFTER: "1000000",
+      ...env
+    },
+    stdio: ["ignore", "pipe", fd]
+  })
+  closeSync(fd)
+  children.add(child)
+  child.once("exit", () => children.delete(child))
+  const line = await new Promise<string>((resolveLine, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolveLine)
+    child.once("exit", (code) => reject(new Error(`herald (${name}) exited with ${code}:\n${tail(log, 20)}`)))
+  })
+  const started = JSON.parse(line)
+  if (started.listening === undefined) throw new Error(`herald (${name}) did not start: ${line}`)
+  return { child, log, started }
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    const killer = setTimeout(() => child.kill("SIGKILL"), 20_000)
+    child.once("exit", () => {
+      clearTimeout(killer)
+      done()
+    })
+    child.kill("SIGTERM")
+  })
+
+const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+interface Receivers {
+  readonly child: ChildProcess
+  readonly ports: Record<Receiver, number>
+  ask<T extends Request["type"]>(type: T): Promise<Extract<Answer, { type: T }>>
+}
+
+/** Starts the receivers' process and resolves once it listens; `ask` sends a request and awaits its answer. */
+const startReceivers = async (): Promise<Receivers> => {
+  const child = spawn(process.execPath, [join(import.meta.dirname, "receivers.ts")], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  children.add(child)
+  child.once("exit", () => children.delete(child))
+  const next = <T extends Answer["type"]>(type: T) =>
+    new Promise<Extract<Answer, { type: T }>>((answered, reject) => {
+      const onMessage = (answer: Answer) => {
+        if (answer.type !== type) return
+        child.off("message", onMessage)
+        child.off("exit", onExit)
+        answered(answer as Extract<Answer, { type: T }>)
+      }
+      const onExit = (code: number | null) => reject(new Error(`the receivers exited with ${code}`))
+      child.on("message", onMessage)
+      child.once("exit", onExit)
+    })
+  const { ports } = await next("ready")
+  // One request at a time: an answer is matched to its request by type.
+  let queue = Promise.resolve() as Promise<unknown>
+  const ask = <T extends Request["type"]>(type: T) => {
+    const answer = queue.then(() => {
+      const answered = next(type)
+      child.send({ type } satisfies Request)
+      return answered
+    })
+    queue = answer.catch(() => undefined)
+    return answer as Promise<Extract<Answer, { type: T }>>
+  }
+  return { child, ports, ask }
+}
+
+/** Registers one endpoint for every event and answers its id. */
+const register = async (base: string, key: string, url: string) => {
+  const answer = await fetch(`${base}/api/v1/webhooks`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ url, events: [] })
+  })
+  const text = await answer.text()
+  if (answer.status !== 201 && answer.status !== 200) throw new Error(`registering ${url}: HTTP ${answer.status}: ${text.slice(0, 300)}`)
+  return (JSON.parse(text) as { data: { id: string } }).data.id
+}
+
+/** Creates `count` drafts, 32 at a time; answers their ids and how many were refused. */
+const createDrafts = async (base: string, key: string, accountId: string, count: number) => {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+  const ids: Array<string> = []
+  let next = 0
+  let refused = 0
+  let sample = ""
+  const client = async () => {
+    while (next < count) {
+      const i = next++
+      const answer = await fetch(`${base}/api/v1/posts`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ content: `bench webhooks ${i}`, accountIds: [accountId], draft: true })
+      })
+      const text = await answer.text()
+      if (answer.status !== 201 && answer.status !== 200) {
+        refused++
+        sample = `HTTP ${answer.status}: ${text.slice(0, 300)}`
+      } else {
+        ids.push((JSON.parse(text) as { data: { id: string } }).data.id)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, client))
+  return { ids, refused, sample }
+}
+
+/** Inserts the events straight into the outbox, `batch` rows a statement, each statement its own transaction. */
+const insertEvents = (url: string, workspaceId: string, count: number) => {
+  const statements: Array<string> = []
+  for (let from = 1; from <= count; from += batch) {
+    statements.push(`INSERT INTO events (id, workspace_id, event, data)
+      SELECT gen_random_uuid(), '${workspaceId.replace(/'/g, "''")}', 'post.updated', jsonb_build_object('postId', 'pst_bench_' || g, 'n', g)
+      FROM generate_series(${from}, ${Math.min(count, from + batch - 1)}) g;`)
+  }
+  psqlScript(url, statements.join("\n"))
+}
+
+interface EventRow {
+  readonly id: string
+  readonly at: number
+  readonly postId: string | null
+}
+
+interface AttemptRow {
+  readonly endpointId: string
+  readonly statusCode: number | null
+  readonly durationMs: number | null
+  readonly error: string | null
+  readonly attempt: number
+  readonly at: number
+}
+
+interface Stored {
+  readonly events: ReadonlyArray<EventRow>
+  readonly attempts: ReadonlyArray<AttemptRow>
+  readonly pending: ReadonlyArray<{ readonly endpointId: string; readonly count: number }>
+}
+
+const succeeded = (row: AttemptRow) => row.statusCode !== null && row.statusCode >= 200 && row.statusCode < 300
+
+/** The events with their commit times, every attempt, and the messages still pending, read with the repo's own layer. */
+const readStored = (backend: Backend, where: string) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const events = yield* sql.unsafe<EventRow>(`
+        SELECT id::text AS id, (extract(epoch FROM created_at) * 1000)::float8 AS at, data->>'postId' AS post_id FROM events`)
+      const attempts = yield* sql.unsafe<AttemptRow>(`
+        SELECT endpoint_id, status_code, duration_ms, error, attempt, (extract(epoch FROM created_at) * 1000)::float8 AS at
+        FROM webhook_deliveries`)
+      const pending = yield* sql.unsafe<{ readonly endpointId: string; readonly count: number }>(`
+        SELECT endpoint_id, count(*)::int AS count FROM webhook_messages WHERE state = 'pending' GROUP BY endpoint_id`)
+      return { events, attempts, pending } satisfies Stored
+    }).pipe(
+      Effect.provide(backend === "postgres" ? Database.layerUrl(where) : Database.layerEmbedded({ dataDir: where })),
+      Effect.scoped
+    )
+  )
+
+/** CPU seconds a process has used, and those the whole machine has (Linux's /proc; NaN elsewhere). */
+const processCpu = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+const machineCpu = () => {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number)
+    return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** CPU seconds of each PostgreSQL server process on this machine (its connections included), by pid. */
+const postgresCpu = () => {
+  const used = new Map<string, number>()
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        if (readFileSync(`/proc/${pid}/stat`, "utf8").includes(" (postgres) ")) used.set(pid, processCpu(Number(pid)))
+      } catch {
+        // Gone in between.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return used
+}
+/** What the PostgreSQL processes used between two readings (those that ended in between are not seen). */
+const postgresSince = (before: Map<string, number>) => {
+  let total = 0
+  for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? 0)
+  return total
+}
+
+/**
+ * Cores busy on the machine over a second, before a run starts anything; up to 10 tries while more than
+ * 20% of a core is (the previous run's processes may still be exiting).
+ */
+const busyBefore = async () => {
+  let busy = Number.NaN
+  for (let tries = 0; tries < 10 && !(busy <= 0.2); tries++) {
+    const before = machineCpu()
+    await sleep(1000)
+    busy = machineCpu() - before
+  }
+  return busy
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+
+/** A process's warnings and errors, those from `stoppingAt` on (what it says as it is stopped) apart. */
+const readLog = (file: string, stoppingAt: number) => {
+  const problems: Array<string> = []
+  const atShutdown: Array<string> = []
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!/level=(WARN|ERROR|FATAL)/i.test(line)) continue
+    const at = Date.parse(/timestamp=(\S+)/.exec(line)?.[1] ?? "")
+    if (at >= stoppingAt) atShutdown.push(line)
+    else problems.push(line)
+  }
+  return { problems, atShutdown }
+}
+
+/** Transactions committed in the database, rows written to it and deadlocks so far (PostgreSQL's statistics). */
+const databaseActivity = (url: string) => {
+  const [commits, inserted, updated, deleted, deadlocks] = psql(url, `
+    SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, deadlocks FROM pg_stat_database WHERE datname = current_database()`)
+    .trim().split("|").map(Number)
+  return { commits: commits!, inserted: inserted!, updated: updated!, deleted: deleted!, deadlocks: deadlocks! }
+}
+
+interface RunOptions {
+  readonly backend: Backend
+  readonly receivers: ReadonlyArray<Receiver>
+}
+
+interface Seen {
+  /** Bodies in the window (first commit to the healthy receiver's last first arrival) and distinct events among them. */
+  readonly bodies: number
+  readonly unique: number
+}
+
+interface Result {
+  readonly events: number
+  /** Distinct bench events the healthy receiver got, and the bodies beyond one per event. */
+  readonly arrived: number
+  readonly duplicates: number
+  /** Bodies at the healthy receiver that were no bench event. */
+  readonly strangers: number
+  readonly first: number
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+  /** From the first commit to the last first arrival at the healthy receiver, ms. */
+  readonly span: number
+  readonly perSecond: number
+  /** The inserts (or, embedded, the creates): from the first commit to the last, ms, and per second. */
+  readonly commitSpan: number
+  readonly commitsPerSecond: number
+  readonly others: Partial<Record<Receiver, Seen>>
+  /** Attempts as Herald recorded them by the time it stopped, per receiver: how many, how many 2xx, repeats, durations. */
+  readonly attempts: Partial<
+    Record<Receiver, {
+      readonly count: number
+      readonly ok: number
+      /** The other outcomes ("HTTP 500", or the error when there was no answer) and how often. */
+      readonly failures: ReadonlyArray<readonly [outcome: string, count: number]>
+      readonly retries: number
+      readonly p50: number
+      readonly p99: number
+    }>
+  >
+  readonly pending: Partial<Record<Receiver, number>>
+  /** Cores busy from just before the first commit until the healthy receiver had every event: Herald, PostgreSQL, receivers, machine. */
+  readonly cpu: readonly [herald: number, postgres: number, receivers: number, machine: number]
+  readonly activity?: {
+    readonly commits: number
+    readonly inserted: number
+    readonly updated: number
+    readonly deleted: number
+    readonly deadlocks: number
+  }
+  readonly notes: ReadonlyArray<string>
+}
+
+const run = async (options: RunOptions): Promise<Result> => {
+  const folder = mkdtempSync(join(tmpdir(), "herald-bench-webhooks-"))
+  folders.add(folder)
+  const database = options.backend === "postgres" ? `herald_bench_${Math.random().toString(36).slice(2, 10)}` : undefined
+  const notes: Array<string> = []
+  let herald: Process | undefined
+  let receivers: Receivers | undefined
+  let keep = false
+  try {
+    const busy = await busyBefore()
+    if (database !== undefined) {
+      psql(admin, `CREATE DATABASE ${database}`)
+      databases.add(database)
+    }
+    receivers = await startReceivers()
+    herald = await start(folder, "all", database === undefined ? {} : { DATABASE_URL: databaseUrl(database) })
+    const base = herald.started.listening as string
+    const key = herald.started.firstRun.key.key as string
+    const workspaceId = herald.started.firstRun.workspace.id as string
+    const endpoints = new Map<string, Receiver>()
+    for (const name of options.receivers) {
+      endpoints.set(await register(base, key, `http://127.0.0.1:${receivers.ports[name]}/webhooks/${name}`), name)
+    }
+    // The start-up's own events (account.connected...) may reach the first endpoints: they go out before the counting starts.
+    await sleep(1_000)
+    await receivers.ask("reset")
+
+    const cpuBefore = [processCpu(herald.child.pid), processCpu(receivers.child.pid), machineCpu()]
+    const postgresBefore = postgresCpu()
+    const activityBefore = database === undefined ? undefined : databaseActivity(databaseUrl(database))
+    const began = Date.now()
+    let isBench: (row: EventRow) => boolean
+    if (database !== undefined) {
+      insertEvents(databaseUrl(database), workspaceId, events)
+      isBench = (row) => row.postId?.startsWith("pst_bench_") === true
+    } else {
+      const accounts = herald.started.firstRun.accounts as Array<{ id: string; platform: string }>
+      if (accounts[0] === undefined) throw new Error("no sandbox account in the Demo workspace")
+      const created = await createDrafts(base, key, accounts[0].id, events)
+      if (created.refused > 0) notes.push(`${created.refused} creates refused, e.g. ${created.sample}`)
+      const posts = new Set(created.ids)
+      isBench = (row) => row.postId !== null && posts.has(row.postId)
+    }
+    const committed = Date.now()
+
+    // Until the healthy receiver has them all (or the time is up).
+    let done = false
+    while (Date.now() < committed + timeoutMs) {
+      if ((await receivers.ask("count")).healthy >= events) {
+        done = true
+        break
+      }
+      await sleep(50)
+    }
+    const doneAt = Date.now()
+    const window = (doneAt - began) / 1000
+    const heraldUsed = (processCpu(herald.child.pid) - cpuBefore[0]!) / window
+    const receiversUsed = (processCpu(receivers.child.pid) - cpuBefore[1]!) / window
+    const machineUsed = (machineCpu() - cpuBefore[2]!) / window
+    const postgresUsed = postgresSince(postgresBefore) / window
+    if (!done) notes.push(`the healthy receiver did not have every event ${timeoutMs / 1000} s after the last committed`)
+    await sleep(settleMs)
+    const { arrivals, signed } = await receivers.ask("report")
+
+    const stoppingAt = Date.now()
+    await stop(herald.child)
+    // The statistics of a connection reach pg_stat_database when it closes, so they are read once Herald stopped.
+    const activityAfter = database === undefined ? undefined : databaseActivity(databaseUrl(database))
+    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : {
+      commits: activityAfter.commits - activityBefore.commits,
+      inserted: activityAfter.inserted - activityBefore.inserted,
+      updated: activityAfter.updated - activityBefore.updated,
+      deleted: activityAfter.deleted - activityBefore.deleted,
+      deadlocks: activityAfter.deadlocks - activityBefore.deadlocks
+    }
+    const stored = await readStored(options.backend, database === undefined ? join(folder, "all-data") : databaseUrl(database))
+
+    const commits = new Map<string, number>()
+    for (const row of stored.events) if (isBench(row)) commits.set(row.id, row.at)
+    if (commits.size !== events) notes.push(`${commits.size} bench events found in the outbox, ${events} expected`)
+    const firstCommit = Math.min(...commits.values())
+    const lastCommit = Math.max(...commits.values())
+
+    // The healthy receiver: the first arrival of each event, repeats and strangers counted apart.
+    const firstArrival = new Map<string, number>()
+    let duplicates = 0
+    let strangers = 0
+    for (const [id, at] of arrivals.healthy) {
+      if (!commits.has(id)) strangers++
+      else if (firstArrival.has(id)) duplicates++
+      else firstArrival.set(id, at)
+    }
+    const lags = [...firstArrival].map(([id, at]) => at - commits.get(id)!).sort((a, b) => a - b)
+    const lastArrival = Math.max(...firstArrival.values())
+    const span = lastArrival - firstCommit
+    if (firstArrival.size < events) notes.push(`${events - firstArrival.size} events never reached the healthy receiver`)
+    if (duplicates > 0) notes.push(`${duplicates} events reached the healthy receiver more than once`)
+    if (strangers > 0) notes.push(`${strangers} bodies at the healthy receiver were not bench events`)
+    const bodies = Object.values(arrivals).reduce((sum, list) => sum + list.length, 0)
+    if (signed < bodies) notes.push(`${bodies - signed} bodies came without a Service-Signature`)
+    if (lags[0] !== undefined && lags[0] < 0) notes.push(`an arrival precedes its commit by ${-lags[0]} ms: the clocks disagree`)
+
+    const inWindow = (list: ReadonlyArray<Arrival>): Seen => {
+      const within = list.filter(([id, at]) => commits.has(id) && at >= firstCommit && at <= lastArrival)
+      return { bodies: within.length, unique: new Set(within.map(([id]) => id)).size }
+    }
+    const others: Partial<Record<Receiver, Seen>> = {}
+    for (const name of options.receivers) if (name !== "healthy") others[name] = inWindow(arrivals[name])
+
+    const attempts: Result["attempts"] = {}
+    const pending: Partial<Record<Receiver, number>> = {}
+    for (const [endpointId, name] of endpoints) {
+      const rows = stored.attempts.filter((row) => row.endpointId === endpointId)
+      const durations = rows.map((row) => row.durationMs ?? Number.NaN).sort((a, b) => a - b)
+      attempts[name] = {
+        count: rows.length,
+        ok: rows.filter(succeeded).length,
+        failures: [...Map.groupBy(rows.filter((row) => !succeeded(row)), (row) => row.statusCode === null ? row.error ?? "?" : `HTTP ${row.statusCode}`)]
+          .map(([outcome, list]) => [outcome, list.length] as const).sort((a, b) => b[1] - a[1]),
+        retries: rows.filter((row) => row.attempt > 1).length,
+        p50: percentile(durations, 0.5),
+        p99: percentile(durations, 0.99)
+      }
+      pending[name] = stored.pending.find((row) => row.endpointId === endpointId)?.count ?? 0
+    }
+
+    const log = readLog(herald.log, stoppingAt)
+    const byMessage = (lines: ReadonlyArray<string>) => {
+      const found = new Map<string, { count: number; first: string }>()
+      for (const line of lines) {
+        const message = /message="([^"]*)"/.exec(line)?.[1] ?? line
+        const seen = found.get(message)
+        if (seen === undefined) found.set(message, { count: 1, first: line })
+        else seen.count++
+      }
+      return found
+    }
+    for (const [message, { count, first }] of byMessage(log.problems)) {
+      // The innermost cause says what happened (e.g. "deadlock detected"); the full line stays in the kept log.
+      const reason = [...first.matchAll(/\[cause\]: (\w*Error): ([^\\"]+)/g)].at(-1)
+      notes.push(`${count} × log "${message}"${reason === undefined ? "" : `, innermost cause ${reason[1]}: ${reason[2]!.trim()}`}, ` +
+        `first: ${first.length > 300 ? `${first.slice(0, 300)}…` : first}`)
+    }
+    keep = notes.length > 0
+    if (keep) notes.push(`logs kept in ${folder}`)
+    const shutdown = [...byMessage(log.atShutdown)]
+    if (shutdown.length > 0) notes.push(`as Herald stopped: ${shutdown.map(([message, { count }]) => `${count} × "${message}"`).join(", ")}`)
+    if (busy > 0.2) notes.push(`the machine was already ${Math.round(busy * 100)}% busy before this run: its figures are disturbed`)
+    return {
+      events,
+      arrived: firstArrival.size,
+      duplicates,
+      strangers,
+      first: lags[0] ?? Number.NaN,
+      p50: percentile(lags, 0.5),
+      p99: percentile(lags, 0.99),
+      max: lags.at(-1) ?? Number.NaN,
+      span,
+      perSecond: firstArrival.size / (span / 1000),
+      commitSpan: lastCommit - firstCommit,
+      commitsPerSecond: commits.size / (Math.max(1, committed - began) / 1000),
+      others,
+      attempts,
+      pending,
+      cpu: [heraldUsed, postgresUsed, receiversUsed, machineUsed],
+      ...(activity === undefined ? {} : { activity }),
+      notes
+    }
+  } catch (error) {
+    keep = true
+    if (herald !== undefined) console.error(`--- last lines of ${herald.log}:\n${tail(herald.log, 15)}`)
+    throw error
+  } finally {
+    if (herald !== undefined) await stop(herald.child)
+    if (receivers !== undefined) await stop(receivers.child)
+    if (database !== undefined) dropDatabase(database)
+    // A run with something to look at keeps its log (not its data folder).
+    if (keep) rmSync(join(folder, "all-data"), { recursive: true, force: true })
+    else rmSync(folder, { recursive: true, force: true })
+    folders.delete(folder)
+  }
+}
+
+const ms = (value: number) => Number.isNaN(value) ? "-" : `${Math.round(value)}`
+const indent = "".padEnd(26)
+const header = `${indent} ${"first".padStart(6)} ${"p50".padStart(6)} ${"p99".padStart(6)} ${"max".padStart(6)}   ${"healthy".padStart(11)} ${
+  "repeats".padStart(7)
+} ${"last arrival".padStart(12)} ${"deliveries".padStart(11)}   ${"slow".padStart(5)} ${"failing".padStart(7)}`
+const row = (name: string, result: Result) =>
+  `${name.padEnd(26)} ${ms(result.first).padStart(6)} ${ms(result.p50).padStart(6)} ${ms(result.p99).padStart(6)} ${ms(result.max).padStart(6)}   ` +
+  `${`${result.arrived}/${result.events}`.padStart(11)} ${String(result.duplicates).padStart(7)} ` +
+  `${(result.span / 1000).toFixed(1).padStart(10)} s ${result.perSecond.toFixed(0).padStart(9)}/s   ` +
+  `${(result.others.slow === undefined ? "-" : String(result.others.slow.bodies)).padStart(5)} ` +
+  `${(result.others.failing === undefined ? "-" : String(result.others.failing.bodies)).padStart(7)}`
+const report = (name: string, backend: Backend, result: Result) => {
+  console.log(row(name, result))
+  const cores = (value: number) => `${Math.round(value * 100)}%`
+  const [herald, postgres, receivers, machine] = result.cpu
+  if (backend === "postgres") {
+    const rate = result.perSecond >= targetPerSecond ? "met" : "missed"
+    const p99 = result.p99 < targetP99 ? "met" : "missed"
+    console.log(`${indent} targets: ≥ ${targetPerSecond}/s ${rate} (${result.perSecond.toFixed(0)}/s), p99 < ${targetP99} ms ${p99} (${ms(result.p99)} ms)`)
+  }
+  console.log(`${indent} events committed in ${(result.commitSpan / 1000).toFixed(2)} s (${result.commitsPerSecond.toFixed(0)}/s` +
+    `${backend === "postgres" ? `, ${batch} a transaction` : ", drafts created through the API"})`)
+  console.log(`${indent} cpu while delivering: herald ${cores(herald)}, postgres server ${cores(postgres)}, receivers ${cores(receivers)}, ` +
+    `whole machine ${cores(machine)} of ${cpu.length * 100}%`)
+  for (const name of ["slow", "failing"] as const) {
+    const seen = result.others[name]
+    if (seen !== undefined) console.log(`${indent} ${name} receiver in that window: ${seen.bodies} bodies, ${seen.unique} distinct events`)
+  }
+  const attempts = Object.entries(result.attempts).map(([name, a]) =>
+    `${name} ${a.count} (${a.ok} 2xx${a.failures.map(([outcome, count]) => `, ${count} × ${outcome}`).join("")}` +
+    `${a.retries > 0 ? `; ${a.retries} of them retries` : ""}; each p50 ${ms(a.p50)} ms, p99 ${ms(a.p99)} ms)`
+  )
+  console.log(`${indent} attempts recorded by the stop: ${attempts.join(", ")}`)
+  const left = Object.entries(result.pending).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}`)
+  if (left.length > 0) console.log(`${indent} messages still pending at the stop: ${left.join(", ")}`)
+  if (result.activity !== undefined) {
+    const { commits, deadlocks, deleted, inserted, updated } = result.activity
+    const total = Object.values(result.attempts).reduce((sum, a) => sum + a.count, 0)
+    const each = (count: number) => (count / total).toFixed(1)
+    console.log(`${indent} database until the stop, per attempt (${total}): ${each(commits)} transactions, rows ${each(inserted)} ` +
+      `inserted, ${each(updated)} updated, ${each(deleted)} deleted (fan-out and the inserts included); ${deadlocks} deadlocks`)
+  }
+  for (const note of result.notes) console.log(`${indent} note: ${note}`)
+}
+
+/** The commit Herald runs from, and whether its code has changes not committed (other work in the same tree). */
+const revision = () => {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
+    const changed = execFileSync("git", ["status", "--porcelain", "--", "packages", "apps", "adapters"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"]
+    }).trim()
+    return `${head}${changed === "" ? "" : " + uncommitted changes"}`
+  } catch {
+    return "unknown"
+  }
+}
+
+const cpu = cpus()
+const startedOn = revision()
+console.log(`webhooks: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, node ${process.version}, commit ${startedOn}; ${events} events; ` +
+  `receivers (own process): healthy 200 at once, slow 200 after 2 s, failing 500`)
+console.log(`latency = first arrival at the healthy receiver (its Date.now()) − the event's created_at (the database's now(), its ` +
+  `transaction's start), in ms; one machine, one clock`)
+console.log(`deliveries = healthy receiver's distinct events ÷ (its last arrival − the first commit); slow, failing = bodies they ` +
+  `got in that window`)
+const wantsPostgres = backends.includes("postgres")
+const postgres = wantsPostgres && postgresAnswers()
+if (wantsPostgres && !postgres) console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
+const usable = backends.filter((backend) => backend === "embedded" || postgres)
+
+for (const backend of usable) {
+  console.log(`\n${backend}${backend === "postgres" ? ` (targets: ≥ ${targetPerSecond} deliveries/s to the healthy receiver, p99 < ${targetP99} ms)` : ""}`)
+  console.log(header)
+  const all = await run({ backend, receivers: ["healthy", "slow", "failing"] })
+  report(`${backend}, 3 receivers`, backend, all)
+  const withSlow = await run({ backend, receivers: ["healthy", "slow"] })
+  report(`${backend}, healthy + slow`, backend, withSlow)
+  const alone = await run({ backend, receivers: ["healthy"] })
+  report(`${backend}, healthy alone`, backend, alone)
+  const ratio = (result: Result) => `${(result.perSecond / alone.perSecond).toFixed(2)}×`
+  console.log(`healthy receiver's deliveries per second against alone: with slow + failing ${ratio(all)}, with slow ${ratio(withSlow)}`)
+}
+if (revision() !== startedOn) console.log(`\nnote: the code changed during the bench (${startedOn} → ${revision()}): the runs may not compare`)
+process.exit(0)
