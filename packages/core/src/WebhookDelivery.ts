@@ -293,10 +293,10 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           const leaseUntil = new Date(now.getTime() + leaseMs)
           return yield* sql<MessageRow>`
             WITH endpoints AS (
-              SELECT DISTINCT m.endpoint_id FROM webhook_messages m
-              WHERE m.state = 'pending' AND m.next_attempt_at <= ${now}
-              ${saturated.length === 0 ? sql`` : sql`AND NOT ${sql.in("m.endpoint_id", saturated)}`}
-              LIMIT 200
+              -- The endpoints, not the messages: a backlog of due messages (a slow receiver's) is never
+              -- scanned whole; each endpoint is one probe of (endpoint_id, next_attempt_at).
+              SELECT id AS endpoint_id FROM webhook_endpoints WHERE enabled
+              ${saturated.length === 0 ? sql`` : sql`AND NOT ${sql.in("id", saturated)}`}
             ), due AS (
               SELECT c.id FROM endpoints e CROSS JOIN LATERAL (
                 SELECT m.id FROM webhook_messages m

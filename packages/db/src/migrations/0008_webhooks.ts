@@ -39,7 +39,7 @@ export default Effect.gen(function*() {
       UNIQUE (endpoint_id, event_id)
     )
   `
-  yield* sql`CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at) WHERE state = 'pending'`
+  yield* sql`CREATE INDEX webhook_messages_due ON webhook_messages (endpoint_id, next_attempt_at) WHERE state = 'pending'`
   yield* sql`
     CREATE TABLE webhook_deliveries (
       id text PRIMARY KEY,
