@@ -139,7 +139,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const cipher = yield* Cipher
         const http = yield* WebhookHttp
         const notifier = yield* Notifier
-        const perEndpoint = options.perEndpoint ?? 16
+        const perEndpoint = options.perEndpoint ?? 32
         // Opened when there may be more to send: an event fanned out, or an attempt ended and freed a slot.
         const work = yield* Latch.make(false)
         // An attempt holds its message this long; a process that dies mid-attempt frees it when it ends.
