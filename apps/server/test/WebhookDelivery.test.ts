@@ -230,6 +230,23 @@ layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestSer
       assert.isNotNull(listed.at(-1).nextRetryAt)
     })))
 
+  it.effect("a slow receiver holds only its own slots: a healthy one beside it gets everything at once", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const slow = yield* receiver([200], 1_500)
+      const healthy = yield* receiver([200])
+      const { draft, send } = yield* client
+      yield* send("POST", "/webhooks", { url: slow.url, events: ["post.created"] })
+      yield* send("POST", "/webhooks", { url: healthy.url, events: ["post.created"] })
+      const started = Date.now()
+      yield* Effect.forEach(Array.from({ length: 80 }, (_, index) => index), (index) => draft(`Burst ${index}`), { discard: true })
+      yield* waitFor(() => healthy.received.length >= 80 ? true : undefined, 5_000)
+      const took = Date.now() - started
+      // All 80 reached the healthy receiver well before the slow one could have answered a second round.
+      assert.isBelow(took, 1_500)
+      assert.isAtMost(slow.received.length, 32, "the slow receiver gets at most its 32 slots at a time")
+      assert.strictEqual(new Set(healthy.received.map((item) => JSON.parse(item.body).id)).size, 80)
+    })))
+
   it.effect("removes history older than 30 days (test clock)", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
