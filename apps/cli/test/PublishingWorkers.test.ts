@@ -36,6 +36,29 @@ const run = (file: string, args: ReadonlyArray<string>) =>
     execFile(file, args, { timeout: 60_000 }, () => resolveRun())
   })
 
+/** What psql prints for one query (`-At`: bare values, one row a line). */
+const psqlOut = (query: string) =>
+  new Promise<string>((resolveQuery) => {
+    execFile("psql", [databaseUrl(), "-At", "-c", query], { timeout: 30_000 }, (_error, stdout) => resolveQuery(stdout.trim()))
+  })
+
+/** Until both workers hold shard locks (advisory locks per process) and the split has settled. */
+const shardsShared = async (runners: number) => {
+  const until = Date.now() + 60_000
+  let previous = ""
+  let steady = 0
+  while (Date.now() < until) {
+    const held = await psqlOut(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY pid ORDER BY pid`)
+    const holders = held === "" ? 0 : held.split("\n").length
+    steady = holders >= runners && held === previous ? steady + 1 : 0
+    if (steady >= 4) return
+    previous = held
+    await new Promise((wait) => setTimeout(wait, 500))
+  }
+  throw new Error(`the shards were not shared by ${runners} workers within 60 s (locks per process: ${previous})`)
+}
+
 const processes: Array<ChildProcess> = []
 
 /** Starts `herald start --json` with a role; resolves with its ready document. Its log goes to a file. */
@@ -94,6 +117,7 @@ describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("publishi
     ))
     assert.deepStrictEqual(workers.map((worker) => worker.role), ["worker", "worker"])
     assert.notStrictEqual(workers[0].runner, workers[1].runner)
+    await shardsShared(2)
 
     // 40 posts of 3 targets, one every 100 ms from 2 s from now.
     const first = Date.now() + 2_000
