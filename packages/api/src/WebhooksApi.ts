@@ -20,24 +20,6 @@ export const UpdateEndpoint = Schema.Struct({
   enabled: Schema.optionalKey(Schema.Boolean)
 })
 
-/** One delivery attempt (product.md, "Webhooks": status code, start of the answer, duration, attempt, next retry). */
-export class Delivery extends Schema.Class<Delivery>("WebhookDelivery")({
-  /** The attempt's `Service-Delivery`. */
-  id: Schema.String,
-  /** The body's `id`, the same for every attempt of the event. */
-  eventId: Schema.String,
-  event: Schema.String,
-  attempt: Schema.Number,
-  statusCode: Schema.NullOr(Schema.Number),
-  /** The first 1,000 characters of the answer. */
-  response: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number,
-  /** Why there was no answer: timed out, connection refused, address refused... */
-  error: Schema.NullOr(Schema.String),
-  nextRetryAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
-}) {}
-
 export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
   HttpApiEndpoint.post("create", "/webhooks", {
     payload: CreateEndpoint,
@@ -71,18 +53,18 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
   }).annotate(OpenApi.Summary, "Replace an endpoint's signing secret; the new one is shown only in this answer"),
   HttpApiEndpoint.post("test", "/webhooks/:id/test", {
     params: { id: Schema.String },
-    success: Data(Delivery),
+    success: Data(Webhook.Delivery),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send webhook.test to the endpoint now and answer how the attempt went"),
   HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
     params: { id: Schema.String },
     query: { limit: Schema.optional(Schema.String), cursor: Schema.optional(Schema.String) },
-    success: Page(Delivery),
+    success: Page(Webhook.Delivery),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "The endpoint's delivery attempts, newest first (kept 30 days)"),
   HttpApiEndpoint.post("redeliver", "/webhooks/:id/deliveries/:deliveryId/redeliver", {
     params: { id: Schema.String, deliveryId: Schema.String },
-    success: Data(Delivery),
+    success: Data(Webhook.Delivery),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send a delivery's body again now, with a new delivery id and signature")
 ).annotateMerge(OpenApi.annotations({ title: "Webhooks" })) {}

@@ -4,6 +4,8 @@ import { type Adapter, PostVersion, type PublishError } from "@herald/adapter-ki
 import type { Post } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
+import * as mediaItems from "./internal/mediaItems.ts"
+import type { MediaRow } from "./internal/mediaItems.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { type Draft, versionFor } from "./internal/postRules.ts"
 import { Networks } from "./Networks.ts"
@@ -93,16 +95,6 @@ interface PostPartsRow {
   readonly youtubeThumbnail: string | null
 }
 
-interface MediaRow {
-  readonly id: string
-  readonly kind: "image" | "video"
-  readonly mimeType: string
-  readonly extension: string
-  readonly bytes: number | string
-  readonly width: number | null
-  readonly height: number | null
-  readonly durationMs: number | null
-}
 
 const words = (ms: number) => {
   const seconds = Math.round(ms / 1000)
@@ -181,17 +173,7 @@ export class Publisher extends Context.Service<Publisher, {
           return { _tag: "Started", lateMs, pending: started.pending } as const
         })
 
-        const mediaItem = (row: MediaRow) =>
-          new PostVersion.MediaItem({
-            id: row.id,
-            kind: row.kind,
-            mimeType: row.mimeType,
-            url: `${baseUrl}/media/${row.id}.${row.extension}`,
-            bytes: Number(row.bytes),
-            width: row.width,
-            height: row.height,
-            durationMs: row.durationMs
-          })
+        const mediaItem = (row: MediaRow) => mediaItems.mediaItem(baseUrl, row)
 
         const mediaJson = (alias: string) =>
           `jsonb_build_object('id', ${alias}.id, 'kind', ${alias}.kind, 'mimeType', ${alias}.mime_type, 'extension', ${alias}.extension,

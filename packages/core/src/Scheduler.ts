@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, type Effect } from "effect"
 
 /**
  * Hands a scheduled post to the publishing engine: the post goes out at `at` if its `version` is still
@@ -7,11 +7,4 @@ import { Context, Effect, Layer } from "effect"
  */
 export class Scheduler extends Context.Service<Scheduler, {
   schedule(postId: string, version: number, at: Date): Effect.Effect<void>
-}>()("@herald/core/Scheduler") {
-  /**
-   * Remembers what was scheduled and sends nothing: for processes and tests that store posts but run no
-   * engine.
-   */
-  static readonly layerRecording = (into: Array<{ readonly postId: string; readonly version: number; readonly at: Date }>) =>
-    Layer.succeed(Scheduler, Scheduler.of({ schedule: (postId, version, at) => Effect.sync(() => void into.push({ postId, version, at })) }))
-}
+}>()("@herald/core/Scheduler") {}

@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Latch, Layer, Option, Redacted, Schedule, Schema, Semaphore } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
+import { Webhook } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
 import { Notifier } from "./Notifier.ts"
@@ -29,24 +30,8 @@ export interface Options {
 }
 
 /** One attempt, as `GET /api/v1/webhooks/:id/deliveries` lists it. */
-export class Delivery extends Schema.Class<Delivery>("WebhookDelivery")({
-  /** The `Service-Delivery` header of this attempt. */
-  id: Schema.String,
-  /** The event's `id` (the body's), the same for every attempt. */
-  eventId: Schema.String,
-  event: Schema.String,
-  attempt: Schema.Number,
-  /** The receiver's status, or null when it did not answer. */
-  statusCode: Schema.NullOr(Schema.Number),
-  /** The first 1,000 characters of its answer. */
-  response: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number,
-  /** Why the attempt failed when there was no answer (timed out, refused, address refused...). */
-  error: Schema.NullOr(Schema.String),
-  /** When the next attempt is due, or null when there is none. */
-  nextRetryAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
-}) {}
+export const Delivery = Webhook.Delivery
+export type Delivery = Webhook.Delivery
 
 export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("WebhookDeliveryConflict", { message: Schema.String }) {}
 

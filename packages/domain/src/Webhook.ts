@@ -46,3 +46,23 @@ export class EndpointWithSecret extends Schema.Class<EndpointWithSecret>("Webhoo
   /** `whsec_…`: the HMAC-SHA256 key of `Service-Signature`, used as the whole string. */
   secret: Schema.String
 }) {}
+
+/** One delivery attempt (product.md, "Webhooks": status code, start of the answer, duration, attempt, next retry). */
+export class Delivery extends Schema.Class<Delivery>("WebhookDelivery")({
+  /** The attempt's `Service-Delivery`. */
+  id: Schema.String,
+  /** The body's `id`, the same for every attempt of the event. */
+  eventId: Schema.String,
+  event: Schema.String,
+  attempt: Schema.Number,
+  /** The receiver's status, or null when it did not answer. */
+  statusCode: Schema.NullOr(Schema.Number),
+  /** The first 1,000 characters of its answer. */
+  response: Schema.NullOr(Schema.String),
+  durationMs: Schema.Number,
+  /** Why there was no answer: timed out, connection refused, address refused... */
+  error: Schema.NullOr(Schema.String),
+  /** When the next attempt is due, or null when there is none. */
+  nextRetryAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}) {}

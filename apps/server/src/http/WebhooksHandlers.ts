@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi, PostsApi, WebhooksApi } from "@herald/api"
+import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { WebhookDelivery, Webhooks } from "@herald/core"
 
 const invalid = (error: Webhooks.WebhookInvalid) =>
@@ -64,14 +64,14 @@ export const layer = HttpApiBuilder.group(
         ))
       .handle("test", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
-          Effect.map((data) => ({ data: new WebhooksApi.Delivery(data) })),
+          Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", notFound),
           Effect.catchTag("WebhookDeliveryConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("redeliver", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.redeliver(workspaceId, params.id, params.deliveryId)).pipe(
-          Effect.map((data) => ({ data: new WebhooksApi.Delivery(data) })),
+          Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", notFound),
           Effect.catchTag("WebhookDeliveryConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
@@ -86,7 +86,7 @@ export const layer = HttpApiBuilder.group(
             Effect.catchTag("SqlError", Effect.die)
           )
           return {
-            data: found.deliveries.map((item) => new WebhooksApi.Delivery(item)),
+            data: found.deliveries,
             nextCursor: Option.getOrNull(Option.map(found.next, (next) =>
               Buffer.from(`${next.createdAt.toISOString()}|${next.id}`).toString("base64url")))
           }

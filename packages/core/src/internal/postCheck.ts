@@ -1,20 +1,11 @@
 import { Clock, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
-import { PostVersion } from "@herald/adapter-kit"
+import type { PostVersion } from "@herald/adapter-kit"
+import { mediaItem, type MediaRow } from "./mediaItems.ts"
 import type { Networks } from "../Networks.ts"
 import type { CreateInput } from "../Posts.ts"
 import { type Draft, networkProblems, type Problem, scheduledTime } from "./postRules.ts"
 
-interface MediaRow {
-  readonly id: string
-  readonly kind: "image" | "video"
-  readonly mimeType: string
-  readonly extension: string
-  readonly bytes: number | string
-  readonly width: number | null
-  readonly height: number | null
-  readonly durationMs: number | null
-}
 
 /**
  * Every rule of a post request, shared by create and update: timing, times, accounts and media of the
@@ -27,20 +18,7 @@ export const makeCheck = (sql: SqlClient.SqlClient, networks: Networks["Service"
       : Effect.map(
         sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
           WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`,
-        (rows) =>
-          new Map(rows.map((row) => [
-            row.id,
-            new PostVersion.MediaItem({
-              id: row.id,
-              kind: row.kind,
-              mimeType: row.mimeType,
-              url: `${baseUrl}/media/${row.id}.${row.extension}`,
-              bytes: Number(row.bytes),
-              width: row.width,
-              height: row.height,
-              durationMs: row.durationMs
-            })
-          ]))
+        (rows) => new Map(rows.map((row) => [row.id, mediaItem(baseUrl, row)]))
       )
 
   // Every rule of a post request, shared by create and update. `timeChanged` is false when an update
