@@ -6,7 +6,8 @@ import { createHmac, randomUUID } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebhookDelivery } from "@herald/core"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { backends } from "@herald/db/testing"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Deliveries over real HTTP to local receivers (private targets are allowed in the test server, and the
 // retry schedule is compressed to 200 ms and 400 ms).
@@ -76,7 +77,11 @@ const client = Effect.gen(function*() {
   return { send, workspace, draft }
 })
 
-layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestServices: true })("webhook delivery", (it) => {
+// On both backends: the queue is the database's (claims under SKIP LOCKED, batched recording).
+for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, [examplePackage], backend), {
+  timeout: 60_000,
+  excludeTestServices: true
+})(`webhook delivery on ${backend.name}`, (it) => {
   it.effect("delivers a committed event, signed over the exact body, with its headers", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([204])
@@ -125,7 +130,8 @@ layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestSer
       })).body.data
       yield* api("DELETE", `/posts/${created.id}`)
       yield* waitFor(() => hook.received[2])
-      const bodies = hook.received.map((item) => JSON.parse(item.body))
+      // Deliveries may arrive in any order (several are in flight at once): a receiver orders by createdAt.
+      const bodies = hook.received.map((item) => JSON.parse(item.body)).sort((a, b) => a.createdAt.localeCompare(b.createdAt))
       assert.deepStrictEqual(bodies.map((body) => body.event), ["account.connected", "post.scheduled", "post.deleted"])
       assert.deepStrictEqual(bodies[0].data, { accountId, platform: "example", username: "hooked" })
       assert.deepStrictEqual(bodies[1].data.post, created)
@@ -211,6 +217,31 @@ layer(serverLayer({ webhookDisableAfter: 4 }), { timeout: 60_000, excludeTestSer
 
       yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
       assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 0 })
+    })))
+
+  it.effect("failures that end together are each counted once; the endpoint goes off and nothing is retried", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([500])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
+      const sql = yield* SqlClient.SqlClient
+      // Ten first attempts in flight at once, over the threshold of 4: they end together and are recorded
+      // a batch at a time.
+      yield* Effect.forEach(Array.from({ length: 10 }, (_, index) => `Burst ${index}`), draft, { concurrency: "unbounded" })
+      yield* waitFor(() => hook.received[9])
+      yield* Effect.sleep("800 millis")
+      const [row] = yield* Effect.orDie(sql<{ readonly enabled: boolean; readonly consecutiveFailures: number; readonly attempts: number | string }>`
+        SELECT e.enabled, e.consecutive_failures, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id) AS attempts
+        FROM webhook_endpoints e WHERE e.id = ${endpoint.id}`)
+      assert.strictEqual(row!.enabled, false)
+      assert.strictEqual(Number(row!.attempts), hook.received.length, "every attempt recorded once")
+      assert.strictEqual(row!.consecutiveFailures, hook.received.length, "every failure counted once")
+      const [pending] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
+        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`)
+      assert.strictEqual(Number(pending!.count), 0, "its retries stopped")
+      const seen = hook.received.length
+      yield* Effect.sleep("600 millis")
+      assert.strictEqual(hook.received.length, seen, "nothing is sent once it is off")
     })))
 
   it.effect("an answer later than the timeout (2 s here, 10 s by default) is a failed attempt", () =>
