@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
-import { AddressRefused, guardedLookup, hostOf, parseWebhookUrl } from "./internal/publicAddress.ts"
+import { AddressRefused, guardedLookup, hostOf, type LookupAll, parseWebhookUrl, systemLookupAll } from "./internal/publicAddress.ts"
 
 /** The receiver answered: any status, 3xx included (redirects are never followed). */
 export const Answered = Schema.TaggedStruct("Answered", {
@@ -135,6 +135,15 @@ const exchange = (url: URL, input: SendInput, agent: http.Agent) =>
   })
 
 /**
+ * How host names are resolved, both when an endpoint is saved and at every connection: the system's
+ * resolver (`dns.lookup`). Tests put a resolver in its place that answers differently from one call to the
+ * next, the way a DNS rebinding attack does.
+ */
+export const HostLookup = Context.Reference<LookupAll>("@herald/core/WebhookHttp/HostLookup", {
+  defaultValue: () => systemLookupAll
+})
+
+/**
  * Sends webhook requests: POST, TLS verified, redirects never followed (a 3xx is an answer like any other),
  * public addresses only unless `allowPrivate` (checked for IP literals before connecting and for names at
  * each new connection by the guarded lookup), one deadline for the whole exchange, and at most a few
@@ -149,9 +158,10 @@ export class WebhookHttp extends Context.Service<WebhookHttp, {
   static readonly layer = Layer.effect(
     WebhookHttp,
     Effect.gen(function*() {
+      const lookup = yield* HostLookup
       const agents = yield* Effect.acquireRelease(
         Effect.sync((): Agents => ({
-          public: new https.Agent({ keepAlive: true, lookup: guardedLookup() }),
+          public: new https.Agent({ keepAlive: true, lookup: guardedLookup(lookup) }),
           privateHttps: new https.Agent({ keepAlive: true }),
           privateHttp: new http.Agent({ keepAlive: true })
         })),

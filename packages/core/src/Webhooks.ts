@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
 import { checkWebhookUrl } from "./internal/publicAddress.ts"
+import { HostLookup } from "./WebhookHttp.ts"
 import { iso } from "./internal/rows.ts"
 
 /** The request breaks rules: every problem, as one message and as data. */
@@ -99,6 +100,7 @@ export class Webhooks extends Context.Service<Webhooks, {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const cipher = yield* Cipher
+        const lookup = yield* HostLookup
 
         // Every problem of the fields sent, so a client fixes them in one go.
         const check = Effect.fnUntraced(function*(input: UpdateInput) {
@@ -108,7 +110,7 @@ export class Webhooks extends Context.Service<Webhooks, {
             if (input.url.length > 2048) {
               problems.push({ field: "url", message: "url is longer than 2,048 characters" })
             } else {
-              const checked = yield* Effect.result(checkWebhookUrl(input.url, { allowPrivate: options.allowPrivate }))
+              const checked = yield* Effect.result(checkWebhookUrl(input.url, { allowPrivate: options.allowPrivate, lookup }))
               if (checked._tag === "Failure") problems.push({ field: "url", message: checked.failure.message })
               else url = checked.success.toString()
             }
