@@ -67,7 +67,8 @@ export class RunnerInfo extends Context.Service<RunnerInfo, {
 
 /**
  * The service over a given database layer (tests give theirs); `adminSocket` serves the operator's socket.
- * `tuning` shortens waits in tests: publishing retries and polls, and the cluster's stop timeout.
+ * `tuning` shortens waits in tests: publishing retries and polls, and the cluster's stop timeout; or
+ * lengthens the webhook rounds' fallback poll, to show the fan-out is woken without it.
  */
 export const layerWith = <E, R>(
   settings: Settings.Settings,
@@ -77,6 +78,7 @@ export const layerWith = <E, R>(
   tuning: {
     readonly publishing?: Partial<Publisher.Options> | undefined
     readonly cluster?: Cluster.Tuning | undefined
+    readonly webhookPollEveryMs?: number | undefined
   } = {}
 ) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -113,7 +115,7 @@ export const layerWith = <E, R>(
       allowPrivate: settings.webhookAllowPrivate
     }
     const publishingWork = works
-      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds()).pipe(
+      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds({ pollEveryMs: tuning.webhookPollEveryMs })).pipe(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebhookDelivery } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Deliveries over real HTTP to local receivers (private targets are allowed in the test server, and the
 // retry schedule is compressed to 200 ms and 400 ms).
@@ -297,5 +297,27 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.strictEqual(yield* count, 1)
       assert.isAtLeast(yield* expireAt(Date.now() + 31 * 86_400_000), 1)
       assert.strictEqual(yield* count, 0)
+    })))
+})
+
+// The fan-out is woken by the notice each events-writing transaction sends when it commits (migration
+// 0009); here the fallback polls are 100 minutes (fan-out) and 10 minutes (sending), so only the notice
+// can bring the event out.
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, webhookPollEveryMs: 600_000 }), {
+  timeout: 60_000,
+  excludeTestServices: true
+})(`webhook fan-out on ${backend.name}`, (it) => {
+  it.effect("starts when an event commits, without waiting for a poll", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200])
+      const { draft, send } = yield* client
+      yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })
+      // Twice: the first round after start-up may have run already; the second comes only from a notice.
+      yield* draft("Woken")
+      yield* waitFor(() => hook.received[0], 5_000)
+      yield* Effect.sleep("200 millis")
+      yield* draft("Woken again")
+      yield* waitFor(() => hook.received[1], 5_000)
+      assert.deepStrictEqual(hook.received.map((item) => JSON.parse(item.body).data.content), ["Woken", "Woken again"])
     })))
 })

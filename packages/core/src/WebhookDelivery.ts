@@ -1,4 +1,5 @@
 import { Clock, Context, Deferred, Duration, Effect, Latch, Layer, Option, Queue, Redacted, Schedule, Schema, Semaphore } from "effect"
+import { PgClient } from "@effect/sql-pg"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
 import { Webhook } from "@herald/domain"
@@ -189,7 +190,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         }
 
         const dispatch = Effect.fn("WebhookDelivery.dispatch")(function*() {
-          return yield* sql.withTransaction(Effect.gen(function*() {
+          const taken = yield* sql.withTransaction(Effect.gen(function*() {
             // Marked rather than read past a cursor: transactions commit out of sequence order, and a
             // cursor would step over an event that commits late.
             const events = yield* planned<{
@@ -205,7 +206,6 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               )
               RETURNING id, workspace_id, event, created_at, data`)
             if (events.length === 0) return 0
-            work.openUnsafe()
             const workspaces = [...new Set(events.map((event) => event.workspaceId))]
             const endpoints = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly events: ReadonlyArray<string> }>`
               SELECT id, workspace_id, events FROM webhook_endpoints WHERE enabled AND ${sql.in("workspace_id", workspaces)}`
@@ -233,6 +233,9 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             }
             return events.length
           }))
+          // Once committed, so the sender's claim sees the new messages.
+          if (taken > 0) work.openUnsafe()
+          return taken
         })
 
         const endpointOf = (endpointId: string) =>
@@ -531,13 +534,33 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   static readonly rounds = (options: { readonly pollEveryMs?: number | undefined } = {}) =>
     Layer.effectDiscard(Effect.gen(function*() {
       const delivery = yield* WebhookDelivery
+      const pg = yield* PgClient.PgClient
       const every = options.pollEveryMs ?? 100
       const quietly = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.catchCause(effect, (cause) => Effect.as(Effect.logWarning(`Webhook ${name} round failed`, cause), 0))
+      // Events committed anywhere are announced on herald_events (migration 0009): the fan-out starts at
+      // once. Polling stays as the fallback, for a notice lost while the listening connection was down
+      // (it listens again a second later, and looks at the outbox then).
+      const written = yield* Latch.make(true)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const notices = yield* pg.listen("herald_events")
+        yield* written.open
+        while (true) {
+          yield* Queue.take(notices)
+          yield* written.open
+        }
+      })).pipe(
+        Effect.retry(Schedule.spaced(Duration.seconds(1))),
+        quietly("event listener"),
+        Effect.forkScoped
+      )
       // Fan-out: a full batch goes again at once.
-      yield* delivery.dispatch.pipe(
+      yield* written.close.pipe(
+        Effect.andThen(delivery.dispatch),
         quietly("fan-out"),
-        Effect.flatMap((count) => count >= 500 ? Effect.void : Effect.sleep(Duration.millis(every))),
+        Effect.flatMap((count) =>
+          count >= 500 ? Effect.void : Effect.raceFirst(written.await, Effect.sleep(Duration.millis(every * 10)))
+        ),
         Effect.forever,
         Effect.forkScoped
       )
