@@ -8,20 +8,41 @@
 //
 //   pnpm bench:publishing [--n 1000,10000] [--backends embedded,postgres] [--only burst|steady|workers]
 //   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { cpus, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
+import { readFileSync, rmSync } from "node:fs"
+import { cpus } from "node:os"
+import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { Database } from "../../packages/db/src/index.ts"
+import {
+  activityBetween,
+  admin,
+  type Backend,
+  busyBefore,
+  byMessage,
+  createDatabase,
+  databaseActivity,
+  databaseName,
+  databaseUrl,
+  dropDatabase,
+  folders,
+  machineCpu,
+  percentile,
+  postgresAnswers,
+  postgresCpu,
+  postgresSince,
+  type Process,
+  processCpu,
+  psql,
+  readDatabase,
+  runFolder,
+  sendCreates,
+  sleep,
+  start,
+  stop,
+  tail
+} from "../harness.ts"
 
-type Backend = "embedded" | "postgres"
 type Scenario = "burst" | "steady" | "workers"
 
-const root = resolve(import.meta.dirname, "../..")
 const { values: flags } = parseArgs({
   options: {
     n: { type: "string", default: "1000,10000" },
@@ -39,131 +60,20 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`
 if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: embedded,postgres`)
 if (scenarios.some((name) => !["burst", "steady", "workers"].includes(name))) throw new Error(`--only: burst, steady or workers`)
 
-const admin = process.env.HERALD_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const secretKey = "22".repeat(32)
-const children = new Set<ChildProcess>()
-const databases = new Set<string>()
-const folders = new Set<string>()
-
-const psql = (url: string, query: string) =>
-  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-const databaseUrl = (name: string) => {
-  const url = new URL(admin)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-const dropDatabase = (name: string) => {
-  try {
-    psql(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  } catch (error) {
-    console.error(`could not drop ${name}: ${String(error)}`)
-  }
-  databases.delete(name)
-}
-const cleanUp = () => {
-  for (const child of children) child.kill("SIGKILL")
-  for (const name of [...databases]) dropDatabase(name)
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
-}
-process.on("exit", cleanUp)
-process.on("SIGINT", () => process.exit(130))
-process.on("SIGTERM", () => process.exit(143))
-
-const postgresAnswers = () => {
-  try {
-    psql(admin, "SELECT 1")
-    return true
-  } catch {
-    return false
-  }
-}
-
-interface Process {
-  readonly child: ChildProcess
-  readonly log: string
-  readonly started: any
-}
-
-/** Starts `herald start --json` with its log in a file, and resolves with its ready document. */
-const start = async (folder: string, name: string, env: Record<string, string>): Promise<Process> => {
-  const log = join(folder, `${name}.log`)
-  const fd = openSync(log, "w")
-  const child = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      HERALD_SANDBOX: "true",
-      HERALD_RATE_LIMIT_PER_MINUTE: "1000000000",
-      HERALD_SECRET_KEY: secretKey,
-      HERALD_DATA_DIR: join(folder, `${name}-data`),
-      DATABASE_URL: "",
-      BASE_URL: "",
-      HERALD_ROLE: "all",
-      ...env
-    },
-    stdio: ["ignore", "pipe", fd]
-  })
-  closeSync(fd)
-  children.add(child)
-  child.once("exit", () => children.delete(child))
-  const line = await new Promise<string>((resolveLine, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolveLine)
-    child.once("exit", (code) => reject(new Error(`herald (${name}) exited with ${code}:\n${tail(log, 20)}`)))
-  })
-  const started = JSON.parse(line)
-  if (started.listening === undefined) throw new Error(`herald (${name}) did not start: ${line}`)
-  return { child, log, started }
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done()
-    const killer = setTimeout(() => child.kill("SIGKILL"), 20_000)
-    child.once("exit", () => {
-      clearTimeout(killer)
-      done()
-    })
-    child.kill("SIGTERM")
-  })
-
-const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
 /** Sends `count` creates, 32 at a time (drafts when `at` is undefined); resolves with how many were refused. */
-const createPosts = async (
+const createPosts = (
   base: string,
   key: string,
   accountIds: ReadonlyArray<string>,
   count: number,
   at: ((i: number) => Date) | undefined
 ) => {
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
   const tag = Math.random().toString(36).slice(2, 8)
-  let next = 0
-  let refused = 0
-  let sample = ""
-  const client = async () => {
-    while (next < count) {
-      const i = next++
-      const answer = await fetch(`${base}/api/v1/posts`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          content: `bench ${tag} ${i}`,
-          accountIds,
-          ...(at === undefined ? { draft: true } : { scheduledAt: at(i).toISOString() })
-        })
-      })
-      const text = await answer.text()
-      if (answer.status !== 201 && answer.status !== 200) {
-        refused++
-        sample = `HTTP ${answer.status}: ${text.slice(0, 300)}`
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: 32 }, client))
-  return { refused, sample }
+  return sendCreates(base, key, count, (i) => ({
+    content: `bench ${tag} ${i}`,
+    accountIds,
+    ...(at === undefined ? { draft: true } : { scheduledAt: at(i).toISOString() })
+  }))
 }
 
 /** Polls until no post is scheduled or publishing, or `until` passes; resolves with whether they all ended. */
@@ -188,70 +98,11 @@ interface TargetRow {
 
 /** Every target with its post's time and its end, in epoch milliseconds, read with the repo's own layer. */
 const readTargets = (backend: Backend, where: string) =>
-  Effect.runPromise(
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      return yield* sql.unsafe<TargetRow>(`
-        SELECT t.status, (extract(epoch FROM p.scheduled_at) * 1000)::float8 AS at,
-          (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended, t.attempts, t.error
-        FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.status <> 'draft'`)
-    }).pipe(
-      Effect.provide(backend === "postgres" ? Database.layerUrl(where) : Database.layerEmbedded({ dataDir: where })),
-      Effect.scoped
-    )
-  )
-
-/** CPU seconds a process has used, and those the whole machine has (Linux's /proc; NaN elsewhere). */
-const processCpu = (pid: number | undefined) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
-const machineCpu = () => {
-  try {
-    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number)
-    return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) / 100
-  } catch {
-    return Number.NaN
-  }
-}
-
-/** CPU seconds of each PostgreSQL server process on this machine (its connections included), by pid. */
-const postgresCpu = () => {
-  const used = new Map<string, number>()
-  try {
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue
-      try {
-        if (readFileSync(`/proc/${pid}/stat`, "utf8").includes(" (postgres) ")) used.set(pid, processCpu(Number(pid)))
-      } catch {
-        // Gone in between.
-      }
-    }
-  } catch {
-    // No /proc.
-  }
-  return used
-}
-/** What the PostgreSQL processes used between two readings (those that ended in between are not seen). */
-const postgresSince = (before: Map<string, number>) => {
-  let total = 0
-  for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? 0)
-  return total
-}
-
-/** Cores busy on the machine over a second, before a run starts anything. */
-const busyBefore = async () => {
-  const before = machineCpu()
-  await sleep(1000)
-  return machineCpu() - before
-}
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+  readDatabase(backend, where, (sql) =>
+    sql.unsafe<TargetRow>(`
+      SELECT t.status, (extract(epoch FROM p.scheduled_at) * 1000)::float8 AS at,
+        (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended, t.attempts, t.error
+      FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.status <> 'draft'`))
 
 /**
  * Reads a process's log: its network calls (outcome and duration), and its warnings or errors, those from
@@ -311,18 +162,14 @@ interface Result {
 }
 
 const run = async (options: RunOptions): Promise<Result> => {
-  const folder = mkdtempSync(join(tmpdir(), "herald-bench-publishing-"))
-  folders.add(folder)
-  const database = options.backend === "postgres" ? `herald_bench_${Math.random().toString(36).slice(2, 10)}` : undefined
+  const folder = runFolder("publishing")
+  const database = options.backend === "postgres" ? databaseName() : undefined
   const processes: Array<Process> = []
   const notes: Array<string> = []
   let keep = false
   try {
     const busy = await busyBefore()
-    if (database !== undefined) {
-      psql(admin, `CREATE DATABASE ${database}`)
-      databases.add(database)
-    }
+    if (database !== undefined) createDatabase(database)
     const env = database === undefined ? {} : { DATABASE_URL: databaseUrl(database) }
     const first = await start(folder, "all", env)
     processes.push(first)
@@ -371,12 +218,7 @@ const run = async (options: RunOptions): Promise<Result> => {
     for (const { child } of processes.toReversed()) await stop(child)
     // The statistics of a connection reach pg_stat_database when it closes, so they are read once the processes stopped.
     const activityAfter = database === undefined ? undefined : databaseActivity(databaseUrl(database))
-    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : {
-      commits: activityAfter.commits - activityBefore.commits,
-      inserted: activityAfter.inserted - activityBefore.inserted,
-      updated: activityAfter.updated - activityBefore.updated,
-      deleted: activityAfter.deleted - activityBefore.deleted
-    }
+    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : activityBetween(activityBefore, activityAfter)
 
     const rows = await readTargets(
       options.backend,
@@ -389,17 +231,6 @@ const run = async (options: RunOptions): Promise<Result> => {
     const pending = rows.length - lags.length
     if (pending > 0) notes.push(`${pending} targets never ended`)
     const logs = processes.map((entry) => readLog(entry.log, stoppingAt))
-    // Warnings and errors, one line per message with how often it came and its first occurrence.
-    const byMessage = (lines: ReadonlyArray<string>) => {
-      const found = new Map<string, { count: number; first: string }>()
-      for (const line of lines) {
-        const message = /message="([^"]*)"/.exec(line)?.[1] ?? line
-        const seen = found.get(message)
-        if (seen === undefined) found.set(message, { count: 1, first: line })
-        else seen.count++
-      }
-      return found
-    }
     for (const [message, { count, first }] of byMessage(logs.flatMap((log) => log.problems))) {
       notes.push(`${count} × log "${message}", first: ${first.length > 400 ? `${first.slice(0, 400)}…` : first}`)
     }
@@ -447,14 +278,6 @@ const run = async (options: RunOptions): Promise<Result> => {
     else rmSync(folder, { recursive: true, force: true })
     folders.delete(folder)
   }
-}
-
-/** Transactions committed in the database and rows written to it so far (PostgreSQL's statistics). */
-const databaseActivity = (url: string) => {
-  const [commits, inserted, updated, deleted] = psql(url, `
-    SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database WHERE datname = current_database()`)
-    .trim().split("|").map(Number)
-  return { commits: commits!, inserted: inserted!, updated: updated!, deleted: deleted! }
 }
 
 /** Waits until `runners` processes hold shard locks (advisory locks in the database) and the split settles. */

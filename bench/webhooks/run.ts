@@ -8,22 +8,47 @@
 // Every run gets a fresh data folder and, on PostgreSQL, a fresh database (dropped afterwards). The
 // receivers run in a child process of their own (bench/webhooks/receivers.ts).
 //
-//   pnpm bench:webhooks [--n 10000] [--backends postgres,embedded] [--runs all,slow,alone] [--batch 500] [--timeout 300]
+//   pnpm bench:webhooks [--n 10000] [--backends postgres,embedded] [--runs all,slow,alone,steady] [--rate 500] [--batch 500] [--timeout 300]
 //   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { cpus, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync, rmSync } from "node:fs"
+import { cpus } from "node:os"
+import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { Database } from "../../packages/db/src/index.ts"
+import {
+  activityBetween,
+  admin,
+  type Backend,
+  busyBefore,
+  byMessage,
+  children,
+  createDatabase,
+  databaseActivity,
+  databaseName,
+  databaseUrl,
+  dropDatabase,
+  folders,
+  machineCpu,
+  percentile,
+  postgresAnswers,
+  postgresCpu,
+  postgresSince,
+  type Process,
+  processCpu,
+  psqlScript,
+  readDatabase,
+  revision,
+  runFolder,
+  sendCreates,
+  sleep,
+  start,
+  stop,
+  tail
+} from "../harness.ts"
 import type { Answer, Arrival, Receiver, Request } from "./receivers.ts"
 
-type Backend = "embedded" | "postgres"
 
-const root = resolve(import.meta.dirname, "../..")
 const { values: flags } = parseArgs({
   options: {
     n: { type: "string", default: "10000" },
@@ -32,8 +57,10 @@ const { values: flags } = parseArgs({
     batch: { type: "string", default: "500" },
     // How long to wait, after the last event committed, for the healthy receiver to have them all.
     timeout: { type: "string", default: "300" },
-    // Which runs: all three receivers, the healthy one beside the slow one, the healthy one alone.
-    runs: { type: "string", default: "all,slow,alone" }
+    // Which runs: all three receivers, the healthy one beside the slow one, the healthy one alone (each a
+    // burst of --n events), and all three receivers with the events inserted steadily at --rate a second.
+    runs: { type: "string", default: "all,slow,alone,steady" },
+    rate: { type: "string", default: "500" }
   }
 })
 const events = Number(flags.n)
@@ -44,112 +71,19 @@ if (!Number.isInteger(events) || events < 1) throw new Error(`--n: a whole numbe
 if (!Number.isInteger(batch) || batch < 1) throw new Error(`--batch: a whole number, got ${flags.batch}`)
 if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: postgres,embedded`)
 const runs = flags.runs.split(",").map((name) => name.trim())
-if (runs.length === 0 || runs.some((name) => name !== "all" && name !== "slow" && name !== "alone")) {
-  throw new Error(`--runs: some of all,slow,alone`)
+if (runs.length === 0 || runs.some((name) => !["all", "slow", "alone", "steady"].includes(name))) {
+  throw new Error(`--runs: some of all,slow,alone,steady`)
 }
+const rate = Number(flags.rate)
+if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate: a whole number of events a second, got ${flags.rate}`)
 
 // Targets: to the healthy receiver on PostgreSQL.
 const targetPerSecond = 1_000
 const targetP99 = 500
 // After the healthy receiver has every event, how long the run goes on so a repeat would be seen.
 const settleMs = 2_000
-
-const admin = process.env.HERALD_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const secretKey = "22".repeat(32)
-const children = new Set<ChildProcess>()
-const databases = new Set<string>()
-const folders = new Set<string>()
-
-const psql = (url: string, query: string) =>
-  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-/** Runs a script: each statement is its own transaction (unlike `-c`, which runs them all in one). */
-const psqlScript = (url: string, script: string) =>
-  execFileSync("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1"], { encoding: "utf8", input: script, stdio: ["pipe", "pipe", "pipe"] })
-const databaseUrl = (name: string) => {
-  const url = new URL(admin)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-const dropDatabase = (name: string) => {
-  try {
-    psql(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  } catch (error) {
-    console.error(`could not drop ${name}: ${String(error)}`)
-  }
-  databases.delete(name)
-}
-const cleanUp = () => {
-  for (const child of children) child.kill("SIGKILL")
-  for (const name of [...databases]) dropDatabase(name)
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
-}
-process.on("exit", cleanUp)
-process.on("SIGINT", () => process.exit(130))
-process.on("SIGTERM", () => process.exit(143))
-
-const postgresAnswers = () => {
-  try {
-    psql(admin, "SELECT 1")
-    return true
-  } catch {
-    return false
-  }
-}
-
-interface Process {
-  readonly child: ChildProcess
-  readonly log: string
-  readonly started: any
-}
-
-/** Starts `herald start --json` with its log in a file, and resolves with its ready document. */
-const start = async (folder: string, name: string, env: Record<string, string>): Promise<Process> => {
-  const log = join(folder, `${name}.log`)
-  const fd = openSync(log, "w")
-  const child = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      HERALD_SANDBOX: "true",
-      HERALD_RATE_LIMIT_PER_MINUTE: "1000000000",
-      HERALD_SECRET_KEY: secretKey,
-      HERALD_DATA_DIR: join(folder, `${name}-data`),
-      DATABASE_URL: "",
-      BASE_URL: "",
-      HERALD_ROLE: "all",
-      // The receivers listen on 127.0.0.1; the failing one must stay switched on for the whole run.
-      HERALD_WEBHOOK_ALLOW_PRIVATE: "true",
-      HERALD_WEBHOOK_DISABLE_AFTER: "1000000",
-      ...env
-    },
-    stdio: ["ignore", "pipe", fd]
-  })
-  closeSync(fd)
-  children.add(child)
-  child.once("exit", () => children.delete(child))
-  const line = await new Promise<string>((resolveLine, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolveLine)
-    child.once("exit", (code) => reject(new Error(`herald (${name}) exited with ${code}:\n${tail(log, 20)}`)))
-  })
-  const started = JSON.parse(line)
-  if (started.listening === undefined) throw new Error(`herald (${name}) did not start: ${line}`)
-  return { child, log, started }
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done()
-    const killer = setTimeout(() => child.kill("SIGKILL"), 20_000)
-    child.once("exit", () => {
-      clearTimeout(killer)
-      done()
-    })
-    child.kill("SIGTERM")
-  })
-
-const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+// The receivers listen on 127.0.0.1; the failing one must stay switched on for the whole run.
+const webhookEnv = { HERALD_WEBHOOK_ALLOW_PRIVATE: "true", HERALD_WEBHOOK_DISABLE_AFTER: "1000000" }
 
 interface Receivers {
   readonly child: ChildProcess
@@ -203,29 +137,14 @@ const register = async (base: string, key: string, url: string) => {
 
 /** Creates `count` drafts, 32 at a time; answers their ids and how many were refused. */
 const createDrafts = async (base: string, key: string, accountId: string, count: number) => {
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
   const ids: Array<string> = []
-  let next = 0
-  let refused = 0
-  let sample = ""
-  const client = async () => {
-    while (next < count) {
-      const i = next++
-      const answer = await fetch(`${base}/api/v1/posts`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ content: `bench webhooks ${i}`, accountIds: [accountId], draft: true })
-      })
-      const text = await answer.text()
-      if (answer.status !== 201 && answer.status !== 200) {
-        refused++
-        sample = `HTTP ${answer.status}: ${text.slice(0, 300)}`
-      } else {
-        ids.push((JSON.parse(text) as { data: { id: string } }).data.id)
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: 32 }, client))
+  const { refused, sample } = await sendCreates(
+    base,
+    key,
+    count,
+    (i) => ({ content: `bench webhooks ${i}`, accountIds: [accountId], draft: true }),
+    (text) => ids.push((JSON.parse(text) as { data: { id: string } }).data.id)
+  )
   return { ids, refused, sample }
 }
 
@@ -238,6 +157,34 @@ const insertEvents = (url: string, workspaceId: string, count: number) => {
       FROM generate_series(${from}, ${Math.min(count, from + batch - 1)}) g;`)
   }
   psqlScript(url, statements.join("\n"))
+}
+
+/**
+ * The same events at a steady rate: one psql kept open, sent a statement (its own transaction) every 50 ms
+ * with the events due by then, so the load stays under the delivery rate and the latency is not the queue's.
+ */
+const insertEventsPaced = async (url: string, workspaceId: string, count: number, perSecond: number) => {
+  const child = spawn("psql", [url, "-XAtq", "-v", "ON_ERROR_STOP=1"], { stdio: ["pipe", "ignore", "pipe"] })
+  children.add(child)
+  let errors = ""
+  child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()))
+  const ended = new Promise<number | null>((resolve) => child.on("close", resolve))
+  const began = Date.now()
+  let sent = 0
+  while (sent < count) {
+    const due = Math.min(count, Math.floor(((Date.now() - began) / 1000) * perSecond))
+    if (due > sent) {
+      child.stdin!.write(`INSERT INTO events (id, workspace_id, event, data)
+        SELECT gen_random_uuid(), '${workspaceId.replace(/'/g, "''")}', 'post.updated', jsonb_build_object('postId', 'pst_bench_' || g, 'n', g)
+        FROM generate_series(${sent + 1}, ${due}) g;\n`)
+      sent = due
+    }
+    await sleep(50)
+  }
+  child.stdin!.end()
+  const code = await ended
+  children.delete(child)
+  if (code !== 0) throw new Error(`psql (paced inserts) ended with ${code}: ${errors.trim()}`)
 }
 
 interface EventRow {
@@ -265,9 +212,8 @@ const succeeded = (row: AttemptRow) => row.statusCode !== null && row.statusCode
 
 /** The events with their commit times, every attempt, and the messages still pending, read with the repo's own layer. */
 const readStored = (backend: Backend, where: string) =>
-  Effect.runPromise(
+  readDatabase(backend, where, (sql) =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const events = yield* sql.unsafe<EventRow>(`
         SELECT id::text AS id, (extract(epoch FROM created_at) * 1000)::float8 AS at, data->>'postId' AS post_id FROM events`)
       const attempts = yield* sql.unsafe<AttemptRow>(`
@@ -276,70 +222,7 @@ const readStored = (backend: Backend, where: string) =>
       const pending = yield* sql.unsafe<{ readonly endpointId: string; readonly count: number }>(`
         SELECT endpoint_id, count(*)::int AS count FROM webhook_messages WHERE state = 'pending' GROUP BY endpoint_id`)
       return { events, attempts, pending } satisfies Stored
-    }).pipe(
-      Effect.provide(backend === "postgres" ? Database.layerUrl(where) : Database.layerEmbedded({ dataDir: where })),
-      Effect.scoped
-    )
-  )
-
-/** CPU seconds a process has used, and those the whole machine has (Linux's /proc; NaN elsewhere). */
-const processCpu = (pid: number | undefined) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
-const machineCpu = () => {
-  try {
-    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number)
-    return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) / 100
-  } catch {
-    return Number.NaN
-  }
-}
-
-/** CPU seconds of each PostgreSQL server process on this machine (its connections included), by pid. */
-const postgresCpu = () => {
-  const used = new Map<string, number>()
-  try {
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue
-      try {
-        if (readFileSync(`/proc/${pid}/stat`, "utf8").includes(" (postgres) ")) used.set(pid, processCpu(Number(pid)))
-      } catch {
-        // Gone in between.
-      }
-    }
-  } catch {
-    // No /proc.
-  }
-  return used
-}
-/** What the PostgreSQL processes used between two readings (those that ended in between are not seen). */
-const postgresSince = (before: Map<string, number>) => {
-  let total = 0
-  for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? 0)
-  return total
-}
-
-/**
- * Cores busy on the machine over a second, before a run starts anything; up to 10 tries while more than
- * 20% of a core is (the previous run's processes may still be exiting).
- */
-const busyBefore = async () => {
-  let busy = Number.NaN
-  for (let tries = 0; tries < 10 && !(busy <= 0.2); tries++) {
-    const before = machineCpu()
-    await sleep(1000)
-    busy = machineCpu() - before
-  }
-  return busy
-}
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+    }))
 
 /** A process's warnings and errors, those from `stoppingAt` on (what it says as it is stopped) apart. */
 const readLog = (file: string, stoppingAt: number) => {
@@ -354,17 +237,11 @@ const readLog = (file: string, stoppingAt: number) => {
   return { problems, atShutdown }
 }
 
-/** Transactions committed in the database, rows written to it and deadlocks so far (PostgreSQL's statistics). */
-const databaseActivity = (url: string) => {
-  const [commits, inserted, updated, deleted, deadlocks] = psql(url, `
-    SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, deadlocks FROM pg_stat_database WHERE datname = current_database()`)
-    .trim().split("|").map(Number)
-  return { commits: commits!, inserted: inserted!, updated: updated!, deleted: deleted!, deadlocks: deadlocks! }
-}
-
 interface RunOptions {
   readonly backend: Backend
   readonly receivers: ReadonlyArray<Receiver>
+  /** Events per second, inserted steadily (PostgreSQL only); all at once when absent. */
+  readonly paced?: number | undefined
 }
 
 interface Seen {
@@ -417,21 +294,17 @@ interface Result {
 }
 
 const run = async (options: RunOptions): Promise<Result> => {
-  const folder = mkdtempSync(join(tmpdir(), "herald-bench-webhooks-"))
-  folders.add(folder)
-  const database = options.backend === "postgres" ? `herald_bench_${Math.random().toString(36).slice(2, 10)}` : undefined
+  const folder = runFolder("webhooks")
+  const database = options.backend === "postgres" ? databaseName() : undefined
   const notes: Array<string> = []
   let herald: Process | undefined
   let receivers: Receivers | undefined
   let keep = false
   try {
     const busy = await busyBefore()
-    if (database !== undefined) {
-      psql(admin, `CREATE DATABASE ${database}`)
-      databases.add(database)
-    }
+    if (database !== undefined) createDatabase(database)
     receivers = await startReceivers()
-    herald = await start(folder, "all", database === undefined ? {} : { DATABASE_URL: databaseUrl(database) })
+    herald = await start(folder, "all", { ...webhookEnv, ...(database === undefined ? {} : { DATABASE_URL: databaseUrl(database) }) })
     const base = herald.started.listening as string
     const key = herald.started.firstRun.key.key as string
     const workspaceId = herald.started.firstRun.workspace.id as string
@@ -449,7 +322,8 @@ const run = async (options: RunOptions): Promise<Result> => {
     const began = Date.now()
     let isBench: (row: EventRow) => boolean
     if (database !== undefined) {
-      insertEvents(databaseUrl(database), workspaceId, events)
+      if (options.paced === undefined) insertEvents(databaseUrl(database), workspaceId, events)
+      else await insertEventsPaced(databaseUrl(database), workspaceId, events, options.paced)
       isBench = (row) => row.postId?.startsWith("pst_bench_") === true
     } else {
       const accounts = herald.started.firstRun.accounts as Array<{ id: string; platform: string }>
@@ -484,13 +358,7 @@ const run = async (options: RunOptions): Promise<Result> => {
     await stop(herald.child)
     // The statistics of a connection reach pg_stat_database when it closes, so they are read once Herald stopped.
     const activityAfter = database === undefined ? undefined : databaseActivity(databaseUrl(database))
-    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : {
-      commits: activityAfter.commits - activityBefore.commits,
-      inserted: activityAfter.inserted - activityBefore.inserted,
-      updated: activityAfter.updated - activityBefore.updated,
-      deleted: activityAfter.deleted - activityBefore.deleted,
-      deadlocks: activityAfter.deadlocks - activityBefore.deadlocks
-    }
+    const activity = activityBefore === undefined || activityAfter === undefined ? undefined : activityBetween(activityBefore, activityAfter)
     const stored = await readStored(options.backend, database === undefined ? join(folder, "all-data") : databaseUrl(database))
 
     const commits = new Map<string, number>()
@@ -543,16 +411,6 @@ const run = async (options: RunOptions): Promise<Result> => {
     }
 
     const log = readLog(herald.log, stoppingAt)
-    const byMessage = (lines: ReadonlyArray<string>) => {
-      const found = new Map<string, { count: number; first: string }>()
-      for (const line of lines) {
-        const message = /message="([^"]*)"/.exec(line)?.[1] ?? line
-        const seen = found.get(message)
-        if (seen === undefined) found.set(message, { count: 1, first: line })
-        else seen.count++
-      }
-      return found
-    }
     for (const [message, { count, first }] of byMessage(log.problems)) {
       // The innermost cause says what happened (e.g. "deadlock detected"); the full line stays in the kept log.
       const reason = [...first.matchAll(/\[cause\]: (\w*Error): ([^\\"]+)/g)].at(-1)
@@ -610,17 +468,20 @@ const row = (name: string, result: Result) =>
   `${(result.span / 1000).toFixed(1).padStart(10)} s ${result.perSecond.toFixed(0).padStart(9)}/s   ` +
   `${(result.others.slow === undefined ? "-" : String(result.others.slow.bodies)).padStart(5)} ` +
   `${(result.others.failing === undefined ? "-" : String(result.others.failing.bodies)).padStart(7)}`
-const report = (name: string, backend: Backend, result: Result) => {
+const report = (name: string, backend: Backend, result: Result, paced?: number) => {
   console.log(row(name, result))
   const cores = (value: number) => `${Math.round(value * 100)}%`
   const [herald, postgres, receivers, machine] = result.cpu
   if (backend === "postgres") {
-    const rate = result.perSecond >= targetPerSecond ? "met" : "missed"
+    const met = result.perSecond >= targetPerSecond ? "met" : "missed"
     const p99 = result.p99 < targetP99 ? "met" : "missed"
-    console.log(`${indent} targets: ≥ ${targetPerSecond}/s ${rate} (${result.perSecond.toFixed(0)}/s), p99 < ${targetP99} ms ${p99} (${ms(result.p99)} ms)`)
+    console.log(paced === undefined
+      ? `${indent} targets: ≥ ${targetPerSecond}/s ${met} (${result.perSecond.toFixed(0)}/s), p99 < ${targetP99} ms ${p99} (${ms(result.p99)} ms)`
+      : `${indent} target: p99 < ${targetP99} ms ${p99} (${ms(result.p99)} ms) under a steady ${paced} events a second ` +
+        `(the deliveries per second are the rate's, not the capacity)`)
   }
   console.log(`${indent} events committed in ${(result.commitSpan / 1000).toFixed(2)} s (${result.commitsPerSecond.toFixed(0)}/s` +
-    `${backend === "postgres" ? `, ${batch} a transaction` : ", drafts created through the API"})`)
+    `${backend === "embedded" ? ", drafts created through the API" : paced === undefined ? `, ${batch} a transaction` : ", a transaction every 50 ms"})`)
   console.log(`${indent} cpu while delivering: herald ${cores(herald)}, postgres server ${cores(postgres)}, receivers ${cores(receivers)}, ` +
     `whole machine ${cores(machine)} of ${cpu.length * 100}%`)
   for (const name of ["slow", "failing"] as const) {
@@ -642,21 +503,6 @@ const report = (name: string, backend: Backend, result: Result) => {
       `inserted, ${each(updated)} updated, ${each(deleted)} deleted (fan-out and the inserts included); ${deadlocks} deadlocks`)
   }
   for (const note of result.notes) console.log(`${indent} note: ${note}`)
-}
-
-/** The commit Herald runs from, and whether its code has changes not committed (other work in the same tree). */
-const revision = () => {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
-    const changed = execFileSync("git", ["status", "--porcelain", "--", "packages", "apps", "adapters"], {
-      cwd: root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"]
-    }).trim()
-    return `${head}${changed === "" ? "" : " + uncommitted changes"}`
-  } catch {
-    return "unknown"
-  }
 }
 
 const cpu = cpus()
@@ -681,6 +527,10 @@ for (const backend of usable) {
   if (withSlow !== undefined) report(`${backend}, healthy + slow`, backend, withSlow)
   const alone = runs.includes("alone") ? await run({ backend, receivers: ["healthy"] }) : undefined
   if (alone !== undefined) report(`${backend}, healthy alone`, backend, alone)
+  const steady = runs.includes("steady") && backend === "postgres"
+    ? await run({ backend, receivers: ["healthy", "slow", "failing"], paced: rate })
+    : undefined
+  if (steady !== undefined) report(`${backend}, 3, ${rate}/s steady`, backend, steady, rate)
   if (alone !== undefined && (all !== undefined || withSlow !== undefined)) {
     const ratio = (result: Result | undefined) => result === undefined ? "-" : `${(result.perSecond / alone.perSecond).toFixed(2)}×`
     console.log(`healthy receiver's deliveries per second against alone: with slow + failing ${ratio(all)}, with slow ${ratio(withSlow)}`)
