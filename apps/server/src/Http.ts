@@ -7,6 +7,7 @@ import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
+import * as McpRoute from "./http/McpRoute.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
@@ -18,13 +19,14 @@ import * as SystemHandlers from "./http/SystemHandlers.ts"
 export const openapiPath = "/api/v1/openapi.json"
 
 /**
- * Every public route: the REST API, its OpenAPI document, the offline docs page, error rendering, and in
- * the sandbox the network simulators under `/sandbox/<network>`.
+ * Every public route: the REST API, its OpenAPI document, the offline docs page, the MCP server, error
+ * rendering, and in the sandbox the network simulators under `/sandbox/<network>`.
  */
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.mergeAll(
   sandboxRoutes,
   MediaFiles.layer,
+  McpRoute.layer,
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),

@@ -53,6 +53,16 @@ const rows = (form: FormLimits): Array<readonly [string, string]> => {
   return result
 }
 
+/**
+ * A network's limits as plain lines, one per form of post (`Form post: Text up to 280 characters; ...`):
+ * the MCP tools put them in their descriptions, where a table would be noise.
+ */
+export const summary = (limits: Limits): ReadonlyArray<string> =>
+  Object.entries(limits.forms).map(([format, form]) =>
+    `form ${format}${format === "post" ? " (default)" : ""}: ` +
+    rows(form).map(([rule, limit]) => `${rule}: ${limit.replace(/`/g, "")}`).join("; ")
+  )
+
 /** The markdown of a network's limits: one table per form of post. */
 export const render = (limits: Limits): string =>
   Object.entries(limits.forms).map(([format, form]) =>

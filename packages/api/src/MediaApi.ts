@@ -58,3 +58,29 @@ export class MediaApi extends HttpApiGroup.make("media").add(
       "given as query parameters; otherwise they are read from the file's header."
   }))
 ).annotateMerge(OpenApi.annotations({ title: "Media" })) {}
+
+/** The API's view of a stored file (REST and the `upload_image` tool): links under the public address. */
+export const toMediaObject = (publicUrl: string, stored: {
+  readonly id: string
+  readonly kind: "image" | "video"
+  readonly file: string
+  readonly previewFile: string | null
+  readonly mimeType: string
+  readonly bytes: number
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationMs: number | null
+  readonly createdAt: string
+}) =>
+  new MediaObject({
+    id: stored.id,
+    kind: stored.kind,
+    url: `${publicUrl}/media/${stored.file}`,
+    previewUrl: stored.previewFile === null ? null : `${publicUrl}/media/${stored.previewFile}`,
+    mimeType: stored.mimeType,
+    bytes: stored.bytes,
+    width: stored.width,
+    height: stored.height,
+    durationMs: stored.durationMs,
+    createdAt: stored.createdAt
+  })

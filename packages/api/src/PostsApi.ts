@@ -4,37 +4,75 @@ import { Post } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
 
+// Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
+const field = {
+  content: Schema.String.annotate({
+    description: "The text for every target, unless platformContent has an entry for the target's network. " +
+      "May be empty only when every target has an override or its network takes a post of media alone"
+  }),
+  accountIds: Schema.Array(Schema.String).annotate({
+    description: "Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats"
+  }),
+  mediaIds: Schema.Array(Schema.String).annotate({
+    description: "Ids of uploaded media (images or videos), in the order they are shown"
+  }),
+  scheduledAt: Schema.String.annotate({
+    description: "When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. " +
+      "Not more than 60 s in the past (use publishNow)"
+  }),
+  publishNow: Schema.Boolean.annotate({ description: "true publishes the post at once" }),
+  draft: Schema.Boolean.annotate({ description: "true saves the post as a draft; nothing is published" }),
+  platformContent: Schema.Record(Schema.String, Schema.String).annotate({
+    description: "Text per network, keyed by network (x, instagram, threads, tiktok, youtube, linkedin, facebook), " +
+      "replacing content for that network's targets"
+  }),
+  xThread: Schema.Array(Schema.String).annotate({
+    description: "Follow-up posts (text only) that turn the X version into a thread, in order"
+  }),
+  instagramFormat: Schema.Literals(["post", "story"]).annotate({
+    description: "Instagram: a feed post (default) or a story"
+  }),
+  tiktok: Post.TikTokSettings.annotate({ description: "TikTok settings for the video" }),
+  firstComment: Schema.NullOr(Schema.String).annotate({
+    description: "A comment Herald adds under the post once it is out (networks that allow it); null for none"
+  }),
+  youtubeTitle: Schema.NullOr(Schema.String).annotate({
+    description: "YouTube: the video's title (required for YouTube targets)"
+  }),
+  youtubeThumbnail: Schema.NullOr(Schema.String).annotate({
+    description: "YouTube: the media id of an uploaded image to use as the thumbnail; null for none"
+  })
+}
+
+// What a create and a change may both send, each optional.
+const optionalFields = {
+  content: Schema.optionalKey(field.content),
+  mediaIds: Schema.optionalKey(field.mediaIds),
+  scheduledAt: Schema.optionalKey(field.scheduledAt),
+  platformContent: Schema.optionalKey(field.platformContent),
+  xThread: Schema.optionalKey(field.xThread),
+  instagramFormat: Schema.optionalKey(field.instagramFormat),
+  tiktok: Schema.optionalKey(field.tiktok),
+  firstComment: Schema.optionalKey(field.firstComment),
+  youtubeTitle: Schema.optionalKey(field.youtubeTitle),
+  youtubeThumbnail: Schema.optionalKey(field.youtubeThumbnail)
+}
+
 /** `POST /api/v1/posts` (reference, "POST /api/v1/posts"; product.md, "Posts"). Unknown fields are refused. */
 export const CreatePost = Schema.Struct({
-  content: Schema.optionalKey(Schema.String),
-  accountIds: Schema.Array(Schema.String),
-  mediaIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  scheduledAt: Schema.optionalKey(Schema.String),
-  publishNow: Schema.optionalKey(Schema.Boolean),
-  draft: Schema.optionalKey(Schema.Boolean),
-  platformContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
-  xThread: Schema.optionalKey(Schema.Array(Schema.String)),
-  instagramFormat: Schema.optionalKey(Schema.Literals(["post", "story"])),
-  tiktok: Schema.optionalKey(Post.TikTokSettings),
-  firstComment: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  youtubeTitle: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  youtubeThumbnail: Schema.optionalKey(Schema.NullOr(Schema.String))
+  ...optionalFields,
+  accountIds: field.accountIds,
+  publishNow: Schema.optionalKey(field.publishNow),
+  draft: Schema.optionalKey(field.draft)
 })
 
 /** `PATCH /api/v1/posts/:id`: any create field but `publishNow`; only what is sent changes. */
 export const UpdatePost = Schema.Struct({
-  content: Schema.optionalKey(Schema.String),
-  accountIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  mediaIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  scheduledAt: Schema.optionalKey(Schema.String),
-  draft: Schema.optionalKey(Schema.Boolean),
-  platformContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
-  xThread: Schema.optionalKey(Schema.Array(Schema.String)),
-  instagramFormat: Schema.optionalKey(Schema.Literals(["post", "story"])),
-  tiktok: Schema.optionalKey(Post.TikTokSettings),
-  firstComment: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  youtubeTitle: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  youtubeThumbnail: Schema.optionalKey(Schema.NullOr(Schema.String))
+  ...optionalFields,
+  accountIds: Schema.optionalKey(field.accountIds),
+  draft: Schema.optionalKey(field.draft.annotate({
+    description: "true takes the post back to draft; false with scheduledAt schedules a draft"
+  }))
 })
 
 export class Deleted extends Schema.Class<Deleted>("Deleted")({ id: Schema.String, deleted: Schema.Literal(true) }) {}

@@ -53,6 +53,17 @@ export interface ListInput {
   readonly cursor?: { readonly sortAt: Date; readonly id: string } | undefined
 }
 
+/** A caller narrower than the REST API: which statuses it may act on, and who it is (for the refusal's message). */
+export interface Restriction {
+  readonly statuses: ReadonlyArray<Post.PostStatus>
+  readonly caller: string
+}
+
+const refused = (postId: string, status: string, only: Restriction) =>
+  new PostConflict({
+    message: `Post ${postId} is ${status.replace("_", " ")}; ${only.caller} acts only on ${only.statuses.map((name) => name.replace("_", " ")).join(" or ")} posts`
+  })
+
 export class Posts extends Context.Service<Posts, {
   create(workspaceId: string, input: CreateInput): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
   get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
@@ -60,8 +71,10 @@ export class Posts extends Context.Service<Posts, {
     readonly posts: ReadonlyArray<Post.Post>
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
   }, SqlError.SqlError>
-  remove(workspaceId: string, postId: string): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
-  update(workspaceId: string, postId: string, patch: UpdateInput): Effect.Effect<
+  /** `only`: the statuses the caller may delete from (the MCP tool: draft and scheduled); any but publishing by default. */
+  remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
+  /** `only`: the statuses the caller may change (the MCP tool: draft and scheduled); draft, awaiting approval, scheduled by default. */
+  update(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction): Effect.Effect<
     Post.Post,
     PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
   >
@@ -211,11 +224,12 @@ export class Posts extends Context.Service<Posts, {
         }
       })
 
-      const remove = Effect.fn("Posts.remove")(function*(workspaceId: string, postId: string) {
+      const remove = Effect.fn("Posts.remove")(function*(workspaceId: string, postId: string, only?: Restriction) {
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<{ readonly status: string }>`
+          const [row] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (row === undefined) return yield* new PostNotFound({ postId })
+          if (only !== undefined && !only.statuses.includes(row.status)) return yield* refused(postId, row.status, only)
           if (row.status === "publishing") {
             return yield* new PostConflict({ message: `Post ${postId} is going out right now; it can be deleted once it has` })
           }
@@ -224,11 +238,12 @@ export class Posts extends Context.Service<Posts, {
         }))
       })
 
-      const update = Effect.fn("Posts.update")(function*(workspaceId: string, postId: string, patch: UpdateInput) {
+      const update = Effect.fn("Posts.update")(function*(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction) {
         const { post, version } = yield* sql.withTransaction(Effect.gen(function*() {
           const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (locked === undefined) return yield* new PostNotFound({ postId })
+          if (only !== undefined && !only.statuses.includes(locked.status)) return yield* refused(postId, locked.status, only)
           if (!["draft", "awaiting_approval", "scheduled"].includes(locked.status)) {
             return yield* new PostConflict({
               message: `Post ${postId} is ${locked.status}; only draft, awaiting approval or scheduled posts can change`

@@ -29,12 +29,16 @@ export const TikTokPrivacy = Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLL
 
 /** TikTok settings (reference, "TikTok settings"); `{}` when none. */
 export const TikTokSettings = Schema.Struct({
-  privacy: Schema.optionalKey(TikTokPrivacy),
-  allowComments: Schema.optionalKey(Schema.Boolean),
-  allowDuet: Schema.optionalKey(Schema.Boolean),
-  allowStitch: Schema.optionalKey(Schema.Boolean),
-  yourBrand: Schema.optionalKey(Schema.Boolean),
-  brandedContent: Schema.optionalKey(Schema.Boolean)
+  privacy: Schema.optionalKey(TikTokPrivacy.annotate({
+    description: "Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)"
+  })),
+  allowComments: Schema.optionalKey(Schema.Boolean.annotate({ description: "Viewers may comment" })),
+  allowDuet: Schema.optionalKey(Schema.Boolean.annotate({ description: "Viewers may duet the video" })),
+  allowStitch: Schema.optionalKey(Schema.Boolean.annotate({ description: "Viewers may stitch the video" })),
+  yourBrand: Schema.optionalKey(Schema.Boolean.annotate({ description: "The video promotes the creator's own business" })),
+  brandedContent: Schema.optionalKey(
+    Schema.Boolean.annotate({ description: "The video is paid partnership content (cannot be SELF_ONLY)" })
+  )
 })
 export type TikTokSettings = typeof TikTokSettings.Type
 

@@ -37,7 +37,8 @@ export const limit = (
     )
   })
 
-const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
+/** A request without a valid key: counted against its address, then `unauthorized` with `WWW-Authenticate: Bearer`. */
+export const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
   Effect.gen(function*() {
     // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
     const request = yield* HttpServerRequest.HttpServerRequest

@@ -1,8 +1,7 @@
 import { Cause, Effect, Option, type Types } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
-import { ApiError, HeraldApi } from "@herald/api"
-import { formatSchemaError } from "../internal/formatSchemaError.ts"
+import { ApiError, HeraldApi, SchemaProblems } from "@herald/api"
 import * as NodeServer from "../internal/nodeServer.ts"
 
 // One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
@@ -40,7 +39,7 @@ const render = (
 
   if (HttpApiError.HttpApiSchemaError.is(error)) {
     if (error.kind === "Body" || error.kind === "ResponseHeaders") return internal(cause, request, requestId)
-    const { details, message } = formatSchemaError(error.kind, error.cause)
+    const { details, message } = SchemaProblems.formatSchemaError(error.kind, error.cause)
     return Effect.succeed(json(400, ApiError.body("invalid", message, { details })))
   }
   if (HttpApiError.HttpApiPayloadTooLarge.is(error)) {

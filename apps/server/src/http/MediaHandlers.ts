@@ -16,21 +16,6 @@ export interface UploadRequest {
   readonly request: HttpServerRequest.HttpServerRequest
 }
 
-/** The API's view of a stored file: links under the public address. */
-export const toMediaObject = (publicUrl: string, stored: Media.StoredMedia) =>
-  new MediaApi.MediaObject({
-    id: stored.id,
-    kind: stored.kind,
-    url: `${publicUrl}/media/${stored.file}`,
-    previewUrl: stored.previewFile === null ? null : `${publicUrl}/media/${stored.previewFile}`,
-    mimeType: stored.mimeType,
-    bytes: stored.bytes,
-    width: stored.width,
-    height: stored.height,
-    durationMs: stored.durationMs,
-    createdAt: stored.createdAt
-  })
-
 const tooLarge = (request: HttpServerRequest.HttpServerRequest, message: string) => {
   // The rest of the body is not wanted: closing the connection spares reading (and discarding) it.
   NodeServer.addHeaders(request.source, { connection: "close" })
@@ -61,7 +46,7 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
       PlatformError: Effect.die
     })
   )
-  return { data: toMediaObject(publicUrl, stored) }
+  return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })
 
 export const layer = HttpApiBuilder.group(HeraldApi.HeraldApi, "media", (handlers) => handlers.handle("upload", upload))

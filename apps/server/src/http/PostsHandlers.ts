@@ -1,18 +1,14 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
+import { ApiError, Authorization, HeraldApi, ListQuery, PostsApi } from "@herald/api"
 import { Posts } from "@herald/core"
 import { Post } from "@herald/domain"
-import { parseListQuery } from "../internal/listQuery.ts"
 
 const invalid = (error: Posts.PostInvalid) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
 const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
-
-const cursorOf = (next: { readonly sortAt: Date; readonly id: string }) =>
-  Buffer.from(`${next.sortAt.toISOString()}|${next.id}`).toString("base64url")
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
@@ -36,7 +32,7 @@ export const layer = HttpApiBuilder.group(
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const workspaceId = yield* workspace
-          const parsed = parseListQuery(query, Post.PostStatus.literals)
+          const parsed = ListQuery.parseListQuery(query, Post.PostStatus.literals)
           if ("problems" in parsed) {
             return yield* new ApiError.Invalid({
               message: parsed.problems.map((problem) => problem.message).join("; "),
@@ -44,7 +40,7 @@ export const layer = HttpApiBuilder.group(
             })
           }
           const page = yield* Effect.orDie(posts.list(workspaceId, parsed))
-          return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, cursorOf)) }
+          return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, ListQuery.encodeCursor)) }
         }))
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.update(workspaceId, params.id, payload)).pipe(

@@ -1,6 +1,6 @@
-// `GET /api/v1/posts` query parameters (product.md, "Posts"): `from` inclusive and `to` exclusive bound the
-// post's time; `status` is one status or a comma list; `limit` 1 to 100 (20 by default); `cursor` is the
-// previous page's `nextCursor`. Bad values are `invalid` naming the parameter.
+// `GET /api/v1/posts` query parameters (product.md, "Posts"), also the `list_posts` tool's: `from` inclusive
+// and `to` exclusive bound the post's time; `status` is one status or a comma list; `limit` 1 to 100 (20 by
+// default); `cursor` is the previous page's `nextCursor`. Bad values are `invalid` naming the parameter.
 
 const zoned = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/
 
@@ -59,3 +59,7 @@ export const parseListQuery = <Status extends string>(query: {
     ...(cursor === undefined ? {} : { cursor })
   }
 }
+
+/** The `nextCursor` of a page: where the next one starts (the last post's time and id), opaque to clients. */
+export const encodeCursor = (next: { readonly sortAt: Date; readonly id: string }) =>
+  Buffer.from(`${next.sortAt.toISOString()}|${next.id}`).toString("base64url")

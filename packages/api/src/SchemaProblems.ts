@@ -6,7 +6,9 @@ const where = {
   Query: "query",
   Payload: "body",
   Body: "response body",
-  ResponseHeaders: "response headers"
+  ResponseHeaders: "response headers",
+  // An MCP tool's arguments.
+  Arguments: "arguments"
 } as const
 
 const standard = SchemaIssue.makeFormatterStandardSchemaV1()

@@ -1,0 +1,96 @@
+import { ByteSize, Effect, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiError } from "@herald/api"
+import { ApiKeys, RateLimiter } from "@herald/core"
+import { Server, Tools } from "@herald/mcp"
+import { PublicUrl } from "../PublicUrl.ts"
+import { limit, refuse } from "./AuthorizationLive.ts"
+
+// `/api/mcp`: the MCP server for AI assistants (reference, "MCP server"), Streamable HTTP and stateless. The
+// bearer key is checked before the transport, as for REST (401 in the REST error shape, with
+// `WWW-Authenticate`), and every request counts against the key's REST rate limit.
+
+/**
+ * The largest body read: a 30 MB image is 40 MB of base64, plus the JSON-RPC around it. Everything else an
+ * assistant sends is small.
+ */
+const maxBodyBytes = 42 * 1024 * 1024
+const maxBody = ByteSize.bytes(maxBodyBytes)
+
+const errorJson = (status: number, error: ApiError.Unauthorized | ApiError.RateLimited | ApiError.Invalid | ApiError.TooLarge) =>
+  HttpServerResponse.jsonUnsafe(
+    ApiError.body(
+      error._tag === "Unauthorized"
+        ? "unauthorized"
+        : error._tag === "RateLimited"
+        ? "rate_limited"
+        : error._tag === "TooLarge"
+        ? "too_large"
+        : "invalid",
+      error.message
+    ),
+    { status }
+  )
+
+/** JSON-RPC errors for what never reaches the transport (the shape the SDK's own answers have). */
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
+
+const isToolCall = (body: unknown) =>
+  typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
+
+const handle = (tools: ReadonlyArray<Tools.Tool>) =>
+  Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
+    const apiKeys = yield* ApiKeys.ApiKeys
+    const rateLimiter = yield* RateLimiter.RateLimiter
+    const publicUrl = yield* PublicUrl
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
+    const principal = yield* apiKeys.authenticate(bearer).pipe(
+      Effect.catchTag("SqlError", Effect.die),
+      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused))
+    )
+    // A stateless server keeps no stream for GET and no session for DELETE to end (MCP, "Streamable HTTP").
+    if (request.method !== "POST") {
+      return rpcError(405, -32000, "Method not allowed: this MCP server is stateless and answers POST only", { allow: "POST" })
+    }
+    const limited = yield* Effect.flip(limit(rateLimiter, `key:${principal.keyId}`)).pipe(
+      Effect.map((refused) => new Tools.ToolFailure({ code: "rate_limited", message: refused.message })),
+      Effect.option
+    )
+    const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBody),
+      Effect.mapError(() =>
+        new ApiError.TooLarge({ message: `The request body is larger than the limit of ${maxBodyBytes} bytes` })
+      )
+    )
+    const body = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => "not json" as const }).pipe(
+      Effect.option
+    )
+    if (body._tag === "None") return rpcError(400, -32700, "Parse error: the body is not JSON")
+    // Over the limit: a tool call answers it as the tool's failure, so the assistant reads why and when to
+    // try again; anything else (initialize, tools/list) is refused like a REST request.
+    if (limited._tag === "Some" && !isToolCall(body.value)) {
+      return yield* new ApiError.RateLimited({ message: limited.value.message })
+    }
+    const web = yield* HttpServerRequest.toWeb(request).pipe(Effect.orDie)
+    const context = yield* Effect.context<never>()
+    const response = yield* Server.answer({
+      request: new Request(web.url, { method: "POST", headers: web.headers }),
+      body: body.value,
+      tools,
+      caller: { workspaceId: principal.workspaceId, publicUrl },
+      refused: limited._tag === "Some" ? limited.value : undefined,
+      run: Effect.runPromiseWith(context)
+    })
+    return HttpServerResponse.fromWeb(response)
+  }, (effect) =>
+    effect.pipe(
+      Effect.catchTags({
+        Unauthorized: (error) => Effect.succeed(errorJson(401, error)),
+        RateLimited: (error) => Effect.succeed(errorJson(429, error)),
+        TooLarge: (error) => Effect.succeed(errorJson(413, error))
+      })
+    ))
+
+/** The route, for every method (GET and DELETE are answered 405 once the key is checked). */
+export const layer = Layer.unwrap(Effect.map(Tools.make, (tools) => HttpRouter.add("*", "/api/mcp", handle(tools))))

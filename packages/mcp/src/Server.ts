@@ -1,0 +1,93 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect } from "effect"
+import { ApiError } from "@herald/api"
+import { type Caller, type Tool, ToolFailure } from "./Tools.ts"
+
+/**
+ * One MCP exchange over Streamable HTTP, stateless (architecture.md, "MCP"): a fresh SDK server and transport
+ * per request, JSON answers, no session, so any Herald process answers any call. The promise-based SDK is
+ * wrapped here, once; the tools themselves are Effects.
+ */
+
+export const serverInfo = { name: "herald", title: "Herald", version: "1.0.0" }
+
+const instructions = "Herald schedules and publishes social posts to X, Instagram, Threads, TikTok, YouTube, LinkedIn " +
+  "and Facebook Pages. Start with list_accounts to find the account ids to post to. create_post takes exactly one of " +
+  "scheduledAt, publishNow or draft, and checks each network's limits (listed in its description) at once. " +
+  "Images go up with upload_image first; their ids go in mediaIds. get_post shows how each target went."
+
+/** A failure as a tool result: the REST error body as text, so the assistant sees its code, message and details. */
+export const failureResult = (failure: ToolFailure): CallToolResult => ({
+  content: [{
+    type: "text",
+    text: JSON.stringify(ApiError.body(failure.code, failure.message, failure.details === undefined ? {} : { details: failure.details }))
+  }],
+  isError: true
+})
+
+const successResult = (body: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(body) }],
+  structuredContent: body
+})
+
+export interface Exchange {
+  /** The request as a Web request; its body already read into `body`. */
+  readonly request: Request
+  readonly body: unknown
+  readonly tools: ReadonlyArray<Tool>
+  readonly caller: Caller
+  /** Set when the key is over its rate limit: a tool call answers it as its failure. */
+  readonly refused?: ToolFailure | undefined
+  /** Runs an Effect in the caller's context (its logger, its services). */
+  readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
+}
+
+const makeServer = (exchange: Exchange) => {
+  const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: exchange.tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations
+    }))
+  }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    if (exchange.refused !== undefined) return failureResult(exchange.refused)
+    const tool = exchange.tools.find((candidate) => candidate.name === request.params.name)
+    if (tool === undefined) {
+      return failureResult(new ToolFailure({
+        code: "not_found",
+        message: `No tool is named ${request.params.name}; the tools are ${exchange.tools.map((each) => each.name).join(", ")}`
+      }))
+    }
+    return exchange.run(tool.call(request.params.arguments, exchange.caller).pipe(
+      Effect.map(successResult),
+      Effect.catchTag("ToolFailure", (failure) => Effect.succeed(failureResult(failure))),
+      // Herald's own fault: logged in full, answered as `internal` like the REST API's 500.
+      Effect.catchCause((cause) =>
+        Effect.as(
+          Effect.logError(`MCP tool ${tool.name} failed`, Cause.pretty(cause)),
+          failureResult(new ToolFailure({ code: "internal", message: "Something went wrong on Herald's side; the error is logged" }))
+        )
+      )
+    ))
+  })
+  return server
+}
+
+/** The MCP answer to one POST: a server and a transport made for it (no session id generator: stateless), closed once it is answered. */
+export const answer = (exchange: Exchange): Effect.Effect<Response> =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => {
+      const server = makeServer(exchange)
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+      return server.connect(transport).then(() => ({ server, transport }))
+    }),
+    ({ transport }) => Effect.promise(() => transport.handleRequest(exchange.request, { parsedBody: exchange.body })),
+    ({ server }) => Effect.promise(() => server.close())
+  )

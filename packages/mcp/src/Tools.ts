@@ -1,0 +1,272 @@
+import { Effect, Schema, Stream } from "effect"
+import type { SqlError } from "effect/sql"
+import { LimitsTable } from "@herald/adapter-kit"
+import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
+import { Accounts, Media, Networks, Posts } from "@herald/core"
+import { Account, Post } from "@herald/domain"
+
+/**
+ * The seven MCP tools (reference, "MCP server"; product.md, "MCP"). Each calls the same core service as its
+ * REST twin and answers the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot
+ * drift; a failure carries the REST error's `code`, `message` and `details`.
+ */
+
+/** A tool's failure: what the REST API would have answered, as a tool result with `isError`. */
+export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
+  code: Schema.Literals(ApiError.codes),
+  message: Schema.String,
+  details: Schema.optionalKey(Schema.Unknown)
+}) {}
+
+/** Who calls: the key's workspace, and the address media links are made under. */
+export interface Caller {
+  readonly workspaceId: string
+  readonly publicUrl: string
+}
+
+/** A JSON Schema object, as MCP's `inputSchema` and `outputSchema` take it. */
+export type JsonSchemaObject = { readonly type: "object" } & Record<string, unknown>
+
+export interface Annotations {
+  readonly title: string
+  readonly readOnlyHint: boolean
+  readonly destructiveHint: boolean
+  readonly idempotentHint: boolean
+  /** The tools act on Herald, not on the open world (publishing aside, which Herald does later). */
+  readonly openWorldHint: boolean
+}
+
+export interface Tool {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: JsonSchemaObject
+  readonly outputSchema: JsonSchemaObject
+  readonly annotations: Annotations
+  /** Decodes the arguments, runs the tool and answers its body as JSON (the REST body). */
+  call(args: unknown, caller: Caller): Effect.Effect<Record<string, unknown>, ToolFailure>
+}
+
+/** JSON Schema (draft 2020-12) of the JSON form of a schema, definitions inlined under `$defs`. */
+export const jsonSchemaOf = (schema: Schema.Top, options: { readonly closed?: boolean } = {}): JsonSchemaObject => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: options.closed === true ? "error" : "ignore" })
+  const definitions = Object.keys(document.definitions).length === 0 ? {} : { $defs: document.definitions }
+  return { ...document.schema, ...definitions } as JsonSchemaObject
+}
+
+const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly input: I
+  /** The input's JSON Schema when generating it would not say `type: object` (an empty struct takes any object). */
+  readonly inputSchema?: JsonSchemaObject
+  readonly output: O
+  readonly readOnly?: boolean
+  readonly destructive?: boolean
+  readonly idempotent?: boolean
+  readonly run: (input: I["Type"], caller: Caller) => Effect.Effect<O["Type"], ToolFailure, I["DecodingServices"]>
+}): Tool => {
+  const decode = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
+  const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output as unknown as Schema.Codec<O["Type"], unknown>))
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.inputSchema ?? jsonSchemaOf(spec.input, { closed: true }),
+    outputSchema: jsonSchemaOf(spec.output),
+    annotations: {
+      title: spec.title,
+      readOnlyHint: spec.readOnly ?? false,
+      destructiveHint: spec.destructive ?? false,
+      idempotentHint: spec.idempotent ?? false,
+      openWorldHint: false
+    },
+    call: (args, caller) =>
+      decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
+        Effect.mapError((error) => {
+          const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
+          return new ToolFailure({ code: "invalid", message, details })
+        }),
+        Effect.flatMap((input) => spec.run(input, caller) as Effect.Effect<O["Type"], ToolFailure>),
+        Effect.flatMap((output) => Effect.orDie(encode(output))),
+        Effect.map((body) => body as Record<string, unknown>)
+      )
+  }
+}
+
+const fail = (code: ApiError.Code, error: { readonly message: string }, details?: unknown) =>
+  Effect.fail(new ToolFailure(details === undefined ? { code, message: error.message } : { code, message: error.message, details }))
+
+const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
+
+const timing = "Timing: send exactly one of scheduledAt (an ISO 8601 time with a zone, not more than 60 s in the past), " +
+  "publishNow: true, or draft: true."
+
+const ListPostsInput = Schema.Struct({
+  from: Schema.optionalKey(Schema.String.annotate({
+    description: "Earliest post time, inclusive (ISO 8601 with a zone). A post's time is scheduledAt, or createdAt when unscheduled"
+  })),
+  to: Schema.optionalKey(Schema.String.annotate({ description: "Latest post time, exclusive (ISO 8601 with a zone)" })),
+  status: Schema.optionalKey(Schema.String.annotate({
+    description: `One status or a comma list: ${Post.PostStatus.literals.join(", ")}`
+  })),
+  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Posts per page, 1 to 100 (20 by default)" })),
+  cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
+})
+
+const imageTypes = ["image/jpeg", "image/png", "image/webp"] as const
+const maxImageBytes = Media.defaultLimits.image
+
+const UploadImageInput = Schema.Struct({
+  data: Schema.String.annotate({
+    description: `The image file, base64-encoded (standard alphabet; at most ${maxImageBytes / (1024 * 1024)} MB once decoded)`
+  }),
+  mimeType: Schema.Literals(imageTypes).annotate({ description: "The image's type; the bytes must match it" })
+})
+
+const base64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/** Only draft and scheduled posts change or go through MCP (product.md, "Posts"): an assistant never touches the rest. */
+const mcpRestriction = (tool: string): Posts.Restriction => ({ statuses: ["draft", "scheduled"], caller: `the ${tool} tool` })
+
+/** What each installed network accepts, for the descriptions of the tools that write posts. */
+const networkLimits = (adapters: ReadonlyArray<{ readonly network: string; readonly name: string; readonly limits: Parameters<typeof LimitsTable.summary>[0] }>) =>
+  adapters.map((adapter) => `- ${adapter.network} (${adapter.name}): ${LimitsTable.summary(adapter.limits).join(" | ")}`).join("\n")
+
+/** The tools, bound to this process's services and installed networks. */
+export const make = Effect.gen(function*() {
+  const posts = yield* Posts.Posts
+  const accounts = yield* Accounts.Accounts
+  const media = yield* Media.Media
+  const networks = yield* Networks.Networks
+  const limits = networkLimits(networks.all)
+
+  const postFailures = <A, R>(
+    effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | SqlError.SqlError, R>
+  ): Effect.Effect<A, ToolFailure, R> =>
+    effect.pipe(
+      Effect.catchTag("PostInvalid", (error) => fail("invalid", error, error.problems)),
+      Effect.catchTag("PostNotFound", (error) => fail("not_found", error)),
+      Effect.catchTag("PostConflict", (error) => fail("conflict", error)),
+      Effect.catchTag("SqlError", Effect.die)
+    )
+
+  return [
+    define({
+      name: "list_accounts",
+      title: "List accounts",
+      description: "The workspace's social accounts with their ids (for accountIds), network, username and status " +
+        "(connected, needs_reconnect or disconnected). Posts may target connected accounts.",
+      input: Schema.Struct({}),
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      output: Envelope.Data(Schema.Array(Account.Account)),
+      readOnly: true,
+      idempotent: true,
+      run: (_, caller) => Effect.map(Effect.orDie(accounts.list(caller.workspaceId)), (data) => ({ data }))
+    }),
+    define({
+      name: "list_posts",
+      title: "List posts",
+      description: "Posts of the workspace by time (scheduledAt, or createdAt when unscheduled), then id, a page at a " +
+        "time; filter by time range and status. Pass nextCursor back as cursor for the next page.",
+      input: ListPostsInput,
+      output: Envelope.Page(Post.Post),
+      readOnly: true,
+      idempotent: true,
+      run: (input, caller) =>
+        Effect.gen(function*() {
+          const { limit, ...rest } = input
+          const parsed = ListQuery.parseListQuery({ ...rest, ...(limit === undefined ? {} : { limit: String(limit) }) }, Post.PostStatus.literals)
+          if ("problems" in parsed) {
+            return yield* fail("invalid", { message: parsed.problems.map((problem) => problem.message).join("; ") }, parsed.problems)
+          }
+          const page = yield* Effect.orDie(posts.list(caller.workspaceId, parsed))
+          return { data: page.posts, nextCursor: page.next._tag === "Some" ? ListQuery.encodeCursor(page.next.value) : null }
+        })
+    }),
+    define({
+      name: "get_post",
+      title: "Get a post",
+      description: "One post with its status and, per target account, its status (pending, published, failed), the " +
+        "link once published and the error when it failed.",
+      input: Schema.Struct({ id: postId }),
+      output: Envelope.Data(Post.Post),
+      readOnly: true,
+      idempotent: true,
+      run: (input, caller) => postFailures(Effect.map(posts.get(caller.workspaceId, input.id), (data) => ({ data })))
+    }),
+    define({
+      name: "create_post",
+      title: "Create a post",
+      description: `Creates a post for one or more accounts: a draft, scheduled for a time, or published now. ${timing} ` +
+        "Each network's limits are checked at once; a post over one is refused with a message naming the network, " +
+        "the limit and the actual size. Images come from upload_image (their ids go in mediaIds).\n" +
+        `Limits per network:\n${limits}`,
+      input: PostsApi.CreatePost,
+      output: Envelope.Data(Post.Post),
+      run: (input, caller) => postFailures(Effect.map(posts.create(caller.workspaceId, input), (data) => ({ data })))
+    }),
+    define({
+      name: "update_post",
+      title: "Update a post",
+      description: "Changes a draft or scheduled post: only the fields sent change, and the result is checked against " +
+        "each network's limits again. draft: true takes a scheduled post back to draft; draft: false with scheduledAt " +
+        `schedules a draft. Posts going out or gone out cannot change.\nLimits per network:\n${limits}`,
+      input: Schema.Struct({ id: postId, ...PostsApi.UpdatePost.fields }),
+      output: Envelope.Data(Post.Post),
+      idempotent: true,
+      run: ({ id, ...patch }, caller) =>
+        postFailures(Effect.map(posts.update(caller.workspaceId, id, patch, mcpRestriction("update_post")), (data) => ({ data })))
+    }),
+    define({
+      name: "delete_post",
+      title: "Delete a post",
+      description: "Deletes a draft or scheduled post from Herald, so it never goes out. Posts already out (or going " +
+        "out) are not touched; delete those on the network itself.",
+      input: Schema.Struct({ id: postId }),
+      output: Envelope.Data(PostsApi.Deleted),
+      destructive: true,
+      run: (input, caller) =>
+        postFailures(Effect.as(
+          posts.remove(caller.workspaceId, input.id, mcpRestriction("delete_post")),
+          { data: new PostsApi.Deleted({ id: input.id, deleted: true }) }
+        ))
+    }),
+    define({
+      name: "upload_image",
+      title: "Upload an image",
+      description: "Stores an image (JPEG, PNG or WebP, base64-encoded) for use in posts; answers the media object, " +
+        "whose id goes in create_post's mediaIds. Its width and height are read from the file and checked against " +
+        "each network's limits when the post is made.",
+      input: UploadImageInput,
+      output: Envelope.Data(MediaApi.MediaObject),
+      run: (input, caller) =>
+        Effect.gen(function*() {
+          const text = input.data.replace(/\s+/g, "")
+          if (!base64.test(text) || text.length % 4 === 1) {
+            return yield* fail("invalid", { message: "data is not base64 (the standard alphabet, A-Z a-z 0-9 + /)" })
+          }
+          // Refused before decoding: the decoded size is known from the length.
+          if (Math.floor(text.length * 3 / 4) - (text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0) > maxImageBytes) {
+            return yield* fail("too_large", new Media.MediaTooLarge({ kind: "image", limit: maxImageBytes }))
+          }
+          const bytes = new Uint8Array(Buffer.from(text, "base64"))
+          const stored = yield* media.upload({
+            workspaceId: caller.workspaceId,
+            contentType: input.mimeType,
+            contentLength: bytes.byteLength,
+            body: Stream.make(bytes)
+          }).pipe(
+            Effect.catchTags({
+              MediaInvalid: (error) => fail("invalid", error),
+              MediaTooLarge: (error) => fail("too_large", error),
+              SqlError: Effect.die,
+              PlatformError: Effect.die
+            })
+          )
+          return { data: MediaApi.toMediaObject(caller.publicUrl, stored) }
+        })
+    })
+  ] satisfies ReadonlyArray<Tool>
+})

@@ -1,0 +1,2 @@
+export * as Server from "./Server.ts"
+export * as Tools from "./Tools.ts"
