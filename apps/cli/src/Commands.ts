@@ -1,10 +1,11 @@
-import { Effect, Option } from "effect"
+import { Config, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { Main, Packages } from "@herald/server"
 import { Database, DatabaseInfo } from "@herald/db"
 import { Settings } from "@herald/core"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
+import * as McpBridge from "./McpBridge.ts"
 import * as Output from "./Output.ts"
 import { DataDirLock } from "@herald/db"
 
@@ -229,11 +230,37 @@ const accountList = Command.make("list", { workspace: workspaceFlag, json }, ({ 
       )
     ))).pipe(Command.withDescription("List a workspace's connected accounts"))
 
+const mcp = Command.make("mcp", {
+  url: Flag.String("url").pipe(
+    Flag.withDescription("The Herald to reach, as its base URL (https://herald.example.com); HERALD_URL when not given"),
+    Flag.withFallbackConfig(Config.String("HERALD_URL"))
+  ),
+  key: Flag.Redacted("key").pipe(
+    Flag.withDescription("An API key of the workspace (hrld_...); HERALD_API_KEY when not given"),
+    Flag.withFallbackConfig(Config.Redacted("HERALD_API_KEY"))
+  )
+}, ({ key, url }) =>
+  Effect.gen(function*() {
+    const base = yield* Effect.try({ try: () => new URL(url), catch: () => `--url ${url} is not a URL` })
+    if (base.protocol !== "https:" && base.protocol !== "http:") return yield* Effect.fail(`--url ${url} is not an http(s) URL`)
+    yield* McpBridge.run({ url: base, key })
+  }).pipe(
+    Effect.catch((message: string) =>
+      Effect.sync(() => {
+        process.stderr.write(`herald mcp: ${message}\n`)
+        process.exitCode = 2
+      })
+    )
+  )).pipe(Command.withDescription(
+    "An MCP server on stdio that forwards to a Herald's /api/mcp with the key: for assistants that cannot set headers"
+  ))
+
 export const herald = Command.make("herald").pipe(
   Command.withDescription("Herald: schedule and publish social posts"),
   Command.withSubcommands([
     start,
     migrate,
+    mcp,
     Command.make("workspace").pipe(
       Command.withDescription("Workspaces"),
       Command.withSubcommands([workspaceCreate, workspaceList])

@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 
 // The command line as an operator uses it: real processes, one data folder, with the server running and
 // stopped.
@@ -140,6 +143,59 @@ describe("herald with the server running", () => {
     assert.strictEqual(second.code, 1)
     assert.strictEqual(second.json.error.code, "conflict")
     assert.include(second.json.error.message, String(server!.pid))
+  })
+
+  it("herald mcp bridges an assistant on stdio to the server's /api/mcp with the key", async () => {
+    const key = started.firstRun.key.key as string
+    const client = new Client({ name: "cli-test", version: "1.0.0" })
+    const stderr: Array<string> = []
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "--url", started.listening],
+      // The key from the environment, as a desktop assistant's configuration gives it.
+      env: { ...env, HERALD_API_KEY: key } as Record<string, string>,
+      stderr: "pipe"
+    })
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()))
+    await client.connect(transport)
+    try {
+      assert.strictEqual(client.getServerVersion()?.name, "herald")
+      const { tools } = await client.listTools()
+      assert.lengthOf(tools, 7)
+      const listed = await client.callTool({ name: "list_accounts", arguments: {} }) as CallToolResult
+      assert.deepStrictEqual(listed.structuredContent, await (await accounts(key)).json())
+      const accountId = (listed.structuredContent as any).data[0].id
+      const created = await client.callTool({
+        name: "create_post",
+        arguments: { content: "Through the bridge", accountIds: [accountId], draft: true }
+      }) as CallToolResult
+      const post = (created.structuredContent as any).data
+      assert.strictEqual(post.status, "draft")
+      const rest = await fetch(`${started.listening}/api/v1/posts/${post.id}`, { headers: { authorization: `Bearer ${key}` } })
+      assert.deepStrictEqual(created.structuredContent, await rest.json())
+      const failed = await client.callTool({ name: "get_post", arguments: { id: "pst_0000000000000000000000" } }) as CallToolResult
+      assert.isTrue(failed.isError)
+      assert.strictEqual(JSON.parse((failed.content[0] as any).text).error.code, "not_found")
+    } finally {
+      await client.close()
+    }
+    assert.deepStrictEqual(stderr.join(""), "")
+  })
+
+  it("herald mcp with a bad key answers the assistant with the server's refusal", async () => {
+    const client = new Client({ name: "cli-test", version: "1.0.0" })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "--url", started.listening, "--key", "hrld_wrong"],
+      env: env as Record<string, string>,
+      stderr: "pipe"
+    })
+    const refused = await client.connect(transport).then(() => "connected", (error: Error) => error.message)
+    await client.close()
+    assert.include(refused, "could not be reached or refused the request")
+    // The server's own words reach the assistant.
+    assert.include(refused, `"code":"unauthorized"`)
+    assert.include(refused, "Malformed API key")
   })
 
   it("reports that the running server migrated the database", async () => {
