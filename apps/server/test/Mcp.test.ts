@@ -70,7 +70,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       for (const name of ["list_accounts", "list_posts", "get_post"]) {
         assert.deepInclude(byName.get(name)!.annotations, { readOnlyHint: true, idempotentHint: true }, name)
       }
-      assert.deepInclude(byName.get("delete_post")!.annotations, { readOnlyHint: false, destructiveHint: true })
+      assert.deepInclude(byName.get("delete_post")!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true })
       assert.deepInclude(byName.get("create_post")!.annotations, { readOnlyHint: false, destructiveHint: false })
       assert.deepStrictEqual(byName.get("create_post")!.inputSchema.required, ["accountIds"])
       // The limits of every installed network, from the adapters' data, and the timing rule.

@@ -227,6 +227,8 @@ export const make = Effect.gen(function*() {
       input: Schema.Struct({ id: postId }),
       output: Envelope.Data(PostsApi.Deleted),
       destructive: true,
+      // A second call has no further effect (it answers not_found).
+      idempotent: true,
       run: (input, caller) =>
         postFailures(Effect.as(
           posts.remove(caller.workspaceId, input.id, mcpRestriction("delete_post")),
