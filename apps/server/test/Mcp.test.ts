@@ -86,6 +86,8 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
     Effect.scoped(Effect.gen(function*() {
       const { accounts, base, key, send } = yield* setup(["x", "linkedin"])
       const client = yield* connect(base, key.key)
+      // Listed first, so the SDK client checks every structured result against its tool's outputSchema.
+      yield* Effect.promise(() => client.listTools())
 
       const listed = success(yield* call(client, "list_accounts"))
       assert.deepStrictEqual(listed, (yield* send("GET", "/accounts")).body)
