@@ -232,6 +232,8 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
         body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" })
       })
       assert.strictEqual(listed.status, 200, listed.text)
+      // Counted against the key like a REST request, with the same headers.
+      assert.match(listed.headers.get("ratelimit") ?? "", /^"default";r=\d+;t=\d+$/)
       assert.strictEqual(listed.body.id, 7)
       assert.lengthOf(listed.body.result.tools, 7)
     }))
