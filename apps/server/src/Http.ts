@@ -9,6 +9,7 @@ import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as McpRoute from "./http/McpRoute.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
+import * as MembersHandlers from "./http/MembersHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
@@ -35,6 +36,8 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.provide([
     AccountsHandlers.layer,
     MediaHandlers.layer,
+    MembersHandlers.layer,
+    MembersHandlers.invitationsLayer,
     NetworksHandlers.layer,
     OAuthHandlers.layer,
     PostsHandlers.layer,

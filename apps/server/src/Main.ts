@@ -3,7 +3,23 @@ import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Cipher, Connections, Networks, Posts, Publisher, PublishingEngine, SecretKey, Settings, TokenRefresh, WebhookDelivery, WebhookHttp, Webhooks, Notifier } from "@herald/core"
+import {
+  Cipher,
+  Connections,
+  Networks,
+  Notifier,
+  Posts,
+  Publisher,
+  PublishingEngine,
+  SecretKey,
+  Settings,
+  SignedLinks,
+  Team,
+  TokenRefresh,
+  WebhookDelivery,
+  WebhookHttp,
+  Webhooks
+} from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
@@ -125,6 +141,7 @@ export const layerWith = <E, R>(
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
         Posts.Posts.layer,
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate }),
+        Team.Team.layer,
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)
       )),
       Layer.provideMerge(Layer.mergeAll(WebhookHttp.WebhookHttp.layer, Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }))),
@@ -138,7 +155,7 @@ export const layerWith = <E, R>(
         NodeHttpClient.layerUndici,
         Layer.succeed(Installed, { sandbox, simulators: installation.simulators })
       )),
-      Layer.provideMerge(Cipher.Cipher.layer),
+      Layer.provideMerge(Layer.mergeAll(Cipher.Cipher.layer, SignedLinks.SignedLinks.layer)),
       Layer.provideMerge(SecretKey.SecretKey.fromSettings(settings)),
       Layer.provideMerge(databaseLayer),
       Layer.provide(NodeServices.layer)

@@ -69,12 +69,12 @@ export const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
 
-/** A fresh workspace with one key: `{ workspace, key }`. */
-export const workspaceWithKey = (name = "Test") =>
+/** A fresh workspace with one key: `{ workspace, key }`; with `ownerEmail`, its owner too. */
+export const workspaceWithKey = (name = "Test", ownerEmail?: string) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces.Workspaces
     const apiKeys = yield* ApiKeys.ApiKeys
-    const workspace = yield* workspaces.create({ name })
+    const workspace = yield* workspaces.create({ name, ownerEmail })
     const key = yield* apiKeys.create({ workspaceId: workspace.id })
     return { workspace, key }
   }).pipe(Effect.orDie)

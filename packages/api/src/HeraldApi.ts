@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
 import { MediaApi } from "./MediaApi.ts"
+import { InvitationsApi, MembersApi } from "./MembersApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
@@ -14,6 +15,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(PostsApi)
   .add(MediaApi)
   .add(WebhooksApi)
+  .add(MembersApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.
@@ -32,5 +34,6 @@ export class HeraldApi extends HttpApi.make("herald")
   .addHttpApi(V1)
   .add(SystemApi)
   .add(OAuthApi)
+  .add(InvitationsApi)
   .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
 {}

@@ -23,6 +23,8 @@ export interface Mail {
  */
 export class Notifier extends Context.Service<Notifier, {
   endpointSwitchedOff(notice: SwitchedOff): Effect.Effect<void>
+  /** Any e-mail (an invitation): sent, or logged in full without SMTP; a failure is logged, never raised. */
+  send(mail: Mail): Effect.Effect<void>
 }>()("@herald/core/Notifier") {
   static readonly layer = (options: { readonly smtpUrl: Option.Option<Redacted.Redacted<string>>; readonly from?: string | undefined }) =>
     Layer.effect(
@@ -33,7 +35,7 @@ export class Notifier extends Context.Service<Notifier, {
         const send = (mail: Mail) =>
           Option.match(transport, {
             onNone: () =>
-              Effect.logWarning("notice for the workspace owners (set HERALD_SMTP_URL to e-mail it)").pipe(
+              Effect.logWarning("e-mail not sent (set HERALD_SMTP_URL to send it)").pipe(
                 Effect.annotateLogs({ to: mail.to.join(", "), subject: mail.subject, text: mail.text })
               ),
             onSome: (smtp) =>
@@ -42,7 +44,7 @@ export class Notifier extends Context.Service<Notifier, {
               ).pipe(
                 Effect.asVoid,
                 Effect.catchCause((cause) =>
-                  Effect.logError("an e-mail to the workspace owners could not be sent", cause).pipe(
+                  Effect.logError("an e-mail could not be sent", cause).pipe(
                     Effect.annotateLogs({ to: mail.to.join(", "), subject: mail.subject, text: mail.text })
                   )
                 )
@@ -66,7 +68,7 @@ export class Notifier extends Context.Service<Notifier, {
             })
           }).pipe(Effect.catchCause((cause) => Effect.logError("notifying the workspace owners failed", cause)))
 
-        return Notifier.of({ endpointSwitchedOff })
+        return Notifier.of({ endpointSwitchedOff, send })
       })
     )
 }

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
 import * as Ids from "./Ids.ts"
+import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
 import { iso } from "./internal/rows.ts"
 
 export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("WorkspaceNotFound", {
@@ -74,22 +75,9 @@ export class Workspaces extends Context.Service<Workspaces, {
 
       const members = Effect.fn("Workspaces.members")(function*(id: string) {
         yield* find(id)
-        const rows = yield* sql<{
-          readonly id: string
-          readonly workspaceId: string
-          readonly email: string
-          readonly role: Workspace.Role
-          readonly createdAt: Date | string
-        }>`SELECT id, workspace_id, email, role, created_at FROM members WHERE workspace_id = ${id} ORDER BY created_at, id`
-        return rows.map((row) =>
-          new Workspace.Member({
-            id: DomainIds.MemberId.make(row.id),
-            workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
-            email: row.email,
-            role: row.role,
-            createdAt: iso(row.createdAt)
-          })
-        )
+        const rows = yield* sql<MemberRow>`
+          SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${id} ORDER BY created_at, id`
+        return rows.map(toMember)
       })
 
       return Workspaces.of({ create, list, get, members })

@@ -12,6 +12,9 @@ export type WorkspaceId = typeof WorkspaceId.Type
 export const MemberId = prefixed("mem").pipe(Schema.brand("MemberId"))
 export type MemberId = typeof MemberId.Type
 
+export const InvitationId = prefixed("inv").pipe(Schema.brand("InvitationId"))
+export type InvitationId = typeof InvitationId.Type
+
 export const ApiKeyId = prefixed("key").pipe(Schema.brand("ApiKeyId"))
 export type ApiKeyId = typeof ApiKeyId.Type
 
@@ -22,6 +25,7 @@ export type AccountId = typeof AccountId.Type
 export const prefixes = {
   workspace: "ws",
   member: "mem",
+  invitation: "inv",
   apiKey: "key",
   account: "acc"
 } as const

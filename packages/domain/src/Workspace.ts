@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { MemberId, WorkspaceId } from "./Ids.ts"
+import { InvitationId, MemberId, WorkspaceId } from "./Ids.ts"
 
 export const Role = Schema.Literals(["owner", "admin", "editor", "viewer"])
 export type Role = typeof Role.Type
@@ -15,5 +15,15 @@ export class Member extends Schema.Class<Member>("Member")({
   workspaceId: WorkspaceId,
   email: Schema.String,
   role: Role,
+  createdAt: Schema.String
+}) {}
+
+/** An invitation to join a workspace; `url` is the signed link that accepts it, valid until `expiresAt`. */
+export class Invitation extends Schema.Class<Invitation>("Invitation")({
+  id: InvitationId,
+  email: Schema.String,
+  role: Role,
+  url: Schema.String,
+  expiresAt: Schema.String,
   createdAt: Schema.String
 }) {}

@@ -3,13 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { HeraldApi } from "@herald/api"
 import { Connections } from "@herald/core"
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
-  `<body style="font-family: system-ui; max-width: 40rem; margin: 4rem auto"><h1>${escape(title)}</h1>` +
-  `<p>${escape(body)}</p></body></html>`
+import { page } from "../internal/page.ts"
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,

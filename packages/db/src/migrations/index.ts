@@ -9,6 +9,7 @@ import idempotency from "./0006_idempotency.ts"
 import publishing from "./0007_publishing.ts"
 import webhooks from "./0008_webhooks.ts"
 import eventWake from "./0009_event_wake.ts"
+import team from "./0010_team.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -20,5 +21,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0006_idempotency": idempotency,
   "0007_publishing": publishing,
   "0008_webhooks": webhooks,
-  "0009_event_wake": eventWake
+  "0009_event_wake": eventWake,
+  "0010_team": team
 }

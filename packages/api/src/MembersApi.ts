@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Workspace } from "@herald/domain"
+import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { Data } from "./Envelope.ts"
+
+const role = Schema.String.annotate({ description: `One of ${Workspace.Role.literals.join(", ")}` })
+
+/** `POST /api/v1/members/invitations`. */
+export const Invite = Schema.Struct({
+  email: Schema.String.annotate({ description: "The address the invitation is sent to" }),
+  role: role
+})
+
+/** `PATCH /api/v1/members/:id`. */
+export const ChangeRole = Schema.Struct({ role })
+
+export class Removed extends Schema.Class<Removed>("Removed")({ id: Schema.String, removed: Schema.Literal(true) }) {}
+export class Revoked extends Schema.Class<Revoked>("Revoked")({ id: Schema.String, revoked: Schema.Literal(true) }) {}
+
+export class MembersApi extends HttpApiGroup.make("members").add(
+  HttpApiEndpoint.get("list", "/members", {
+    success: Data(Schema.Array(Workspace.Member))
+  }).annotate(OpenApi.Summary, "The workspace's members and their roles"),
+  HttpApiEndpoint.post("invite", "/members/invitations", {
+    payload: Invite,
+    success: Data(Workspace.Invitation),
+    error: [InvalidResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Invite an address with a role: answers the signed link (valid 7 days), also e-mailed"),
+  HttpApiEndpoint.get("invitations", "/members/invitations", {
+    success: Data(Schema.Array(Workspace.Invitation))
+  }).annotate(OpenApi.Summary, "The invitations not yet accepted, withdrawn or expired"),
+  HttpApiEndpoint.delete("revokeInvitation", "/members/invitations/:id", {
+    params: { id: Schema.String },
+    success: Data(Revoked),
+    error: [NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Withdraw an invitation: its link stops working"),
+  HttpApiEndpoint.patch("changeRole", "/members/:id", {
+    params: { id: Schema.String },
+    payload: ChangeRole,
+    success: Data(Workspace.Member),
+    error: [InvalidResponse, NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Change a member's role; the only owner stays owner"),
+  HttpApiEndpoint.delete("remove", "/members/:id", {
+    params: { id: Schema.String },
+    success: Data(Removed),
+    error: [NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Remove a member; the only owner cannot be removed")
+).annotateMerge(OpenApi.annotations({ title: "Members" })) {}
+
+const html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }))
+
+/** `GET /invitations/:token`: the link of an invitation, opened in a browser; no key, the link is the proof. */
+export class InvitationsApi extends HttpApiGroup.make("invitations", { topLevel: true }).add(
+  HttpApiEndpoint.get("accept", "/invitations/:token", {
+    params: { token: Schema.String },
+    success: html,
+    error: html.pipe(HttpApiSchema.status(400))
+  }).annotate(OpenApi.Summary, "Accept an invitation: the person becomes a member (member.joined)")
+) {}

@@ -1,0 +1,248 @@
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Ids as DomainIds, Workspace } from "@herald/domain"
+import * as Events from "./Events.ts"
+import * as Ids from "./Ids.ts"
+import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
+import { iso } from "./internal/rows.ts"
+import { Notifier } from "./Notifier.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
+
+/**
+ * A workspace's team: members with roles (`owner`, `admin`, `editor`, `viewer`), and invitations by e-mail
+ * whose signed link, opened, makes the person a member (`member.joined`). A workspace always keeps at least
+ * one owner.
+ */
+
+export class MemberNotFound extends Schema.TaggedError<MemberNotFound>()("MemberNotFound", { memberId: Schema.String }) {
+  override get message() {
+    return `Member ${this.memberId} does not exist`
+  }
+}
+
+export class InvitationNotFound extends Schema.TaggedError<InvitationNotFound>()("InvitationNotFound", {
+  invitationId: Schema.String
+}) {
+  override get message() {
+    return `Invitation ${this.invitationId} does not exist`
+  }
+}
+
+export class TeamInvalid extends Schema.TaggedError<TeamInvalid>()("TeamInvalid", {
+  problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+}) {
+  override get message() {
+    return this.problems.map((problem) => problem.message).join("; ")
+  }
+}
+
+export class TeamConflict extends Schema.TaggedError<TeamConflict>()("TeamConflict", { message: Schema.String }) {}
+
+/** An invitation link that cannot be used: the link itself, or what it points at. */
+export class InvitationRefused extends Schema.TaggedError<InvitationRefused>()("InvitationRefused", {
+  message: Schema.String
+}) {}
+
+/** How long an invitation link works. */
+export const invitationLifetime = Duration.days(7)
+
+const purpose = "invitation"
+const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+interface InvitationRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly email: string
+  readonly role: Workspace.Role
+  readonly expiresAt: Date
+  readonly createdAt: Date
+  readonly acceptedAt: Date | null
+  readonly revokedAt: Date | null
+}
+
+const invitationColumns = "id, workspace_id, email, role, expires_at, created_at, accepted_at, revoked_at"
+
+export class Team extends Context.Service<Team, {
+  members(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>, SqlError.SqlError>
+  /** Invites an address with a role; the answer carries the signed link, also e-mailed to the address. */
+  invite(workspaceId: string, input: { readonly email: string; readonly role: string }): Effect.Effect<
+    Workspace.Invitation,
+    TeamInvalid | TeamConflict | SqlError.SqlError
+  >
+  /** The invitations not yet accepted, revoked or expired. */
+  invitations(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Invitation>, SqlError.SqlError>
+  revokeInvitation(workspaceId: string, invitationId: string): Effect.Effect<void, InvitationNotFound | TeamConflict | SqlError.SqlError>
+  /** Opens an invitation link: the person becomes a member (`member.joined`). */
+  accept(token: string): Effect.Effect<
+    { readonly member: Workspace.Member; readonly workspace: Workspace.Workspace },
+    InvitationRefused | SqlError.SqlError
+  >
+  changeRole(workspaceId: string, memberId: string, role: string): Effect.Effect<
+    Workspace.Member,
+    MemberNotFound | TeamInvalid | TeamConflict | SqlError.SqlError
+  >
+  remove(workspaceId: string, memberId: string): Effect.Effect<void, MemberNotFound | TeamConflict | SqlError.SqlError>
+}>()("@herald/core/Team") {
+  static readonly layer = Layer.effect(
+    Team,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const links = yield* SignedLinks
+      const notifier = yield* Notifier
+      const publicUrl = yield* PublicUrl
+
+      const urlOf = (row: InvitationRow) => `${publicUrl}/invitations/${links.sign(purpose, row.id, row.expiresAt)}`
+      const toInvitation = (row: InvitationRow) =>
+        new Workspace.Invitation({
+          id: DomainIds.InvitationId.make(row.id),
+          email: row.email,
+          role: row.role,
+          url: urlOf(row),
+          expiresAt: row.expiresAt.toISOString(),
+          createdAt: row.createdAt.toISOString()
+        })
+
+      const roleOf = (value: string, problems: Array<{ field: string; message: string }>) => {
+        if (Workspace.Role.literals.includes(value as Workspace.Role)) return value as Workspace.Role
+        problems.push({ field: "role", message: `role "${value}" is not one of ${Workspace.Role.literals.join(", ")}` })
+        return undefined
+      }
+
+      const members = (workspaceId: string) =>
+        Effect.map(
+          sql<MemberRow>`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
+          (rows) => rows.map(toMember)
+        )
+
+      const invite = Effect.fn("Team.invite")(function*(workspaceId: string, input: { readonly email: string; readonly role: string }) {
+        const problems: Array<{ field: string; message: string }> = []
+        const address = input.email.trim().toLowerCase()
+        if (!email.test(address) || address.length > 254) problems.push({ field: "email", message: `email "${input.email}" is not an e-mail address` })
+        const role = roleOf(input.role, problems)
+        if (problems.length > 0 || role === undefined) return yield* new TeamInvalid({ problems })
+        const now = yield* Clock.currentTimeMillis
+        const id = yield* Ids.make(DomainIds.prefixes.invitation)
+        const expiresAt = new Date(now + Duration.toMillis(invitationLifetime))
+        const row = yield* sql.withTransaction(Effect.gen(function*() {
+          const [already] = yield* sql<{ readonly id: string }>`
+            SELECT id FROM members WHERE workspace_id = ${workspaceId} AND email = ${address}`
+          if (already !== undefined) {
+            return yield* new TeamConflict({ message: `${address} is already a member of this workspace (${already.id})` })
+          }
+          // One live invitation per address: a new one replaces those before it.
+          yield* sql`
+            UPDATE invitations SET revoked_at = now()
+            WHERE workspace_id = ${workspaceId} AND email = ${address} AND accepted_at IS NULL AND revoked_at IS NULL`
+          const [inserted] = yield* sql<InvitationRow>`
+            INSERT INTO invitations (id, workspace_id, email, role, expires_at, created_at)
+            VALUES (${id}, ${workspaceId}, ${address}, ${role}, ${expiresAt}, ${new Date(now)})
+            RETURNING ${sql.literal(invitationColumns)}`
+          return inserted!
+        }))
+        const invitation = toInvitation(row)
+        const [workspace] = yield* sql<{ readonly name: string }>`SELECT name FROM workspaces WHERE id = ${workspaceId}`
+        yield* notifier.send({
+          to: [address],
+          subject: `You are invited to ${workspace?.name ?? "a workspace"} on Herald`,
+          text: [
+            `You are invited to join the workspace "${workspace?.name ?? workspaceId}" on Herald as ${role}.`,
+            ``,
+            `Open this link to accept (it works until ${invitation.expiresAt}):`,
+            invitation.url
+          ].join("\n")
+        })
+        return invitation
+      })
+
+      const invitations = (workspaceId: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.map(
+            sql<InvitationRow>`
+              SELECT ${sql.literal(invitationColumns)} FROM invitations
+              WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ${new Date(now)}
+              ORDER BY created_at, id`,
+            (rows) => rows.map(toInvitation)
+          ))
+
+      const revokeInvitation = Effect.fn("Team.revokeInvitation")(function*(workspaceId: string, invitationId: string) {
+        const [row] = yield* sql<InvitationRow>`
+          SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${invitationId} AND workspace_id = ${workspaceId}`
+        if (row === undefined) return yield* new InvitationNotFound({ invitationId })
+        if (row.acceptedAt !== null) return yield* new TeamConflict({ message: `Invitation ${invitationId} was accepted already` })
+        yield* sql`UPDATE invitations SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${invitationId}`
+      })
+
+      const accept = Effect.fn("Team.accept")(function*(token: string) {
+        const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) =>
+          new InvitationRefused({ message: refused.message }))
+        const memberId = yield* Ids.make(DomainIds.prefixes.member)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const [row] = yield* sql<InvitationRow>`
+            SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${link.id} FOR UPDATE`
+          if (row === undefined || row.revokedAt !== null) {
+            return yield* new InvitationRefused({ message: "This invitation was withdrawn: ask for a new one" })
+          }
+          if (row.acceptedAt !== null) return yield* new InvitationRefused({ message: "This invitation was used already" })
+          const [already] = yield* sql<{ readonly id: string }>`
+            SELECT id FROM members WHERE workspace_id = ${row.workspaceId} AND email = ${row.email}`
+          if (already !== undefined) {
+            return yield* new InvitationRefused({ message: `${row.email} is already a member of this workspace` })
+          }
+          const [member] = yield* sql<MemberRow>`
+            INSERT INTO members (id, workspace_id, email, role) VALUES (${memberId}, ${row.workspaceId}, ${row.email}, ${row.role})
+            RETURNING ${sql.literal(memberColumns)}`
+          yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId} WHERE id = ${row.id}`
+          yield* Events.record(sql, row.workspaceId, "member.joined", { memberId, email: row.email, role: row.role })
+          const [workspace] = yield* sql<{ readonly id: string; readonly name: string; readonly createdAt: Date }>`
+            SELECT id, name, created_at FROM workspaces WHERE id = ${row.workspaceId}`
+          return {
+            member: toMember(member!),
+            workspace: new Workspace.Workspace({
+              id: DomainIds.WorkspaceId.make(workspace!.id),
+              name: workspace!.name,
+              createdAt: iso(workspace!.createdAt)
+            })
+          }
+        }))
+      })
+
+      /** Locks the workspace's members and checks that what is asked leaves it an owner. */
+      const lockMember = Effect.fnUntraced(function*(workspaceId: string, memberId: string) {
+        const rows = yield* sql<MemberRow>`
+          SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY id FOR UPDATE`
+        const member = rows.find((row) => row.id === memberId)
+        if (member === undefined) return yield* new MemberNotFound({ memberId })
+        const owners = rows.filter((row) => row.role === "owner").length
+        return { member, lastOwner: member.role === "owner" && owners === 1 }
+      })
+
+      const changeRole = Effect.fn("Team.changeRole")(function*(workspaceId: string, memberId: string, role: string) {
+        const problems: Array<{ field: string; message: string }> = []
+        const wanted = roleOf(role, problems)
+        if (wanted === undefined) return yield* new TeamInvalid({ problems })
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const { lastOwner, member } = yield* lockMember(workspaceId, memberId)
+          if (lastOwner && wanted !== "owner") {
+            return yield* new TeamConflict({ message: `${member.email} is the workspace's only owner; make another member owner first` })
+          }
+          const [updated] = yield* sql<MemberRow>`
+            UPDATE members SET role = ${wanted} WHERE id = ${memberId} RETURNING ${sql.literal(memberColumns)}`
+          return toMember(updated!)
+        }))
+      })
+
+      const remove = Effect.fn("Team.remove")(function*(workspaceId: string, memberId: string) {
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const { lastOwner, member } = yield* lockMember(workspaceId, memberId)
+          if (lastOwner) {
+            return yield* new TeamConflict({ message: `${member.email} is the workspace's only owner and cannot be removed` })
+          }
+          yield* sql`DELETE FROM members WHERE id = ${memberId}`
+        }))
+      })
+
+      return Team.of({ members, invite, invitations, revokeInvitation, accept, changeRole, remove })
+    })
+  )
+}
