@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
 import { AdminApi } from "@herald/api"
-import { Accounts, ApiKeys, Settings, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Settings, Team, Workspaces } from "@herald/core"
 import { Main, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
@@ -11,7 +11,7 @@ import type { Account, ApiKey, Workspace } from "@herald/domain"
 
 /** A command that could not be carried out; `code` uses the API's error codes. */
 export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
-  code: Schema.Literals(["invalid", "not_found", "unavailable", "internal"]),
+  code: Schema.Literals(["invalid", "not_found", "conflict", "unavailable", "internal"]),
   message: Schema.String
 }) {}
 
@@ -24,6 +24,10 @@ export class Admin extends Context.Service<Admin, {
   revokeKey(keyId: string): Effect.Effect<ApiKey.ApiKey, AdminError>
   connectSandbox(input: typeof AdminApi.ConnectSandbox.Type): Effect.Effect<Account.Account, AdminError>
   listAccounts(workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>, AdminError>
+  listMembers(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>, AdminError>
+  inviteMember(input: typeof AdminApi.InviteMember.Type): Effect.Effect<Workspace.Invitation, AdminError>
+  changeRole(memberId: string, role: string): Effect.Effect<Workspace.Member, AdminError>
+  removeMember(memberId: string): Effect.Effect<Workspace.Member, AdminError>
 }>()("@herald/cli/Admin") {
   /** Straight on the database: used when no server holds the embedded one, and always with PostgreSQL. */
   static readonly layerDirect = Layer.effect(
@@ -32,12 +36,42 @@ export class Admin extends Context.Service<Admin, {
       const workspaces = yield* Workspaces.Workspaces
       const apiKeys = yield* ApiKeys.ApiKeys
       const accounts = yield* Accounts.Accounts
+      const team = yield* Team.Team
       const database = yield* Effect.context<SqlClient.SqlClient | PgClient.PgClient>()
       const notFound = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "not_found", message: error.message }))
       const internal = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "internal", message: error.message }))
+      const invalid = (error: { readonly message: string }) =>
+        Effect.fail(new AdminError({ code: "invalid", message: error.message }))
+      const conflict = (error: { readonly message: string }) =>
+        Effect.fail(new AdminError({ code: "conflict", message: error.message }))
       return Admin.of({
+        listMembers: (workspaceId) =>
+          workspaces.members(workspaceId).pipe(Effect.catchTag("WorkspaceNotFound", notFound), Effect.catchTag("SqlError", internal)),
+        inviteMember: (input) =>
+          workspaces.get(input.workspaceId).pipe(
+            Effect.andThen(team.invite(input.workspaceId, input)),
+            Effect.catchTag("WorkspaceNotFound", notFound),
+            Effect.catchTag("TeamInvalid", invalid),
+            Effect.catchTag("TeamConflict", conflict),
+            Effect.catchTag("SqlError", internal)
+          ),
+        changeRole: (memberId, role) =>
+          team.member(memberId).pipe(
+            Effect.flatMap((member) => team.changeRole(member.workspaceId, member.id, role)),
+            Effect.catchTag("MemberNotFound", notFound),
+            Effect.catchTag("TeamInvalid", invalid),
+            Effect.catchTag("TeamConflict", conflict),
+            Effect.catchTag("SqlError", internal)
+          ),
+        removeMember: (memberId) =>
+          team.member(memberId).pipe(
+            Effect.tap((member) => team.remove(member.workspaceId, member.id)),
+            Effect.catchTag("MemberNotFound", notFound),
+            Effect.catchTag("TeamConflict", conflict),
+            Effect.catchTag("SqlError", internal)
+          ),
         createWorkspace: (input) => workspaces.create(input).pipe(Effect.catchTag("SqlError", internal)),
         listWorkspaces: workspaces.list.pipe(Effect.catchTag("SqlError", internal)),
         createKey: (input) =>
@@ -103,8 +137,14 @@ export class Admin extends Context.Service<Admin, {
             Effect.map((body) => body.data),
             Effect.mapError((error) =>
               new AdminError({
-                code: error._tag === "NotFound" ? "not_found" : error._tag === "Invalid" ? "invalid" : "unavailable",
-                message: error._tag === "NotFound" || error._tag === "Invalid"
+                code: error._tag === "NotFound"
+                  ? "not_found"
+                  : error._tag === "Invalid"
+                  ? "invalid"
+                  : error._tag === "Conflict"
+                  ? "conflict"
+                  : "unavailable",
+                message: error._tag === "NotFound" || error._tag === "Invalid" || error._tag === "Conflict"
                   ? error.message ?? error._tag
                   : `The running server did not answer on ${socketPath}: ${error.message ?? error._tag}`
               })
@@ -117,7 +157,11 @@ export class Admin extends Context.Service<Admin, {
           listKeys: (workspaceId) => remote(client.keys.list({ params: { workspaceId } })),
           revokeKey: (keyId) => remote(client.keys.revoke({ params: { keyId } })),
           connectSandbox: (input) => remote(client.accounts.connectSandbox({ payload: input })),
-          listAccounts: (workspaceId) => remote(client.accounts.list({ params: { workspaceId } }))
+          listAccounts: (workspaceId) => remote(client.accounts.list({ params: { workspaceId } })),
+          listMembers: (workspaceId) => remote(client.members.list({ params: { workspaceId } })),
+          inviteMember: (input) => remote(client.members.invite({ payload: input })),
+          changeRole: (memberId, role) => remote(client.members.changeRole({ params: { memberId }, payload: { role } })),
+          removeMember: (memberId) => remote(client.members.remove({ params: { memberId } }))
         })
       })
     ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ socketPath })))

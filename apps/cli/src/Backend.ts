@@ -2,7 +2,20 @@ import { Effect, Layer, Option } from "effect"
 import { Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import { Admin, AdminError } from "./Admin.ts"
-import { Accounts, ApiKeys } from "@herald/core"
+import { Accounts, ApiKeys, Cipher, Notifier, PublicUrl, SecretKey, SignedLinks, Team } from "@herald/core"
+import { NodeServices } from "@effect/platform-node"
+
+/** What the operator's commands need besides the database, as a server has them (invitation links, e-mail). */
+const services = (settings: Settings.Settings) =>
+  Layer.mergeAll(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer, Team.Team.layer).pipe(
+    Layer.provide(Layer.mergeAll(
+      Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }),
+      Layer.succeed(PublicUrl.PublicUrl, Option.getOrElse(settings.baseUrl, () => `http://localhost:${settings.port}`))
+    )),
+    Layer.provide(Layer.mergeAll(SignedLinks.SignedLinks.layer, Cipher.Cipher.layer)),
+    Layer.provide(SecretKey.SecretKey.fromSettings(settings)),
+    Layer.provide(NodeServices.layer)
+  )
 
 // Where the `herald` command does its work. With PostgreSQL any number of processes share the database, so
 // the command opens it directly. The embedded database admits one process: when a server holds the data
@@ -12,7 +25,7 @@ export const adminLayer = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings.load
   if (Option.isSome(settings.databaseUrl)) {
     return Admin.layerDirect.pipe(
-      Layer.provide(Layer.merge(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer)),
+      Layer.provide(services(settings)),
       Layer.provideMerge(Database.layerUrl(settings.databaseUrl.value))
     )
   }
@@ -29,7 +42,7 @@ export const adminLayer = Layer.unwrap(Effect.gen(function*() {
     return Admin.layerRemote(socket)
   }
   return Admin.layerDirect.pipe(
-    Layer.provide(Layer.merge(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer)),
+    Layer.provide(services(settings)),
     Layer.provideMerge(Database.layerEmbedded({ dataDir: settings.dataDir }))
   )
 }))

@@ -230,6 +230,50 @@ const accountList = Command.make("list", { workspace: workspaceFlag, json }, ({ 
       )
     ))).pipe(Command.withDescription("List a workspace's connected accounts"))
 
+const roleFlag = Flag.String("role").pipe(Flag.withDescription("owner, admin, editor or viewer"))
+const memberArgument = Argument.String("MEMBER_ID").pipe(Argument.withDescription("The member's id (mem_...)"))
+
+const memberList = Command.make("list", { workspace: workspaceFlag, json }, ({ json, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.listMembers(workspace).pipe(
+      Effect.flatMap((members) =>
+        Output.result(json, members, () =>
+          members.length === 0
+            ? ["No members."]
+            : members.map((member) => `${member.id}  ${member.email}  ${member.role}  since ${member.createdAt}`))
+      )
+    ))).pipe(Command.withDescription("List a workspace's members and their roles"))
+
+const memberInvite = Command.make("invite", {
+  workspace: workspaceFlag,
+  email: Flag.String("email").pipe(Flag.withDescription("The address to invite")),
+  role: roleFlag,
+  json
+}, ({ email, json, role, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.inviteMember({ workspaceId: workspace, email, role }).pipe(
+      Effect.flatMap((invitation) =>
+        Output.result(json, invitation, () => [
+          `Invited ${invitation.email} as ${invitation.role} (${invitation.id}); the link, also e-mailed, works until ` +
+          `${invitation.expiresAt}:`,
+          ``,
+          `  ${invitation.url}`
+        ])
+      )
+    ))).pipe(Command.withDescription("Invite an address to a workspace with a role; prints the signed link"))
+
+const memberRole = Command.make("role", { memberId: memberArgument, role: roleFlag, json }, ({ json, memberId, role }) =>
+  withAdmin(json, (admin) =>
+    admin.changeRole(memberId, role).pipe(
+      Effect.flatMap((member) => Output.result(json, member, () => [`${member.email} (${member.id}) is now ${member.role}.`]))
+    ))).pipe(Command.withDescription("Change a member's role (a workspace keeps at least one owner)"))
+
+const memberRemove = Command.make("remove", { memberId: memberArgument, json }, ({ json, memberId }) =>
+  withAdmin(json, (admin) =>
+    admin.removeMember(memberId).pipe(
+      Effect.flatMap((member) => Output.result(json, member, () => [`Removed ${member.email} (${member.id}).`]))
+    ))).pipe(Command.withDescription("Remove a member from its workspace (not its only owner)"))
+
 const mcp = Command.make("mcp", {
   url: Flag.String("url").pipe(
     Flag.withDescription("The Herald to reach, as its base URL (https://herald.example.com); HERALD_URL when not given"),
@@ -272,6 +316,10 @@ export const herald = Command.make("herald").pipe(
     Command.make("account").pipe(
       Command.withDescription("Connected accounts"),
       Command.withSubcommands([accountConnect, accountList])
+    ),
+    Command.make("member").pipe(
+      Command.withDescription("Workspace members and invitations"),
+      Command.withSubcommands([memberList, memberInvite, memberRole, memberRemove])
     )
   ])
 )

@@ -145,6 +145,29 @@ describe("herald with the server running", () => {
     assert.include(second.json.error.message, String(server!.pid))
   })
 
+  it("herald member invites through the server; the link makes a member whose role changes and who is removed", async () => {
+    const workspace = (await herald("workspace", "create", "--name", "Team", "--owner-email", "boss@team.test", "--json")).json
+    const invited = await herald("member", "invite", "--workspace", workspace.id, "--email", "Ed@Team.test", "--role", "editor", "--json")
+    assert.strictEqual(invited.code, 0, invited.stderr)
+    assert.strictEqual(invited.json.email, "ed@team.test")
+    assert.match(invited.json.url, /\/invitations\/inv_/)
+    const opened = await fetch(invited.json.url.replace("localhost", "127.0.0.1"))
+    assert.strictEqual(opened.status, 200)
+    const members = (await herald("member", "list", "--workspace", workspace.id, "--json")).json
+    assert.deepStrictEqual(members.map((member: any) => [member.email, member.role]), [["boss@team.test", "owner"], ["ed@team.test", "editor"]])
+    const ed = members[1]
+    assert.strictEqual((await herald("member", "role", ed.id, "--role", "viewer", "--json")).json.role, "viewer")
+    const lastOwner = await herald("member", "remove", members[0].id, "--json")
+    assert.strictEqual(lastOwner.code, 1)
+    assert.strictEqual(lastOwner.json.error.code, "conflict")
+    const removed = await herald("member", "remove", ed.id)
+    assert.strictEqual(removed.code, 0)
+    assert.include(removed.stdout, "Removed ed@team.test")
+    assert.strictEqual((await herald("member", "role", ed.id, "--role", "admin", "--json")).json.error.code, "not_found")
+    const bad = await herald("member", "invite", "--workspace", workspace.id, "--email", "nope", "--role", "chief", "--json")
+    assert.strictEqual(bad.json.error.code, "invalid")
+  })
+
   it("herald mcp bridges an assistant on stdio to the server's /api/mcp with the key", async () => {
     const key = started.firstRun.key.key as string
     const client = new Client({ name: "cli-test", version: "1.0.0" })
@@ -206,11 +229,23 @@ describe("herald with the server running", () => {
 })
 
 describe("herald with the server stopped", () => {
+  it("herald member works on the data folder itself while the server is stopped", async () => {
+    await stopServer()
+    const workspace = (await herald("workspace", "create", "--name", "Quiet", "--owner-email", "q@quiet.test", "--json")).json
+    const invited = await herald("member", "invite", "--workspace", workspace.id, "--email", "new@quiet.test", "--role", "admin", "--json")
+    assert.strictEqual(invited.code, 0, invited.stderr)
+    assert.strictEqual(invited.json.role, "admin")
+    // Without SMTP the invitation e-mail is logged, link included.
+    assert.include(invited.stderr, "e-mail not sent")
+    const members = (await herald("member", "list", "--workspace", workspace.id, "--json")).json
+    assert.deepStrictEqual(members.map((member: any) => member.email), ["q@quiet.test"])
+  })
+
   it("opens the data folder itself; a key revoked while stopped is refused once the server is back", async () => {
     await stopServer()
     const listed = await herald("workspace", "list", "--json")
     assert.strictEqual(listed.code, 0, listed.stderr)
-    assert.deepStrictEqual(listed.json.map((workspace: any) => workspace.name), ["Demo", "Acme", "Sandboxed"])
+    assert.deepStrictEqual(listed.json.map((workspace: any) => workspace.name), ["Demo", "Acme", "Sandboxed", "Team", "Quiet"])
 
     const workspace = await herald("workspace", "create", "--name", "Offline", "--json")
     assert.strictEqual(workspace.code, 0, workspace.stderr)

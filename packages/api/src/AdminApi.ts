@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Account, ApiKey, Workspace } from "@herald/domain"
-import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
 // The operator's calls behind the `herald` command. A running server answers them on a unix socket in its
@@ -64,9 +64,36 @@ export class AdminAccounts extends HttpApiGroup.make("accounts").add(
   })
 ) {}
 
+export const InviteMember = Schema.Struct({ workspaceId: Schema.String, email: Schema.String, role: Schema.String })
+
+export class AdminMembers extends HttpApiGroup.make("members").add(
+  HttpApiEndpoint.get("list", "/workspaces/:workspaceId/members", {
+    params: { workspaceId: Schema.String },
+    success: Data(Schema.Array(Workspace.Member)),
+    error: NotFoundResponse
+  }),
+  HttpApiEndpoint.post("invite", "/members/invitations", {
+    payload: InviteMember,
+    success: Data(Workspace.Invitation),
+    error: [NotFoundResponse, InvalidResponse, ConflictResponse]
+  }),
+  HttpApiEndpoint.post("changeRole", "/members/:memberId/role", {
+    params: { memberId: Schema.String },
+    payload: Schema.Struct({ role: Schema.String }),
+    success: Data(Workspace.Member),
+    error: [NotFoundResponse, InvalidResponse, ConflictResponse]
+  }),
+  HttpApiEndpoint.post("remove", "/members/:memberId/remove", {
+    params: { memberId: Schema.String },
+    success: Data(Workspace.Member),
+    error: [NotFoundResponse, ConflictResponse]
+  })
+) {}
+
 export class AdminApi extends HttpApi.make("herald-admin")
   .add(AdminWorkspaces)
   .add(AdminKeys)
   .add(AdminAccounts)
+  .add(AdminMembers)
   .prefix("/admin")
 {}

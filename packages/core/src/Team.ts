@@ -65,6 +65,8 @@ const invitationColumns = "id, workspace_id, email, role, expires_at, created_at
 
 export class Team extends Context.Service<Team, {
   members(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>, SqlError.SqlError>
+  /** One member, whatever its workspace (the operator's commands name members by id alone). */
+  member(memberId: string): Effect.Effect<Workspace.Member, MemberNotFound | SqlError.SqlError>
   /** Invites an address with a role; the answer carries the signed link, also e-mailed to the address. */
   invite(workspaceId: string, input: { readonly email: string; readonly role: string }): Effect.Effect<
     Workspace.Invitation,
@@ -114,6 +116,12 @@ export class Team extends Context.Service<Team, {
           sql<MemberRow>`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
           (rows) => rows.map(toMember)
         )
+
+      const member = Effect.fn("Team.member")(function*(memberId: string) {
+        const [row] = yield* sql<MemberRow>`SELECT ${sql.literal(memberColumns)} FROM members WHERE id = ${memberId}`
+        if (row === undefined) return yield* new MemberNotFound({ memberId })
+        return toMember(row)
+      })
 
       const invite = Effect.fn("Team.invite")(function*(workspaceId: string, input: { readonly email: string; readonly role: string }) {
         const problems: Array<{ field: string; message: string }> = []
@@ -242,7 +250,7 @@ export class Team extends Context.Service<Team, {
         }))
       })
 
-      return Team.of({ members, invite, invitations, revokeInvitation, accept, changeRole, remove })
+      return Team.of({ members, member, invite, invitations, revokeInvitation, accept, changeRole, remove })
     })
   )
 }

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
-import { Accounts, ApiKeys, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Team, Workspaces } from "@herald/core"
 import * as SandboxConnect from "../SandboxConnect.ts"
 
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
@@ -71,4 +71,52 @@ const AccountsHandlers = HttpApiBuilder.group(
   })
 )
 
-export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers, AccountsHandlers)
+const invalid = (error: { readonly message: string }) => Effect.fail(new ApiError.Invalid({ message: error.message }))
+const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
+
+const MembersHandlers = HttpApiBuilder.group(
+  AdminApi.AdminApi,
+  "members",
+  Effect.fnUntraced(function*(handlers) {
+    const workspaces = yield* Workspaces.Workspaces
+    const team = yield* Team.Team
+    return handlers
+      .handle("list", ({ params }) =>
+        workspaces.members(params.workspaceId).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("WorkspaceNotFound", notFound),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("invite", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          return { data: yield* team.invite(payload.workspaceId, payload) }
+        }).pipe(
+          Effect.catchTag("TeamInvalid", invalid),
+          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("changeRole", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const member = yield* team.member(params.memberId)
+          return { data: yield* team.changeRole(member.workspaceId, member.id, payload.role) }
+        }).pipe(
+          Effect.catchTag("MemberNotFound", notFound),
+          Effect.catchTag("TeamInvalid", invalid),
+          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("remove", ({ params }) =>
+        Effect.gen(function*() {
+          const member = yield* team.member(params.memberId)
+          yield* team.remove(member.workspaceId, member.id)
+          return { data: member }
+        }).pipe(
+          Effect.catchTag("MemberNotFound", notFound),
+          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+  })
+)
+
+export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers, AccountsHandlers, MembersHandlers)
