@@ -77,6 +77,7 @@ export class Admin extends Context.Service<Admin, {
         createKey: (input) =>
           apiKeys.create(input).pipe(
             Effect.catchTag("WorkspaceNotFound", notFound),
+            Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new AdminError({ code: "invalid", message: error.message }))),
             Effect.catchTag("SqlError", internal)
           ),
         listKeys: (workspaceId) =>

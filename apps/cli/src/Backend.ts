@@ -7,7 +7,7 @@ import { NodeServices } from "@effect/platform-node"
 
 /** What the operator's commands need besides the database, as a server has them (invitation links, e-mail). */
 const services = (settings: Settings.Settings) =>
-  Layer.mergeAll(ApiKeys.ApiKeys.layer, Accounts.Accounts.layer, Team.Team.layer).pipe(
+  Layer.mergeAll(Accounts.Accounts.layer, Team.Team.layer.pipe(Layer.provideMerge(ApiKeys.ApiKeys.layer))).pipe(
     Layer.provide(Layer.mergeAll(
       Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }),
       Layer.succeed(PublicUrl.PublicUrl, Option.getOrElse(settings.baseUrl, () => `http://localhost:${settings.port}`))

@@ -149,10 +149,18 @@ const workspaceFlag = Flag.String("workspace").pipe(Flag.withDescription("The wo
 const keyCreate = Command.make("create", {
   workspace: workspaceFlag,
   name: Flag.String("name").pipe(Flag.withDescription("A name to tell the key by"), Flag.optional),
+  member: Flag.String("member").pipe(
+    Flag.withDescription("A member (mem_...) the key acts for, with the member's role; a workspace key otherwise"),
+    Flag.optional
+  ),
   json
-}, ({ json, name, workspace }) =>
+}, ({ json, member, name, workspace }) =>
   withAdmin(json, (admin) =>
-    admin.createKey(Option.isSome(name) ? { workspaceId: workspace, name: name.value } : { workspaceId: workspace })
+    admin.createKey({
+      workspaceId: workspace,
+      ...(Option.isSome(name) ? { name: name.value } : {}),
+      ...(Option.isSome(member) ? { memberId: member.value } : {})
+    })
       .pipe(
         Effect.flatMap((created) =>
           Output.result(json, created, () => [

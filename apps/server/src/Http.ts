@@ -14,6 +14,7 @@ import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
+import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
 
 /** Where the OpenAPI 3.1 document of the public API is served. */
@@ -42,6 +43,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
     OAuthHandlers.layer,
     PostsHandlers.layer,
     WebhooksHandlers.layer,
+    WorkspaceHandlers.layer,
     SystemHandlers.layer
   ]),
   // Handlers of authenticated groups need the middleware too, so it is provided below them.

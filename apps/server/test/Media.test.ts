@@ -40,7 +40,9 @@ const StandInAuthorization = Layer.succeed(
     bearer: (httpEffect, { credential }) =>
       Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
         workspaceId: Ids.WorkspaceId.make(Redacted.value(credential)),
-        keyId: Ids.ApiKeyId.make("key_0000000000000000test")
+        keyId: Ids.ApiKeyId.make("key_0000000000000000test"),
+        memberId: null,
+        role: null
       })
   })
 )

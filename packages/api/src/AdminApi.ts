@@ -17,7 +17,8 @@ export const CreateWorkspace = Schema.Struct({
 
 export const CreateKey = Schema.Struct({
   workspaceId: Schema.String,
-  name: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
+  name: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
+  memberId: Schema.optionalKey(Schema.String)
 })
 
 export class AdminWorkspaces extends HttpApiGroup.make("workspaces").add(

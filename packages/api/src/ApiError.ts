@@ -47,6 +47,13 @@ const make = <Self extends { readonly message: string; readonly details?: unknow
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
 export const UnauthorizedResponse = make(Unauthorized, "unauthorized", 401)
 
+/**
+ * A valid key whose member's role does not allow the action (a viewer writing, an editor approving). Not in
+ * the reference's table, which has no roles on keys: docs/decisions/0006.
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
+export const ForbiddenResponse = make(Forbidden, "forbidden", 403)
+
 export class Invalid extends Schema.TaggedError<Invalid>()("Invalid", fields) {}
 export const InvalidResponse = make(Invalid, "invalid", 400)
 
@@ -63,7 +70,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 export const RateLimitedResponse = make(RateLimited, "rate_limited", 429)
 
 /** Error codes in the order of the reference's table, plus `internal` for the unexpected. */
-export const codes = ["unauthorized", "invalid", "not_found", "conflict", "too_large", "rate_limited", "internal"] as
+export const codes = ["unauthorized", "forbidden", "invalid", "not_found", "conflict", "too_large", "rate_limited", "internal"] as
   const
 export type Code = typeof codes[number]
 

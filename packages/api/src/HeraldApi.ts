@@ -5,6 +5,7 @@ import { InvitationsApi, MembersApi } from "./MembersApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
+import { WorkspaceApi } from "./WorkspaceApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -16,6 +17,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(MediaApi)
   .add(WebhooksApi)
   .add(MembersApi)
+  .add(WorkspaceApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.

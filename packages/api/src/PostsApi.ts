@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Post } from "@herald/domain"
-import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
@@ -75,6 +75,16 @@ export const UpdatePost = Schema.Struct({
   }))
 })
 
+/** `POST /api/v1/posts/:id/approve`. */
+export const Approve = Schema.Struct({
+  note: Schema.optionalKey(Schema.String.annotate({ description: "A note for the author, carried by post.approved" }))
+})
+
+/** `POST /api/v1/posts/:id/request-changes`: the note says what to change. */
+export const RequestChanges = Schema.Struct({
+  note: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "What to change, carried by post.changes_requested" })
+})
+
 export class Deleted extends Schema.Class<Deleted>("Deleted")({ id: Schema.String, deleted: Schema.Literal(true) }) {}
 
 export class PostsApi extends HttpApiGroup.make("posts").add(
@@ -110,6 +120,23 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
     success: Data(Post.Post),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send the failed targets of a partial or failed post again"),
+  HttpApiEndpoint.post("submit", "/posts/:id/submit", {
+    params: { id: Schema.String },
+    success: Data(Post.Post),
+    error: [InvalidResponse, NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Submit a draft with a time for approval (post.submitted)"),
+  HttpApiEndpoint.post("approve", "/posts/:id/approve", {
+    params: { id: Schema.String },
+    payload: Approve,
+    success: Data(Post.Post),
+    error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
+  }).annotate(OpenApi.Summary, "Approve a post awaiting approval: it is scheduled, or goes out now if its time has passed"),
+  HttpApiEndpoint.post("requestChanges", "/posts/:id/request-changes", {
+    params: { id: Schema.String },
+    payload: RequestChanges,
+    success: Data(Post.Post),
+    error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
+  }).annotate(OpenApi.Summary, "Send a post awaiting approval back to draft with a note"),
   HttpApiEndpoint.delete("remove", "/posts/:id", {
     params: { id: Schema.String },
     success: Data(Deleted),

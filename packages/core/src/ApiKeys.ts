@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { ApiKey, Ids as DomainIds } from "@herald/domain"
+import { ApiKey, Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import * as KeyFormat from "./internal/apiKeyFormat.ts"
 import { listenForEvictions } from "./internal/evictions.ts"
@@ -40,12 +40,16 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
 export interface Principal {
   readonly workspaceId: DomainIds.WorkspaceId
   readonly keyId: DomainIds.ApiKeyId
+  /** The member a key acts for and that member's role; both null for a workspace key, which may do anything. */
+  readonly memberId: DomainIds.MemberId | null
+  readonly role: Workspace.Role | null
 }
 
 interface KeyRow {
   readonly id: string
   readonly workspaceId: string
   readonly name: string
+  readonly memberId: string | null
   readonly lastFour: string
   readonly createdAt: Date | string
   readonly lastUsedAt: Date | string | null
@@ -57,6 +61,7 @@ const toApiKey = (row: KeyRow) =>
     id: DomainIds.ApiKeyId.make(row.id),
     workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
     name: row.name,
+    memberId: row.memberId === null ? null : DomainIds.MemberId.make(row.memberId),
     prefix: KeyFormat.displayPrefix,
     lastFour: row.lastFour,
     createdAt: iso(row.createdAt),
@@ -80,10 +85,23 @@ interface CacheEntry {
 export interface CreateInput {
   readonly workspaceId: string
   readonly name?: string | undefined
+  /** A member of the workspace the key acts for, with the member's role. */
+  readonly memberId?: string | undefined
+}
+
+export class MemberNotInWorkspace extends Schema.TaggedError<MemberNotInWorkspace>()("MemberNotInWorkspace", {
+  memberId: Schema.String,
+  workspaceId: Schema.String
+}) {
+  override get message() {
+    return `Member ${this.memberId} is not a member of workspace ${this.workspaceId}`
+  }
 }
 
 export class ApiKeys extends Context.Service<ApiKeys, {
-  create(input: CreateInput): Effect.Effect<ApiKey.CreatedApiKey, WorkspaceNotFound | SqlError.SqlError>
+  create(input: CreateInput): Effect.Effect<ApiKey.CreatedApiKey, WorkspaceNotFound | MemberNotInWorkspace | SqlError.SqlError>
+  /** Drops a member's keys from every process's cache, so a new role or a removal counts at once. */
+  forgetMember(memberId: string): Effect.Effect<void, SqlError.SqlError>
   list(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, WorkspaceNotFound | SqlError.SqlError>
   revoke(keyId: string): Effect.Effect<ApiKey.ApiKey, ApiKeyNotFound | SqlError.SqlError>
   authenticate(key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError>
@@ -101,10 +119,15 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const id = yield* Ids.make(DomainIds.prefixes.apiKey)
         const key = KeyFormat.generate()
         const name = input.name ?? "API key"
+        if (input.memberId !== undefined) {
+          const [member] = yield* sql<{ readonly id: string }>`
+            SELECT id FROM members WHERE id = ${input.memberId} AND workspace_id = ${input.workspaceId}`
+          if (member === undefined) return yield* new MemberNotInWorkspace({ memberId: input.memberId, workspaceId: input.workspaceId })
+        }
         const [row] = yield* sql<KeyRow>`
-          INSERT INTO api_keys (id, workspace_id, name, hash, last_four)
-          VALUES (${id}, ${input.workspaceId}, ${name}, ${KeyFormat.hash(key)}, ${KeyFormat.lastFour(key)})
-          RETURNING id, workspace_id, name, last_four, created_at, last_used_at, revoked_at
+          INSERT INTO api_keys (id, workspace_id, name, hash, last_four, member_id)
+          VALUES (${id}, ${input.workspaceId}, ${name}, ${KeyFormat.hash(key)}, ${KeyFormat.lastFour(key)}, ${input.memberId ?? null})
+          RETURNING id, workspace_id, name, member_id, last_four, created_at, last_used_at, revoked_at
         `
         return new ApiKey.CreatedApiKey({ ...toApiKey(row!), key })
       })
@@ -112,7 +135,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       const list = Effect.fn("ApiKeys.list")(function*(workspaceId: string) {
         yield* workspaces.get(workspaceId)
         const rows = yield* sql<KeyRow>`
-          SELECT id, workspace_id, name, last_four, created_at, last_used_at, revoked_at
+          SELECT id, workspace_id, name, member_id, last_four, created_at, last_used_at, revoked_at
           FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at, id
         `
         return rows.map(toApiKey)
@@ -121,7 +144,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       const revoke = Effect.fn("ApiKeys.revoke")(function*(keyId: string) {
         const rows = yield* sql<KeyRow & { readonly hash: Uint8Array }>`
           UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${keyId}
-          RETURNING id, workspace_id, name, hash, last_four, created_at, last_used_at, revoked_at
+          RETURNING id, workspace_id, name, member_id, hash, last_four, created_at, last_used_at, revoked_at
         `
         const row = rows[0]
         if (row === undefined) return yield* new ApiKeyNotFound({ keyId })
@@ -138,15 +161,24 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         )
 
       const lookup = Effect.fnUntraced(function*(hashHex: string, now: number) {
-        const rows = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly revokedAt: Date | null }>`
-          SELECT id, workspace_id, revoked_at FROM api_keys WHERE hash = ${Buffer.from(hashHex, "hex")}
+        const rows = yield* sql<{
+          readonly id: string
+          readonly workspaceId: string
+          readonly revokedAt: Date | null
+          readonly memberId: string | null
+          readonly role: Workspace.Role | null
+        }>`
+          SELECT k.id, k.workspace_id, k.revoked_at, k.member_id, m.role
+          FROM api_keys k LEFT JOIN members m ON m.id = k.member_id WHERE k.hash = ${Buffer.from(hashHex, "hex")}
         `
         const row = rows[0]
         if (row === undefined) return yield* new Unauthenticated({ reason: "unknown" })
         if (row.revokedAt !== null) return yield* new Unauthenticated({ reason: "revoked" })
         const principal: Principal = {
           workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
-          keyId: DomainIds.ApiKeyId.make(row.id)
+          keyId: DomainIds.ApiKeyId.make(row.id),
+          memberId: row.memberId === null ? null : DomainIds.MemberId.make(row.memberId),
+          role: row.role
         }
         cache.set(hashHex, { principal, expiresAt: now + cacheMillis, lastUsedWrittenAt: now })
         yield* touch(principal.keyId)
@@ -177,7 +209,16 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       // Revocations from any process sharing the database evict the key here too.
       yield* listenForEvictions(pg, revokedChannel, cache)
 
-      return ApiKeys.of({ create, list, revoke, authenticate })
+      const forgetMember = Effect.fn("ApiKeys.forgetMember")(function*(memberId: string) {
+        const rows = yield* sql<{ readonly hash: Uint8Array }>`SELECT hash FROM api_keys WHERE member_id = ${memberId}`
+        for (const row of rows) {
+          const hashHex = Buffer.from(row.hash).toString("hex")
+          cache.delete(hashHex)
+          yield* pg.notify(revokedChannel, hashHex)
+        }
+      })
+
+      return ApiKeys.of({ create, list, revoke, authenticate, forgetMember })
     })
   )
 

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Post } from "@herald/domain"
+import { Post, type Workspace } from "@herald/domain"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
@@ -25,6 +25,31 @@ export class PostNotFound extends Schema.TaggedError<PostNotFound>()("PostNotFou
 }
 
 export class PostConflict extends Schema.TaggedError<PostConflict>()("PostConflict", { message: Schema.String }) {}
+
+/** The key's member may not do this (an editor approving). */
+export class PostForbidden extends Schema.TaggedError<PostForbidden>()("PostForbidden", { message: Schema.String }) {}
+
+/**
+ * Who acts on a post: the member a key acts for and the member's role, both null for a workspace key (which
+ * may do anything); or a person outside the workspace through a review link (`profileId`).
+ */
+export interface Actor {
+  readonly memberId: string | null
+  readonly role: Workspace.Role | null
+  readonly profileId?: string | undefined
+}
+
+/** A workspace key: what the REST API's callers without a member, the MCP tools and the operator act as. */
+export const workspaceActor: Actor = { memberId: null, role: null }
+
+/** Who may approve and send back: owners, admins, workspace keys and review links. */
+const mayReview = (actor: Actor) => actor.profileId !== undefined || actor.role === null || actor.role === "owner" || actor.role === "admin"
+
+/** Who they were, for the event: the member, or the review profile. */
+const actorData = (actor: Actor) => ({
+  ...(actor.memberId === null ? {} : { memberId: actor.memberId }),
+  ...(actor.profileId === undefined ? {} : { profileId: actor.profileId })
+})
 
 export interface CreateInput {
   readonly content?: string | undefined
@@ -65,7 +90,7 @@ const refused = (postId: string, status: string, only: Restriction) =>
   })
 
 export class Posts extends Context.Service<Posts, {
-  create(workspaceId: string, input: CreateInput): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
+  create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
   get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
   list(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<Post.Post>
@@ -74,9 +99,24 @@ export class Posts extends Context.Service<Posts, {
   /** `only`: the statuses the caller may delete from (the MCP tool: draft and scheduled); any but publishing by default. */
   remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
   /** `only`: the statuses the caller may change (the MCP tool: draft and scheduled); draft, awaiting approval, scheduled by default. */
-  update(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction): Effect.Effect<
+  update(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction, actor?: Actor): Effect.Effect<
     Post.Post,
     PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
+  >
+  /** A draft with a time goes to approval (`post.submitted`). */
+  submit(workspaceId: string, postId: string, actor: Actor): Effect.Effect<
+    Post.Post,
+    PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
+  >
+  /** A post awaiting approval is scheduled (`post.approved`); past its time, it goes out now. */
+  approve(workspaceId: string, postId: string, actor: Actor, note?: string): Effect.Effect<
+    Post.Post,
+    PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
+  >
+  /** A post awaiting approval goes back to draft with a note (`post.changes_requested`). */
+  requestChanges(workspaceId: string, postId: string, actor: Actor, note: string): Effect.Effect<
+    Post.Post,
+    PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
   >
   retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | PostConflict | SqlError.SqlError>
 }>()("@herald/core/Posts") {
@@ -121,7 +161,16 @@ export class Posts extends Context.Service<Posts, {
         if (mediaRows.length > 0) yield* sql`INSERT INTO post_media ${sql.insert(mediaRows as [typeof mediaRows[number], ...Array<typeof mediaRows[number]>])}`
       })
 
-      const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput) {
+      /** Whether this actor's scheduling waits for approval: an editor, in a workspace that requires it. */
+      const needsApproval = (workspaceId: string, actor: Actor | undefined) =>
+        actor?.role !== "editor"
+          ? Effect.succeed(false)
+          : Effect.map(
+            sql<{ readonly approvalRequired: boolean }>`SELECT approval_required FROM workspaces WHERE id = ${workspaceId}`,
+            (rows) => rows[0]?.approvalRequired === true
+          )
+
+      const create = Effect.fn("Posts.create")(function*(workspaceId: string, input: CreateInput, actor?: Actor) {
         const { accountIds, accounts, draft, draftPost, mediaIds, now, platformContent, problems, scheduledAt } = yield* check(
           workspaceId,
           input,
@@ -130,7 +179,8 @@ export class Posts extends Context.Service<Posts, {
         if (problems.length > 0) return yield* new PostInvalid({ problems })
 
         const id = yield* Ids.make("pst")
-        const status: Post.PostStatus = draft ? "draft" : "scheduled"
+        const awaiting = !draft && (yield* needsApproval(workspaceId, actor))
+        const status: Post.PostStatus = draft ? "draft" : awaiting ? "awaiting_approval" : "scheduled"
         // Built from what is written rather than read back, and written in one statement (a single statement
         // is atomic, so post, targets, media and the event commit together): a create is two round trips.
         const post = new Post.Post({
@@ -174,7 +224,8 @@ export class Posts extends Context.Service<Posts, {
           return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
         })
         const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
-        const event = Events.row(workspaceId, draft ? "post.created" : "post.scheduled", { postId: id, post, status })
+        const event = Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post, status })
+        const submitted = Events.row(workspaceId, "post.submitted", { postId: id, post, ...actorData(actor ?? workspaceActor) })
         yield* sql`
           WITH inserted_post AS (
             INSERT INTO posts (id, workspace_id, status, content, platform_content, x_thread, instagram_format, tiktok,
@@ -196,10 +247,12 @@ export class Posts extends Context.Service<Posts, {
           )`
         }
           INSERT INTO events (id, workspace_id, event, data)
-          VALUES (${event.id}, ${event.workspaceId}, ${event.event}, ${event.data}::jsonb)
+          VALUES (${event.id}, ${event.workspaceId}, ${event.event}, ${event.data}::jsonb)${
+          awaiting ? sql`, (${submitted.id}, ${submitted.workspaceId}, ${submitted.event}, ${submitted.data}::jsonb)` : sql``
+        }
         `
         // After the commit: the engine re-reads the post when the message arrives.
-        if (scheduledAt !== null && !draft) yield* scheduler.schedule(id, 1, scheduledAt)
+        if (scheduledAt !== null && status === "scheduled") yield* scheduler.schedule(id, 1, scheduledAt)
         return post
       })
 
@@ -238,7 +291,14 @@ export class Posts extends Context.Service<Posts, {
         }))
       })
 
-      const update = Effect.fn("Posts.update")(function*(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction) {
+      const update = Effect.fn("Posts.update")(function*(
+        workspaceId: string,
+        postId: string,
+        patch: UpdateInput,
+        only?: Restriction,
+        actor?: Actor
+      ) {
+        const approval = yield* needsApproval(workspaceId, actor)
         const { post, version } = yield* sql.withTransaction(Effect.gen(function*() {
           const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
@@ -273,8 +333,19 @@ export class Posts extends Context.Service<Posts, {
           const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
           const checked = yield* check(workspaceId, merged, timeChanged || (current.status === "draft" && !toDraft))
           if (checked.problems.length > 0) return yield* new PostInvalid({ problems: checked.problems })
-          const status: Post.PostStatus = toDraft ? "draft" : current.status === "awaiting_approval" ? "awaiting_approval" : "scheduled"
-          const planned = toDraft ? (patch.scheduledAt === undefined ? null : checked.scheduledAt) : checked.scheduledAt
+          // An editor's change under approval goes (back) to approval rather than to the schedule.
+          const status: Post.PostStatus = toDraft
+            ? "draft"
+            : current.status === "awaiting_approval" || approval
+            ? "awaiting_approval"
+            : "scheduled"
+          // A draft keeps the time it had (sent back for changes, it is what will be asked again) unless the
+          // patch sets one.
+          const planned = !toDraft || patch.scheduledAt !== undefined
+            ? checked.scheduledAt
+            : current.scheduledAt === null
+            ? null
+            : new Date(current.scheduledAt)
           const draftPost = checked.draftPost
           const [updated] = yield* sql<{ readonly version: number }>`
             UPDATE posts SET status = ${status}, content = ${draftPost.content},
@@ -293,6 +364,9 @@ export class Posts extends Context.Service<Posts, {
           yield* onlyTime
             ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post })
             : Events.record(sql, workspaceId, "post.updated", { postId, post, status })
+          if (status === "awaiting_approval" && current.status !== "awaiting_approval") {
+            yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor ?? workspaceActor) })
+          }
           return { post, version: updated!.version }
         }))
         // A new version: the message for the old one finds the post changed and does nothing.
@@ -326,7 +400,73 @@ export class Posts extends Context.Service<Posts, {
         return post
       })
 
-      return Posts.of({ create, get, list, remove, update, retry })
+      /** Locks a post and moves it from one status to another, a new version; answers it with its time. */
+      const move = Effect.fnUntraced(function*(workspaceId: string, postId: string, from: Post.PostStatus, verb: string) {
+        const [locked] = yield* sql<{ readonly status: Post.PostStatus; readonly scheduledAt: Date | null }>`
+          SELECT status, scheduled_at FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
+        if (locked === undefined) return yield* new PostNotFound({ postId })
+        if (locked.status !== from) {
+          return yield* new PostConflict({
+            message: `Post ${postId} is ${locked.status.replace("_", " ")}; only ${from.replace("_", " ")} posts can be ${verb}`
+          })
+        }
+        return locked
+      })
+
+      const submit = Effect.fn("Posts.submit")(function*(workspaceId: string, postId: string, actor: Actor) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const locked = yield* move(workspaceId, postId, "draft", "submitted")
+          if (locked.scheduledAt === null) {
+            return yield* new PostInvalid({
+              problems: [{ field: "scheduledAt", message: "Give the draft a time (PATCH scheduledAt) before submitting it" }]
+            })
+          }
+          yield* sql`UPDATE posts SET status = 'awaiting_approval', version = version + 1, updated_at = now() WHERE id = ${postId}`
+          const post = yield* one(workspaceId, postId)
+          yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor) })
+          return post
+        }))
+      })
+
+      const approve = Effect.fn("Posts.approve")(function*(workspaceId: string, postId: string, actor: Actor, note?: string) {
+        if (!mayReview(actor)) {
+          return yield* new PostForbidden({ message: `This key acts for a member whose role is ${actor.role}; approving needs an owner or admin` })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const { at, post, version } = yield* sql.withTransaction(Effect.gen(function*() {
+          const locked = yield* move(workspaceId, postId, "awaiting_approval", "approved")
+          // Approved after its time: it goes out now.
+          const at = locked.scheduledAt === null || locked.scheduledAt < now ? now : locked.scheduledAt
+          const [updated] = yield* sql<{ readonly version: number }>`
+            UPDATE posts SET status = 'scheduled', scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
+            WHERE id = ${postId} RETURNING version`
+          const post = yield* one(workspaceId, postId)
+          yield* Events.record(sql, workspaceId, "post.approved", {
+            postId,
+            post,
+            ...(note === undefined ? {} : { note }),
+            ...actorData(actor)
+          })
+          return { at, post, version: updated!.version }
+        }))
+        yield* scheduler.schedule(postId, version, at)
+        return post
+      })
+
+      const requestChanges = Effect.fn("Posts.requestChanges")(function*(workspaceId: string, postId: string, actor: Actor, note: string) {
+        if (!mayReview(actor)) {
+          return yield* new PostForbidden({ message: `This key acts for a member whose role is ${actor.role}; sending a post back needs an owner or admin` })
+        }
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          yield* move(workspaceId, postId, "awaiting_approval", "sent back")
+          yield* sql`UPDATE posts SET status = 'draft', version = version + 1, updated_at = now() WHERE id = ${postId}`
+          const post = yield* one(workspaceId, postId)
+          yield* Events.record(sql, workspaceId, "post.changes_requested", { postId, post, note, ...actorData(actor) })
+          return post
+        }))
+      })
+
+      return Posts.of({ create, get, list, remove, update, retry, submit, approve, requestChanges })
     })
   )
 }

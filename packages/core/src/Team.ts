@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
+import { ApiKeys } from "./ApiKeys.ts"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
@@ -8,6 +9,7 @@ import { iso } from "./internal/rows.ts"
 import { Notifier } from "./Notifier.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
+import { toWorkspace, workspaceColumns, type WorkspaceRow } from "./Workspaces.ts"
 
 /**
  * A workspace's team: members with roles (`owner`, `admin`, `editor`, `viewer`), and invitations by e-mail
@@ -93,6 +95,7 @@ export class Team extends Context.Service<Team, {
       const links = yield* SignedLinks
       const notifier = yield* Notifier
       const publicUrl = yield* PublicUrl
+      const apiKeys = yield* ApiKeys
 
       const urlOf = (row: InvitationRow) => `${publicUrl}/invitations/${links.sign(purpose, row.id, row.expiresAt)}`
       const toInvitation = (row: InvitationRow) =>
@@ -202,16 +205,9 @@ export class Team extends Context.Service<Team, {
             RETURNING ${sql.literal(memberColumns)}`
           yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId} WHERE id = ${row.id}`
           yield* Events.record(sql, row.workspaceId, "member.joined", { memberId, email: row.email, role: row.role })
-          const [workspace] = yield* sql<{ readonly id: string; readonly name: string; readonly createdAt: Date }>`
-            SELECT id, name, created_at FROM workspaces WHERE id = ${row.workspaceId}`
-          return {
-            member: toMember(member!),
-            workspace: new Workspace.Workspace({
-              id: DomainIds.WorkspaceId.make(workspace!.id),
-              name: workspace!.name,
-              createdAt: iso(workspace!.createdAt)
-            })
-          }
+          const [workspace] = yield* sql<WorkspaceRow>`
+            SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${row.workspaceId}`
+          return { member: toMember(member!), workspace: toWorkspace(workspace!) }
         }))
       })
 
@@ -237,10 +233,12 @@ export class Team extends Context.Service<Team, {
           const [updated] = yield* sql<MemberRow>`
             UPDATE members SET role = ${wanted} WHERE id = ${memberId} RETURNING ${sql.literal(memberColumns)}`
           return toMember(updated!)
-        }))
+        })).pipe(Effect.tap(() => apiKeys.forgetMember(memberId)))
       })
 
       const remove = Effect.fn("Team.remove")(function*(workspaceId: string, memberId: string) {
+        // Before the keys go with the member: every process drops them from its cache now.
+        yield* apiKeys.forgetMember(memberId)
         yield* sql.withTransaction(Effect.gen(function*() {
           const { lastOwner, member } = yield* lockMember(workspaceId, memberId)
           if (lastOwner) {

@@ -18,20 +18,35 @@ export interface CreateInput {
   readonly ownerEmail?: string | undefined
 }
 
-interface WorkspaceRow {
+export interface WorkspaceRow {
   readonly id: string
   readonly name: string
+  readonly approvalRequired: boolean
   readonly createdAt: Date | string
 }
 
-const toWorkspace = (row: WorkspaceRow) =>
-  new Workspace.Workspace({ id: DomainIds.WorkspaceId.make(row.id), name: row.name, createdAt: iso(row.createdAt) })
+export const workspaceColumns = "id, name, approval_required, created_at"
+
+export const toWorkspace = (row: WorkspaceRow) =>
+  new Workspace.Workspace({
+    id: DomainIds.WorkspaceId.make(row.id),
+    name: row.name,
+    approvalRequired: row.approvalRequired,
+    createdAt: iso(row.createdAt)
+  })
+
+export interface UpdateInput {
+  readonly name?: string | undefined
+  readonly approvalRequired?: boolean | undefined
+}
 
 export class Workspaces extends Context.Service<Workspaces, {
   create(input: CreateInput): Effect.Effect<Workspace.Workspace, SqlError.SqlError>
   readonly list: Effect.Effect<ReadonlyArray<Workspace.Workspace>, SqlError.SqlError>
   get(id: string): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | SqlError.SqlError>
   members(id: string): Effect.Effect<ReadonlyArray<Workspace.Member>, WorkspaceNotFound | SqlError.SqlError>
+  /** `PATCH /api/v1/workspace`: only what is sent changes. */
+  update(id: string, input: UpdateInput): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | SqlError.SqlError>
 }>()("@herald/core/Workspaces") {
   static readonly layer = Layer.effect(
     Workspaces,
@@ -43,7 +58,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         const memberId = yield* Ids.make(DomainIds.prefixes.member)
         return yield* sql.withTransaction(Effect.gen(function*() {
           const [row] = yield* sql<WorkspaceRow>`
-            INSERT INTO workspaces (id, name) VALUES (${id}, ${input.name}) RETURNING id, name, created_at
+            INSERT INTO workspaces (id, name) VALUES (${id}, ${input.name}) RETURNING ${sql.literal(workspaceColumns)}
           `
           if (input.ownerEmail !== undefined) {
             yield* sql`
@@ -55,13 +70,13 @@ export class Workspaces extends Context.Service<Workspaces, {
         }))
       })
 
-      const list = sql<WorkspaceRow>`SELECT id, name, created_at FROM workspaces ORDER BY created_at, id`.pipe(
+      const list = sql<WorkspaceRow>`SELECT ${sql.literal(workspaceColumns)} FROM workspaces ORDER BY created_at, id`.pipe(
         Effect.map((rows) => rows.map(toWorkspace)),
         Effect.withSpan("Workspaces.list")
       )
 
       const find = (id: string) =>
-        sql<WorkspaceRow>`SELECT id, name, created_at FROM workspaces WHERE id = ${id}`.pipe(
+        sql<WorkspaceRow>`SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${id}`.pipe(
           Effect.map((rows) => Option.fromNullishOr(rows[0])),
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(new WorkspaceNotFound({ workspaceId: id })),
@@ -80,7 +95,16 @@ export class Workspaces extends Context.Service<Workspaces, {
         return rows.map(toMember)
       })
 
-      return Workspaces.of({ create, list, get, members })
+      const update = Effect.fn("Workspaces.update")(function*(id: string, input: UpdateInput) {
+        const [row] = yield* sql<WorkspaceRow>`
+          UPDATE workspaces SET name = coalesce(${input.name ?? null}, name),
+            approval_required = coalesce(${input.approvalRequired ?? null}, approval_required)
+          WHERE id = ${id} RETURNING ${sql.literal(workspaceColumns)}`
+        if (row === undefined) return yield* new WorkspaceNotFound({ workspaceId: id })
+        return toWorkspace(row)
+      })
+
+      return Workspaces.of({ create, list, get, members, update })
     })
   )
 }

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ApiKeyId, WorkspaceId } from "./Ids.ts"
+import { ApiKeyId, MemberId, WorkspaceId } from "./Ids.ts"
 
 /** Every Herald API key starts with this, so scanners and people can tell what it is. */
 export const keyPrefix = "hrld_"
@@ -9,6 +9,8 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
   id: ApiKeyId,
   workspaceId: WorkspaceId,
   name: Schema.String,
+  /** The member the key acts for, with that member's role; null for a workspace key, which may do anything. */
+  memberId: Schema.NullOr(MemberId),
   prefix: Schema.String,
   lastFour: Schema.String,
   createdAt: Schema.String,

@@ -7,6 +7,8 @@ export type Role = typeof Role.Type
 export class Workspace extends Schema.Class<Workspace>("Workspace")({
   id: WorkspaceId,
   name: Schema.String,
+  /** Posts by editors' keys wait for an owner's or admin's approval before they are scheduled. */
+  approvalRequired: Schema.Boolean,
   createdAt: Schema.String
 }) {}
 

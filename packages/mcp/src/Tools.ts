@@ -22,6 +22,8 @@ export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure"
 export interface Caller {
   readonly workspaceId: string
   readonly publicUrl: string
+  /** The key's member and role, as for REST: an editor's posts may wait for approval, a viewer only reads. */
+  readonly actor: Posts.Actor
 }
 
 /** A JSON Schema object, as MCP's `inputSchema` and `outputSchema` take it. */
@@ -83,11 +85,14 @@ const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
       openWorldHint: false
     },
     call: (args, caller) =>
-      decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
-        Effect.mapError((error) => {
-          const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
-          return new ToolFailure({ code: "invalid", message, details })
-        }),
+      (spec.readOnly !== true && caller.actor.role === "viewer"
+        ? Effect.fail(new ToolFailure({ code: "forbidden", message: "This key acts for a viewer, who can read but not change anything" }))
+        : decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
+          Effect.mapError((error) => {
+            const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
+            return new ToolFailure({ code: "invalid", message, details })
+          })
+        )).pipe(
         Effect.flatMap((input) => spec.run(input, caller) as Effect.Effect<O["Type"], ToolFailure>),
         Effect.flatMap((output) => Effect.orDie(encode(output))),
         Effect.map((body) => body as Record<string, unknown>)
@@ -205,7 +210,7 @@ export const make = Effect.gen(function*() {
         `Limits per network:\n${limits}`,
       input: PostsApi.CreatePost,
       output: Envelope.Data(Post.Post),
-      run: (input, caller) => postFailures(Effect.map(posts.create(caller.workspaceId, input), (data) => ({ data })))
+      run: (input, caller) => postFailures(Effect.map(posts.create(caller.workspaceId, input, caller.actor), (data) => ({ data })))
     }),
     define({
       name: "update_post",
@@ -217,7 +222,7 @@ export const make = Effect.gen(function*() {
       output: Envelope.Data(Post.Post),
       idempotent: true,
       run: ({ id, ...patch }, caller) =>
-        postFailures(Effect.map(posts.update(caller.workspaceId, id, patch, mcpRestriction("update_post")), (data) => ({ data })))
+        postFailures(Effect.map(posts.update(caller.workspaceId, id, patch, mcpRestriction("update_post"), caller.actor), (data) => ({ data })))
     }),
     define({
       name: "delete_post",

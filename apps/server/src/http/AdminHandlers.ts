@@ -28,6 +28,7 @@ const KeysHandlers = HttpApiBuilder.group(
         apiKeys.create(payload).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WorkspaceNotFound", notFound),
+          Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("list", ({ params }) =>

@@ -37,6 +37,13 @@ export const limit = (
     )
   })
 
+/** A viewer's key reads: any other method is refused before the handler runs. */
+const viewerReads = (principal: ApiKeys.Principal) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD"
+      ? Effect.fail(new ApiError.Forbidden({ message: "This key acts for a viewer, who can read but not change anything" }))
+      : Effect.void)
+
 /** A request without a valid key: counted against its address, then `unauthorized` with `WWW-Authenticate: Bearer`. */
 export const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
   Effect.gen(function*() {
@@ -66,7 +73,7 @@ export const layer = Layer.effect(
           Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused)),
           Effect.flatMap((principal) =>
             Effect.andThen(
-              limit(rateLimiter, `key:${principal.keyId}`),
+              Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal)),
               Idempotency.run(
                 idempotencyKeys,
                 principal.workspaceId,

@@ -80,6 +80,8 @@ const render = (
 const codeForStatus = (status: number): ApiError.Code =>
   status === 401
     ? "unauthorized"
+    : status === 403
+    ? "forbidden"
     : status === 404 || status === 405
     ? "not_found"
     : status === 409

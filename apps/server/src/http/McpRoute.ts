@@ -78,7 +78,7 @@ const handle = (tools: ReadonlyArray<Tools.Tool>) =>
       request: new Request(web.url, { method: "POST", headers: web.headers }),
       body: body.value,
       tools,
-      caller: { workspaceId: principal.workspaceId, publicUrl },
+      caller: { workspaceId: principal.workspaceId, publicUrl, actor: { memberId: principal.memberId, role: principal.role } },
       refused: limited._tag === "Some" ? limited.value : undefined,
       run: Effect.runPromiseWith(context)
     })

@@ -9,6 +9,13 @@ const invalid = (error: Posts.PostInvalid) =>
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
 const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
+const forbidden = (error: { readonly message: string }) => Effect.fail(new ApiError.Forbidden({ message: error.message }))
+
+/** Who acts: the key's member and role (null for a workspace key). */
+const actor = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal): Posts.Actor => ({
+  memberId: principal.memberId,
+  role: principal.role
+}))
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
@@ -18,7 +25,7 @@ export const layer = HttpApiBuilder.group(
     const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => posts.create(workspaceId, payload)).pipe(
+        Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.create(workspaceId, payload, by)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("PostInvalid", invalid),
           Effect.catchTag("SqlError", Effect.die)
@@ -43,7 +50,8 @@ export const layer = HttpApiBuilder.group(
           return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, ListQuery.encodeCursor)) }
         }))
       .handle("update", ({ params, payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => posts.update(workspaceId, params.id, payload)).pipe(
+        Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
+          posts.update(workspaceId, params.id, payload, undefined, by)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("PostInvalid", invalid),
           Effect.catchTag("PostNotFound", notFound),
@@ -57,6 +65,32 @@ export const layer = HttpApiBuilder.group(
           Effect.catchTag("PostConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
         ))
+      .handle("submit", ({ params }) =>
+        Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.submit(workspaceId, params.id, by)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("PostInvalid", invalid),
+          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("approve", ({ params, payload }) =>
+        Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
+          posts.approve(workspaceId, params.id, by, payload.note)).pipe(
+            Effect.map((data) => ({ data })),
+            Effect.catchTag("PostNotFound", notFound),
+            Effect.catchTag("PostConflict", conflict),
+            Effect.catchTag("PostForbidden", forbidden),
+            Effect.catchTag("SqlError", Effect.die)
+          ))
+      .handle("requestChanges", ({ params, payload }) =>
+        Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
+          posts.requestChanges(workspaceId, params.id, by, payload.note)).pipe(
+            Effect.map((data) => ({ data })),
+            Effect.catchTag("PostNotFound", notFound),
+            Effect.catchTag("PostConflict", conflict),
+            Effect.catchTag("PostForbidden", forbidden),
+            Effect.catchTag("SqlError", Effect.die)
+          ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),

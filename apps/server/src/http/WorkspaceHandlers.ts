@@ -1,0 +1,28 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ApiError, Authorization, HeraldApi } from "@herald/api"
+import { Workspaces } from "@herald/core"
+
+export const layer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "workspace",
+  Effect.fnUntraced(function*(handlers) {
+    const workspaces = yield* Workspaces.Workspaces
+    return handlers
+      .handle("get", () =>
+        Effect.flatMap(Authorization.CurrentPrincipal, (principal) => workspaces.get(principal.workspaceId)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.orDie
+        ))
+      .handle("update", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* Authorization.CurrentPrincipal
+          if (principal.role === "editor" || principal.role === "viewer") {
+            return yield* new ApiError.Forbidden({
+              message: `This key acts for a member whose role is ${principal.role}; settings are for owners and admins`
+            })
+          }
+          return { data: yield* Effect.orDie(workspaces.update(principal.workspaceId, payload)) }
+        }))
+  })
+)

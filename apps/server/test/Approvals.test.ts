@@ -1,0 +1,112 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { ApiKeys, Team } from "@herald/core"
+import * as Packages from "../src/Packages.ts"
+import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { events, settled } from "./publishing.ts"
+
+// Approvals over real HTTP: an editor's key submits, an owner's (or the workspace key) approves or sends
+// back, and an approved post goes out through the engine to the network's simulator.
+
+let workspaces = 0
+
+const setup = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const tag = `a${++workspaces}${Date.now().toString(36)}`
+  const { key, workspace } = yield* workspaceWithKey(tag, `owner@${tag}.test`)
+  const team = yield* Team.Team
+  const apiKeys = yield* ApiKeys.ApiKeys
+  const keyFor = (email: string, role: string) =>
+    Effect.gen(function*() {
+      const invitation = yield* team.invite(workspace.id, { email, role })
+      const { member } = yield* team.accept(invitation.url.split("/").at(-1)!)
+      return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
+    }).pipe(Effect.orDie)
+  const editor = yield* keyFor(`ed@${tag}.test`, "editor")
+  const viewer = yield* keyFor(`vi@${tag}.test`, "viewer")
+  const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "x", username: `${tag}_x` }))
+  const as = (apiKey: string) => (method: string, path: string, body?: unknown) =>
+    request(`${base}/api/v1${path}`, {
+      method,
+      headers: { ...bearer(apiKey), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  const owner = as(key.key)
+  const get = (id: string) => Effect.map(owner("GET", `/posts/${id}`), (answer) => answer.body.data)
+  return { account, workspace, owner, editor: as(editor), viewer: as(viewer), get }
+})
+
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
+
+layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("approvals", (it) => {
+  it.effect("an editor's post waits for approval, is approved with a note, and goes out at its time", () =>
+    Effect.gen(function*() {
+      const { account, editor, get, owner, workspace } = yield* setup
+      assert.strictEqual((yield* editor("PATCH", "/workspace", { approvalRequired: true })).status, 403)
+      const setting = yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      assert.strictEqual(setting.status, 200, setting.text)
+      assert.isTrue(setting.body.data.approvalRequired)
+      assert.isTrue((yield* editor("GET", "/workspace")).body.data.approvalRequired)
+
+      const created = yield* editor("POST", "/posts", { content: "Needs a yes", accountIds: [account.id], scheduledAt: inSeconds(2) })
+      assert.strictEqual(created.status, 200, created.text)
+      assert.strictEqual(created.body.data.status, "awaiting_approval")
+      const id = created.body.data.id
+      // Not before approval, even past its time.
+      yield* Effect.sleep("2500 millis")
+      assert.strictEqual((yield* get(id)).status, "awaiting_approval")
+
+      const refused = yield* editor("POST", `/posts/${id}/approve`, {})
+      assert.strictEqual(refused.status, 403)
+      assert.strictEqual(refused.body.error.code, "forbidden")
+      const approved = yield* owner("POST", `/posts/${id}/approve`, { note: "Lovely" })
+      assert.strictEqual(approved.status, 200, approved.text)
+      assert.strictEqual(approved.body.data.status, "scheduled")
+      // Approved after its time: out now.
+      assert.strictEqual((yield* settled(get, id)).status, "published")
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/approve`, {})).status, 409)
+
+      const seen = (yield* events(workspace.id)).filter((row) => row.data.postId === id)
+      assert.deepStrictEqual(seen.map((row) => row.event), ["post.created", "post.submitted", "post.approved", "post.published"])
+      assert.strictEqual(seen[0]!.data.status, "awaiting_approval")
+      assert.isString(seen[1]!.data.memberId)
+      assert.strictEqual(seen[2]!.data.note, "Lovely")
+      assert.strictEqual(seen[2]!.data.post.status, "scheduled")
+    }))
+
+  it.effect("changes requested send it back to draft; edited and resubmitted, it is approved", () =>
+    Effect.gen(function*() {
+      const { account, editor, get, owner, workspace } = yield* setup
+      yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      const id = (yield* editor("POST", "/posts", { content: "First try", accountIds: [account.id], scheduledAt: inSeconds(3600) })).body.data.id
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/request-changes`, {})).status, 400, "a note is required")
+      const back = yield* owner("POST", `/posts/${id}/request-changes`, { note: "Say it warmer" })
+      assert.strictEqual(back.status, 200, back.text)
+      assert.strictEqual(back.body.data.status, "draft")
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/approve`, {})).status, 409, "a draft is not awaiting approval")
+      assert.strictEqual((yield* editor("PATCH", `/posts/${id}`, { content: "Second try, warmer" })).body.data.status, "draft")
+      const again = yield* editor("POST", `/posts/${id}/submit`)
+      assert.strictEqual(again.status, 200, again.text)
+      assert.strictEqual(again.body.data.status, "awaiting_approval")
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/approve`, {})).body.data.status, "scheduled")
+      assert.strictEqual((yield* get(id)).content, "Second try, warmer")
+      const seen = (yield* events(workspace.id)).filter((row) => row.data.postId === id).map((row) => row.event)
+      assert.deepStrictEqual(seen, ["post.created", "post.submitted", "post.changes_requested", "post.updated", "post.submitted", "post.approved"])
+      const note = (yield* events(workspace.id)).find((row) => row.event === "post.changes_requested")!
+      assert.strictEqual(note.data.note, "Say it warmer")
+      assert.strictEqual(note.data.post.status, "draft")
+    }))
+
+  it.effect("without the setting an editor schedules directly; a viewer only reads", () =>
+    Effect.gen(function*() {
+      const { account, editor, viewer } = yield* setup
+      const direct = yield* editor("POST", "/posts", { content: "No approval here", accountIds: [account.id], scheduledAt: inSeconds(3600) })
+      assert.strictEqual(direct.body.data.status, "scheduled")
+      const refused = yield* viewer("POST", "/posts", { content: "Nope", accountIds: [account.id], draft: true })
+      assert.strictEqual(refused.status, 403)
+      assert.strictEqual(refused.body.error.code, "forbidden")
+      assert.strictEqual((yield* viewer("GET", `/posts/${direct.body.data.id}`)).status, 200)
+      assert.strictEqual((yield* viewer("DELETE", `/posts/${direct.body.data.id}`)).status, 403)
+    }))
+})
