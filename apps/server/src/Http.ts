@@ -13,6 +13,7 @@ import * as MembersHandlers from "./http/MembersHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
+import * as ReviewsHandlers from "./http/ReviewsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
@@ -42,6 +43,8 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
     NetworksHandlers.layer,
     OAuthHandlers.layer,
     PostsHandlers.layer,
+    ReviewsHandlers.layer,
+    ReviewsHandlers.pagesLayer,
     WebhooksHandlers.layer,
     WorkspaceHandlers.layer,
     SystemHandlers.layer

@@ -11,6 +11,7 @@ import {
   Posts,
   Publisher,
   PublishingEngine,
+  Reviews,
   SecretKey,
   Settings,
   SignedLinks,
@@ -139,7 +140,8 @@ export const layerWith = <E, R>(
       Layer.provideMerge(Layer.mergeAll(
         Connections.Connections.layer,
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
-        Posts.Posts.layer,
+        // Reviews act on posts through the same Posts.
+        Reviews.Reviews.layer.pipe(Layer.provideMerge(Posts.Posts.layer)),
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate }),
         Team.Team.layer,
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)

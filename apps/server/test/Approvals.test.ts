@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { ApiKeys, Team } from "@herald/core"
+import { ApiKeys, SignedLinks, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
@@ -108,5 +108,84 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual(refused.body.error.code, "forbidden")
       assert.strictEqual((yield* viewer("GET", `/posts/${direct.body.data.id}`)).status, 200)
       assert.strictEqual((yield* viewer("DELETE", `/posts/${direct.body.data.id}`)).status, 403)
+    }))
+
+  it.effect("a review link shows the post per network; the reviewer approves it and the events carry profileId", () =>
+    Effect.gen(function*() {
+      const { account, editor, get, owner, workspace } = yield* setup
+      yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      const id = (yield* editor("POST", "/posts", {
+        content: "For the client <b>",
+        platformContent: { x: "The X version" },
+        accountIds: [account.id],
+        scheduledAt: inSeconds(3600)
+      })).body.data.id
+      const profile = (yield* owner("POST", "/review-profiles", { name: "Client Co", email: "Client@Co.test" })).body.data
+      assert.match(profile.id, /^rvp_/)
+      assert.strictEqual(profile.email, "client@co.test")
+      assert.deepStrictEqual((yield* owner("GET", "/review-profiles")).body.data, [profile])
+      const made = yield* editor("POST", `/posts/${id}/review-links`, { profileId: profile.id })
+      assert.strictEqual(made.status, 200, made.text)
+      const link = made.body.data
+      assert.deepInclude(link, { postId: id, profileId: profile.id })
+      assert.match(link.url, /\/review\/rvl_[0-9A-Za-z]+\.\d+\.[A-Za-z0-9_-]{43}$/)
+
+      const shown = yield* request(link.url.replace("localhost", "127.0.0.1"))
+      assert.strictEqual(shown.status, 200)
+      assert.include(shown.text, "Review for Client Co")
+      assert.include(shown.text, "The X version")
+      assert.notInclude(shown.text, "<b>")
+      assert.include(shown.text, `value="approve"`)
+
+      const decided = yield* request(link.url.replace("localhost", "127.0.0.1"), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ action: "approve", note: "Good to go" }).toString()
+      })
+      assert.strictEqual(decided.status, 200, decided.text)
+      assert.include(decided.text, "Approved")
+      assert.strictEqual((yield* get(id)).status, "scheduled")
+      const approved = (yield* events(workspace.id)).find((row) => row.event === "post.approved" && row.data.postId === id)!
+      assert.deepInclude(approved.data, { profileId: profile.id, note: "Good to go" })
+      // Decided: the page shows it, and a second answer is refused.
+      assert.include((yield* request(link.url.replace("localhost", "127.0.0.1"))).text, "nothing to decide")
+      const twice = yield* request(link.url.replace("localhost", "127.0.0.1"), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "action=approve"
+      })
+      assert.strictEqual(twice.status, 400)
+    }))
+
+  it.effect("a reviewer sends a post back only with a note; expired and tampered links are refused", () =>
+    Effect.gen(function*() {
+      const { account, editor, get, owner, workspace } = yield* setup
+      yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      const id = (yield* editor("POST", "/posts", { content: "Needs work", accountIds: [account.id], scheduledAt: inSeconds(3600) })).body.data.id
+      const profile = (yield* owner("POST", "/review-profiles", { name: "Legal" })).body.data
+      const url = ((yield* owner("POST", `/posts/${id}/review-links`, { profileId: profile.id, expiresInHours: 2 })).body.data.url as string)
+        .replace("localhost", "127.0.0.1")
+      const form = (body: string) => request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body })
+      const noNote = yield* form("action=request-changes&note=")
+      assert.strictEqual(noNote.status, 400)
+      assert.include(noNote.text, "a note is needed")
+      assert.strictEqual((yield* form("action=request-changes&note=Fix+the+claim")).status, 200)
+      assert.strictEqual((yield* get(id)).status, "draft")
+      const sent = (yield* events(workspace.id)).find((row) => row.event === "post.changes_requested" && row.data.postId === id)!
+      assert.deepInclude(sent.data, { profileId: profile.id, note: "Fix the claim" })
+
+      const token = url.split("/").at(-1)!
+      const expired = (yield* SignedLinks.SignedLinks).sign("review", token.split(".")[0]!, new Date(Date.now() - 1000))
+      const old = yield* request(url.replace(token, expired))
+      assert.strictEqual(old.status, 400)
+      assert.include(old.text, "expired")
+      // A later expiry in the same link: the signature no longer matches.
+      const [linkId, seconds, mac] = token.split(".")
+      const tampered = yield* request(url.replace(token, `${linkId}.${Number(seconds) + 3600}.${mac}`))
+      assert.strictEqual(tampered.status, 400)
+      assert.include(tampered.text, "altered")
+      // Links are only for posts awaiting approval.
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/review-links`, { profileId: profile.id })).status, 409)
+      assert.strictEqual((yield* owner("POST", `/posts/${id}/review-links`, { profileId: "rvp_0000000000000000000000" })).status, 409)
     }))
 })

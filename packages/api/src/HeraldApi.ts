@@ -6,6 +6,7 @@ import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 import { WorkspaceApi } from "./WorkspaceApi.ts"
+import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -18,6 +19,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(WebhooksApi)
   .add(MembersApi)
   .add(WorkspaceApi)
+  .add(ReviewsApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.
@@ -37,5 +39,6 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(SystemApi)
   .add(OAuthApi)
   .add(InvitationsApi)
+  .add(ReviewPagesApi)
   .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
 {}

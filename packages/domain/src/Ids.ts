@@ -15,6 +15,9 @@ export type MemberId = typeof MemberId.Type
 export const InvitationId = prefixed("inv").pipe(Schema.brand("InvitationId"))
 export type InvitationId = typeof InvitationId.Type
 
+export const ReviewProfileId = prefixed("rvp").pipe(Schema.brand("ReviewProfileId"))
+export type ReviewProfileId = typeof ReviewProfileId.Type
+
 export const ApiKeyId = prefixed("key").pipe(Schema.brand("ApiKeyId"))
 export type ApiKeyId = typeof ApiKeyId.Type
 
@@ -26,6 +29,8 @@ export const prefixes = {
   workspace: "ws",
   member: "mem",
   invitation: "inv",
+  reviewProfile: "rvp",
+  reviewLink: "rvl",
   apiKey: "key",
   account: "acc"
 } as const

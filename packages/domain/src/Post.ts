@@ -42,6 +42,22 @@ export const TikTokSettings = Schema.Struct({
 })
 export type TikTokSettings = typeof TikTokSettings.Type
 
+/** Someone outside the workspace who reviews posts through review links (a client, a legal team). */
+export class ReviewProfile extends Schema.Class<ReviewProfile>("ReviewProfile")({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}) {}
+
+/** A signed link that shows one post to one review profile, who may approve it or ask for changes. */
+export class ReviewLink extends Schema.Class<ReviewLink>("ReviewLink")({
+  url: Schema.String,
+  postId: Schema.String,
+  profileId: Schema.String,
+  expiresAt: Schema.String
+}) {}
+
 /** The full post object: `GET /api/v1/posts/:id` and every webhook carry this form. */
 export class Post extends Schema.Class<Post>("Post")({
   id: Schema.String,

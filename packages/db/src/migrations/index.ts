@@ -11,6 +11,7 @@ import webhooks from "./0008_webhooks.ts"
 import eventWake from "./0009_event_wake.ts"
 import team from "./0010_team.ts"
 import approvals from "./0011_approvals.ts"
+import reviews from "./0012_reviews.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -24,5 +25,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0008_webhooks": webhooks,
   "0009_event_wake": eventWake,
   "0010_team": team,
-  "0011_approvals": approvals
+  "0011_approvals": approvals,
+  "0012_reviews": reviews
 }

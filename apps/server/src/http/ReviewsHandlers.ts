@@ -1,0 +1,102 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ApiError, Authorization, HeraldApi } from "@herald/api"
+import { Reviews } from "@herald/core"
+import { escape, page } from "../internal/page.ts"
+
+const invalid = (error: Reviews.ReviewInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
+const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
+
+export const layer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "reviews",
+  Effect.fnUntraced(function*(handlers) {
+    const reviews = yield* Reviews.Reviews
+    return handlers
+      .handle("createProfile", ({ payload }) =>
+        Effect.flatMap(workspace, (workspaceId) => reviews.createProfile(workspaceId, payload)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("ReviewInvalid", invalid),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("profiles", () =>
+        Effect.flatMap(workspace, (workspaceId) => reviews.profiles(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
+      .handle("createLink", ({ params, payload }) =>
+        Effect.flatMap(workspace, (workspaceId) => reviews.createLink(workspaceId, params.id, payload)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("ReviewInvalid", invalid),
+          Effect.catchTag("PostNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag("PostConflict", (error) => Effect.fail(new ApiError.Conflict({ message: error.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+  })
+)
+
+/** The post as each of its networks will show it: the text that network gets, the thread, the media. */
+const rendering = (opened: Reviews.Opened, token: string, said?: string) => {
+  const { post, profile } = opened
+  const networks = [...new Set(post.targets.map((target) => target.platform))]
+  const versions = networks.map((network) => {
+    const text = post.platformContent[network] ?? post.content
+    const who = post.targets.filter((target) => target.platform === network).map((target) => `@${target.username}`).join(", ")
+    const thread = network === "x" && post.xThread.length > 0
+      ? `<ol>${post.xThread.map((follow) => `<li>${escape(follow)}</li>`).join("")}</ol>`
+      : ""
+    const title = network === "youtube" && post.youtubeTitle !== null ? `<p><strong>${escape(post.youtubeTitle)}</strong></p>` : ""
+    return `<section style="border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0">` +
+      `<h2 style="margin-top:0">${escape(network)} <small>${escape(who)}</small></h2>${title}` +
+      `<p style="white-space:pre-wrap">${escape(text)}</p>${thread}` +
+      post.media.map((item) =>
+        item.previewUrl === null
+          ? `<p><a href="${escape(item.url)}">video</a></p>`
+          : `<img src="${escape(item.previewUrl)}" alt="" style="max-width:100%;max-height:16rem">`
+      ).join("") +
+      `</section>`
+  }).join("")
+  const when = post.scheduledAt === null ? "no time set" : `scheduled for ${post.scheduledAt}`
+  const form = post.status === "awaiting_approval"
+    ? `<form method="post" action="/review/${escape(token)}">` +
+      `<p><label>Note (needed to ask for changes)<br><textarea name="note" rows="3" style="width:100%"></textarea></label></p>` +
+      `<button name="action" value="approve">Approve</button> ` +
+      `<button name="action" value="request-changes">Request changes</button></form>`
+    : `<p>This post is ${escape(post.status.replace("_", " "))}: nothing to decide.</p>`
+  return page(
+    `Review for ${profile.name}`,
+    `${said === undefined ? "" : `${said} `}A post ${when}; the link works until ${opened.expiresAt.toISOString()}.`,
+    versions + form
+  )
+}
+
+export const pagesLayer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "reviewPages",
+  Effect.fnUntraced(function*(handlers) {
+    const reviews = yield* Reviews.Reviews
+    const refused = (error: { readonly message: string }) => Effect.fail(page("Review not available", error.message))
+    return handlers
+      .handle("show", ({ params }) =>
+        reviews.open(params.token).pipe(
+          Effect.map((opened) => rendering(opened, params.token)),
+          Effect.catchTag("ReviewRefused", refused),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("decide", ({ params, payload }) =>
+        reviews.decide(params.token, payload).pipe(
+          Effect.map((opened) =>
+            rendering(
+              opened,
+              params.token,
+              payload.action === "approve" ? "Approved: thank you." : "Sent back with your note: thank you."
+            )
+          ),
+          Effect.catchTags({
+            ReviewRefused: refused,
+            ReviewInvalid: refused,
+            PostNotFound: refused,
+            PostConflict: refused,
+            PostForbidden: refused,
+            SqlError: Effect.die
+          })
+        ))
+  })
+)

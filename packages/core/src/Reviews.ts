@@ -1,0 +1,169 @@
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Ids as DomainIds, Post } from "@herald/domain"
+import * as Ids from "./Ids.ts"
+import { iso } from "./internal/rows.ts"
+import { PostConflict, type PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
+
+/**
+ * Client review: review profiles (people outside the workspace) and signed, expiring review links that show
+ * one post to one profile, who may approve it or ask for changes. The events then carry the `profileId`.
+ */
+
+export class ReviewInvalid extends Schema.TaggedError<ReviewInvalid>()("ReviewInvalid", {
+  problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+}) {
+  override get message() {
+    return this.problems.map((problem) => problem.message).join("; ")
+  }
+}
+
+/** A review link that cannot be used: the link itself, or what it points at. */
+export class ReviewRefused extends Schema.TaggedError<ReviewRefused>()("ReviewRefused", { message: Schema.String }) {}
+
+const purpose = "review"
+/** A review link works this long unless asked otherwise (`expiresInHours`, 1 to 720). */
+export const defaultLifetime = Duration.days(7)
+
+interface ProfileRow {
+  readonly id: string
+  readonly name: string
+  readonly email: string | null
+  readonly createdAt: Date | string
+}
+
+const toProfile = (row: ProfileRow) =>
+  new Post.ReviewProfile({ id: row.id, name: row.name, email: row.email, createdAt: iso(row.createdAt) })
+
+/** What a review page shows. */
+export interface Opened {
+  readonly post: Post.Post
+  readonly profile: Post.ReviewProfile
+  readonly expiresAt: Date
+}
+
+export class Reviews extends Context.Service<Reviews, {
+  createProfile(workspaceId: string, input: { readonly name: string; readonly email?: string | null | undefined }): Effect.Effect<
+    Post.ReviewProfile,
+    ReviewInvalid | SqlError.SqlError
+  >
+  profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>, SqlError.SqlError>
+  /** A link for one post awaiting approval and one profile. */
+  createLink(workspaceId: string, postId: string, input: {
+    readonly profileId: string
+    readonly expiresInHours?: number | undefined
+  }): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | SqlError.SqlError>
+  open(token: string): Effect.Effect<Opened, ReviewRefused | SqlError.SqlError>
+  /** The reviewer's answer: approve (optional note) or request changes (note required). */
+  decide(token: string, decision: { readonly action: "approve" | "request-changes"; readonly note?: string | undefined }): Effect.Effect<
+    Opened,
+    ReviewRefused | ReviewInvalid | PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
+  >
+}>()("@herald/core/Reviews") {
+  static readonly layer = Layer.effect(
+    Reviews,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const links = yield* SignedLinks
+      const posts = yield* Posts
+      const publicUrl = yield* PublicUrl
+
+      const createProfile = Effect.fn("Reviews.createProfile")(function*(
+        workspaceId: string,
+        input: { readonly name: string; readonly email?: string | null | undefined }
+      ) {
+        const name = input.name.trim()
+        const email = input.email === undefined || input.email === null ? null : input.email.trim().toLowerCase()
+        const problems: Array<{ field: string; message: string }> = []
+        if (name.length === 0 || name.length > 200) problems.push({ field: "name", message: "name must be 1 to 200 characters" })
+        if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+          problems.push({ field: "email", message: `email "${input.email}" is not an e-mail address` })
+        }
+        if (problems.length > 0) return yield* new ReviewInvalid({ problems })
+        const [row] = yield* sql<ProfileRow>`
+          INSERT INTO review_profiles (id, workspace_id, name, email)
+          VALUES (${yield* Ids.make(DomainIds.prefixes.reviewProfile)}, ${workspaceId}, ${name}, ${email})
+          RETURNING id, name, email, created_at`
+        return toProfile(row!)
+      })
+
+      const profiles = (workspaceId: string) =>
+        Effect.map(
+          sql<ProfileRow>`
+            SELECT id, name, email, created_at FROM review_profiles WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
+          (rows) => rows.map(toProfile)
+        )
+
+      const createLink = Effect.fn("Reviews.createLink")(function*(workspaceId: string, postId: string, input: {
+        readonly profileId: string
+        readonly expiresInHours?: number | undefined
+      }) {
+        const hours = input.expiresInHours
+        if (hours !== undefined && !(Number.isInteger(hours) && hours >= 1 && hours <= 720)) {
+          return yield* new ReviewInvalid({ problems: [{ field: "expiresInHours", message: "expiresInHours must be a whole number from 1 to 720" }] })
+        }
+        const post = yield* posts.get(workspaceId, postId)
+        if (post.status !== "awaiting_approval") {
+          return yield* new PostConflict({
+            message: `Post ${postId} is ${post.status.replace("_", " ")}; review links are for posts awaiting approval (submit it first)`
+          })
+        }
+        const [profile] = yield* sql<{ readonly id: string }>`
+          SELECT id FROM review_profiles WHERE id = ${input.profileId} AND workspace_id = ${workspaceId}`
+        if (profile === undefined) {
+          return yield* new ReviewInvalid({
+            problems: [{ field: "profileId", message: `Review profile ${input.profileId} is not one of this workspace` }]
+          })
+        }
+        const now = yield* Clock.currentTimeMillis
+        const expiresAt = new Date(now + (hours === undefined ? Duration.toMillis(defaultLifetime) : hours * 3_600_000))
+        const id = yield* Ids.make(DomainIds.prefixes.reviewLink)
+        yield* sql`
+          INSERT INTO review_links (id, workspace_id, post_id, profile_id, expires_at)
+          VALUES (${id}, ${workspaceId}, ${postId}, ${profile.id}, ${expiresAt})`
+        return new Post.ReviewLink({
+          url: `${publicUrl}/review/${links.sign(purpose, id, expiresAt)}`,
+          postId,
+          profileId: profile.id,
+          expiresAt: expiresAt.toISOString()
+        })
+      })
+
+      const resolve = Effect.fnUntraced(function*(token: string) {
+        const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) => new ReviewRefused({ message: refused.message }))
+        const [row] = yield* sql<{ readonly workspaceId: string; readonly postId: string } & ProfileRow>`
+          SELECT l.workspace_id, l.post_id, p.id, p.name, p.email, p.created_at
+          FROM review_links l JOIN review_profiles p ON p.id = l.profile_id WHERE l.id = ${link.id}`
+        if (row === undefined) return yield* new ReviewRefused({ message: "This review link no longer exists (its post or profile was deleted)" })
+        return { row, expiresAt: link.expiresAt }
+      })
+
+      const open = Effect.fn("Reviews.open")(function*(token: string) {
+        const { expiresAt, row } = yield* resolve(token)
+        const post = yield* posts.get(row.workspaceId, row.postId).pipe(
+          Effect.catchTag("PostNotFound", () => Effect.fail(new ReviewRefused({ message: "This post no longer exists" })))
+        )
+        return { post, profile: toProfile(row), expiresAt }
+      })
+
+      const decide = Effect.fn("Reviews.decide")(function*(
+        token: string,
+        decision: { readonly action: "approve" | "request-changes"; readonly note?: string | undefined }
+      ) {
+        const { expiresAt, row } = yield* resolve(token)
+        const note = decision.note?.trim() === "" ? undefined : decision.note?.trim()
+        const actor = { memberId: null, role: null, profileId: row.id }
+        const post = decision.action === "approve"
+          ? yield* posts.approve(row.workspaceId, row.postId, actor, note)
+          : note === undefined
+          ? yield* new ReviewInvalid({ problems: [{ field: "note", message: "Say what to change: a note is needed to send a post back" }] })
+          : yield* posts.requestChanges(row.workspaceId, row.postId, actor, note)
+        return { post, profile: toProfile(row), expiresAt }
+      })
+
+      return Reviews.of({ createProfile, profiles, createLink, open, decide })
+    })
+  )
+}
