@@ -95,6 +95,72 @@ export interface OAuth {
   readonly profile: (accessToken: Redacted.Redacted<string>) => Effect.Effect<Profile, PublishError>
 }
 
+/** Someone on the network: who wrote a comment or a message. */
+export interface Person {
+  /** The network's id of the person. */
+  readonly id: string
+  readonly username: string
+  readonly name: string | null
+}
+
+/** A comment on one of the account's posts. */
+export interface InboxComment {
+  /** The network's id of the comment. */
+  readonly id: string
+  /** The network's id of the post it is on (Herald links it to its own post when it made that one). */
+  readonly postId: string
+  /** The network's id of the comment it answers; null for a comment on the post itself. */
+  readonly replyTo: string | null
+  readonly author: Person
+  readonly text: string
+  /** Where a person opens the comment; null where the network has no link to one comment. */
+  readonly permalink: string | null
+  /** ISO 8601. */
+  readonly createdAt: string
+}
+
+/** A direct message to or from the account. */
+export interface InboxMessage {
+  /** The network's id of the message. */
+  readonly id: string
+  /** The network's id of the conversation (thread) it belongs to. */
+  readonly conversationId: string
+  readonly from: Person
+  readonly text: string
+  /** How many files came with it. */
+  readonly attachments: number
+  /** Sent by the account itself (a person answering in the network's own app). */
+  readonly outgoing: boolean
+  /** ISO 8601. */
+  readonly createdAt: string
+}
+
+/** What arrived since a cursor, and the cursor to ask from next time. */
+export interface InboxPage {
+  readonly comments: ReadonlyArray<InboxComment>
+  readonly messages: ReadonlyArray<InboxMessage>
+  readonly cursor: string
+}
+
+/**
+ * The inbox of a network that lets Herald read comments and direct messages and answer them. `fetch` is
+ * polled per account; `cursor` is null the first time (then only what arrives from now on is news, so an
+ * account connected with years of comments does not flood the inbox).
+ */
+export interface InboxHooks {
+  readonly fetch: (input: { readonly account: Account; readonly cursor: string | null }) => Effect.Effect<InboxPage, PublishError>
+  readonly replyToComment: (input: {
+    readonly account: Account
+    readonly comment: InboxComment
+    readonly text: string
+  }) => Effect.Effect<{ readonly id: string; readonly permalink: string | null }, PublishError>
+  readonly sendMessage: (input: {
+    readonly account: Account
+    readonly conversationId: string
+    readonly text: string
+  }) => Effect.Effect<{ readonly id: string }, PublishError>
+}
+
 export interface Hooks {
   /** The key Herald uses for the network: `x`, `instagram`, ... */
   readonly network: string
@@ -110,6 +176,8 @@ export interface Hooks {
    * retry after a crash does not post twice. `None` means the network has no such post.
    */
   readonly reconcile?: (input: PublishInput) => Effect.Effect<Option.Option<Published>, PublishError>
+  /** Comments and direct messages, where the network lets Herald read and answer them. */
+  readonly inbox?: InboxHooks
 }
 
 export interface Adapter extends Hooks {
