@@ -7,6 +7,7 @@ import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
+import * as InboxHandlers from "./http/InboxHandlers.ts"
 import * as McpRoute from "./http/McpRoute.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as MembersHandlers from "./http/MembersHandlers.ts"
@@ -37,6 +38,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
 ).pipe(
   Layer.provide([
     AccountsHandlers.layer,
+    InboxHandlers.layer,
     MediaHandlers.layer,
     MembersHandlers.layer,
     MembersHandlers.invitationsLayer,

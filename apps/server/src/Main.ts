@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, type Duration, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
@@ -6,6 +6,7 @@ import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-n
 import {
   Cipher,
   Connections,
+  Inbox,
   Networks,
   Notifier,
   Posts,
@@ -96,6 +97,8 @@ export const layerWith = <E, R>(
     readonly publishing?: Partial<Publisher.Options> | undefined
     readonly cluster?: Cluster.Tuning | undefined
     readonly webhookPollEveryMs?: number | undefined
+    /** How often one account's inbox is read (1 min by default). */
+    readonly inboxPollEvery?: Duration.Duration | undefined
   } = {}
 ) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -132,7 +135,8 @@ export const layerWith = <E, R>(
       allowPrivate: settings.webhookAllowPrivate
     }
     const publishingWork = works
-      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds({ pollEveryMs: tuning.webhookPollEveryMs })).pipe(
+      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds({ pollEveryMs: tuning.webhookPollEveryMs }),
+        Inbox.Inbox.rounds()).pipe(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty
@@ -144,6 +148,7 @@ export const layerWith = <E, R>(
         Reviews.Reviews.layer.pipe(Layer.provideMerge(Posts.Posts.layer)),
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate }),
         Team.Team.layer,
+        Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)
       )),
       Layer.provideMerge(Layer.mergeAll(WebhookHttp.WebhookHttp.layer, Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }))),

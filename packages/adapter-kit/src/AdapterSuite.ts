@@ -46,7 +46,11 @@ const freePort = Effect.callback<number>((resume) => {
   })
 })
 
-const harness = (options: Options) =>
+/**
+ * The adapter pointed at its simulator, served over real HTTP under `/sandbox/<network>` (media under
+ * `/media`): what the suite runs on, for a network's own tests beyond it.
+ */
+export const harness = (options: Options) =>
   Layer.unwrap(Effect.gen(function*() {
     const port = yield* freePort
     const baseUrl = `http://127.0.0.1:${port}`

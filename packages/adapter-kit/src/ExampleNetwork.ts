@@ -1,10 +1,12 @@
 // A minimal network, made only of the kit, to show the contract end to end and to stand for an eighth,
 // third-party network in tests: an adapter and its simulator in one file (a real adapter splits them, see
 // house-style.md). Its API: OAuth 2 with PKCE, `GET /me`,
-// `POST /posts`, `GET /posts?author=` for reconcile; errors as `{ "error": { "code", "message" } }`.
+// `POST /posts`, `GET /posts?author=` for reconcile; the inbox as `GET /inbox?after=<cursor>`,
+// `POST /comments/:id/replies` and `POST /conversations/:id/messages`; errors as
+// `{ "error": { "code", "message" } }`. Its simulator also serves the kit's control routes.
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError, Simulator } from "./index.ts"
+import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { Adapter, type AdapterConfig, PublishError, Simulator, type SimulatorState } from "./index.ts"
 
 const network = "example"
 
@@ -26,6 +28,26 @@ const TokenAnswer = Schema.Struct({
 const Me = Schema.Struct({ id: Schema.String, username: Schema.String })
 const Created = Schema.Struct({ id: Schema.String, url: Schema.String })
 const Posts = Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String, url: Schema.String })) })
+const Person = Schema.Struct({ id: Schema.String, username: Schema.String, name: Schema.NullOr(Schema.String) })
+const Comment = Schema.Struct({
+  id: Schema.String,
+  postId: Schema.String,
+  replyTo: Schema.NullOr(Schema.String),
+  author: Person,
+  text: Schema.String,
+  permalink: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+const Message = Schema.Struct({
+  id: Schema.String,
+  conversationId: Schema.String,
+  from: Person,
+  text: Schema.String,
+  attachments: Schema.Number,
+  outgoing: Schema.Boolean,
+  createdAt: Schema.String
+})
+const Inbox = Schema.Struct({ comments: Schema.Array(Comment), messages: Schema.Array(Message), cursor: Schema.String })
 const ErrorAnswer = Schema.Struct({ error: Schema.Struct({ code: Schema.String, message: Schema.String }) })
 
 // The wire-to-reason table.
@@ -141,7 +163,39 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             Posts
           ),
           (answer) => Option.fromNullishOr(answer.data.find((entry) => entry.text === post.text))
-        )
+        ),
+      inbox: {
+        // The first poll (no cursor) asks for `after=latest`: the network answers no items and the cursor of
+        // now, so what the account received before Herald connected it stays out of the inbox.
+        fetch: ({ account, cursor }) =>
+          send(
+            HttpClientRequest.get(`${config.apiBaseUrl}/inbox`).pipe(
+              bearer(account.accessToken),
+              HttpClientRequest.setUrlParam("after", cursor ?? "latest")
+            ),
+            Inbox
+          ),
+        replyToComment: ({ account, comment, text }) =>
+          Effect.map(
+            send(
+              HttpClientRequest.post(`${config.apiBaseUrl}/comments/${encodeURIComponent(comment.id)}/replies`).pipe(
+                bearer(account.accessToken),
+                HttpClientRequest.bodyJsonUnsafe({ text })
+              ),
+              Comment
+            ),
+            (reply) => ({ id: reply.id, permalink: reply.permalink })
+          ),
+        sendMessage: ({ account, conversationId, text }) =>
+          Effect.map(
+            send(
+              HttpClientRequest.post(`${config.apiBaseUrl}/conversations/${encodeURIComponent(conversationId)}/messages`)
+                .pipe(bearer(account.accessToken), HttpClientRequest.bodyJsonUnsafe({ text })),
+              Message
+            ),
+            (message) => ({ id: message.id })
+          )
+      }
     })
   })
 
@@ -156,6 +210,31 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       : check._tag === "Revoked"
       ? error("token_revoked", "The grant was revoked", 401)
       : error("invalid_token", "Unknown access token", 401)
+  /** A route for the account a valid token is for; any other token is refused as above. */
+  const signedIn = <E, R>(
+    handle: (account: SimulatorState.SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
+    Effect.flatMap(authenticated, (check) =>
+      check._tag === "Valid" ? handle(check.account) : Effect.succeed(refuse(check)))
+  /** The network's answer to a sandbox trigger in a text; undefined when it carries none. */
+  const triggered = (text: string, accountId: string) => {
+    switch (state.trigger(text, accountId)) {
+      case "fail":
+        return error("content_rejected", "This content is not allowed here", 400)
+      case "flaky":
+        return error("unavailable", "Try again in a moment", 503)
+      case "revoke":
+        return error("token_revoked", "The grant was revoked", 401)
+    }
+    return undefined
+  }
+  /** Stores the `text` the account sends (a reply, a message) and answers it, refused as a post with it would be. */
+  const accept = (accountId: string, store: (text: string) => unknown) =>
+    Effect.map(Simulator.formOrJson, (body) => {
+      const text = body["text"]
+      if (text === undefined || text === "") return error("invalid_request", "text is required", 400)
+      return triggered(text, accountId) ?? Simulator.json(store(text), 201)
+    })
   return {
     network,
     state,
@@ -172,36 +251,65 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           expires_in: Duration.toSeconds(Duration.hours(2))
         })
       })),
-      HttpRouter.route("GET", "/me", Effect.map(authenticated, (check) =>
-        check._tag === "Valid"
-          ? Simulator.json({ id: check.account.id, username: check.account.username })
-          : refuse(check))),
-      HttpRouter.route("POST", "/posts", Effect.gen(function*() {
-        const check = yield* authenticated
-        if (check._tag !== "Valid") return refuse(check)
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const body = (yield* Effect.orElseSucceed(request.json, () => ({}))) as { text?: string; media?: Array<string> }
-        const text = body.text ?? ""
-        switch (state.trigger(text, check.account.id)) {
-          case "fail":
-            return error("content_rejected", "This content is not allowed here", 400)
-          case "flaky":
-            return error("unavailable", "Try again in a moment", 503)
-          case "revoke":
-            return error("token_revoked", "The grant was revoked", 401)
-        }
-        const id = state.id()
-        const url = `${baseUrl}/${check.account.username}/posts/${id}`
-        state.record({ id, accountId: check.account.id, text, media: body.media ?? [], replyTo: undefined, url, details: {} })
-        return Simulator.json({ id, url }, 201)
-      })),
-      HttpRouter.route("GET", "/posts", Effect.gen(function*() {
-        const check = yield* authenticated
-        if (check._tag !== "Valid") return refuse(check)
-        const query = yield* Simulator.query
-        const posts = state.postsOf(query["author"] ?? "").map((post) => ({ id: post.id, text: post.text, url: post.url }))
-        return Simulator.json({ data: posts })
-      }))
+      HttpRouter.route("GET", "/me", signedIn((account) =>
+        Effect.succeed(Simulator.json({ id: account.id, username: account.username })))),
+      HttpRouter.route("POST", "/posts", signedIn((account) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const body = (yield* Effect.orElseSucceed(request.json, () => ({}))) as { text?: string; media?: Array<string> }
+          const text = body.text ?? ""
+          const refused = triggered(text, account.id)
+          if (refused !== undefined) return refused
+          const id = state.id()
+          const url = `${baseUrl}/${account.username}/posts/${id}`
+          state.record({ id, accountId: account.id, text, media: body.media ?? [], replyTo: undefined, url, details: {} })
+          return Simulator.json({ id, url }, 201)
+        }))),
+      HttpRouter.route("GET", "/posts", signedIn(() =>
+        Effect.map(Simulator.query, (query) => {
+          const posts = state.postsOf(query["author"] ?? "").map((post) => ({ id: post.id, text: post.text, url: post.url }))
+          return Simulator.json({ data: posts })
+        }))),
+      // `after` is a cursor from an earlier answer; absent, everything is news.
+      HttpRouter.route("GET", "/inbox", signedIn((account) =>
+        Effect.map(Simulator.query, (query) => {
+          // The cursor of now, without any of what is there yet.
+          if (query["after"] === "latest") {
+            return Simulator.json({ comments: [], messages: [], cursor: String(state.sequence) })
+          }
+          const after = Number(query["after"] ?? 0)
+          if (!Number.isSafeInteger(after) || after < 0) return error("invalid_request", "after is not a cursor", 400)
+          const comments = state.commentsAfter(account.id, after)
+          const messages = state.messagesAfter(account.id, after)
+          // Both lists are in sequence order: their last items are the newest.
+          const cursor = Math.max(after, comments.at(-1)?.seq ?? 0, messages.at(-1)?.seq ?? 0)
+          return Simulator.json({ comments, messages, cursor: String(cursor) })
+        }))),
+      HttpRouter.route("POST", "/comments/:id/replies", signedIn((account) =>
+        Effect.gen(function*() {
+          const comment = state.comments.get((yield* HttpRouter.params)["id"] ?? "")
+          if (comment === undefined || comment.accountId !== account.id) {
+            return error("not_found", "No such comment", 404)
+          }
+          return yield* accept(account.id, (text) =>
+            state.addComment({
+              accountId: account.id,
+              author: { username: account.username },
+              text,
+              postId: comment.postId,
+              replyTo: comment.id
+            }))
+        }))),
+      HttpRouter.route("POST", "/conversations/:id/messages", signedIn((account) =>
+        Effect.gen(function*() {
+          const conversationId = (yield* HttpRouter.params)["id"] ?? ""
+          if (state.conversationAccount(conversationId) !== account.id) {
+            return error("not_found", "No such conversation", 404)
+          }
+          return yield* accept(account.id, (text) =>
+            state.addMessage({ accountId: account.id, from: { username: account.username }, text, conversationId, outgoing: true }))
+        }))),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

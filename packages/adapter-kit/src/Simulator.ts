@@ -1,6 +1,6 @@
-import { Effect } from "effect"
-import { type HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { SimulatorState } from "./SimulatorState.ts"
+import { Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { type SimulatedAccount, SimulatorState } from "./SimulatorState.ts"
 import * as Pkce from "./Pkce.ts"
 
 /**
@@ -78,3 +78,71 @@ export const redeem = (
     ? undefined
     : state.redeemCode(params.code, params.redirectUri, (challenge) =>
       params.verifier !== undefined && Pkce.challenge(params.verifier) === challenge)
+
+// What both control calls take: the account's username, the writer's, and the text.
+const controlFields = { username: Schema.NonEmptyString, author: Schema.NonEmptyString, text: Schema.String }
+
+const ControlComment = Schema.Struct({
+  ...controlFields,
+  postId: Schema.optional(Schema.String),
+  replyTo: Schema.optional(Schema.String)
+})
+
+const ControlMessage = Schema.Struct({
+  ...controlFields,
+  attachments: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
+})
+
+/** A control call: its JSON body checked, its account (`username`) found, what `store` made answered with 201. */
+const control = <A extends { readonly username: string }>(
+  state: SimulatorState,
+  schema: Schema.Decoder<A>,
+  fields: string,
+  store: (account: SimulatedAccount, body: A) => unknown
+) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const body = Schema.decodeUnknownOption(schema)(yield* Effect.orElseSucceed(request.json, () => null))
+    if (Option.isNone(body)) return json({ error: "invalid_request", message: `The JSON body needs ${fields}` }, 400)
+    const account = state.accountByUsername(body.value.username)
+    if (account === undefined) {
+      const message = `No ${state.network} sandbox account is called ${body.value.username}`
+      return json({ error: "unknown_account", message }, 404)
+    }
+    return json(store(account, body.value), 201)
+  })
+
+/**
+ * What stands for the people on a network, who no adapter speaks for: `POST /_control/comments` leaves a
+ * comment on an account's post (its newest when `postId` is absent) and `POST /_control/messages` sends the
+ * account a direct message (in its conversation with `author`), so tests and people trying the sandbox can
+ * fill an inbox. `username` is the account's, `author` the writer's; both answer 201 with what was stored.
+ * An account is known once it consented here or a token of it was used since the simulator started.
+ */
+export const controlRoutes = (state: SimulatorState): ReadonlyArray<HttpRouter.Route<never, never>> => [
+  HttpRouter.route("POST", "/_control/comments", control(
+    state,
+    ControlComment,
+    "username, author and text (postId and replyTo may be given)",
+    (account, body) =>
+      state.addComment({
+        accountId: account.id,
+        author: { username: body.author },
+        text: body.text,
+        postId: body.postId,
+        replyTo: body.replyTo
+      })
+  )),
+  HttpRouter.route("POST", "/_control/messages", control(
+    state,
+    ControlMessage,
+    "username, author and text (attachments, a count, may be given)",
+    (account, body) =>
+      state.addMessage({
+        accountId: account.id,
+        from: { username: body.author },
+        text: body.text,
+        attachments: body.attachments
+      })
+  ))
+]

@@ -1,9 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import type { InboxComment, InboxMessage, Person } from "./Adapter.ts"
 
 // What a network's simulator remembers, in memory: the accounts that consented, the codes and tokens it
-// issued, and what was "published". Shared by every simulator so they all honour the sandbox triggers the
-// same way: text containing `#sandbox-fail` is rejected, `#sandbox-flaky` fails once with a transient
-// error and then succeeds, `#sandbox-revoke` answers as a revoked token does.
+// issued, what was "published", and the comments and direct messages of the accounts' inboxes. Shared by
+// every simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
+// rejected, `#sandbox-flaky` fails once with a transient error and then succeeds, `#sandbox-revoke` answers
+// as a revoked token does.
 
 export interface SimulatedAccount {
   readonly id: string
@@ -32,6 +34,49 @@ export interface SimulatedPost {
   readonly details: Readonly<Record<string, unknown>>
 }
 
+/**
+ * A comment on one of an account's posts (or the account's own reply), as the network keeps it. `seq` orders
+ * every comment and message of the simulator, so "what came after" is one number: the inbox cursor.
+ */
+export interface SimulatedComment extends InboxComment {
+  readonly accountId: string
+  readonly seq: number
+}
+
+/** A direct message to or from an account; `seq` as for comments. */
+export interface SimulatedMessage extends InboxMessage {
+  readonly accountId: string
+  readonly seq: number
+}
+
+/** Who wrote a comment or a message; the id and name are looked up or made up when not given. */
+export interface PersonInput {
+  readonly id?: string | undefined
+  readonly username: string
+  readonly name?: string | undefined
+}
+
+export interface CommentInput {
+  readonly accountId: string
+  readonly author: PersonInput
+  readonly text: string
+  /** The post it is on; the account's newest post when absent. */
+  readonly postId?: string | undefined
+  /** The comment it answers. */
+  readonly replyTo?: string | undefined
+}
+
+export interface MessageInput {
+  readonly accountId: string
+  /** The sender: the counterpart, or the account itself for an outgoing message. */
+  readonly from: PersonInput
+  readonly text: string
+  readonly attachments?: number | undefined
+  /** The conversation; when absent, the account's conversation with `from` (an outgoing message names it). */
+  readonly conversationId?: string | undefined
+  readonly outgoing?: boolean | undefined
+}
+
 export type Trigger = "fail" | "flaky" | "revoke"
 
 export type TokenCheck =
@@ -57,6 +102,24 @@ interface Claims {
 const sign = (network: string, payload: string) =>
   createHmac("sha256", `${signingKey}:${network}`).update(payload).digest("base64url")
 
+/** The items of a list ordered by `seq` that come after `seq`, read from the end: polling asks for the newest. */
+const after = <A extends { readonly seq: number }>(items: ReadonlyArray<A> | undefined, seq: number): ReadonlyArray<A> => {
+  if (items === undefined) return []
+  let start = items.length
+  while (start > 0 && items[start - 1]!.seq > seq) start--
+  return items.slice(start)
+}
+
+/** The list under a key of a map of lists, made when absent. */
+const listOf = <A>(map: Map<string, Array<A>>, key: string): Array<A> => {
+  let list = map.get(key)
+  if (list === undefined) {
+    list = []
+    map.set(key, list)
+  }
+  return list
+}
+
 export class SimulatorState {
   readonly accounts = new Map<string, SimulatedAccount>()
   readonly posts = new Map<string, SimulatedPost>()
@@ -73,7 +136,17 @@ export class SimulatorState {
   private readonly refreshTokens = new Map<string, Grant>()
   private readonly flakySeen = new Set<string>()
   private readonly revokedAccounts = new Set<string>()
+  readonly comments = new Map<string, SimulatedComment>()
+  // Comments and messages by account, in `seq` order: what an inbox poll reads.
+  private readonly commentsByAccount = new Map<string, Array<SimulatedComment>>()
+  private readonly messagesByAccount = new Map<string, Array<SimulatedMessage>>()
+  // Conversation id to its account, and (account, counterpart) to its conversation: one thread per person.
+  private readonly conversations = new Map<string, string>()
+  private readonly conversationsByCounterpart = new Map<string, string>()
+  // People who are not simulated accounts keep one id however often they write.
+  private readonly people = new Map<string, string>()
   private nextId = 1
+  private lastSeq = 0
   /** How long access tokens live; a test can shorten it. */
   accessTokenMillis = 2 * 60 * 60 * 1000
 
@@ -97,6 +170,11 @@ export class SimulatorState {
     this.accounts.set(account.id, account)
     this.byUsername.set(name, account)
     return account
+  }
+
+  /** The account with that username, if it consented here (or a token of it was seen). */
+  accountByUsername(username: string): SimulatedAccount | undefined {
+    return this.byUsername.get(username)
   }
 
   issueCode(accountId: string, redirectUri: string, codeChallenge: string | undefined): string {
@@ -215,12 +293,7 @@ export class SimulatorState {
   record(post: Omit<SimulatedPost, "createdAt">): SimulatedPost {
     const stored = { ...post, createdAt: Date.now() }
     this.posts.set(post.id, stored)
-    let ofAccount = this.postsByAccount.get(post.accountId)
-    if (ofAccount === undefined) {
-      ofAccount = []
-      this.postsByAccount.set(post.accountId, ofAccount)
-    }
-    ofAccount.push(stored)
+    listOf(this.postsByAccount, post.accountId).push(stored)
     const key = `${post.accountId}\u0000${post.text}`
     this.postsByText.set(key, [...(this.postsByText.get(key) ?? []), stored])
     return stored
@@ -234,5 +307,88 @@ export class SimulatorState {
   /** The account's posts, newest first (what reconcile searches). */
   postsOf(accountId: string): ReadonlyArray<SimulatedPost> {
     return [...(this.postsByAccount.get(accountId) ?? [])].reverse()
+  }
+
+  /** The last sequence number handed out: an inbox cursor that skips everything so far. */
+  get sequence(): number {
+    return this.lastSeq
+  }
+
+  // From the clock, like ids: a cursor Herald kept from before a restart must not be ahead of what comes
+  // after it.
+  private nextSeq(): number {
+    this.lastSeq = Math.max(this.lastSeq + 1, Date.now())
+    return this.lastSeq
+  }
+
+  /** A person as the network shows them: a simulated account as itself, anyone else with a stable made-up id. */
+  person(input: PersonInput): Person {
+    const account = this.byUsername.get(input.username)
+    let id = input.id ?? account?.id ?? this.people.get(input.username)
+    if (id === undefined) {
+      id = this.id()
+      this.people.set(input.username, id)
+    }
+    return { id, username: input.username, name: input.name ?? account?.displayName ?? null }
+  }
+
+  /** Stores a comment; its permalink hangs off the post's URL, so a comment on no known post has none. */
+  addComment(input: CommentInput): SimulatedComment {
+    const postId = input.postId ?? this.postsByAccount.get(input.accountId)?.at(-1)?.id ?? "none"
+    const post = this.posts.get(postId)
+    const id = this.id()
+    const comment: SimulatedComment = {
+      id,
+      accountId: input.accountId,
+      seq: this.nextSeq(),
+      postId,
+      replyTo: input.replyTo ?? null,
+      author: this.person(input.author),
+      text: input.text,
+      permalink: post === undefined ? null : `${post.url}#comment-${id}`,
+      createdAt: new Date().toISOString()
+    }
+    this.comments.set(id, comment)
+    listOf(this.commentsByAccount, input.accountId).push(comment)
+    return comment
+  }
+
+  /** Stores a message in its conversation, starting the conversation on a first message. */
+  addMessage(input: MessageInput): SimulatedMessage {
+    let conversationId = input.conversationId
+    if (conversationId === undefined) {
+      const key = `${input.accountId}\u0000${input.from.username}`
+      conversationId = this.conversationsByCounterpart.get(key) ?? this.id()
+      this.conversationsByCounterpart.set(key, conversationId)
+    }
+    this.conversations.set(conversationId, input.accountId)
+    const message: SimulatedMessage = {
+      id: this.id(),
+      accountId: input.accountId,
+      seq: this.nextSeq(),
+      conversationId,
+      from: this.person(input.from),
+      text: input.text,
+      attachments: input.attachments ?? 0,
+      outgoing: input.outgoing ?? false,
+      createdAt: new Date().toISOString()
+    }
+    listOf(this.messagesByAccount, input.accountId).push(message)
+    return message
+  }
+
+  /** The account a conversation belongs to, if it exists. */
+  conversationAccount(conversationId: string): string | undefined {
+    return this.conversations.get(conversationId)
+  }
+
+  /** The account's comments after a sequence number, oldest first. */
+  commentsAfter(accountId: string, seq: number): ReadonlyArray<SimulatedComment> {
+    return after(this.commentsByAccount.get(accountId), seq)
+  }
+
+  /** The account's messages after a sequence number, oldest first. */
+  messagesAfter(accountId: string, seq: number): ReadonlyArray<SimulatedMessage> {
+    return after(this.messagesByAccount.get(accountId), seq)
   }
 }

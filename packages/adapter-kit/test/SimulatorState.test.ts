@@ -35,4 +35,53 @@ describe("SimulatorState", () => {
     state.expire(account.id)
     assert.strictEqual(state.check(grant.accessToken)._tag, "Expired")
   })
+
+  it("puts a comment on the account's newest post, or on none when it has no post", () => {
+    const state = new SimulatorState("example")
+    const account = state.consent("gail")
+    const bare = state.addComment({ accountId: account.id, author: { username: "hal" }, text: "first!" })
+    assert.strictEqual(bare.postId, "none")
+    assert.isNull(bare.permalink)
+    for (const id of ["p1", "p2"]) {
+      state.record({ id, accountId: account.id, text: id, media: [], replyTo: undefined, url: `http://n/${id}`, details: {} })
+    }
+    const onNewest = state.addComment({ accountId: account.id, author: { username: "hal", name: "Hal" }, text: "nice" })
+    assert.strictEqual(onNewest.postId, "p2")
+    assert.strictEqual(onNewest.permalink, `http://n/p2#comment-${onNewest.id}`)
+    assert.deepStrictEqual(onNewest.author, { id: bare.author.id, username: "hal", name: "Hal" })
+    const onOlder = state.addComment({
+      accountId: account.id,
+      author: { username: "gail" },
+      text: "thanks",
+      postId: "p1",
+      replyTo: onNewest.id
+    })
+    assert.strictEqual(onOlder.permalink, `http://n/p1#comment-${onOlder.id}`)
+    assert.strictEqual(onOlder.replyTo, onNewest.id)
+    // The account itself writes as itself.
+    assert.deepStrictEqual(onOlder.author, { id: account.id, username: "gail", name: account.displayName })
+    assert.strictEqual(state.accountByUsername("gail"), account)
+    assert.isUndefined(state.accountByUsername("hal"))
+  })
+
+  it("orders comments and messages by one sequence, read per account after a cursor", () => {
+    const state = new SimulatorState("example")
+    const ivy = state.consent("ivy")
+    const jay = state.consent("jay")
+    const first = state.addMessage({ accountId: ivy.id, from: { username: "kai" }, text: "hi", attachments: 1 })
+    const cursor = state.sequence
+    assert.strictEqual(cursor, first.seq)
+    const comment = state.addComment({ accountId: ivy.id, author: { username: "kai" }, text: "hey" })
+    const second = state.addMessage({ accountId: ivy.id, from: { username: "kai" }, text: "there?" })
+    const other = state.addMessage({ accountId: ivy.id, from: { username: "lou" }, text: "yo" })
+    state.addMessage({ accountId: jay.id, from: { username: "kai" }, text: "not ivy's" })
+    assert.isAbove(second.seq, comment.seq)
+    assert.strictEqual(second.conversationId, first.conversationId)
+    assert.notStrictEqual(other.conversationId, first.conversationId)
+    assert.strictEqual(state.conversationAccount(first.conversationId), ivy.id)
+    assert.deepStrictEqual(state.commentsAfter(ivy.id, cursor).map((item) => item.id), [comment.id])
+    assert.deepStrictEqual(state.messagesAfter(ivy.id, cursor).map((item) => item.id), [second.id, other.id])
+    assert.deepStrictEqual(state.messagesAfter(ivy.id, state.sequence), [])
+    assert.deepStrictEqual([first.attachments, second.attachments, second.outgoing], [1, 0, false])
+  })
 })

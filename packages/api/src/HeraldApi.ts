@@ -7,6 +7,7 @@ import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 import { WorkspaceApi } from "./WorkspaceApi.ts"
 import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
+import { InboxApi } from "./InboxApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -20,6 +21,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(MembersApi)
   .add(WorkspaceApi)
   .add(ReviewsApi)
+  .add(InboxApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.

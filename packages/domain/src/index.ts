@@ -1,6 +1,7 @@
 export * as Account from "./Account.ts"
 export * as ApiKey from "./ApiKey.ts"
 export * as Ids from "./Ids.ts"
+export * as Inbox from "./Inbox.ts"
 export * as Platform from "./Platform.ts"
 export * as Post from "./Post.ts"
 export * as Workspace from "./Workspace.ts"

@@ -12,6 +12,7 @@ import eventWake from "./0009_event_wake.ts"
 import team from "./0010_team.ts"
 import approvals from "./0011_approvals.ts"
 import reviews from "./0012_reviews.ts"
+import inbox from "./0013_inbox.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0009_event_wake": eventWake,
   "0010_team": team,
   "0011_approvals": approvals,
-  "0012_reviews": reviews
+  "0012_reviews": reviews,
+  "0013_inbox": inbox
 }

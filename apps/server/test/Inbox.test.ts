@@ -1,0 +1,129 @@
+import { assert, layer } from "@effect/vitest"
+import { Duration, Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Inbox } from "@herald/core"
+import { backends } from "@herald/db/testing"
+import { Installed } from "../src/Installed.ts"
+import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { events } from "./publishing.ts"
+
+// The inbox over real HTTP with the kit's example network: comments and direct messages injected through
+// the sandbox's control routes (or straight into the simulator, for an exact round), read by a polling
+// round, announced as events, listed and answered through the API.
+
+let workspaces = 0
+
+const setup = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const tag = `i${++workspaces}${Date.now().toString(36)}`
+  const { key, workspace } = yield* workspaceWithKey(tag)
+  const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "example", username: `${tag}_ex` }))
+  const inbox = yield* Inbox.Inbox
+  // The first read only sets the account's starting point: nothing from before it is news. (The server's
+  // own rounds may make it; either way, wait until it is made.)
+  const sql = yield* SqlClient.SqlClient
+  while (true) {
+    yield* Effect.orDie(inbox.pollDue)
+    const [row] = yield* Effect.orDie(sql<{ readonly cursor: string | null }>`SELECT cursor FROM inbox_cursors WHERE account_id = ${account.id}`)
+    if (row?.cursor !== undefined && row.cursor !== null) break
+    yield* Effect.sleep("20 millis")
+  }
+  const send = (method: string, path: string, body?: unknown) =>
+    request(`${base}/api/v1${path}`, {
+      method,
+      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  const control = (kind: "comments" | "messages", body: Record<string, unknown>) =>
+    request(`${base}/sandbox/example/_control/${kind}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: `${tag}_ex`, ...body })
+    })
+  const simulator = (yield* Installed).simulators.find((entry) => entry.network === "example")!
+  const poll = Effect.orDie(inbox.pollDue)
+  const seen = (name: string) => Effect.map(events(workspace.id), (rows) => rows.filter((row) => row.event === name))
+  /** Reads until `count` events of a kind are there: the server's own rounds may get to the items first. */
+  const arrived = (name: string, count = 1) =>
+    Effect.gen(function*() {
+      const until = Date.now() + 10_000
+      while (true) {
+        yield* poll
+        const rows = yield* seen(name)
+        if (rows.length >= count || Date.now() > until) return rows
+        yield* Effect.sleep("50 millis")
+      }
+    })
+  return { account, arrived, control, poll, seen, send, simulator, tag, workspace }
+})
+
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
+  timeout: 60_000,
+  excludeTestServices: true
+})(`inbox on ${backend.name}`, (it) => {
+  it.effect("a comment arrives as comment.received, is listed, and answered on the network", () =>
+    Effect.gen(function*() {
+      const { account, arrived, control, poll, seen, send, simulator } = yield* setup
+      const injected = yield* control("comments", { author: "fan_1", text: "Love this! ".repeat(40) })
+      assert.strictEqual(injected.status, 201, injected.text)
+      const [received] = yield* arrived("comment.received")
+      assert.isDefined(received)
+      assert.deepInclude(received!.data, { accountId: account.id, platform: "example", reply: null })
+      assert.match(received!.data.inboxItemId, /^cmt_/)
+      assert.deepInclude(received!.data.author, { username: "fan_1" })
+      assert.lengthOf([...received!.data.text], 280)
+      assert.strictEqual(received!.data.permalink, injected.body.permalink)
+
+      const listed = (yield* send("GET", "/inbox/comments")).body
+      assert.lengthOf(listed.data, 1)
+      assert.deepInclude(listed.data[0], { id: received!.data.inboxItemId, accountId: account.id, outgoing: false, reply: null })
+      const reply = yield* send("POST", `/inbox/comments/${received!.data.inboxItemId}/reply`, { text: "Thank you!" })
+      assert.strictEqual(reply.status, 200, reply.text)
+      assert.deepInclude(reply.body.data, { text: "Thank you!", outgoing: true, reply: received!.data.inboxItemId })
+      assert.isTrue([...simulator.state.comments.values()].some((comment) => comment.text === "Thank you!" && comment.replyTo === injected.body.id))
+      // The reply comes back in the next read: stored once, announced never.
+      yield* poll
+      yield* Effect.sleep("100 millis")
+      yield* poll
+      assert.lengthOf((yield* send("GET", "/inbox/comments")).body.data, 2)
+      assert.lengthOf(yield* seen("comment.received"), 1)
+    }))
+
+  it.effect("a direct message arrives as message.received; a reply through the API emits message.sent", () =>
+    Effect.gen(function*() {
+      const { account, arrived, control, poll, seen, send } = yield* setup
+      assert.strictEqual((yield* control("messages", { author: "client_9", text: "Are you open Sunday?", attachments: 2 })).status, 201)
+      const [received] = yield* arrived("message.received")
+      assert.deepInclude(received!.data, { accountId: account.id, platform: "example", from: "client_9", text: "Are you open Sunday?", attachments: 2 })
+      const conversations = (yield* send("GET", "/inbox/conversations")).body.data
+      assert.lengthOf(conversations, 1)
+      assert.strictEqual(conversations[0].id, received!.data.conversationId)
+      assert.strictEqual(conversations[0].counterpart.username, "client_9")
+      const sent = yield* send("POST", `/inbox/conversations/${conversations[0].id}/messages`, { text: "Yes, 10 to 4." })
+      assert.strictEqual(sent.status, 200, sent.text)
+      assert.isTrue(sent.body.data.outgoing)
+      const [announced] = yield* seen("message.sent")
+      assert.deepInclude(announced!.data, { conversationId: conversations[0].id, to: "client_9", text: "Yes, 10 to 4.", messageId: sent.body.data.id })
+      yield* poll
+      const thread = (yield* send("GET", `/inbox/conversations/${conversations[0].id}/messages`)).body.data
+      assert.deepStrictEqual(thread.map((message: any) => message.text), ["Yes, 10 to 4.", "Are you open Sunday?"])
+      assert.lengthOf(yield* seen("message.sent"), 1, "the reply read back is not announced again")
+      assert.strictEqual((yield* send("GET", "/inbox/conversations/cnv_0000000000000000000000/messages")).status, 404)
+    }))
+
+  it.effect("more than 10 comments in one round arrive as one summary event", () =>
+    Effect.gen(function*() {
+      const { arrived, poll, seen, simulator, tag } = yield* setup
+      const account = simulator.state.accountByUsername(`${tag}_ex`)!
+      // All at once, so whichever round reads them reads all 11.
+      for (let index = 0; index < 11; index++) {
+        simulator.state.addComment({ accountId: account.id, author: { username: `fan_${index}` }, text: `Comment ${index}` })
+      }
+      yield* arrived("comment.received")
+      yield* poll
+      const received = yield* seen("comment.received")
+      assert.lengthOf(received, 1)
+      assert.deepStrictEqual(received[0]!.data, { count: 11, platforms: ["example"], summary: true })
+    }))
+})

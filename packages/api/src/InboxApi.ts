@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Inbox } from "@herald/domain"
+import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { Data, Page } from "./Envelope.ts"
+
+/** A reply: its text. */
+export const Reply = Schema.Struct({
+  text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)).annotate({ description: "What to send" })
+})
+
+const pageQuery = {
+  limit: Schema.optional(Schema.String),
+  cursor: Schema.optional(Schema.String)
+}
+
+export class InboxApi extends HttpApiGroup.make("inbox").add(
+  HttpApiEndpoint.get("comments", "/inbox/comments", {
+    query: pageQuery,
+    success: Page(Inbox.Comment),
+    error: InvalidResponse
+  }).annotate(OpenApi.Summary, "Comments on the accounts' posts, newest first"),
+  HttpApiEndpoint.post("replyToComment", "/inbox/comments/:id/reply", {
+    params: { id: Schema.String },
+    payload: Reply,
+    success: Data(Inbox.Comment),
+    error: [NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Reply to a comment on the network, as the account"),
+  HttpApiEndpoint.get("conversations", "/inbox/conversations", {
+    query: pageQuery,
+    success: Page(Inbox.Conversation),
+    error: InvalidResponse
+  }).annotate(OpenApi.Summary, "Direct-message conversations, the most recent first"),
+  HttpApiEndpoint.get("messages", "/inbox/conversations/:id/messages", {
+    params: { id: Schema.String },
+    query: pageQuery,
+    success: Page(Inbox.Message),
+    error: [InvalidResponse, NotFoundResponse]
+  }).annotate(OpenApi.Summary, "A conversation's messages, newest first"),
+  HttpApiEndpoint.post("sendMessage", "/inbox/conversations/:id/messages", {
+    params: { id: Schema.String },
+    payload: Reply,
+    success: Data(Inbox.Message),
+    error: [NotFoundResponse, ConflictResponse]
+  }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)")
+).annotateMerge(OpenApi.annotations({ title: "Inbox" })) {}

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+
+/** Someone on a network: who wrote a comment or a message. */
+export class Person extends Schema.Class<Person>("Person")({
+  /** The network's id of the person. */
+  id: Schema.String,
+  username: Schema.String,
+  name: Schema.NullOr(Schema.String)
+}) {}
+
+/** A comment on one of the workspace's accounts' posts, or the account's own reply to one. */
+export class Comment extends Schema.Class<Comment>("Comment")({
+  id: Schema.String,
+  accountId: Schema.String,
+  platform: Schema.String,
+  /** The Herald post it is on, when Herald made that post; null otherwise. */
+  postId: Schema.NullOr(Schema.String),
+  /** The network's id of the post it is on. */
+  networkPostId: Schema.String,
+  author: Person,
+  text: Schema.String,
+  /** The id of the comment (in Herald's inbox) it answers; null for a comment on the post itself. */
+  reply: Schema.NullOr(Schema.String),
+  /** Where to open it on the network; null where the network links no single comment. */
+  permalink: Schema.NullOr(Schema.String),
+  /** Written by the account itself (a reply sent through Herald or on the network). */
+  outgoing: Schema.Boolean,
+  createdAt: Schema.String
+}) {}
+
+/** A direct-message thread between an account and one person. */
+export class Conversation extends Schema.Class<Conversation>("Conversation")({
+  id: Schema.String,
+  accountId: Schema.String,
+  platform: Schema.String,
+  counterpart: Person,
+  lastMessageAt: Schema.String,
+  createdAt: Schema.String
+}) {}
+
+export class Message extends Schema.Class<Message>("Message")({
+  id: Schema.String,
+  conversationId: Schema.String,
+  from: Person,
+  text: Schema.String,
+  attachments: Schema.Number,
+  /** Sent by the account (through Herald or in the network's app). */
+  outgoing: Schema.Boolean,
+  createdAt: Schema.String
+}) {}
