@@ -11,7 +11,9 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   firstComment: Schema.Boolean,
   refresh: Schema.Boolean,
   reconcile: Schema.Boolean,
-  asyncProcessing: Schema.Boolean
+  asyncProcessing: Schema.Boolean,
+  /** Herald reads the account's comments and direct messages and answers them (the inbox). */
+  inbox: Schema.Boolean
 }) {}
 
 /** A network this installation offers, with the limits the validator applies to posts for it. */

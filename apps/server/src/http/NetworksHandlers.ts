@@ -13,7 +13,7 @@ export const layer = HttpApiBuilder.group(
         key: adapter.network,
         name: adapter.name,
         limits: adapter.limits,
-        capabilities: new NetworksApi.Capabilities(adapter.capabilities)
+        capabilities: new NetworksApi.Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined })
       })
     )
     return handlers.handle("list", () => Effect.succeed({ data }))
