@@ -9,6 +9,7 @@ import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as InboxHandlers from "./http/InboxHandlers.ts"
 import * as McpRoute from "./http/McpRoute.ts"
+import * as NetworkWebhooks from "./http/NetworkWebhooks.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as MembersHandlers from "./http/MembersHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
@@ -31,6 +32,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   sandboxRoutes,
   MediaFiles.layer,
   McpRoute.layer,
+  NetworkWebhooks.layer,
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { createHmac } from "node:crypto"
 import { Inbox } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import { Installed } from "../src/Installed.ts"
@@ -125,5 +126,35 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       const received = yield* seen("comment.received")
       assert.lengthOf(received, 1)
       assert.deepStrictEqual(received[0]!.data, { count: 11, platforms: ["example"], summary: true })
+    }))
+
+  it.effect("the network's own webhook, signed, has the account read at once; a bad signature is refused", () =>
+    Effect.gen(function*() {
+      const { arrived, control, simulator, tag } = yield* setup
+      const base = yield* baseUrl
+      const networkAccountId = simulator.state.accountByUsername(`${tag}_ex`)!.id
+      const hook = `${base}/networks/example/webhook`
+      const challenge = yield* request(`${hook}?challenge=abc123`)
+      assert.strictEqual(challenge.status, 200)
+      assert.strictEqual(challenge.text, "abc123")
+      const body = JSON.stringify({ accounts: [networkAccountId] })
+      // The sandbox's example app secret.
+      const signature = `sha256=${createHmac("sha256", "sandbox-secret").update(body).digest("hex")}`
+      const forged = yield* request(hook, { method: "POST", headers: { "x-example-signature": "sha256=00", "content-type": "application/json" }, body })
+      assert.strictEqual(forged.status, 401)
+      assert.strictEqual(forged.body.error.code, "unauthorized")
+      yield* control("comments", { author: "fan_web", text: "Announced by the network" })
+      const signed = yield* request(hook, { method: "POST", headers: { "x-example-signature": signature, "content-type": "application/json" }, body })
+      assert.strictEqual(signed.status, 200, signed.text)
+      assert.deepStrictEqual(signed.body, { received: 1 })
+      // Due now, whatever its schedule said.
+      const sql = yield* SqlClient.SqlClient
+      const [due] = yield* Effect.orDie(sql<{ readonly due: boolean }>`
+        SELECT c.next_poll_at <= now() AS due FROM inbox_cursors c JOIN accounts a ON a.id = c.account_id
+        WHERE a.network_account_id = ${networkAccountId} AND a.platform = 'example'`)
+      assert.isTrue(due!.due)
+      const [received] = yield* arrived("comment.received")
+      assert.strictEqual(received!.data.text, "Announced by the network")
+      assert.strictEqual((yield* request(`${base}/networks/tiktok/webhook`, { method: "POST", body: "{}" })).status, 404)
     }))
 })

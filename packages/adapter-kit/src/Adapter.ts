@@ -147,7 +147,24 @@ export interface InboxPage {
  * polled per account; `cursor` is null the first time (then only what arrives from now on is news, so an
  * account connected with years of comments does not flood the inbox).
  */
+/**
+ * A network's own webhook for inbox news: Herald serves it at `/networks/<network>/webhook` and, for each
+ * account the network says has news, reads that account's inbox at once instead of at its next turn. The
+ * adapter checks the network's signature over the raw body; a request that fails it is refused.
+ */
+export interface NetworkWebhook {
+  /** The network's subscription check (a `GET` with a challenge to echo); none when it has none. */
+  readonly handshake?: (query: Readonly<Record<string, string>>) => Option.Option<{ readonly status: number; readonly body: string }>
+  /** The network account ids with news, from a signed notification; fails when the signature is wrong. */
+  readonly receive: (input: {
+    readonly headers: Readonly<Record<string, string | undefined>>
+    readonly body: Uint8Array
+  }) => Effect.Effect<ReadonlyArray<string>, { readonly _tag: "WebhookRejected"; readonly message: string }>
+}
+
 export interface InboxHooks {
+  /** Where the network announces news itself; polling alone otherwise. */
+  readonly webhook?: NetworkWebhook
   readonly fetch: (input: { readonly account: Account; readonly cursor: string | null }) => Effect.Effect<InboxPage, PublishError>
   readonly replyToComment: (input: {
     readonly account: Account

@@ -5,6 +5,7 @@
 // `POST /comments/:id/replies` and `POST /conversations/:id/messages`; errors as
 // `{ "error": { "code", "message" } }`. Its simulator also serves the kit's control routes.
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { Adapter, type AdapterConfig, PublishError, Simulator, type SimulatorState } from "./index.ts"
 
@@ -48,6 +49,8 @@ const Message = Schema.Struct({
   createdAt: Schema.String
 })
 const Inbox = Schema.Struct({ comments: Schema.Array(Comment), messages: Schema.Array(Message), cursor: Schema.String })
+/** A webhook notification: which accounts have news. */
+const Notification = Schema.Struct({ accounts: Schema.Array(Schema.String) })
 const ErrorAnswer = Schema.Struct({ error: Schema.Struct({ code: Schema.String, message: Schema.String }) })
 
 // The wire-to-reason table.
@@ -165,6 +168,23 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           (answer) => Option.fromNullishOr(answer.data.find((entry) => entry.text === post.text))
         ),
       inbox: {
+        // The example network signs its notifications like Meta does: `x-example-signature: sha256=<hex HMAC
+        // of the raw body>` keyed with the app secret; the body lists the accounts with news.
+        webhook: {
+          handshake: (query) =>
+            query["challenge"] === undefined ? Option.none() : Option.some({ status: 200, body: query["challenge"] }),
+          receive: ({ body, headers }) => {
+            const expected = `sha256=${createHmac("sha256", Redacted.value(config.clientSecret)).update(body).digest("hex")}`
+            const given = headers["x-example-signature"] ?? ""
+            if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+              return Effect.fail({ _tag: "WebhookRejected" as const, message: "x-example-signature does not match the body" })
+            }
+            return Schema.decodeUnknownEffect(Schema.fromJsonString(Notification))(Buffer.from(body).toString("utf8")).pipe(
+              Effect.map((notification) => notification.accounts),
+              Effect.mapError(() => ({ _tag: "WebhookRejected" as const, message: "the body is not a notification" }))
+            )
+          }
+        },
         // The first poll (no cursor) asks for `after=latest`: the network answers no items and the cursor of
         // now, so what the account received before Herald connected it stays out of the inbox.
         fetch: ({ account, cursor }) =>

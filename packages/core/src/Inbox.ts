@@ -136,6 +136,8 @@ interface Due {
 export class Inbox extends Context.Service<Inbox, {
   /** One polling round over the accounts that are due; answers how many new items it stored. */
   readonly pollDue: Effect.Effect<number, SqlError.SqlError>
+  /** A network said these of its accounts have news: they are read in the next round. Answers how many. */
+  wake(network: string, networkAccountIds: ReadonlyArray<string>): Effect.Effect<number, SqlError.SqlError>
   comments(workspaceId: string, page: Page): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Comment>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
@@ -336,6 +338,17 @@ export class Inbox extends Context.Service<Inbox, {
           }))
         })
 
+        const wake = Effect.fn("Inbox.wake")(function*(network: string, networkAccountIds: ReadonlyArray<string>) {
+          if (networkAccountIds.length === 0) return 0
+          const rows = yield* sql<{ readonly accountId: string }>`
+            INSERT INTO inbox_cursors (account_id, next_poll_at)
+            SELECT id, now() FROM accounts
+            WHERE platform = ${network} AND status = 'connected' AND ${sql.in("network_account_id", [...new Set(networkAccountIds)])}
+            ON CONFLICT (account_id) DO UPDATE SET next_poll_at = least(inbox_cursors.next_poll_at, now())
+            RETURNING account_id`
+          return rows.length
+        })
+
         const comments = (workspaceId: string, page: Page) =>
           Effect.map(
             sql<CommentRow>`
@@ -451,7 +464,7 @@ export class Inbox extends Context.Service<Inbox, {
           }))
         })
 
-        return Inbox.of({ pollDue: pollDue(), comments, conversations, messages, replyToComment, sendMessage })
+        return Inbox.of({ pollDue: pollDue(), wake, comments, conversations, messages, replyToComment, sendMessage })
       })
     )
 
