@@ -3,6 +3,7 @@ import { Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { apiVersion } from "./FacebookConfig.ts"
 import * as Errors from "./internal/errors.ts"
+import * as Inbox from "./internal/inbox.ts"
 import type { Params } from "./internal/request.ts"
 
 // Typed calls to the Graph API for Facebook Pages. Answers are decoded with minimal, lenient schemas:
@@ -51,6 +52,29 @@ const Posts = Schema.Struct({
   }))
 })
 export type Posts = typeof Posts.Type
+
+/** Cursor-based paging, as every Graph edge answers it (https://developers.facebook.com/docs/graph-api/results). */
+const Paging = Schema.Struct({
+  cursors: Schema.optionalKey(Schema.Struct({ after: Schema.optionalKey(Schema.String) })),
+  next: Schema.optionalKey(Schema.String)
+})
+
+const Comments = Schema.Struct({ data: Schema.Array(Inbox.Comment), paging: Schema.optionalKey(Paging) })
+export type Comments = typeof Comments.Type
+
+const Conversations = Schema.Struct({
+  data: Schema.Array(Schema.Struct({ id: Schema.String, updated_time: Inbox.GraphTime }))
+})
+export type Conversations = typeof Conversations.Type
+
+const Messages = Schema.Struct({ data: Schema.Array(Inbox.Message) })
+
+const Participants = Schema.Struct({
+  participants: Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.optionalKey(Schema.String) })) })
+})
+
+/** https://developers.facebook.com/docs/messenger-platform/reference/send-api: the Send API's answer. */
+const Sent = Schema.Struct({ recipient_id: Schema.optionalKey(Schema.String), message_id: Schema.String })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
   const http = yield* HttpClient.HttpClient
@@ -140,9 +164,56 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
     comment: (pageToken: Redacted.Redacted<string>, objectId: string, message: string) =>
       create(pageToken, node(objectId, "comments"), { message }, true),
 
-    /** The Page's latest posts, newest first (what reconcile searches). */
-    recentPosts: (pageToken: Redacted.Redacted<string>, pageId: string) =>
-      read(pageToken, node(pageId, "posts"), Posts, { fields: "id,message,permalink_url", limit: "50" })
+    /** The Page's latest posts, newest first (what reconcile searches, and whose comments the inbox reads). */
+    recentPosts: (pageToken: Redacted.Redacted<string>, pageId: string, limit = 50) =>
+      read(pageToken, node(pageId, "posts"), Posts, { fields: "id,message,permalink_url", limit: String(limit) }),
+
+    /**
+     * One page of a post's comments, newest first. `filter=stream` lists replies too (flat, with `parent`);
+     * the default `toplevel` would hide them (https://developers.facebook.com/docs/graph-api/reference/object/comments).
+     */
+    comments: (pageToken: Redacted.Redacted<string>, postId: string, after: string | undefined) =>
+      read(pageToken, node(postId, "comments"), Comments, {
+        fields: "id,message,from,created_time,parent,permalink_url",
+        filter: "stream",
+        order: "reverse_chronological",
+        limit: "50",
+        ...(after === undefined ? {} : { after })
+      }),
+
+    /** The Page's Messenger conversations, most recently active first. */
+    conversations: (pageToken: Redacted.Redacted<string>, pageId: string, limit: number) =>
+      read(pageToken, node(pageId, "conversations"), Conversations, {
+        platform: "messenger",
+        fields: "id,updated_time",
+        limit: String(limit)
+      }),
+
+    /** A conversation's latest messages, newest first; Meta serves details for the 20 most recent only. */
+    messages: (pageToken: Redacted.Redacted<string>, conversationId: string) =>
+      read(pageToken, node(conversationId, "messages"), Messages, {
+        fields: "id,created_time,from,message,attachments",
+        limit: "20"
+      }).pipe(Effect.map((answer) => answer.data)),
+
+    participants: (pageToken: Redacted.Redacted<string>, conversationId: string) =>
+      read(pageToken, node(conversationId), Participants, { fields: "participants" }).pipe(
+        Effect.map((answer) => answer.participants.data)
+      ),
+
+    /**
+     * A reply in Messenger, as a `RESPONSE` inside the 24-hour standard messaging window; the Send API
+     * takes a JSON body. A lost answer may have been delivered, so it is never resent blindly.
+     */
+    sendMessage: (pageToken: Redacted.Redacted<string>, pageId: string, recipientId: string, text: string) =>
+      send(
+        HttpClientRequest.post(node(pageId, "messages")).pipe(
+          bearer(pageToken),
+          HttpClientRequest.bodyJsonUnsafe({ recipient: { id: recipientId }, messaging_type: "RESPONSE", message: { text } })
+        ),
+        Sent,
+        true
+      ).pipe(Effect.map((sent) => sent.message_id))
   }
 })
 

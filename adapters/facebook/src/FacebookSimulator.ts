@@ -1,13 +1,15 @@
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, type SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Schema } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { apiVersion } from "./FacebookConfig.ts"
 import { facebookTime, graphError, invalid, isPublicUrl, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
 
 // Facebook Pages as Herald's sandbox serves it: the login dialog, the token exchanges, `me/accounts`
-// with Page tokens, and the Page publishing paths with the same shapes, video processing and Graph error
-// bodies. Each sandbox account stands for one Page its owner manages. Plain code with the wall clock,
-// like the kit's state: it stands for a remote system. Media URLs are checked for form, not fetched.
+// with Page tokens, the Page publishing paths with the same shapes, video processing and Graph error
+// bodies, and the inbox: post comments and replies, Messenger conversations and the Send API, over the
+// kit's comments and messages (which the kit's control routes fill). Each sandbox account stands for one
+// Page its owner manages. Plain code with the wall clock, like the kit's state: it stands for a remote
+// system. Media URLs are checked for form, not fetched.
 
 const network = "facebook"
 const graph = (path: string): `/${string}` => `/${apiVersion}/${path}`
@@ -27,6 +29,16 @@ interface Video {
 const AttachedMedia = Schema.fromJsonString(Schema.Array(Schema.Struct({ media_fbid: Schema.String })))
 
 const pageTasks = ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"]
+
+/** The Send API's body (https://developers.facebook.com/docs/messenger-platform/reference/send-api). */
+const SendBody = Schema.Struct({
+  recipient: Schema.Struct({ id: Schema.String }),
+  messaging_type: Schema.optionalKey(Schema.String),
+  message: Schema.Struct({ text: Schema.String })
+})
+
+/** How long after a person's message a Page may answer with a standard `RESPONSE`. */
+const messagingWindowMillis = 24 * 60 * 60 * 1000
 
 const pageTokenRequired = graphError(400, { message: "(#210) A page access token is required to request this resource.", code: 210 })
 
@@ -59,29 +71,32 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     created_time: facebookTime(post.createdAt)
   })
 
+  /** Graph's answer to a sandbox trigger in a text the Page sends; undefined when it carries none. */
+  const refusal = (text: string, accountId: string) => {
+    switch (state.trigger(text, accountId)) {
+      case "fail":
+        return graphError(400, {
+          message: "The action attempted has been deemed abusive or is otherwise disallowed",
+          code: 368,
+          error_user_title: "Content blocked",
+          error_user_msg: "This content goes against the Community Standards (the sandbox rejects #sandbox-fail)."
+        })
+      case "flaky":
+        return graphError(500, {
+          message: "An unexpected error has occurred. Please retry your request later.",
+          code: 2,
+          is_transient: true
+        })
+      case "revoke":
+        return tokenRefused({ _tag: "Revoked" })
+    }
+    return undefined
+  }
+
   /** Publishes on the Page's feed; the sandbox triggers act on the text. */
   const publishPost = (account: SimulatorState.SimulatedAccount, text: string, media: ReadonlyArray<string>, id?: string) => {
-    switch (state.trigger(text, account.id)) {
-      case "fail":
-        return {
-          refused: graphError(400, {
-            message: "The action attempted has been deemed abusive or is otherwise disallowed",
-            code: 368,
-            error_user_title: "Content blocked",
-            error_user_msg: "This content goes against the Community Standards (the sandbox rejects #sandbox-fail)."
-          })
-        }
-      case "flaky":
-        return {
-          refused: graphError(500, {
-            message: "An unexpected error has occurred. Please retry your request later.",
-            code: 2,
-            is_transient: true
-          })
-        }
-      case "revoke":
-        return { refused: tokenRefused({ _tag: "Revoked" }) }
-    }
+    const refused = refusal(text, account.id)
+    if (refused !== undefined) return { refused }
     const postId = id ?? `${account.id}_${state.id()}`
     const url = id === undefined
       ? `${baseUrl}/${account.id}/posts/${postId.split("_")[1]}/`
@@ -89,16 +104,88 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     return { post: state.record({ id: postId, accountId: account.id, text, media, replyTo: undefined, url, details: {} }) }
   }
 
-  /** Every Page call: a valid Page token of the Page in the path. */
-  const onPage = <A>(handle: (account: SimulatorState.SimulatedAccount, form: Record<string, string>) => A) =>
+  /** A call that takes a valid Page token; `handle` gets the Page and the id in the path. */
+  const asPage = <E, R>(
+    handle: (account: SimulatorState.SimulatedAccount, id: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) =>
     Effect.gen(function*() {
       const { check, isPage } = yield* authenticated
       if (check._tag !== "Valid") return tokenRefused(check)
       if (!isPage) return pageTokenRequired
-      const id = yield* pathId
-      if (id !== check.account.id) return missing(id, "post")
-      return handle(check.account, yield* params)
+      return yield* handle(check.account, yield* pathId)
     })
+
+  /** Every Page call: a valid Page token of the Page in the path. */
+  const onPage = (
+    handle: (account: SimulatorState.SimulatedAccount, form: Record<string, string>) => HttpServerResponse.HttpServerResponse
+  ) =>
+    asPage((account, id) =>
+      id === account.id ? Effect.map(params, (form) => handle(account, form)) : Effect.succeed(missing(id, "post")))
+
+  /**
+   * One page of an edge, with Graph's cursor paging (`limit`, `after`, `paging.cursors`, `paging.next` when
+   * more follow); the cursors are opaque to callers, here an offset.
+   */
+  const page = <A>(items: ReadonlyArray<A>, form: Record<string, string>, path: string) => {
+    const limit = Math.min(100, Number(form["limit"] ?? 25) || 25)
+    const offset = Number(Buffer.from(form["after"] ?? "", "base64url").toString("utf8")) || 0
+    const data = items.slice(offset, offset + limit)
+    const cursor = (at: number) => Buffer.from(String(at)).toString("base64url")
+    const cursors = { before: cursor(offset), after: cursor(offset + data.length) }
+    const more = offset + data.length < items.length
+    return { data, paging: more ? { cursors, next: `${baseUrl}${graph(path)}?limit=${limit}&after=${cursors.after}` } : { cursors } }
+  }
+
+  /** `from` as Graph gives it: a Page-scoped id and a name, never a username. */
+  const fromNode = (person: Adapter.Person) => ({ id: person.id, name: person.name ?? person.username })
+
+  const commentNode = (comment: SimulatorState.SimulatedComment) => {
+    const parent = comment.replyTo === null ? undefined : state.comments.get(comment.replyTo)
+    const parentNode = parent === undefined
+      ? { id: comment.replyTo }
+      : { id: parent.id, message: parent.text, from: fromNode(parent.author) }
+    return {
+      id: comment.id,
+      message: comment.text,
+      created_time: facebookTime(Date.parse(comment.createdAt)),
+      from: fromNode(comment.author),
+      ...(comment.replyTo === null ? {} : { parent: parentNode }),
+      ...(comment.permalink === null ? {} : { permalink_url: comment.permalink })
+    }
+  }
+
+  /** The Page's Messenger conversations, most recently active first, each with its messages oldest first. */
+  const conversationsOf = (accountId: string) => {
+    const byId = new Map<string, Array<SimulatorState.SimulatedMessage>>()
+    for (const message of state.messagesAfter(accountId, 0)) {
+      const list = byId.get(message.conversationId) ?? []
+      list.push(message)
+      byId.set(message.conversationId, list)
+    }
+    return [...byId.entries()]
+      .map(([id, messages]) => ({ id, messages, counterpart: messages.find((message) => !message.outgoing)?.from }))
+      .sort((a, b) => b.messages.at(-1)!.seq - a.messages.at(-1)!.seq)
+  }
+
+  const messageNode = (
+    message: SimulatorState.SimulatedMessage,
+    page: SimulatorState.SimulatedAccount,
+    counterpart: Adapter.Person | undefined
+  ) => {
+    const pageNode = { id: page.id, name: page.displayName }
+    const to = message.outgoing ? counterpart : undefined
+    const attachments = Array.from({ length: message.attachments }, (_, index) => ({ id: `${message.id}_${index}`, mime_type: "image/jpeg" }))
+    return {
+      id: message.id,
+      created_time: facebookTime(Date.parse(message.createdAt)),
+      from: fromNode(message.from),
+      to: { data: [to === undefined ? pageNode : fromNode(to)] },
+      message: message.text,
+      ...(message.attachments === 0
+        ? {}
+        : { attachments: { data: attachments } })
+    }
+  }
 
   const tokenAnswer = (grant: SimulatorState.Grant) =>
     Simulator.json({
@@ -181,15 +268,28 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return Simulator.json({ id })
       })),
       HttpRouter.route("GET", graph(":id/posts"), onPage((account, form) => {
-        const limit = Math.min(100, Number(form["limit"] ?? 25) || 25)
-        const posts = state.postsOf(account.id).filter((post) => post.replyTo === undefined).slice(0, limit)
-        return Simulator.json({ data: posts.map((post) => pick(form["fields"], postNode(post))), paging: { cursors: {} } })
+        const answer = page(state.postsOf(account.id).filter((post) => post.replyTo === undefined), form, `${account.id}/posts`)
+        return Simulator.json({ ...answer, data: answer.data.map((post) => pick(form["fields"], postNode(post))) })
       })),
       HttpRouter.route("GET", graph(":id"), Effect.gen(function*() {
         const { check } = yield* authenticated
         if (check._tag !== "Valid") return tokenRefused(check)
         const id = yield* pathId
         const fields = (yield* Simulator.query)["fields"]
+        const comment = state.comments.get(id)
+        if (comment !== undefined && comment.accountId === check.account.id) return Simulator.json(pick(fields, commentNode(comment)))
+        if (state.conversationAccount(id) === check.account.id) {
+          const conversation = conversationsOf(check.account.id).find((entry) => entry.id === id)!
+          const { displayName, id: pageId, username } = check.account
+          const people = [conversation.counterpart, { id: pageId, username, name: displayName }]
+          return Simulator.json(pick(fields, {
+            id,
+            updated_time: facebookTime(Date.parse(conversation.messages.at(-1)!.createdAt)),
+            participants: {
+              data: people.flatMap((person) => person === undefined ? [] : [{ ...fromNode(person), email: `${person.id}@facebook.com` }])
+            }
+          }))
+        }
         const post = state.posts.get(id)
         if (post === undefined || post.accountId !== check.account.id) return missing(id, "get")
         const video = videos.get(id)
@@ -204,19 +304,95 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           created_time: facebookTime(post.createdAt)
         }))
       })),
-      HttpRouter.route("POST", graph(":id/comments"), Effect.gen(function*() {
-        const { check, isPage } = yield* authenticated
-        if (check._tag !== "Valid") return tokenRefused(check)
-        if (!isPage) return pageTokenRequired
-        const target = yield* pathId
-        const message = (yield* params)["message"] ?? ""
-        const post = state.posts.get(target)
-        if (post === undefined || post.accountId !== check.account.id || post.replyTo !== undefined) return missing(target, "post")
-        if (message.trim() === "") return invalid("(#100) Missing message or attachment")
-        const id = `${target}_${state.id()}`
-        state.record({ id, accountId: check.account.id, text: message, media: [], replyTo: target, url: post.url, details: { kind: "comment" } })
-        return Simulator.json({ id })
-      }))
+      // A comment on one of the Page's posts, or a reply to a comment on one (the first comment and inbox
+      // replies); both are the Page's own comments.
+      HttpRouter.route("POST", graph(":id/comments"), asPage((account, target) =>
+        Effect.map(params, (form) => {
+          const message = form["message"] ?? ""
+          const post = state.posts.get(target)
+          const parent = state.comments.get(target)
+          const onPost = post !== undefined && post.accountId === account.id && post.replyTo === undefined
+          if (!onPost && (parent === undefined || parent.accountId !== account.id)) return missing(target, "post")
+          if (message.trim() === "") return invalid("(#100) Missing message or attachment")
+          const refused = refusal(message, account.id)
+          if (refused !== undefined) return refused
+          const comment = state.addComment({
+            accountId: account.id,
+            author: { id: account.id, username: account.username, name: account.displayName },
+            text: message,
+            postId: onPost ? target : parent!.postId,
+            replyTo: onPost ? undefined : target
+          })
+          return Simulator.json({ id: comment.id })
+        }))),
+      // A post's comments, or a comment's replies: `filter=stream` lists replies too, `toplevel` (the
+      // default) only comments on the post; `order` is `chronological` unless `reverse_chronological`.
+      HttpRouter.route("GET", graph(":id/comments"), asPage((account, target) =>
+        Effect.map(params, (form) => {
+          const post = state.posts.get(target)
+          const parent = state.comments.get(target)
+          const onPost = post !== undefined && post.accountId === account.id
+          if (!onPost && (parent === undefined || parent.accountId !== account.id)) return missing(target, "get")
+          const all = state.commentsAfter(account.id, 0).filter((comment) =>
+            onPost
+              ? comment.postId === target && (form["filter"] === "stream" || comment.replyTo === null)
+              : comment.replyTo === target
+          )
+          const ordered = form["order"] === "reverse_chronological" ? [...all].reverse() : all
+          const answer = page(ordered, form, `${target}/comments`)
+          return Simulator.json({ ...answer, data: answer.data.map((comment) => pick(form["fields"], commentNode(comment))) })
+        }))),
+      HttpRouter.route("GET", graph(":id/conversations"), onPage((account, form) => {
+        if (form["platform"] !== undefined && form["platform"] !== "messenger") return Simulator.json({ data: [] })
+        const conversations = conversationsOf(account.id).map((conversation) => ({
+          id: conversation.id,
+          updated_time: facebookTime(Date.parse(conversation.messages.at(-1)!.createdAt))
+        }))
+        const answer = page(conversations, form, `${account.id}/conversations`)
+        return Simulator.json({ ...answer, data: answer.data.map((conversation) => pick(form["fields"], conversation)) })
+      })),
+      // A conversation's messages, newest first.
+      HttpRouter.route("GET", graph(":id/messages"), asPage((account, id) =>
+        Effect.map(params, (form) => {
+          const conversation = conversationsOf(account.id).find((entry) => entry.id === id)
+          if (conversation === undefined) return missing(id, "get")
+          const answer = page([...conversation.messages].reverse(), form, `${id}/messages`)
+          return Simulator.json({
+            ...answer,
+            data: answer.data.map((message) => pick(form["fields"], messageNode(message, account, conversation.counterpart)))
+          })
+        }))),
+      // The Send API: a JSON body naming the person by their Page-scoped id, inside the 24-hour window.
+      HttpRouter.route("POST", graph(":id/messages"), asPage((account, id) =>
+        Effect.gen(function*() {
+          if (id !== account.id) return missing(id, "post")
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const body = Schema.decodeUnknownOption(SendBody)(yield* Effect.orElseSucceed(request.json, () => null))
+          if (Option.isNone(body)) return invalid("(#100) The parameter recipient and message are required")
+          const { message, recipient } = body.value
+          const conversation = conversationsOf(account.id).find((entry) => entry.counterpart?.id === recipient.id)
+          if (conversation === undefined) return invalid("(#100) No matching user found", 2018001)
+          const lastHeard = conversation.messages.findLast((entry) => !entry.outgoing)!
+          if (Date.now() - Date.parse(lastHeard.createdAt) > messagingWindowMillis) {
+            return graphError(400, {
+              message: "(#10) This message is sent outside of allowed window.",
+              code: 10,
+              error_subcode: 2018278
+            })
+          }
+          if (message.text.trim() === "") return invalid("(#100) Message cannot be empty")
+          const refused = refusal(message.text, account.id)
+          if (refused !== undefined) return refused
+          const sent = state.addMessage({
+            accountId: account.id,
+            from: { id: account.id, username: account.username, name: account.displayName },
+            text: message.text,
+            conversationId: conversation.id,
+            outgoing: true
+          })
+          return Simulator.json({ recipient_id: recipient.id, message_id: sent.id })
+        }))),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

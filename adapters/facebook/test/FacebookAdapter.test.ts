@@ -51,8 +51,10 @@ AdapterSuite.suite("facebook", {
           account,
           post: AdapterSuite.post({ text: `with a comment ${Date.now()}`, firstComment: "Link in the comments: https://herald.example" })
         })
-        const comments = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === published.id)
-        assert.deepStrictEqual(comments.map((comment) => comment.text), ["Link in the comments: https://herald.example"])
+        const comments = [...ctx.simulator.state.comments.values()].filter((entry) => entry.postId === published.id)
+        assert.deepStrictEqual(comments.map((comment) => [comment.text, comment.author.id, comment.replyTo]), [
+          ["Link in the comments: https://herald.example", account.networkAccountId, null]
+        ])
       }))
 
     it.effect("says why #sandbox-fail was refused, and will not guess about a post without text", () =>

@@ -12,13 +12,18 @@ interface Seen {
   readonly method: string
   readonly url: URL
   readonly authorization: string | undefined
+  /** A JSON body as sent. */
+  readonly json: unknown
 }
 
 const fake = (answer: (request: Seen) => Response | undefined) =>
   Layer.succeed(
     HttpClient.HttpClient,
     HttpClient.make((request, url) => {
-      const response = answer({ method: request.method, url, authorization: request.headers["authorization"] })
+      const json = request.body._tag === "Uint8Array" && request.body.contentType === "application/json"
+        ? JSON.parse(new TextDecoder().decode(request.body.body))
+        : undefined
+      const response = answer({ method: request.method, url, authorization: request.headers["authorization"], json })
       return response === undefined
         ? Effect.fail(new HttpClientError.HttpClientError({ reason: new HttpClientError.TransportError({ request }) }))
         : Effect.succeed(HttpClientResponse.fromWeb(request, response))
@@ -70,5 +75,34 @@ describe("FacebookClient", () => {
       )))
       const error = yield* Effect.flip(client.recentPosts(pageToken, "1"))
       assert.strictEqual(error.reason._tag, "RateLimited")
+    }))
+
+  it.effect("reads every comment of a post, replies included, newest first", () =>
+    Effect.gen(function*() {
+      const client = yield* FacebookClient.make(config).pipe(Effect.provide(fake((request) => {
+        assert.strictEqual(request.url.pathname, "/v20.0/1_2/comments")
+        assert.strictEqual(request.url.searchParams.get("filter"), "stream")
+        assert.strictEqual(request.url.searchParams.get("order"), "reverse_chronological")
+        assert.strictEqual(request.url.searchParams.get("after"), "QVFI")
+        assert.include(request.url.searchParams.get("fields") ?? "", "parent")
+        return json({ data: [{ id: "2_3", message: "Hi", created_time: "2024-05-01T10:00:00+0000", from: { id: "9", name: "Ana" } }] })
+      })))
+      const answer = yield* client.comments(pageToken, "1_2", "QVFI")
+      assert.deepStrictEqual(answer.data.map((comment) => comment.id), ["2_3"])
+    }))
+
+  it.effect("answers in Messenger through the Send API with a JSON body, and never resends a lost answer", () =>
+    Effect.gen(function*() {
+      const seen: Array<Seen> = []
+      const client = yield* FacebookClient.make(config).pipe(Effect.provide(fake((request) => {
+        seen.push(request)
+        return json({ recipient_id: "77", message_id: "m_1" })
+      })))
+      assert.strictEqual(yield* client.sendMessage(pageToken, "1", "77", "Hello"), "m_1")
+      assert.strictEqual(seen[0]?.url.toString(), "https://graph.facebook.com/v20.0/1/messages")
+      assert.deepStrictEqual(seen[0]?.json, { recipient: { id: "77" }, messaging_type: "RESPONSE", message: { text: "Hello" } })
+      const lost = yield* FacebookClient.make(config).pipe(Effect.provide(fake(() => undefined)))
+      const error = yield* Effect.flip(lost.sendMessage(pageToken, "1", "77", "Hello"))
+      assert.strictEqual(error.reason._tag, "OutcomeUnknown")
     }))
 })

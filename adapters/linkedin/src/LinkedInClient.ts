@@ -2,7 +2,7 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
-import type * as Request from "./internal/request.ts"
+import * as Request from "./internal/request.ts"
 
 // Typed calls to LinkedIn's OAuth endpoints, OpenID userinfo and the versioned REST API (`/rest/*`).
 // Every address is built from the config, so the same calls reach LinkedIn or the sandbox simulator.
@@ -53,6 +53,37 @@ const PostsPage = Schema.Struct({
 })
 export type PostsPage = typeof PostsPage.Type
 
+/** When and by whom something was done; `time` is epoch milliseconds. */
+const AuditStamp = Schema.Struct({ actor: Schema.optionalKey(Schema.String), time: Schema.Number })
+
+/**
+ * One comment of the Comments API. `message` is absent on a comment that is only an image; `parentComment`
+ * is set on a reply; `commentsSummary` counts the replies to a first-level comment.
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
+ */
+export const Comment = Schema.Struct({
+  commentUrn: Schema.String,
+  actor: Schema.String,
+  created: AuditStamp,
+  object: Schema.optionalKey(Schema.String),
+  message: Schema.optionalKey(Schema.Struct({ text: Schema.String })),
+  parentComment: Schema.optionalKey(Schema.String),
+  commentsSummary: Schema.optionalKey(Schema.Struct({
+    aggregatedTotalComments: Schema.optionalKey(Schema.Number),
+    totalFirstLevelComments: Schema.optionalKey(Schema.Number)
+  }))
+})
+export type Comment = typeof Comment.Type
+
+const CommentsPage = Schema.Struct({
+  elements: Schema.Array(Comment),
+  paging: Schema.optionalKey(Schema.Struct({ total: Schema.optionalKey(Schema.Number) }))
+})
+export type CommentsPage = typeof CommentsPage.Type
+
+/** What a created comment's answer may carry besides the `x-restli-id` header. */
+const CreatedComment = Schema.Struct({ commentUrn: Schema.optionalKey(Schema.String), id: Schema.optionalKey(Schema.String) })
+
 /** Whether a call whose answer is lost may have had its effect anyway (creating a post or comment). */
 type WhenLost = "retry" | "unknown"
 
@@ -64,6 +95,10 @@ const lost = (whenLost: WhenLost, description: string) =>
 const decodeComponent = Option.liftThrowable(decodeURIComponent)
 
 const unexpected = PublishError.transient(Errors.network, "LinkedIn answered in an unexpected shape")
+
+/** The created entity's id from the `x-restli-id` header, which Rest.li may percent-encode. */
+const restliId = (response: HttpClientResponse.HttpClientResponse): Option.Option<string> =>
+  Option.map(Option.fromNullishOr(response.headers["x-restli-id"]), (id) => Option.getOrElse(decodeComponent(id), () => id))
 
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
@@ -117,12 +152,43 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           "unknown"
         ),
         (response) =>
-          Option.match(Option.fromNullishOr(response.headers["x-restli-id"]), {
+          Option.match(restliId(response), {
             onNone: () =>
               Effect.fail(PublishError.outcomeUnknown(Errors.network, "LinkedIn accepted the post but sent no id")),
-            // Rest.li may percent-encode the URN in the header.
-            onSome: (id) => Effect.succeed(Option.getOrElse(decodeComponent(id), () => id))
+            onSome: Effect.succeed
           })
+      )
+
+    /**
+     * Comments on a post, or replies to a comment when `target` is a comment URN. Answers the new comment's
+     * URN: from the answer's `commentUrn`, else the `x-restli-id` header (a URN, or the bare comment id,
+     * which is put in a URN with the post).
+     */
+    const createComment = (
+      accessToken: Redacted.Redacted<string>,
+      params: { readonly target: string; readonly postUrn: string; readonly body: unknown }
+    ) =>
+      Effect.flatMap(
+        execute(
+          HttpClientRequest.post(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
+            rest(accessToken),
+            HttpClientRequest.bodyJsonUnsafe(params.body)
+          ),
+          "unknown"
+        ),
+        (response) =>
+          Effect.map(
+            Effect.orElseSucceed(response.json, () => ({})),
+            (answer): string => {
+              const created = Option.getOrElse(
+                Schema.decodeUnknownOption(CreatedComment)(answer),
+                (): typeof CreatedComment.Type => ({})
+              )
+              if (created.commentUrn !== undefined) return created.commentUrn
+              const id = Option.getOrElse(restliId(response), () => created.id ?? "")
+              return id.startsWith("urn:li:comment:") ? id : Request.commentUrn(params.postUrn, id)
+            }
+          )
       )
 
     return {
@@ -139,24 +205,32 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       /** Answers the post's URN (`urn:li:share:…`). */
       createPost,
 
-      /** Comments on a post as its author. */
-      createComment: (accessToken: Redacted.Redacted<string>, postUrn: string, body: unknown) =>
-        Effect.asVoid(execute(
-          HttpClientRequest.post(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(postUrn)}/comments`).pipe(
-            rest(accessToken),
-            HttpClientRequest.bodyJsonUnsafe(body)
-          ),
-          "unknown"
-        )),
+      createComment,
 
-      /** The member's posts, newest first (the author finder). */
-      postsByAuthor: (accessToken: Redacted.Redacted<string>, authorUrn: string) =>
+      /** The member's `count` most recent posts, newest first (the author finder). */
+      postsByAuthor: (accessToken: Redacted.Redacted<string>, authorUrn: string, count: number) =>
         call(
           HttpClientRequest.get(`${config.apiBaseUrl}/rest/posts`).pipe(
             rest(accessToken),
-            HttpClientRequest.setUrlParams({ author: authorUrn, q: "author", count: "50", sortBy: "LAST_MODIFIED" })
+            HttpClientRequest.setUrlParams({ author: authorUrn, q: "author", count: String(count), sortBy: "LAST_MODIFIED" })
           ),
           PostsPage
+        ),
+
+      /**
+       * One page of the comments on a post, or of the replies to a comment when `target` is a comment URN.
+       * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
+       */
+      comments: (
+        accessToken: Redacted.Redacted<string>,
+        params: { readonly target: string; readonly start: number; readonly count: number }
+      ) =>
+        call(
+          HttpClientRequest.get(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
+            rest(accessToken),
+            HttpClientRequest.setUrlParams({ start: String(params.start), count: String(params.count) })
+          ),
+          CommentsPage
         ),
 
       /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api */

@@ -7,7 +7,9 @@ import * as Uploads from "./internal/simulatorUploads.ts"
 
 // LinkedIn's API as Herald's sandbox serves it, under the simulator's root: OAuth (`/oauth/v2/*`), OpenID
 // userinfo (`/v2/userinfo`), the versioned REST API (`/rest/*`) with its headers and error bodies, and the
-// upload addresses it hands out (`/dms-uploads/*`), as the real `www.linkedin.com/dms-uploads` ones.
+// upload addresses it hands out (`/dms-uploads/*`), as the real `www.linkedin.com/dms-uploads` ones. Comments
+// live in the kit's inbox state, read and written through the Comments API (`/rest/socialActions/*`); there
+// is no messaging API, as for LinkedIn apps that are not approved partners.
 
 const network = "linkedin"
 
@@ -57,8 +59,42 @@ const PostRequest = Schema.Struct({
 const CommentRequest = Schema.Struct({
   actor: Schema.String,
   object: Schema.String,
-  message: Schema.Struct({ text: Schema.String })
+  message: Schema.Struct({ text: Schema.String }),
+  parentComment: Schema.optionalKey(Schema.String)
 })
+
+/** LinkedIn's default page of comments, and the most one page holds. */
+const defaultCount = 10
+const maxCount = 100
+
+/** A query number that must be a whole number of at least zero; undefined when it is not. */
+const wholeNumber = (value: string | undefined, fallback: number): number | undefined => {
+  const number = value === undefined ? fallback : Number(value)
+  return Number.isSafeInteger(number) && number >= 0 ? number : undefined
+}
+
+/**
+ * A stored comment as the Comments API answers it: authors by URN, times in epoch milliseconds, the text
+ * as written, the parent of a reply, and a first-level comment's count of replies.
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
+ */
+const wireComment = (comment: SimulatorState.SimulatedComment, replies: number) => {
+  const actor = Request.personUrn(comment.author.id)
+  const stamp = { actor, time: Date.parse(comment.createdAt) }
+  return {
+    id: comment.id,
+    commentUrn: Request.commentUrn(comment.postId, comment.id),
+    actor,
+    created: stamp,
+    lastModified: stamp,
+    object: comment.postId,
+    message: { text: comment.text, attributes: [] },
+    ...(comment.replyTo === null
+      ? { commentsSummary: { aggregatedTotalComments: replies, totalFirstLevelComments: replies, selectedComments: [] } }
+      : { parentComment: Request.commentUrn(comment.postId, comment.replyTo) }),
+    likesSummary: { totalLikes: 0, likedByCurrentUser: false, aggregatedTotalLikes: 0, selectedLikes: [] }
+  }
+}
 
 export const make = (options: Options): Simulator.Simulator => {
   const state = Simulator.makeState(network)
@@ -101,6 +137,19 @@ export const make = (options: Options): Simulator.Simulator => {
   const forbidden = (what: string) =>
     failure(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" })
 
+  /** LinkedIn's answer to a sandbox trigger in a post's or a comment's text; undefined when it has none. */
+  const triggered = (text: string, accountId: string) => {
+    switch (state.trigger(text, accountId)) {
+      case "fail":
+        return unprocessable("This content can't be shared because it goes against LinkedIn's Professional Community Policies")
+      case "flaky":
+        return failure(503, "Service temporarily unavailable, try again later")
+      case "revoke":
+        return refuse({ _tag: "Revoked" })
+    }
+    return undefined
+  }
+
   const createPost = (account: SimulatorState.SimulatedAccount) =>
     Effect.gen(function*() {
       const decoded = yield* body(PostRequest)
@@ -112,14 +161,8 @@ export const make = (options: Options): Simulator.Simulator => {
       if (Array.from(post.commentary).length > 3_000) {
         return unprocessable("ERROR :: /commentary :: length of commentary exceeds 3000")
       }
-      switch (state.trigger(text, account.id)) {
-        case "fail":
-          return unprocessable("This content can't be shared because it goes against LinkedIn's Professional Community Policies")
-        case "flaky":
-          return failure(503, "Service temporarily unavailable, try again later")
-        case "revoke":
-          return refuse({ _tag: "Revoked" })
-      }
+      const refused = triggered(text, account.id)
+      if (refused !== undefined) return refused
       const media = post.content?.multiImage !== undefined
         ? post.content.multiImage.images.map((image) => image.id)
         : post.content?.media !== undefined
@@ -174,31 +217,81 @@ export const make = (options: Options): Simulator.Simulator => {
       })
     })
 
+  /**
+   * The path's target: a post, or a comment (`urn:li:comment:(post,id)`) for its replies. Answers the post
+   * and the comment, or LinkedIn's 404 when either is unknown.
+   */
+  const commentTarget = (target: string) => {
+    const reference = Request.parseCommentUrn(target)
+    const post = state.posts.get(reference?.postUrn ?? target)
+    const parent = reference === undefined ? undefined : state.comments.get(reference.commentId)
+    if (post === undefined || (reference !== undefined && parent?.postId !== post.id)) {
+      return { _tag: "Missing" as const, response: failure(404, `${target} not found`, { code: "NOT_FOUND" }) }
+    }
+    return { _tag: "Found" as const, post, parent }
+  }
+
+  /** `GET /rest/socialActions/{post or comment}/comments`: first-level comments of a post, or a comment's replies. */
+  const listComments = (account: SimulatorState.SimulatedAccount) =>
+    Effect.gen(function*() {
+      const target = commentTarget(yield* pathParam("target"))
+      if (target._tag === "Missing") return target.response
+      if (target.post.accountId !== account.id) return forbidden("socialActions.comments.FINDER")
+      const query = yield* Simulator.query
+      const start = wholeNumber(query["start"], 0)
+      const count = wholeNumber(query["count"], defaultCount)
+      if (start === undefined || count === undefined) {
+        return failure(400, "start and count must be whole numbers", { code: "ILLEGAL_ARGUMENT" })
+      }
+      const onPost = state.commentsAfter(account.id, 0).filter((comment) => comment.postId === target.post.id)
+      const parentId = target.parent?.id ?? null
+      const listed = onPost.filter((comment) => comment.replyTo === parentId)
+      const page = Math.min(count, maxCount)
+      return Simulator.json({
+        paging: { start, count: page, total: listed.length, links: [] },
+        elements: listed.slice(start, start + page).map((comment) =>
+          wireComment(comment, onPost.filter((reply) => reply.replyTo === comment.id).length)
+        )
+      })
+    })
+
+  /**
+   * `POST /rest/socialActions/{post or comment}/comments`: a comment on a post, or a reply to a first-level
+   * comment, which names it again in `parentComment`. It goes into the post owner's inbox.
+   */
   const createComment = (account: SimulatorState.SimulatedAccount) =>
     Effect.gen(function*() {
-      const target = yield* pathParam("target")
+      const path = yield* pathParam("target")
       const decoded = yield* body(CommentRequest)
       if (Option.isNone(decoded)) return invalid
       const comment = decoded.value
       if (!owns(account, comment.actor)) return forbidden("socialActions.comments.CREATE")
-      if (comment.object !== target || !state.posts.has(target)) {
-        return failure(404, `Post ${target} not found`, { code: "NOT_FOUND" })
+      const target = commentTarget(path)
+      if (target._tag === "Missing") return target.response
+      if (comment.object !== target.post.id) {
+        return failure(400, `object must be the post ${target.post.id}`, { code: "ILLEGAL_ARGUMENT" })
       }
-      const id = `urn:li:comment:(${target},${state.id()})`
+      if (comment.parentComment !== (target.parent === undefined ? undefined : path)) {
+        return failure(400, "parentComment must name the comment in the path, and only then", { code: "ILLEGAL_ARGUMENT" })
+      }
+      if (target.parent !== undefined && target.parent.replyTo !== null) {
+        return failure(400, "Replies are two levels deep: reply to the first-level comment", { code: "ILLEGAL_ARGUMENT" })
+      }
       const text = LittleText.read(comment.message.text)
-      state.record({
-        id,
-        accountId: account.id,
+      const refused = triggered(text, account.id)
+      if (refused !== undefined) return refused
+      const stored = state.addComment({
+        accountId: target.post.accountId,
+        author: { id: account.id, username: account.username },
         text,
-        media: [],
-        replyTo: target,
-        url: `${Request.permalink(options.baseUrl, target)}?commentUrn=${encodeURIComponent(id)}`,
-        details: { message: comment.message.text }
+        postId: target.post.id,
+        replyTo: target.parent?.id
       })
-      return HttpServerResponse.jsonUnsafe(
-        { id, actor: comment.actor, object: target, message: comment.message },
-        { status: 201, headers: { "x-restli-id": encodeURIComponent(id) } }
-      )
+      const created = wireComment(stored, 0)
+      return HttpServerResponse.jsonUnsafe(created, {
+        status: 201,
+        headers: { "x-restli-id": encodeURIComponent(created.commentUrn) }
+      })
     })
 
   return {
@@ -249,6 +342,7 @@ export const make = (options: Options): Simulator.Simulator => {
         })))),
       HttpRouter.route("POST", "/rest/posts", rest(createPost)),
       HttpRouter.route("GET", "/rest/posts", rest(postsByAuthor)),
+      HttpRouter.route("GET", "/rest/socialActions/:target/comments", rest(listComments)),
       HttpRouter.route("POST", "/rest/socialActions/:target/comments", rest(createComment)),
       HttpRouter.route("POST", "/rest/images", rest((account) =>
         Effect.gen(function*() {
@@ -292,7 +386,8 @@ export const make = (options: Options): Simulator.Simulator => {
         return answer._tag === "Refused"
           ? failure(answer.status, answer.message)
           : HttpServerResponse.empty({ status: answer.status, headers: answer.etag === undefined ? {} : { etag: answer.etag } })
-      }))
+      })),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

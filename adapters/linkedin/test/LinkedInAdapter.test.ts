@@ -90,9 +90,12 @@ AdapterSuite.suite("linkedin", {
           account,
           post: AdapterSuite.post({ text: `with a comment ${Date.now()}`, firstComment })
         })
-        const comments = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === published.id)
+        const comments = ctx.simulator.state.commentsAfter(account.networkAccountId, 0)
+          .filter((entry) => entry.postId === published.id)
         assert.strictEqual(comments.length, 1)
         assert.strictEqual(comments[0]!.text, firstComment)
+        assert.strictEqual(comments[0]!.author.id, account.networkAccountId)
+        assert.isNull(comments[0]!.replyTo)
       }))
 
     it.effect("escapes reserved characters so LinkedIn shows the whole text", () =>

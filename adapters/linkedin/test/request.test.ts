@@ -36,6 +36,20 @@ describe("request", () => {
     )
   })
 
+  it("replies under a comment, and reads comment URNs back", () => {
+    const parentComment = Request.commentUrn("urn:li:share:9", "42")
+    assert.strictEqual(parentComment, "urn:li:comment:(urn:li:share:9,42)")
+    assert.deepStrictEqual(Request.parseCommentUrn(parentComment), { postUrn: "urn:li:share:9", commentId: "42" })
+    assert.deepStrictEqual(Request.parseCommentUrn("urn:li:comment:(urn:li:activity:7,8)"), { postUrn: "urn:li:activity:7", commentId: "8" })
+    assert.isUndefined(Request.parseCommentUrn("urn:li:share:9"))
+    assert.deepStrictEqual(
+      Request.reply({ personId: "abc123", postUrn: "urn:li:share:9", parentComment, text: "Thanks (all)" }),
+      { actor: "urn:li:person:abc123", object: "urn:li:share:9", message: { text: "Thanks \\(all\\)" }, parentComment }
+    )
+    assert.strictEqual(Request.personIdOf("urn:li:person:abc123"), "abc123")
+    assert.isUndefined(Request.personIdOf("urn:li:organization:5"))
+  })
+
   it("finalizes a video with its parts' ETags in order", () => {
     assert.deepStrictEqual(
       Request.finalizeVideoUpload({ videoUrn: "urn:li:video:1", uploadToken: "token", partEtags: ["a", "b"] }),

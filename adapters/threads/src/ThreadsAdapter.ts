@@ -1,6 +1,7 @@
 import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
+import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as ThreadsClient from "./ThreadsClient.ts"
 import { capabilities, limits } from "./ThreadsLimits.ts"
@@ -13,6 +14,16 @@ import { capabilities, limits } from "./ThreadsLimits.ts"
  */
 
 const network = "threads"
+
+/**
+ * What one inbox fetch reads: the replies to the account's 10 newest posts (1 + 10 calls a poll, well inside
+ * Meta's per-profile call budget at one poll a minute; replies to older posts are not read), in pages of 50,
+ * at most 4 pages a post. A post that got more than 200 replies between two polls loses the oldest of them.
+ */
+export const inboxBounds = { posts: 10, pageSize: 50, pagesPerPost: 4 } as const
+
+/** Looks at a reply container this many times, a second apart, before giving up for a later try. */
+const replyChecks = 5
 
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -30,10 +41,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         }
       })
 
+    /** Where a post without its own link is found: the profile (networks.md's fallback). */
+    const profileUrl = (username: string) => `${config.webBaseUrl}/@${username}`
+
     const published = (input: Adapter.PublishInput, mediaId: string) =>
       Effect.map(
         client.permalink(input.account.accessToken, mediaId),
-        (url): Adapter.PublishStep => ({ _tag: "Published", published: { id: mediaId, url } })
+        (url): Adapter.PublishStep => ({
+          _tag: "Published",
+          published: { id: mediaId, url: url ?? profileUrl(input.account.username) }
+        })
       )
 
     const processing = (input: Adapter.PublishInput, progress: Request.Progress): Adapter.PublishStep => ({
@@ -48,9 +65,13 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         (threads) =>
           Option.map(
             Option.fromUndefinedOr(threads.find((thread) => Request.sameText(input.post.text, thread.text))),
-            (thread) => ({ id: thread.id, url: thread.permalink ?? `${config.webBaseUrl}/@${input.account.username}` })
+            (thread) => ({ id: thread.id, url: thread.permalink ?? profileUrl(input.account.username) })
           )
       )
+
+    /** A container Threads could not prepare (ERROR) or that expired unpublished (EXPIRED, after 24 h). */
+    const unusable = (container: ThreadsClient.Container, what: string) =>
+      PublishError.rejected(network, container.error_message ?? `Threads could not prepare ${what} (${container.status})`)
 
     /**
      * Looks at a container and goes on once Threads has it ready. `PUBLISHED` means an earlier step's
@@ -72,11 +93,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           case "IN_PROGRESS":
             return Effect.succeed(processing(input, waiting))
           default:
-            // ERROR or EXPIRED (a container not published within 24 h).
-            return Effect.fail(PublishError.rejected(
-              network,
-              container.error_message ?? `Threads could not prepare the post (${container.status})`
-            ))
+            return Effect.fail(unusable(container, "the post"))
         }
       })
 
@@ -124,12 +141,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const itemsStep = Effect.fnUntraced(function*(input: Adapter.PublishInput, itemIds: ReadonlyArray<string>) {
       const items = yield* Effect.forEach(itemIds, (id) => client.container(input.account.accessToken, id))
       const failed = items.find((item) => item.status === "ERROR" || item.status === "EXPIRED")
-      if (failed !== undefined) {
-        return yield* Effect.fail(PublishError.rejected(
-          network,
-          failed.error_message ?? `Threads could not prepare a carousel item (${failed.status})`
-        ))
-      }
+      if (failed !== undefined) return yield* Effect.fail(unusable(failed, "a carousel item"))
       if (items.some((item) => item.status !== "FINISHED")) return processing(input, { _tag: "Items", itemIds })
       const containerId = yield* client.createContainer(
         input.account.accessToken,
@@ -163,6 +175,67 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         case "Comment":
           return commentStep(input, progress.postId, progress.containerId)
       }
+    }
+
+    /**
+     * A post's replies that are new since the cursor, reading its conversation newest first until a reply
+     * older than the cursor (or the page bound), answered oldest first. Without a cursor only the first page
+     * is read: its newest reply is what the first cursor needs.
+     */
+    const newReplies = Effect.fnUntraced(function*(account: Adapter.Account, postId: string, since: Inbox.Cursor | undefined) {
+      const found: Array<ThreadsClient.Reply> = []
+      let after: string | undefined
+      for (let page = 0; page < inboxBounds.pagesPerPost; page++) {
+        const answer = yield* client.conversation(account.accessToken, postId, inboxBounds.pageSize, after)
+        if (since === undefined) return answer.replies
+        found.push(...answer.replies.filter((reply) => Inbox.isNew(since, reply)))
+        if (answer.after === undefined || answer.replies.some((reply) => Inbox.isOlder(since, reply))) break
+        after = answer.after
+      }
+      return found.reverse()
+    })
+
+    const inbox: Adapter.InboxHooks = {
+      fetch: Effect.fnUntraced(function*({ account, cursor }) {
+        const since = cursor === null ? undefined : Inbox.decodeCursor(cursor)
+        const posts = yield* client.recentThreads(account.accessToken, inboxBounds.posts)
+        const perPost = yield* Effect.forEach(
+          posts,
+          (post) => Effect.map(newReplies(account, post.id, since), (replies) => replies.map((reply) => ({ post, reply }))),
+          { concurrency: 3 }
+        )
+        const found = perPost.flat()
+        const next = Inbox.advance(since ?? Inbox.start, found.map(({ reply }) => reply))
+        // A first fetch (or one with a cursor from elsewhere) only learns where "now" is.
+        const comments = since === undefined
+          ? []
+          : found
+            .map(({ post, reply }) => Inbox.toComment(account, post.id, reply))
+            // Stable, so replies of one post in the same second keep the order Threads listed them in.
+            .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        return { comments, messages: [], cursor: Inbox.encodeCursor(next) }
+      }),
+
+      /** A reply is a TEXT container with `reply_to_id`, published like a post; it counts against 1,000 replies a day. */
+      replyToComment: Effect.fnUntraced(function*({ account, comment, text }) {
+        const { accessToken, networkAccountId } = account
+        const containerId = yield* client.createContainer(accessToken, networkAccountId, Request.reply(text, comment.id))
+        for (let check = 1;; check++) {
+          const container = yield* client.container(accessToken, containerId)
+          if (container.status === "FINISHED") break
+          if (container.status !== "IN_PROGRESS") return yield* Effect.fail(unusable(container, "the reply"))
+          // An unpublished container expires on its own: trying again later makes a new one, never a second reply.
+          if (check >= replyChecks) return yield* Effect.fail(PublishError.transient(network, "Threads is still preparing the reply"))
+          yield* Effect.sleep("1 second")
+        }
+        const id = yield* client.publish(accessToken, networkAccountId, containerId)
+        // The reply is out: a link that cannot be read now must not fail it, or a retry would reply twice.
+        const permalink = yield* Effect.orElseSucceed(client.permalink(accessToken, id), () => undefined)
+        return { id, permalink: permalink ?? null }
+      }),
+
+      sendMessage: () =>
+        Effect.fail(PublishError.rejected(network, "The Threads API does not offer direct messages, so Herald cannot send one"))
     }
 
     return Adapter.make({
@@ -199,6 +272,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       },
       publish,
       poll,
-      reconcile
+      reconcile,
+      inbox
     })
   })

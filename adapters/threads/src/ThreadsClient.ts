@@ -12,7 +12,11 @@ import type { ContainerParams } from "./internal/request.ts"
 
 export const version = "v1.0"
 
-export const scopes = ["threads_basic", "threads_content_publish", "threads_manage_replies"] as const
+/**
+ * `threads_manage_replies` posts replies (the first comment, answers from the inbox); `threads_read_replies`
+ * reads them (https://developers.facebook.com/documentation/threads/reference/reply-management).
+ */
+export const scopes = ["threads_basic", "threads_content_publish", "threads_manage_replies", "threads_read_replies"] as const
 
 const ShortLivedToken = Schema.Struct({ access_token: Schema.String, user_id: Schema.optional(Schema.Unknown) })
 const LongLivedToken = Schema.Struct({ access_token: Schema.String, expires_in: Schema.optional(Schema.Number) })
@@ -31,12 +35,36 @@ const Container = Schema.Struct({
   error_message: Schema.optional(Schema.String)
 })
 export type Container = typeof Container.Type
-const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.String })
+/** Threads leaves `permalink` out of media flagged for copyright, so it is optional. */
+const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.optional(Schema.String) })
 const Threads = Schema.Struct({
   data: Schema.Array(Schema.Struct({
     id: Schema.String,
     text: Schema.optional(Schema.String),
     permalink: Schema.optional(Schema.String)
+  }))
+})
+
+/** The fields the inbox reads of a reply; `username` and `permalink` are only given for public profiles. */
+const replyFields = "id,text,username,permalink,timestamp,root_post,replied_to,is_reply_owned_by_me"
+
+const MediaRef = Schema.Struct({ id: Schema.String })
+const Reply = Schema.Struct({
+  id: Schema.String,
+  text: Schema.optional(Schema.String),
+  username: Schema.optional(Schema.String),
+  permalink: Schema.optional(Schema.String),
+  timestamp: Schema.String,
+  root_post: Schema.optional(MediaRef),
+  replied_to: Schema.optional(MediaRef),
+  is_reply_owned_by_me: Schema.optional(Schema.Boolean)
+})
+export type Reply = typeof Reply.Type
+const Replies = Schema.Struct({
+  data: Schema.Array(Reply),
+  paging: Schema.optional(Schema.Struct({
+    cursors: Schema.optional(Schema.Struct({ after: Schema.optional(Schema.String) })),
+    next: Schema.optional(Schema.String)
   }))
 })
 
@@ -147,6 +175,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         (created) => created.id
       ),
 
+    /** Undefined when Threads leaves the link out (copyright-flagged media). */
     permalink: (accessToken: Redacted.Redacted<string>, mediaId: string) =>
       Effect.map(
         send(
@@ -159,17 +188,43 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         (answer) => answer.permalink
       ),
 
-    /** The account's latest posts, for reconcile. */
-    recentThreads: (accessToken: Redacted.Redacted<string>) =>
+    /** The account's latest posts, newest first: for reconcile, and the posts whose replies the inbox reads. */
+    recentThreads: (accessToken: Redacted.Redacted<string>, limit = 100) =>
       Effect.map(
         send(
           HttpClientRequest.get(`${graph}/me/threads`).pipe(
             bearer(accessToken),
-            HttpClientRequest.setUrlParams({ fields: "id,text,permalink", limit: "100" })
+            HttpClientRequest.setUrlParams({ fields: "id,text,permalink", limit: String(limit) })
           ),
           Threads
         ),
         (answer) => answer.data
+      ),
+
+    /**
+     * One page of a post's replies at every depth, flattened, newest first (`reverse=true`, Threads'
+     * default, asked for explicitly because the inbox stops reading at the first reply it has seen):
+     * `GET /{media-id}/conversation` (https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/replies-and-conversations).
+     * `after` is the previous page's cursor; the next cursor is only given when Threads has more.
+     */
+    conversation: (accessToken: Redacted.Redacted<string>, mediaId: string, limit: number, after: string | undefined) =>
+      Effect.map(
+        send(
+          HttpClientRequest.get(`${graph}/${mediaId}/conversation`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParams({
+              fields: replyFields,
+              reverse: "true",
+              limit: String(limit),
+              ...(after === undefined ? {} : { after })
+            })
+          ),
+          Replies
+        ),
+        (answer) => ({
+          replies: answer.data,
+          after: answer.paging?.next === undefined ? undefined : answer.paging.cursors?.after
+        })
       )
   }
 })

@@ -6,7 +6,10 @@ import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "eff
  * The Threads API as Herald's sandbox serves it, under the simulator's root: consent at `/oauth/authorize`,
  * tokens at `/oauth/access_token`, `/access_token` and `/refresh_access_token`, and the Graph calls under
  * `/v1.0` with Threads' shapes, containers that go IN_PROGRESS -> FINISHED -> PUBLISHED, and Graph errors
- * (https://developers.facebook.com/documentation/threads/posts).
+ * (https://developers.facebook.com/documentation/threads/posts). Replies to the account's posts are the
+ * state's comments, read through `GET /v1.0/{media-id}/conversation` and answered with reply containers
+ * (https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/replies-and-conversations);
+ * the kit's control routes leave them. Threads has no DMs, so none are served.
  */
 
 const network = "threads"
@@ -34,6 +37,17 @@ const restricted = () =>
 const unavailable = () =>
   graphError(503, "An unexpected error has occurred. Please retry your request later.", 2, { is_transient: true })
 
+/** What the wire shape of a reply is made from, for a comment and for a reply the account published. */
+interface WireReply {
+  readonly id: string
+  readonly text: string
+  readonly username: string
+  readonly ownedByMe: boolean
+  readonly permalink: string | null
+  /** Epoch milliseconds or ISO 8601. */
+  readonly at: number | string
+}
+
 interface Container {
   readonly id: string
   readonly accountId: string
@@ -50,6 +64,20 @@ interface Container {
 const mediaTypes = new Set(["TEXT", "IMAGE", "VIDEO", "CAROUSEL"])
 const isUrl = (value: string | undefined) => value !== undefined && /^https?:\/\//.test(value)
 const links = (text: string) => new Set(text.match(/https?:\/\/\S+/g) ?? []).size
+
+/** Threads' timestamps: ISO 8601 to the second with a `+0000` offset. */
+const threadsTime = (at: number | string) => `${new Date(at).toISOString().slice(0, 19)}+0000`
+
+/** Ids are made in order with the same length (`state.id()`): the later one is the newer. */
+const newestFirst = (a: { readonly id: string }, b: { readonly id: string }) =>
+  b.id.length - a.id.length || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0)
+
+/** Graph paging cursors are opaque; here they are the offset into the listing. */
+const pageCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString("base64url")
+const pageOffset = (cursor: string | undefined) => {
+  const match = /^offset:(\d+)$/.exec(Buffer.from(cursor ?? "", "base64url").toString("utf8"))
+  return match === null ? 0 : Number(match[1])
+}
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
@@ -82,6 +110,60 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       : Object.fromEntries(fields.split(",").flatMap((field) => (field in object ? [[field, object[field]]] : [])))
 
   const shortcode = (id: string) => Buffer.from(id).toString("base64url").slice(-11)
+
+  const unsupported = (id: string | undefined) =>
+    graphError(400, `Unsupported get request. Object with ID '${id}' does not exist.`, 100, { error_subcode: 33 })
+
+  /** What a reply answers: a comment's parent comment or post, a reply post's post. */
+  const parentOf = (id: string): string | undefined => {
+    const comment = state.comments.get(id)
+    return comment !== undefined ? comment.replyTo ?? comment.postId : state.posts.get(id)?.replyTo
+  }
+
+  /** The top-level post a reply hangs under, however deep. */
+  const rootOf = (id: string): string => {
+    let current = id
+    for (let parent = parentOf(current); parent !== undefined; parent = parentOf(current)) current = parent
+    return current
+  }
+
+  /** Whether `id` is a reply somewhere under `mediaId`. */
+  const isUnder = (id: string, mediaId: string): boolean => {
+    for (let parent = parentOf(id); parent !== undefined; parent = parentOf(parent)) if (parent === mediaId) return true
+    return false
+  }
+
+  /** A reply in Threads' wire shape (the fields of the replies and conversation edges). */
+  const wire = (account: SimulatorState.SimulatedAccount, reply: WireReply): Record<string, unknown> => ({
+    id: reply.id,
+    text: reply.text,
+    username: reply.username,
+    ...(reply.permalink === null ? {} : { permalink: reply.permalink }),
+    timestamp: threadsTime(reply.at),
+    media_product_type: "THREADS",
+    media_type: "TEXT_POST",
+    shortcode: shortcode(reply.id),
+    has_replies: state.commentsAfter(account.id, 0).some((comment) => parentOf(comment.id) === reply.id),
+    is_quote_post: false,
+    is_reply: true,
+    root_post: { id: rootOf(reply.id) },
+    replied_to: { id: parentOf(reply.id) },
+    is_reply_owned_by_me: reply.ownedByMe,
+    hide_status: "NOT_HUSHED"
+  })
+
+  const replyWire = (account: SimulatorState.SimulatedAccount, comment: SimulatorState.SimulatedComment) =>
+    wire(account, {
+      id: comment.id,
+      text: comment.text,
+      username: comment.author.username,
+      ownedByMe: comment.author.id === account.id,
+      permalink: comment.permalink,
+      at: comment.createdAt
+    })
+
+  const replyPostWire = (account: SimulatorState.SimulatedAccount, post: SimulatorState.SimulatedPost) =>
+    wire(account, { id: post.id, text: post.text, username: account.username, ownedByMe: true, permalink: post.url, at: post.createdAt })
 
   const exchangeCode = Effect.map(Simulator.formOrJson, (form) => {
     if (form["client_secret"] === undefined || form["client_id"] === undefined) {
@@ -155,7 +237,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       if (mediaType === "IMAGE" && !isUrl(form["image_url"])) return invalidParameter("Param image_url must be a URL.")
       if (mediaType === "VIDEO" && !isUrl(form["video_url"])) return invalidParameter("Param video_url must be a URL.")
       const replyTo = form["reply_to_id"]
-      if (replyTo !== undefined && !state.posts.has(replyTo)) {
+      if (replyTo !== undefined && !state.posts.has(replyTo) && state.comments.get(replyTo)?.accountId !== account.id) {
         return invalidParameter(`The reply_to_id '${replyTo}' is not a post you can reply to.`)
       }
       let media: ReadonlyArray<string> = [form["image_url"] ?? form["video_url"] ?? ""].filter((url) => url !== "")
@@ -205,6 +287,18 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         })
       }
       container.status = "PUBLISHED"
+      // A reply to someone's reply is kept as a comment by the account, so the inbox reads it back.
+      const answered = container.replyTo === undefined ? undefined : state.comments.get(container.replyTo)
+      if (answered !== undefined) {
+        const reply = state.addComment({
+          accountId: account.id,
+          author: { username: account.username },
+          text: container.text,
+          postId: answered.postId,
+          replyTo: answered.id
+        })
+        return Simulator.json({ id: reply.id })
+      }
       const id = state.id()
       state.record({
         id,
@@ -230,10 +324,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (container.status === "IN_PROGRESS" && --container.readsLeft <= 0) container.status = "FINISHED"
         return Simulator.json(pick({ id: container.id, status: container.status }, fields))
       }
+      const reply = state.comments.get(id ?? "")
+      if (reply !== undefined && reply.accountId === account.id) return Simulator.json(pick(replyWire(account, reply), fields))
       const post = state.posts.get(id ?? "")
-      if (post === undefined || post.accountId !== account.id) {
-        return graphError(400, `Unsupported get request. Object with ID '${id}' does not exist.`, 100, { error_subcode: 33 })
-      }
+      if (post === undefined || post.accountId !== account.id) return unsupported(id)
       return Simulator.json(pick({
         id: post.id,
         text: post.text,
@@ -241,6 +335,43 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         username: account.username,
         timestamp: new Date(post.createdAt).toISOString()
       }, fields))
+    })
+  )
+
+  /**
+   * `GET /{media-id}/conversation`: every reply under a post of the account, flattened, newest first unless
+   * `reverse=false`, in pages of `limit` (25 by default) with `after` cursors and a `next` link while more remain.
+   */
+  const conversation = authenticated((account) =>
+    Effect.gen(function*() {
+      const { id: mediaId = "" } = yield* HttpRouter.params
+      const query = yield* Simulator.query
+      const post = state.posts.get(mediaId)
+      if (post === undefined || post.accountId !== account.id) return unsupported(mediaId)
+      const replies = [
+        ...state.commentsAfter(account.id, 0).filter((comment) => isUnder(comment.id, mediaId)).map((comment) => ({
+          id: comment.id,
+          wire: () => replyWire(account, comment)
+        })),
+        ...state.postsOf(account.id).filter((reply) => isUnder(reply.id, mediaId)).map((reply) => ({
+          id: reply.id,
+          wire: () => replyPostWire(account, reply)
+        }))
+      ].sort(newestFirst)
+      if (query["reverse"] === "false") replies.reverse()
+      const limit = Math.min(Number(query["limit"] ?? 25) || 25, 100)
+      const offset = pageOffset(query["after"])
+      const page = replies.slice(offset, offset + limit)
+      const end = offset + page.length
+      const next = new URL(`${baseUrl}/v1.0/${mediaId}/conversation`)
+      for (const [key, value] of Object.entries({ ...query, after: pageCursor(end) })) next.searchParams.set(key, value)
+      return Simulator.json({
+        data: page.map((reply) => pick(reply.wire(), query["fields"])),
+        paging: {
+          cursors: { before: pageCursor(offset), after: pageCursor(end) },
+          ...(end < replies.length ? { next: next.toString() } : {})
+        }
+      })
     })
   )
 
@@ -267,7 +398,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("GET", "/v1.0/me/threads", threads),
       HttpRouter.route("POST", "/v1.0/:userId/threads", createContainer),
       HttpRouter.route("POST", "/v1.0/:userId/threads_publish", publish),
-      HttpRouter.route("GET", "/v1.0/:id", lookup)
+      HttpRouter.route("GET", "/v1.0/:id/conversation", conversation),
+      HttpRouter.route("GET", "/v1.0/:id", lookup),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

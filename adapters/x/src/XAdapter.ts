@@ -1,6 +1,7 @@
 import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
+import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as XClient from "./XClient.ts"
 import { capabilities, limits } from "./XLimits.ts"
@@ -9,6 +10,8 @@ import { capabilities, limits } from "./XLimits.ts"
  * X through the API v2: OAuth 2.0 with PKCE, text and media posts, threads and first comments as reply
  * chains, and reconcile by the account's recent posts. A video is processed by X before it can be attached,
  * and each reply of a chain is its own step, so publishing answers `Processing` and continues in `poll`.
+ * The inbox reads replies from the mentions and the account's own posts, and direct messages from its DM
+ * events (`internal/inbox.ts`).
  */
 
 const network = "x"
@@ -128,6 +131,62 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           )
       )
 
+    /** A listing read newest first, a page at a time, while `more` holds for the page read; at most `Inbox.maxPages`. */
+    const pages = <P extends { readonly meta?: { readonly next_token?: string | undefined } | undefined }>(
+      read: (paginationToken: string | undefined) => Effect.Effect<P, PublishError.PublishError>,
+      more: (page: P) => boolean = () => true
+    ) =>
+      Effect.gen(function*() {
+        const answers: Array<P> = []
+        let next: string | undefined = undefined
+        do {
+          const answer: P = yield* read(next)
+          answers.push(answer)
+          next = more(answer) ? answer.meta?.next_token : undefined
+        } while (next !== undefined && answers.length < Inbox.maxPages)
+        return answers
+      })
+
+    const fetch = Effect.fnUntraced(function*({ account, cursor }: Parameters<Adapter.InboxHooks["fetch"]>[0]) {
+      const token = account.accessToken
+      const userId = account.networkAccountId
+      // A cursor this adapter did not write (none yet) starts from now, like the first read.
+      const from = cursor === null ? undefined : Inbox.decodeCursor(cursor)
+      if (from === undefined) {
+        // The newest item of each listing marks "now"; X's timelines take at least 5 results a page.
+        const [mentions, posts, messages] = yield* Effect.all([
+          client.inboxTimeline(token, userId, "mentions", { maxResults: 5 }),
+          client.inboxTimeline(token, userId, "tweets", { maxResults: 5 }),
+          client.dmEvents(token, { maxResults: 1 })
+        ], { concurrency: "unbounded" })
+        const now: Inbox.Cursor = {
+          mentions: Inbox.newestId(mentions) ?? null,
+          posts: Inbox.newestId(posts) ?? null,
+          messages: Inbox.newestId(messages) ?? null
+        }
+        return { comments: [], messages: [], cursor: Inbox.encodeCursor(now) }
+      }
+      const timeline = (listing: "mentions" | "tweets", sinceId: string | null) =>
+        pages((paginationToken) =>
+          client.inboxTimeline(token, userId, listing, {
+            maxResults: Inbox.pageSize,
+            sinceId: sinceId ?? undefined,
+            paginationToken
+          })
+        )
+      const since = from.messages
+      const [mentions, posts, messages] = yield* Effect.all([
+        timeline("mentions", from.mentions),
+        timeline("tweets", from.posts),
+        // Older pages only while everything on this one was new.
+        pages(
+          (paginationToken) => client.dmEvents(token, { maxResults: Inbox.pageSize, paginationToken }),
+          (page) => since === null || (page.data ?? []).every((event) => Inbox.isNewer(event.id, since))
+        )
+      ], { concurrency: "unbounded" })
+      return Inbox.page({ accountId: userId, webBaseUrl: config.webBaseUrl, from, mentions, posts, messages })
+    })
+
     return Adapter.make({
       network,
       name: "X",
@@ -165,6 +224,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       },
       publish,
       poll,
-      reconcile
+      reconcile,
+      inbox: {
+        fetch,
+        // A reply is a post answering the comment; the summon rule of self-serve tiers applies (see README).
+        replyToComment: ({ account, comment, text }) =>
+          Effect.map(
+            client.createTweet(account.accessToken, Request.tweetBody(text, [], comment.id)),
+            (reply) => ({ id: reply.id, permalink: Request.permalink(config.webBaseUrl, account.username, reply.id) })
+          ),
+        sendMessage: ({ account, conversationId, text }) =>
+          Effect.map(client.sendDirectMessage(account.accessToken, conversationId, text), (sent) => ({ id: sent.dm_event_id }))
+      }
     })
   })

@@ -11,7 +11,8 @@ import type { TweetBody } from "./internal/request.ts"
  * `PublishError`s through the table in `internal/errors.ts`.
  */
 
-export const scopes = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"] as const
+/** Publishing needs the first five; the inbox's direct messages need `dm.read` and `dm.write`. */
+export const scopes = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access", "dm.read", "dm.write"] as const
 
 const TokenAnswer = Schema.Struct({
   access_token: Schema.String,
@@ -47,14 +48,65 @@ export type Media = typeof Media.Type["data"]
 
 const Appended = Schema.Struct({ data: Schema.optional(Schema.Unknown) })
 
+// Asked for with `tweet.fields=referenced_tweets`: what a reply answers.
+const References = Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
+
 const Timeline = Schema.Struct({
-  data: Schema.optional(Schema.Array(Schema.Struct({
-    id: Schema.String,
-    text: Schema.String,
-    // Asked for with `tweet.fields=referenced_tweets`: what a reply answers.
-    referenced_tweets: Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
-  })))
+  data: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String, referenced_tweets: References })))
 })
+
+/** The people an answer's `expansions` name (`author_id`, `sender_id`): `id`, `name` and `username` by default. */
+const Includes = Schema.optional(Schema.Struct({
+  users: Schema.optional(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    username: Schema.String,
+    name: Schema.optional(Schema.String)
+  })))
+}))
+export type XUser = NonNullable<NonNullable<typeof Includes.Type>["users"]>[number]
+
+const Meta = Schema.optional(Schema.Struct({
+  newest_id: Schema.optional(Schema.String),
+  next_token: Schema.optional(Schema.String)
+}))
+
+/** A post as the inbox asks for it (`tweet.fields` below): who wrote it, when, and what it answers. */
+const InboxTweet = Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  author_id: Schema.String,
+  created_at: Schema.String,
+  conversation_id: Schema.optional(Schema.String),
+  in_reply_to_user_id: Schema.optional(Schema.String),
+  referenced_tweets: References
+})
+export type InboxTweet = typeof InboxTweet.Type
+
+const InboxTimeline = Schema.Struct({ data: Schema.optional(Schema.Array(InboxTweet)), includes: Includes, meta: Meta })
+export type InboxTimeline = typeof InboxTimeline.Type
+
+const DmEvent = Schema.Struct({
+  id: Schema.String,
+  event_type: Schema.String,
+  text: Schema.optional(Schema.String),
+  sender_id: Schema.String,
+  dm_conversation_id: Schema.String,
+  created_at: Schema.String,
+  attachments: Schema.optional(Schema.Struct({ media_keys: Schema.optional(Schema.Array(Schema.String)) }))
+})
+export type DmEvent = typeof DmEvent.Type
+
+const DmEvents = Schema.Struct({ data: Schema.optional(Schema.Array(DmEvent)), includes: Includes, meta: Meta })
+export type DmEvents = typeof DmEvents.Type
+
+const DmSent = Schema.Struct({ data: Schema.Struct({ dm_conversation_id: Schema.String, dm_event_id: Schema.String }) })
+
+/** What a page of a listing is asked for: newer than `sinceId`, from `paginationToken` on. */
+export interface PageRequest {
+  readonly maxResults: number
+  readonly sinceId?: string | undefined
+  readonly paginationToken?: string | undefined
+}
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
   const client = yield* HttpClient.HttpClient
@@ -194,6 +246,69 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           Timeline
         ),
         (answer) => answer.data ?? []
+      ),
+
+    /**
+     * One page, newest first, of the posts mentioning the account (`mentions`, replies to it included) or of
+     * its own posts (`tweets`, without reposts), with the fields the inbox reads and their authors
+     * (https://docs.x.com/x-api/users/get-mentions, https://docs.x.com/x-api/users/get-posts).
+     */
+    inboxTimeline: (
+      accessToken: Redacted.Redacted<string>,
+      userId: string,
+      listing: "mentions" | "tweets",
+      page: PageRequest
+    ) =>
+      send(
+        HttpClientRequest.get(`${api}/2/users/${userId}/${listing}`).pipe(
+          bearer(accessToken),
+          HttpClientRequest.setUrlParams({
+            max_results: page.maxResults,
+            since_id: page.sinceId,
+            pagination_token: page.paginationToken,
+            "tweet.fields": "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets",
+            expansions: "author_id",
+            exclude: listing === "tweets" ? "retweets" : undefined
+          })
+        ),
+        InboxTimeline
+      ),
+
+    /**
+     * One page of the account's messages, sent and received, newest first, over its last 30 days; the
+     * listing takes no `since_id` (https://docs.x.com/x-api/direct-messages/lookup/integrate).
+     */
+    dmEvents: (accessToken: Redacted.Redacted<string>, page: Omit<PageRequest, "sinceId">) =>
+      send(
+        HttpClientRequest.get(`${api}/2/dm_events`).pipe(
+          bearer(accessToken),
+          HttpClientRequest.setUrlParams({
+            max_results: page.maxResults,
+            pagination_token: page.paginationToken,
+            event_types: "MessageCreate",
+            // `id`, `event_type` and `text` come by default.
+            "dm_event.fields": "created_at,sender_id,dm_conversation_id,attachments",
+            expansions: "sender_id"
+          })
+        ),
+        DmEvents
+      ),
+
+    /**
+     * A message in one of the account's conversations, one-to-one or group
+     * (https://docs.x.com/x-api/direct-messages/create-dm-message-by-conversation-id).
+     */
+    sendDirectMessage: (accessToken: Redacted.Redacted<string>, conversationId: string, text: string) =>
+      Effect.map(
+        send(
+          HttpClientRequest.post(`${api}/2/dm_conversations/${encodeURIComponent(conversationId)}/messages`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.bodyJsonUnsafe({ text })
+          ),
+          DmSent,
+          true
+        ),
+        (answer) => answer.data
       ),
 
     /** The bytes of an attachment from Herald's media address; X takes bytes, not URLs. */

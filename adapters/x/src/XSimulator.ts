@@ -1,13 +1,18 @@
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, type SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { isNewer } from "./internal/inbox.ts"
+import { scopes } from "./XClient.ts"
 
 /**
  * X's API v2 as Herald's sandbox serves it, under the simulator's root: the consent screen at
  * `/i/oauth2/authorize`, the token endpoint at `/2/oauth2/token`, and `/2/users/me`, `/2/tweets`,
  * `/2/media/upload[...]`, `/2/users/{id}/tweets` with X's shapes, problem bodies and async video processing
- * (https://docs.x.com/x-api, https://docs.x.com/x-api/media/quickstart/media-upload-chunked).
+ * (https://docs.x.com/x-api, https://docs.x.com/x-api/media/quickstart/media-upload-chunked). The inbox:
+ * `/2/users/{id}/mentions` and `/2/users/{id}/tweets` serve the state's comments as replies, `/2/dm_events`
+ * and `/2/dm_conversations/{id}/messages` its messages, and `POST /2/tweets` answering a comment stores a
+ * comment; the kit's control routes bring people's comments and messages in.
  */
 
 const network = "x"
@@ -42,6 +47,62 @@ const InitializeRequest = Schema.Struct({
   media_category: Schema.optional(Schema.String)
 })
 const AppendRequest = Schema.Struct({ media: Schema.String, segment_index: Schema.Number })
+const MessageRequest = Schema.Struct({ text: Schema.optional(Schema.String) })
+
+/** A post or an event as X lists it, with the person X would expand for it. */
+interface Listed {
+  readonly id: string
+  readonly wire: Readonly<Record<string, unknown>>
+  readonly user: Adapter.Person
+}
+
+/** Only the fields asked for (`tweet.fields`, `dm_event.fields`) besides the defaults, as X answers. */
+const fieldsOf = (wire: Readonly<Record<string, unknown>>, defaults: ReadonlyArray<string>, asked: string | undefined) => {
+  const wanted = new Set([...defaults, ...(asked?.split(",") ?? [])])
+  return Object.fromEntries(Object.entries(wire).filter(([key, value]) => wanted.has(key) && value !== undefined))
+}
+
+/**
+ * A newest-first listing as X pages it: newer than `since_id`, `max_results` a page (10 unless asked, between
+ * `min` and 100), `next_token` to the next older page; the expanded people in `includes.users`.
+ */
+const listing = (
+  items: ReadonlyArray<Listed>,
+  query: Readonly<Record<string, string>>,
+  options: { readonly min: number; readonly fields: string; readonly defaults: ReadonlyArray<string>; readonly expansion: string }
+) => {
+  const size = Number(query["max_results"] ?? 10)
+  if (!Number.isInteger(size) || size < options.min || size > 100) {
+    return invalid(`The \`max_results\` query parameter value [${query["max_results"]}] is not between ${options.min} and 100`)
+  }
+  const since = query["since_id"]
+  const newer = since === undefined ? items : items.filter((item) => isNewer(item.id, since))
+  const token = query["pagination_token"]
+  const start = token === undefined ? 0 : newer.findIndex((item) => item.id === token)
+  if (start < 0) return invalid("The `pagination_token` query parameter value is not valid")
+  const page = newer.slice(start, start + size)
+  const next = newer[start + size]
+  const meta = {
+    result_count: page.length,
+    ...(page.length === 0 ? {} : { newest_id: page[0]!.id, oldest_id: page[page.length - 1]!.id }),
+    ...(next === undefined ? {} : { next_token: next.id })
+  }
+  if (page.length === 0) return Simulator.json({ meta })
+  const expanded = (query["expansions"] ?? "").split(",").includes(options.expansion)
+  // X's users always have a display name.
+  const users = [...new Map(page.map(({ user }) => [user.id, { id: user.id, name: user.name ?? user.username, username: user.username }]))
+    .values()]
+  return Simulator.json({
+    data: page.map((item) => fieldsOf(item.wire, options.defaults, query[options.fields])),
+    ...(expanded ? { includes: { users } } : {}),
+    meta
+  })
+}
+
+const tweetListing = { min: 5, fields: "tweet.fields", defaults: ["id", "text", "edit_history_tweet_ids"], expansion: "author_id" }
+const dmListing = { min: 1, fields: "dm_event.fields", defaults: ["id", "event_type", "text"], expansion: "sender_id" }
+
+const newestFirst = (a: Listed, b: Listed) => a.id === b.id ? 0 : isNewer(a.id, b.id) ? -1 : 1
 
 /** An upload X keeps: bytes received so far and where its processing stands. */
 interface Upload {
@@ -76,6 +137,84 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       const check = state.check(token)
       return check._tag === "Valid" ? handle(check.account) : Effect.succeed(unauthorized())
     })
+
+  /** The sandbox trigger in a text as X would refuse it (`refused` for `#sandbox-fail`); undefined when none. */
+  const triggered = (text: string, accountId: string, refused: () => HttpServerResponse.HttpServerResponse) => {
+    switch (state.trigger(text, accountId)) {
+      case "fail":
+        return refused()
+      case "flaky":
+        return unavailable()
+      case "revoke":
+        return unauthorized()
+    }
+    return undefined
+  }
+
+  const accountPerson = (id: string): Adapter.Person => {
+    const account = state.accounts.get(id)
+    return { id, username: account?.username ?? id, name: account?.displayName ?? null }
+  }
+
+  /** Who wrote a post or a comment (the parent of a reply). */
+  const authorOf = (id: string) => state.posts.get(id)?.accountId ?? state.comments.get(id)?.author.id
+
+  /** The first post of a reply chain: X's `conversation_id`. */
+  const conversationOf = (id: string) => {
+    let post = state.posts.get(id)
+    while (post?.replyTo !== undefined && state.posts.has(post.replyTo)) post = state.posts.get(post.replyTo)
+    return post?.id ?? id
+  }
+
+  const postListed = (post: SimulatorState.SimulatedPost): Listed => ({
+    id: post.id,
+    user: accountPerson(post.accountId),
+    wire: {
+      id: post.id,
+      text: post.text,
+      edit_history_tweet_ids: [post.id],
+      author_id: post.accountId,
+      created_at: new Date(post.createdAt).toISOString(),
+      conversation_id: conversationOf(post.id),
+      in_reply_to_user_id: post.replyTo === undefined ? undefined : authorOf(post.replyTo),
+      referenced_tweets: post.replyTo === undefined ? undefined : [{ type: "replied_to", id: post.replyTo }]
+    }
+  })
+
+  /** A comment is a reply: to the comment it answers, or to the post it is on. */
+  const commentListed = (comment: SimulatorState.SimulatedComment): Listed => {
+    const parent = comment.replyTo ?? comment.postId
+    return {
+      id: comment.id,
+      user: comment.author,
+      wire: {
+        id: comment.id,
+        text: comment.text,
+        edit_history_tweet_ids: [comment.id],
+        author_id: comment.author.id,
+        created_at: comment.createdAt,
+        conversation_id: conversationOf(comment.postId),
+        in_reply_to_user_id: authorOf(parent),
+        referenced_tweets: [{ type: "replied_to", id: parent }]
+      }
+    }
+  }
+
+  const messageListed = (message: SimulatorState.SimulatedMessage): Listed => ({
+    id: message.id,
+    user: message.from,
+    wire: {
+      id: message.id,
+      event_type: "MessageCreate",
+      text: message.text,
+      sender_id: message.from.id,
+      dm_conversation_id: message.conversationId,
+      created_at: message.createdAt,
+      attachments: message.attachments === 0
+        ? undefined
+        : { media_keys: Array.from({ length: message.attachments }, (_, index) => `3_${message.id}${index}`) }
+    }
+  })
 
   const mediaUrl = (upload: Upload) =>
     `${baseUrl}/media/${upload.id}.${upload.mediaType.startsWith("video/") ? "mp4" : "jpg"}`
@@ -114,7 +253,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       token_type: "bearer",
       expires_in: Math.round(state.accessTokenMillis / 1000),
       access_token: grant.accessToken,
-      scope: "tweet.read tweet.write users.read media.write offline.access",
+      scope: scopes.join(" "),
       refresh_token: grant.refreshToken
     })
   })
@@ -134,16 +273,22 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }
       if (text.trim() === "" && mediaIds.length === 0) return invalid("Text or media is required.")
       const replyTo = tweet.reply?.in_reply_to_tweet_id
-      if (replyTo !== undefined && !state.posts.has(replyTo)) {
+      // A reply to a comment in the account's inbox is a comment by the account.
+      const comment = replyTo === undefined ? undefined : state.comments.get(replyTo)
+      if (replyTo !== undefined && !state.posts.has(replyTo) && comment?.accountId !== account.id) {
         return problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.")
       }
-      switch (state.trigger(text, account.id)) {
-        case "fail":
-          return duplicate()
-        case "flaky":
-          return unavailable()
-        case "revoke":
-          return unauthorized()
+      const refused = triggered(text, account.id, duplicate)
+      if (refused !== undefined) return refused
+      if (comment !== undefined) {
+        const reply = state.addComment({
+          accountId: account.id,
+          author: { username: account.username },
+          text,
+          postId: comment.postId,
+          replyTo: comment.id
+        })
+        return Simulator.json({ data: { id: reply.id, text, edit_history_tweet_ids: [reply.id] } }, 201)
       }
       // X refuses the same text twice from one account.
       if (text !== "" && state.postsWithText(account.id, text).length > 0) return duplicate()
@@ -242,19 +387,60 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }))
   )
 
+  /** The user's posts, replies included: its published posts and its answers to comments. */
   const timeline = authenticated(() =>
-    Effect.map(HttpRouter.params, ({ id }) => {
-      const posts = state.postsOf(id ?? "").slice(0, 100)
-      if (posts.length === 0) return Simulator.json({ meta: { result_count: 0 } })
-      return Simulator.json({
-        data: posts.map((post) => ({
-          id: post.id,
-          text: post.text,
-          edit_history_tweet_ids: [post.id],
-          ...(post.replyTo === undefined ? {} : { referenced_tweets: [{ type: "replied_to", id: post.replyTo }] })
-        })),
-        meta: { result_count: posts.length, newest_id: posts[0]!.id, oldest_id: posts[posts.length - 1]!.id }
+    Effect.gen(function*() {
+      const id = (yield* HttpRouter.params)["id"] ?? ""
+      const answers = state.commentsAfter(id, 0).filter((comment) => comment.author.id === id)
+      const items = [...state.postsOf(id).map(postListed), ...answers.map(commentListed)].sort(newestFirst)
+      return listing(items, yield* Simulator.query, tweetListing)
+    })
+  )
+
+  /** Replies by others on the user's posts and under them: every one mentions the user. */
+  const mentions = authenticated(() =>
+    Effect.gen(function*() {
+      const id = (yield* HttpRouter.params)["id"] ?? ""
+      const received = state.commentsAfter(id, 0).filter((comment) => comment.author.id !== id)
+      return listing(received.map(commentListed).sort(newestFirst), yield* Simulator.query, tweetListing)
+    })
+  )
+
+  /** The caller's messages, sent and received, newest first. */
+  const dmEvents = authenticated((account) =>
+    Effect.gen(function*() {
+      const query = yield* Simulator.query
+      if (query["event_types"] !== undefined && !query["event_types"].split(",").includes("MessageCreate")) {
+        return Simulator.json({ meta: { result_count: 0 } })
+      }
+      const items = state.messagesAfter(account.id, 0).map(messageListed).sort(newestFirst)
+      return listing(items, query, dmListing)
+    })
+  )
+
+  /**
+   * A message in one of the caller's conversations. The sandbox's conversation ids are the state's; X's
+   * one-to-one ids read `{smaller_id}-{larger_id}`, which the adapter passes along without reading.
+   */
+  const sendMessage = authenticated((account) =>
+    Effect.gen(function*() {
+      const conversationId = (yield* HttpRouter.params)["id"] ?? ""
+      const request = yield* body(MessageRequest)
+      if (state.conversationAccount(conversationId) !== account.id) {
+        return problem(404, "Not Found Error", `Could not find DM conversation: [${conversationId}].`, "resource-not-found")
+      }
+      const text = request?.text ?? ""
+      if (text.trim() === "") return invalid("One or more parameters to your request was invalid.")
+      const refused = triggered(text, account.id, () => problem(403, "Forbidden", "You are not permitted to send this message."))
+      if (refused !== undefined) return refused
+      const sent = state.addMessage({
+        accountId: account.id,
+        from: { username: account.username },
+        text,
+        conversationId,
+        outgoing: true
       })
+      return Simulator.json({ data: { dm_conversation_id: conversationId, dm_event_id: sent.id } }, 201)
     })
   )
 
@@ -277,12 +463,16 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("POST", "/2/oauth2/token", token),
       HttpRouter.route("GET", "/2/users/me", me),
       HttpRouter.route("GET", "/2/users/:id/tweets", timeline),
+      HttpRouter.route("GET", "/2/users/:id/mentions", mentions),
+      HttpRouter.route("GET", "/2/dm_events", dmEvents),
+      HttpRouter.route("POST", "/2/dm_conversations/:id/messages", sendMessage),
       HttpRouter.route("POST", "/2/tweets", createTweet),
       HttpRouter.route("POST", "/2/media/upload", upload),
       HttpRouter.route("GET", "/2/media/upload", status),
       HttpRouter.route("POST", "/2/media/upload/initialize", initialize),
       HttpRouter.route("POST", "/2/media/upload/:id/append", append),
-      HttpRouter.route("POST", "/2/media/upload/:id/finalize", finalize)
+      HttpRouter.route("POST", "/2/media/upload/:id/finalize", finalize),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

@@ -2,6 +2,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
+import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as YouTubeClient from "./YouTubeClient.ts"
 import { capabilities, limits } from "./YouTubeLimits.ts"
@@ -15,11 +16,21 @@ const network = "youtube"
 export const scopes = [
   "https://www.googleapis.com/auth/youtube.upload",
   // Reading the channel (profile) and its uploads (reconcile, processing status).
-  "https://www.googleapis.com/auth/youtube.readonly"
+  "https://www.googleapis.com/auth/youtube.readonly",
+  // Reading the comments on the channel's videos and replying to them (the inbox).
+  "https://www.googleapis.com/auth/youtube.force-ssl"
 ] as const
 
 /** Processing takes from seconds to many minutes depending on length and resolution. */
 const pollAfterMs = 10_000
+
+/**
+ * Pages of 100 comment threads one inbox poll reads at most (each 1 unit plus the parts', so 5 under the
+ * current quota table): it stops after the first page with a thread that has nothing new, usually page 1.
+ */
+const maxThreadPages = 3
+/** Threads per poll whose hidden replies are read with `comments.list` (1 unit each). */
+const maxReplyLookups = 5
 
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -83,6 +94,68 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       )
     })
 
+    /**
+     * The comment threads of the channel and its videos, newest first, up to the first thread with nothing
+     * at or after `since` (or `maxPages`); under `order=time` the threads after it are older.
+     */
+    const recentThreads = Effect.fnUntraced(function*(account: Adapter.Account, since: number, maxPages: number) {
+      const threads: Array<YouTubeClient.CommentThread> = []
+      let pageToken: string | undefined
+      for (let page = 0; page < maxPages; page++) {
+        const answer = yield* client.commentThreads(account.accessToken, account.networkAccountId, pageToken)
+        threads.push(...answer.threads)
+        pageToken = answer.nextPageToken
+        if (pageToken === undefined || answer.threads.some((thread) => Inbox.isOld(config.webBaseUrl, thread, since))) break
+      }
+      return threads
+    })
+
+    /**
+     * Comments only: YouTube has no direct messages. The channel id is the account's network id, so the
+     * listing needs no `channels.list` first. See `internal/inbox.ts` for the cursor.
+     */
+    const fetchInbox = Effect.fn("YouTubeAdapter.inbox.fetch")(function*({ account, cursor }: {
+      readonly account: Adapter.Account
+      readonly cursor: string | null
+    }) {
+      const previous = cursor === null ? Option.none() : Inbox.decode(cursor)
+      if (cursor !== null && Option.isNone(previous)) {
+        yield* Effect.logWarning("youtube: an inbox cursor that is not ours; starting from now")
+      }
+      const first = Option.isNone(previous)
+      const start = Option.getOrElse(previous, () => Inbox.empty)
+      // The first poll reads one page, enough to know what is already there; none of it is news.
+      const threads = yield* recentThreads(account, start.since, first ? 1 : maxThreadPages)
+      const hidden = first ? [] : Inbox.needReplies(start, threads)
+      const lookups = hidden.slice(0, maxReplyLookups)
+      // `needReplies` keeps only threads on a video.
+      const replies = yield* Effect.forEach(lookups, (thread) =>
+        Effect.map(client.replies(account.accessToken, thread.id), (comments) =>
+          comments.map((comment) => Inbox.toListed(config.webBaseUrl, thread.snippet.videoId!, comment))))
+      // A thread left over the lookup budget keeps its old count, so the next poll reads it.
+      const pending = new Set(hidden.slice(maxReplyLookups))
+      const { cursor: next, news } = Inbox.advance(
+        start,
+        // Oldest thread first, so comments of the same second keep the order they were made in.
+        [...[...threads].reverse().flatMap((thread) => Inbox.listThread(config.webBaseUrl, thread)), ...replies.flat()],
+        threads.filter((thread) => !pending.has(thread))
+      )
+      return { comments: first ? [] : news, messages: [], cursor: Inbox.encode(next) } satisfies Adapter.InboxPage
+    })
+
+    /**
+     * YouTube has replies to top-level comments only: an answer to a reply goes to its thread, as YouTube's
+     * own site does it.
+     */
+    const replyToComment = Effect.fn("YouTubeAdapter.inbox.replyToComment")(function*({ account, comment, text }: {
+      readonly account: Adapter.Account
+      readonly comment: Adapter.InboxComment
+      readonly text: string
+    }) {
+      const reply = yield* client.reply(account.accessToken, comment.replyTo ?? comment.id, text)
+      return { id: reply.id, permalink: Inbox.toListed(config.webBaseUrl, comment.postId, reply).comment.permalink }
+    })
+
     return Adapter.make({
       network,
       name: "YouTube",
@@ -127,6 +200,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       },
       publish,
       poll,
-      reconcile
+      reconcile,
+      inbox: {
+        fetch: fetchInbox,
+        replyToComment,
+        sendMessage: () => Effect.fail(PublishError.rejected(network, "YouTube's API does not offer direct messages"))
+      }
     })
   })

@@ -71,6 +71,46 @@ const PlaylistItems = Schema.Struct({
   })))
 })
 
+/**
+ * A comment as the Data API shows it. It carries no video id (its thread does) and `textOriginal` only for
+ * its own author, so the text read is `textDisplay`, asked for as plain text.
+ * https://developers.google.com/youtube/v3/docs/comments#resource
+ */
+const Comment = Schema.Struct({
+  id: Schema.String,
+  snippet: Schema.Struct({
+    authorDisplayName: Schema.optionalKey(Schema.String),
+    authorChannelId: Schema.optionalKey(Schema.Struct({ value: Schema.String })),
+    textDisplay: Schema.optionalKey(Schema.String),
+    textOriginal: Schema.optionalKey(Schema.String),
+    parentId: Schema.optionalKey(Schema.String),
+    publishedAt: Schema.String
+  })
+})
+export type Comment = typeof Comment.Type
+
+/**
+ * A top-level comment with some of its replies: `replies.comments` holds a limited number of them, fewer
+ * than `totalReplyCount` on a busy thread, and `comments.list?parentId=` has the rest. Threads about the
+ * channel itself rather than a video have no `videoId`.
+ * https://developers.google.com/youtube/v3/docs/commentThreads#resource
+ */
+const CommentThreads = Schema.Struct({
+  nextPageToken: Schema.optionalKey(Schema.String),
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    snippet: Schema.Struct({
+      videoId: Schema.optionalKey(Schema.String),
+      topLevelComment: Comment,
+      totalReplyCount: Schema.optionalKey(Schema.Number)
+    }),
+    replies: Schema.optionalKey(Schema.Struct({ comments: Schema.optionalKey(Schema.Array(Comment)) }))
+  })))
+})
+export type CommentThread = NonNullable<typeof CommentThreads.Type["items"]>[number]
+
+const Comments = Schema.Struct({ items: Schema.optionalKey(Schema.Array(Comment)) })
+
 type Call = "read" | "create"
 
 export const make = (config: AdapterConfig.AdapterConfig) =>
@@ -244,6 +284,64 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             "read"
           ),
           (answer) => (answer.items ?? []).map((item) => item.snippet)
+        ),
+
+      /**
+       * One page of the comment threads on the channel and its videos, newest first, with the replies the
+       * `replies` part carries (1 unit plus the parts' cost).
+       * https://developers.google.com/youtube/v3/docs/commentThreads/list
+       */
+      commentThreads: (accessToken: Redacted.Redacted<string>, channelId: string, pageToken: string | undefined) =>
+        Effect.map(
+          send(
+            HttpClientRequest.get(`${api}/commentThreads`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParams({
+                part: "snippet,replies",
+                allThreadsRelatedToChannelId: channelId,
+                order: "time",
+                textFormat: "plainText",
+                maxResults: "100",
+                ...(pageToken === undefined ? {} : { pageToken })
+              })
+            ),
+            CommentThreads,
+            "read"
+          ),
+          (answer) => ({ threads: answer.items ?? [], nextPageToken: answer.nextPageToken })
+        ),
+
+      /**
+       * The first 100 replies to a top-level comment (YouTube has replies to top-level comments only).
+       * https://developers.google.com/youtube/v3/docs/comments/list
+       */
+      replies: (accessToken: Redacted.Redacted<string>, parentId: string) =>
+        Effect.map(
+          send(
+            HttpClientRequest.get(`${api}/comments`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParams({ part: "snippet", parentId, textFormat: "plainText", maxResults: "100" })
+            ),
+            Comments,
+            "read"
+          ),
+          (answer) => answer.items ?? []
+        ),
+
+      /**
+       * Replies to a top-level comment (50 units, scope `youtube.force-ssl`). A lost answer may have left the
+       * reply there: it is not resent blindly.
+       * https://developers.google.com/youtube/v3/docs/comments/insert
+       */
+      reply: (accessToken: Redacted.Redacted<string>, parentId: string, text: string) =>
+        send(
+          HttpClientRequest.post(`${api}/comments`).pipe(
+            bearer(accessToken),
+            HttpClientRequest.setUrlParam("part", "snippet"),
+            HttpClientRequest.bodyJsonUnsafe({ snippet: { parentId, textOriginal: text } })
+          ),
+          Comment,
+          "create"
         )
     }
   })

@@ -6,9 +6,11 @@ import { Simulator, type SimulatorState } from "@herald/adapter-kit"
 // Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
 // `access_type=offline`, non-rotating refresh tokens, resumable upload sessions (`Location`, 308 probes),
 // thumbnails, `processingDetails` that move from `processing` to `succeeded` over a couple of polls, the
-// uploads playlist, and Google's error bodies. Channel ids are the sandbox account ids (the kit's state
-// keys accounts by them).
+// uploads playlist, comment threads and replies over the kit's inbox state (no direct messages: YouTube
+// has none), and Google's error bodies. Channel ids are the sandbox account ids (the kit's state keys
+// accounts by them).
 // https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol
+// https://developers.google.com/youtube/v3/docs/commentThreads/list
 
 const network = "youtube"
 
@@ -16,6 +18,24 @@ const Metadata = Schema.Struct({
   snippet: Schema.Struct({ title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) }),
   status: Schema.optionalKey(Schema.Struct({ privacyStatus: Schema.optionalKey(Schema.String) }))
 })
+
+const Reply = Schema.Struct({
+  snippet: Schema.Struct({ parentId: Schema.optionalKey(Schema.String), textOriginal: Schema.optionalKey(Schema.String) })
+})
+
+/** How many replies a thread's `replies` part carries; `comments.list` has the rest. */
+const repliesInThread = 5
+
+/** YouTube's `publishedAt` has whole seconds. */
+const toSeconds = (iso: string) => iso.replace(/\.\d+Z$/, "Z")
+
+/** Page tokens stand for an offset in the listing. */
+const pageToken = (offset: number) => Buffer.from(`offset:${offset}`).toString("base64url")
+const pageOffset = (token: string | undefined): number | undefined => {
+  if (token === undefined) return 0
+  const match = /^offset:(\d+)$/.exec(Buffer.from(token, "base64url").toString("utf8"))
+  return match === null ? undefined : Number(match[1])
+}
 
 interface Session {
   readonly accountId: string
@@ -217,6 +237,166 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     })
   )
 
+  /** The top-level comment a comment belongs to (YouTube has one level of replies). */
+  const rootOf = (comment: SimulatorState.SimulatedComment): SimulatorState.SimulatedComment => {
+    let current = comment
+    for (let parent = current.replyTo; parent !== null;) {
+      const found = state.comments.get(parent)
+      if (found === undefined) break
+      current = found
+      parent = found.replyTo
+    }
+    return current
+  }
+
+  const commentResource = (comment: SimulatorState.SimulatedComment) => {
+    const root = rootOf(comment)
+    return {
+      kind: "youtube#comment",
+      etag: `etag-${comment.id}`,
+      id: comment.id,
+      snippet: {
+        channelId: comment.accountId,
+        textDisplay: comment.text,
+        textOriginal: comment.text,
+        ...(root.id !== comment.id && { parentId: root.id }),
+        authorDisplayName: `@${comment.author.username}`,
+        authorProfileImageUrl: `${baseUrl}/avatars/${comment.author.id}.jpg`,
+        authorChannelUrl: `${baseUrl}/@${comment.author.username}`,
+        authorChannelId: { value: comment.author.id },
+        canRate: true,
+        viewerRating: "none",
+        likeCount: 0,
+        publishedAt: toSeconds(comment.createdAt),
+        updatedAt: toSeconds(comment.createdAt)
+      }
+    }
+  }
+
+  /** A channel's comments as threads, newest top-level comment first, each with its replies oldest first. */
+  const threadsOf = (accountId: string) => {
+    const threads = new Map<string, { top: SimulatorState.SimulatedComment; replies: Array<SimulatorState.SimulatedComment> }>()
+    const replies: Array<SimulatorState.SimulatedComment> = []
+    for (const comment of state.commentsAfter(accountId, 0)) {
+      if (rootOf(comment) === comment) threads.set(comment.id, { top: comment, replies: [] })
+      else replies.push(comment)
+    }
+    for (const reply of replies) threads.get(rootOf(reply).id)?.replies.push(reply)
+    return [...threads.values()].reverse()
+  }
+
+  const threadResource = (thread: ReturnType<typeof threadsOf>[number], parts: ReadonlyArray<string>) => {
+    // A comment on no video stands for one about the channel itself, which has no `videoId`.
+    const videoId = state.posts.has(thread.top.postId) ? thread.top.postId : undefined
+    return {
+      kind: "youtube#commentThread",
+      etag: `etag-${thread.top.id}`,
+      id: thread.top.id,
+      ...(parts.includes("snippet") && {
+        snippet: {
+          channelId: thread.top.accountId,
+          ...(videoId !== undefined && { videoId }),
+          topLevelComment: commentResource(thread.top),
+          canReply: true,
+          totalReplyCount: thread.replies.length,
+          isPublic: true
+        }
+      }),
+      ...(parts.includes("replies") && thread.replies.length > 0 && {
+        replies: { comments: thread.replies.slice(0, repliesInThread).map(commentResource) }
+      })
+    }
+  }
+
+  /** One page of a listing, as Google pages them (`maxResults` up to 100, 20 by default). */
+  const page = <A>(kind: string, items: ReadonlyArray<A>, params: Record<string, string>) => {
+    const offset = pageOffset(params["pageToken"])
+    if (offset === undefined) return googleError(400, "invalidPageToken", "The request specifies an invalid page token.", "INVALID_ARGUMENT")
+    const size = Math.min(Math.max(Number(params["maxResults"] ?? "20") || 20, 1), 100)
+    const slice = items.slice(offset, offset + size)
+    return Simulator.json({
+      kind,
+      etag: `etag-${offset}`,
+      ...(offset + size < items.length && { nextPageToken: pageToken(offset + size) }),
+      pageInfo: { totalResults: items.length, resultsPerPage: size },
+      items: slice
+    })
+  }
+
+  // Any channel's public threads can be read; `videoId` narrows them to one video.
+  const commentThreads = authenticated(() =>
+    Effect.map(Simulator.query, (params) => {
+      const parts = (params["part"] ?? "").split(",")
+      const channelId = params["allThreadsRelatedToChannelId"]
+      const videoId = params["videoId"]
+      const owner = channelId ?? (videoId === undefined ? undefined : state.posts.get(videoId)?.accountId)
+      if (channelId === undefined && videoId === undefined) {
+        return googleError(400, "missingRequiredParameter", "No filter selected. Expected one of: allThreadsRelatedToChannelId, videoId, id", "INVALID_ARGUMENT")
+      }
+      if (owner === undefined || !state.accounts.has(owner)) {
+        return channelId === undefined
+          ? googleError(404, "videoNotFound", "The video identified by the videoId parameter could not be found.", "NOT_FOUND")
+          : googleError(404, "channelNotFound", "The channel could not be found.", "NOT_FOUND")
+      }
+      const threads = threadsOf(owner).filter((thread) => videoId === undefined || thread.top.postId === videoId)
+      return page("youtube#commentThreadListResponse", threads.map((thread) => threadResource(thread, parts)), params)
+    })
+  )
+
+  const listComments = authenticated(() =>
+    Effect.map(Simulator.query, (params) => {
+      const parent = state.comments.get(params["parentId"] ?? "")
+      if (params["parentId"] === undefined && params["id"] === undefined) {
+        return googleError(400, "missingRequiredParameter", "No filter selected. Expected one of: id, parentId", "INVALID_ARGUMENT")
+      }
+      if (params["parentId"] !== undefined) {
+        if (parent === undefined) return googleError(404, "commentNotFound", "The specified comment could not be found.", "NOT_FOUND")
+        const replies = state.commentsAfter(parent.accountId, 0).filter((comment) => comment !== parent && rootOf(comment) === parent)
+        return page("youtube#commentListResponse", replies.map(commentResource), params)
+      }
+      const ids = (params["id"] ?? "").split(",")
+      const items = ids.flatMap((id) => {
+        const found = state.comments.get(id)
+        return found === undefined ? [] : [commentResource(found)]
+      })
+      return Simulator.json({ kind: "youtube#commentListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
+    })
+  )
+
+  // A reply is a comment by the signed-in channel, stored in the inbox of the channel whose video it is on.
+  const insertComment = authenticated((check) =>
+    Effect.gen(function*() {
+      const body = yield* Effect.flatMap(request, (incoming) => Effect.orElseSucceed(incoming.json, () => ({})))
+      const reply = Schema.decodeUnknownOption(Reply)(body)
+      const parentId = Option.getOrUndefined(reply)?.snippet.parentId
+      const text = Option.getOrUndefined(reply)?.snippet.textOriginal ?? ""
+      if (parentId === undefined) return googleError(400, "parentIdMissing", "No parent ID specified.", "INVALID_ARGUMENT")
+      if (text.trim() === "") return googleError(400, "commentTextRequired", "The comment resource must contain a snippet.textOriginal property.", "INVALID_ARGUMENT")
+      if ([...text].length > 10_000) return googleError(400, "commentTextTooLong", "The comment text is too long.", "INVALID_ARGUMENT")
+      const parent = state.comments.get(parentId)
+      if (parent === undefined) return googleError(404, "commentNotFound", "The specified parent comment could not be found.", "NOT_FOUND")
+      if (parent.replyTo !== null) {
+        return googleError(400, "operationNotSupported", "Replies can only be made to top-level comments.", "INVALID_ARGUMENT")
+      }
+      switch (state.trigger(text, check.account.id)) {
+        case "fail":
+          return googleError(403, "forbidden", "The comment could not be created due to insufficient permissions.", "PERMISSION_DENIED")
+        case "flaky":
+          return googleError(503, "backendError", "Backend Error", "UNAVAILABLE")
+        case "revoke":
+          return authError()
+      }
+      const stored = state.addComment({
+        accountId: parent.accountId,
+        author: { username: check.account.username },
+        text,
+        postId: parent.postId,
+        replyTo: parent.id
+      })
+      return Simulator.json(commentResource(stored))
+    })
+  )
+
   const authorize = Effect.map(Simulator.query, (params) => {
     const redirectUri = params["redirect_uri"]
     if (params["client_id"] === undefined || redirectUri === undefined || params["response_type"] !== "code") {
@@ -239,7 +419,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     if (form["client_id"] === undefined || form["client_secret"] === undefined) {
       return Simulator.json({ error: "invalid_client", error_description: "The OAuth client was not found." }, 401)
     }
-    const scope = "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly"
+    const scope = [
+      "https://www.googleapis.com/auth/youtube.upload",
+      "https://www.googleapis.com/auth/youtube.readonly",
+      "https://www.googleapis.com/auth/youtube.force-ssl"
+    ].join(" ")
     if (form["grant_type"] === "refresh_token") {
       const original = form["refresh_token"] ?? ""
       const grant = state.refresh(currentRefreshToken.get(original) ?? original)
@@ -273,7 +457,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("GET", "/youtube/v3/playlistItems", playlistItems),
       HttpRouter.route("POST", "/upload/youtube/v3/videos", startUpload),
       HttpRouter.route("PUT", "/upload/youtube/v3/videos", sendBytes),
-      HttpRouter.route("POST", "/upload/youtube/v3/thumbnails/set", setThumbnail)
+      HttpRouter.route("POST", "/upload/youtube/v3/thumbnails/set", setThumbnail),
+      HttpRouter.route("GET", "/youtube/v3/commentThreads", commentThreads),
+      HttpRouter.route("GET", "/youtube/v3/comments", listComments),
+      HttpRouter.route("POST", "/youtube/v3/comments", insertComment),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

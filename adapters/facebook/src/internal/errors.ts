@@ -35,7 +35,10 @@ export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [490, { reason: "NeedsReconnect", message: "Facebook wants the account owner to log in and confirm their identity" }],
   [1366046, { reason: "Rejected", message: "the photo is too large or not a JPEG, PNG, GIF or BMP" }],
   [1390008, { reason: "RateLimited", message: "the Page is posting too fast", retryAfterMs: minutes(10) }],
-  [2061006, { reason: "Rejected", message: "a URL in the post is not valid" }]
+  [2061006, { reason: "Rejected", message: "a URL in the post is not valid" }],
+  // Code 10 with this subcode is Messenger's 24-hour window, not a missing permission: the person must
+  // write first (https://developers.facebook.com/docs/messenger-platform/policy/policy-overview).
+  [2018278, { reason: "Rejected", message: "Messenger lets a Page answer only within 24 hours of the person's last message" }]
 ])
 
 /** Graph error codes, for answers whose subcode is absent or unknown. */

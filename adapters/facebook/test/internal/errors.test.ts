@@ -19,6 +19,12 @@ describe("errors.fromAnswer", () => {
     }
   })
 
+  it("refuses an answer outside Messenger's 24-hour window rather than asking for a reconnect", () => {
+    const error = graph(400, { message: "(#10) This message is sent outside of allowed window.", code: 10, error_subcode: 2018278 })
+    assert.strictEqual(error.reason._tag, "Rejected")
+    assert.include(error.message, "24 hours")
+  })
+
   it("retries throttling later and passing faults soon", () => {
     for (const code of [4, 17, 32, 613, 80001]) {
       const error = graph(400, { message: "limit", code })

@@ -7,6 +7,12 @@ import * as LittleText from "./littleText.ts"
 /** The URN LinkedIn knows a member by; `sub` of OpenID userinfo is the person id. */
 export const personUrn = (personId: string): string => `urn:li:person:${personId}`
 
+/** The person id in a person URN; undefined for another kind (an organization's). */
+export const personIdOf = (urn: string): string | undefined => {
+  const prefix = personUrn("")
+  return urn.startsWith(prefix) ? urn.slice(prefix.length) : undefined
+}
+
 /** What a post shows: one image or video (`media`), or several images (`multiImage`). */
 export type Content =
   | { readonly media: { readonly id: string } }
@@ -88,5 +94,35 @@ export const finalizeVideoUpload = (input: {
   finalizeUploadRequest: { video: input.videoUrn, uploadToken: input.uploadToken, uploadedPartIds: input.partEtags }
 })
 
+/**
+ * The body of a reply: `POST /rest/socialActions/{parent comment URN}/comments`, on the post (`object`) with
+ * `parentComment`. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
+ */
+export const reply = (input: {
+  readonly personId: string
+  readonly postUrn: string
+  readonly parentComment: string
+  readonly text: string
+}) => ({
+  ...comment({ personId: input.personId, postUrn: input.postUrn, text: input.text }),
+  parentComment: input.parentComment
+})
+
 /** The post's page on the website. The URN goes in unencoded, as LinkedIn's own share links have it. */
 export const permalink = (webBaseUrl: string, postUrn: string): string => `${webBaseUrl}/feed/update/${postUrn}/`
+
+/**
+ * A comment's URN: the post (or its activity) and the comment's id, as in
+ * `urn:li:comment:(urn:li:activity:123,456)`.
+ */
+export const commentUrn = (postUrn: string, commentId: string): string => `urn:li:comment:(${postUrn},${commentId})`
+
+/** The post and the comment id of a comment URN; undefined for anything else. */
+export const parseCommentUrn = (urn: string): { readonly postUrn: string; readonly commentId: string } | undefined => {
+  const match = /^urn:li:comment:\((.+),([^,()]+)\)$/.exec(urn)
+  return match === null ? undefined : { postUrn: match[1]!, commentId: match[2]! }
+}
+
+/** The post's page opened at one comment, as LinkedIn's own "copy link to comment" has it. */
+export const commentPermalink = (webBaseUrl: string, postUrn: string, commentUrn: string): string =>
+  `${permalink(webBaseUrl, postUrn)}?commentUrn=${encodeURIComponent(commentUrn)}`

@@ -73,6 +73,8 @@ export const decodeProgress = (handle: string): Progress | undefined => {
  */
 export const sameText = (sent: string, returned: string): boolean => {
   const withoutLinks = (text: string) => text.replace(/https?:\/\/\S+/g, "").replace(/\s+/g, " ").trim()
-  const unescaped = returned.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
-  return withoutLinks(sent.normalize("NFC")) === withoutLinks(unescaped.normalize("NFC"))
+  return withoutLinks(sent.normalize("NFC")) === withoutLinks(unescape(returned).normalize("NFC"))
 }
+
+/** A post's `text` as its author wrote it: X escapes `&`, `<` and `>` in what it returns. */
+export const unescape = (text: string): string => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")

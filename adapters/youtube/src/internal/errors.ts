@@ -37,6 +37,11 @@ export const table: Readonly<Record<string, Entry>> = {
   mediaBodyRequired: { kind: "Rejected", explanation: "the upload carried no video" },
   invalidImage: { kind: "Rejected", explanation: "YouTube could not use the thumbnail image" },
   imageFormatUnsupported: { kind: "Rejected", explanation: "the thumbnail must be a JPEG or PNG" },
+  // Comments (the inbox).
+  commentsDisabled: { kind: "Rejected", explanation: "comments are turned off for this video" },
+  commentNotFound: { kind: "Rejected", explanation: "the comment no longer exists on YouTube" },
+  commentTextTooLong: { kind: "Rejected", explanation: "the reply is longer than YouTube allows" },
+  operationNotSupported: { kind: "Rejected", explanation: "YouTube does not allow a reply to this comment" },
   backendError: { kind: "Transient", explanation: "YouTube had a passing failure" },
   internalError: { kind: "Transient", explanation: "YouTube had an internal error" },
   // Why YouTube refused a video after upload (`status.rejectionReason` / `status.failureReason`).
@@ -84,11 +89,12 @@ export const fromVideoStatus = (reason: string | undefined, what: string): Publi
 
 /**
  * The call never got an answer. Reads and token calls are safe to repeat; the last bytes of an upload
- * may have created the video (see `YouTubeClient.upload`, which probes the session first).
+ * may have created the video (see `YouTubeClient.upload`, which probes the session first), and a reply
+ * may have been posted.
  */
 export const fromTransport = (message: string, call: "read" | "create"): PublishError.PublishError =>
   call === "create"
-    ? PublishError.outcomeUnknown(network, `YouTube may have received the video but did not answer (${message})`)
+    ? PublishError.outcomeUnknown(network, `YouTube may have made it but did not answer (${message})`)
     : PublishError.transient(network, `YouTube could not be reached (${message})`)
 
 export const unexpected = (what: string): PublishError.PublishError =>
