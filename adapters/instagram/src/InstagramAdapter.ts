@@ -4,6 +4,7 @@ import type { HttpClient } from "effect/http"
 import * as InstagramClient from "./InstagramClient.ts"
 import { capabilities, limits } from "./InstagramLimits.ts"
 import * as Errors from "./internal/errors.ts"
+import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 
 // Instagram through the "Instagram API with Instagram Login" (no Facebook Page needed). Publishing is
@@ -16,7 +17,9 @@ const network = "instagram"
 export const scopes = [
   "instagram_business_basic",
   "instagram_business_content_publish",
-  "instagram_business_manage_comments"
+  "instagram_business_manage_comments",
+  // Reading and answering direct messages (the inbox).
+  "instagram_business_manage_messages"
 ] as const
 
 const scopesOf = (permissions: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
@@ -178,6 +181,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           ? Effect.fail(PublishError.outcomeUnknown(network, `unrecognised processing handle "${handle}"`))
           : advance(input, decoded)
       },
-      reconcile
+      reconcile,
+      inbox: Inbox.make(client)
     })
   })

@@ -47,10 +47,51 @@ const MediaList = Schema.Struct({
   data: Schema.Array(Schema.Struct({
     id: Schema.String,
     caption: Schema.optionalKey(Schema.String),
-    permalink: Schema.optionalKey(Schema.String)
+    permalink: Schema.optionalKey(Schema.String),
+    comments_count: Schema.optionalKey(Schema.Number)
   }))
 })
 export type MediaList = typeof MediaList.Type
+
+/** Graph times: ISO 8601 with a `+0000` offset for comments, and either that or Unix seconds for conversations. */
+const GraphTime = Schema.Union([Schema.String, Schema.Number])
+
+/** Someone on Instagram as messages and comments name them; `id` is their Instagram-scoped id (IGSID). */
+const GraphPerson = Schema.Struct({ id: Schema.String, username: Schema.optionalKey(Schema.String) })
+
+/** https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment */
+const commentFields = "id,text,timestamp,username,from,parent_id"
+const commentStruct = {
+  id: Schema.String,
+  text: Schema.optionalKey(Schema.String),
+  timestamp: Schema.String,
+  username: Schema.optionalKey(Schema.String),
+  from: Schema.optionalKey(GraphPerson),
+  parent_id: Schema.optionalKey(Schema.String)
+}
+const GraphReply = Schema.Struct(commentStruct)
+export type GraphComment = typeof GraphReply.Type
+const CommentList = Schema.Struct({
+  data: Schema.Array(Schema.Struct({ ...commentStruct, replies: Schema.optionalKey(Schema.Struct({ data: Schema.Array(GraphReply) })) }))
+})
+export type CommentList = typeof CommentList.Type
+
+/** https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/conversations-api */
+const Conversations = Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, updated_time: GraphTime })) })
+export type Conversations = typeof Conversations.Type
+
+/** A message's fields (https://developers.facebook.com/docs/graph-api/reference/message). */
+const GraphMessage = Schema.Struct({
+  id: Schema.String,
+  created_time: GraphTime,
+  from: GraphPerson,
+  message: Schema.optionalKey(Schema.String),
+  attachments: Schema.optionalKey(Schema.Struct({ data: Schema.Array(Schema.Unknown) }))
+})
+export type GraphMessage = typeof GraphMessage.Type
+const ConversationMessages = Schema.Struct({ messages: Schema.optionalKey(Schema.Struct({ data: Schema.Array(GraphMessage) })) })
+const Participants = Schema.Struct({ participants: Schema.Struct({ data: Schema.Array(GraphPerson) }) })
+const MessageSent = Schema.Struct({ message_id: Schema.String })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
   const http = yield* HttpClient.HttpClient
@@ -72,6 +113,14 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
             : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(publishes, request.url)))
       )
     )
+
+  /** Creates a comment under `path` (a media's `comments` or a comment's `replies`); answers its id. */
+  const postComment = (token: Redacted.Redacted<string>, path: string, message: string) =>
+    send(
+      HttpClientRequest.post(graph(path)).pipe(bearer(token), HttpClientRequest.bodyUrlParams({ message })),
+      Created,
+      true
+    ).pipe(Effect.map((created) => created.id))
 
   return {
     /** Redeems the consent screen's code. */
@@ -161,24 +210,75 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       ).pipe(Effect.map((answer) => answer.permalink)),
 
     comment: (token: Redacted.Redacted<string>, mediaId: string, message: string) =>
-      send(
-        HttpClientRequest.post(graph(`${encodeURIComponent(mediaId)}/comments`)).pipe(
-          bearer(token),
-          HttpClientRequest.bodyUrlParams({ message })
-        ),
-        Created,
-        true
-      ).pipe(Effect.map((created) => created.id)),
+      postComment(token, `${encodeURIComponent(mediaId)}/comments`, message),
 
-    /** The account's latest feed media, newest first (what reconcile searches). */
-    recentMedia: (token: Redacted.Redacted<string>) =>
+    /** `POST /{ig-comment-id}/replies` (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/replies). */
+    reply: (token: Redacted.Redacted<string>, commentId: string, message: string) =>
+      postComment(token, `${encodeURIComponent(commentId)}/replies`, message),
+
+    /** The account's latest feed media, newest first (what reconcile searches and the inbox reads comments of). */
+    recentMedia: (token: Redacted.Redacted<string>, limit = 50) =>
       send(
         HttpClientRequest.get(graph("me/media")).pipe(
           bearer(token),
-          HttpClientRequest.setUrlParams({ fields: "id,caption,permalink", limit: 50 })
+          HttpClientRequest.setUrlParams({ fields: "id,caption,permalink,comments_count", limit })
         ),
         MediaList
-      )
+      ),
+
+    /** One page of a media's top-level comments, each with the first page of its replies (field expansion). */
+    comments: (token: Redacted.Redacted<string>, mediaId: string, limit: number) =>
+      send(
+        HttpClientRequest.get(graph(`${encodeURIComponent(mediaId)}/comments`)).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParams({ fields: `${commentFields},replies{${commentFields}}`, limit })
+        ),
+        CommentList
+      ),
+
+    /** The account's conversations, the most recently active first, with the time of their last message. */
+    conversations: (token: Redacted.Redacted<string>, limit: number) =>
+      send(
+        HttpClientRequest.get(graph("me/conversations")).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParams({ platform: "instagram", fields: "id,updated_time", limit })
+        ),
+        Conversations
+      ),
+
+    /** A conversation's messages; Instagram gives only the 20 most recent. */
+    messages: (token: Redacted.Redacted<string>, conversationId: string) =>
+      send(
+        HttpClientRequest.get(graph(encodeURIComponent(conversationId))).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("fields", "messages{id,created_time,from,message,attachments}")
+        ),
+        ConversationMessages
+      ).pipe(Effect.map((answer) => answer.messages?.data ?? [])),
+
+    /** Who takes part in a conversation: the account and the person it talks with. */
+    participants: (token: Redacted.Redacted<string>, conversationId: string) =>
+      send(
+        HttpClientRequest.get(graph(encodeURIComponent(conversationId))).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("fields", "participants")
+        ),
+        Participants
+      ).pipe(Effect.map((answer) => answer.participants.data)),
+
+    /**
+     * Sends a text message to a person by their Instagram-scoped id; answers the message's id. Sending is a
+     * publishing call: a lost answer may still have delivered it.
+     */
+    sendMessage: (token: Redacted.Redacted<string>, userId: string, recipientId: string, text: string) =>
+      send(
+        HttpClientRequest.post(graph(`${encodeURIComponent(userId)}/messages`)).pipe(
+          bearer(token),
+          HttpClientRequest.bodyJsonUnsafe({ recipient: { id: recipientId }, message: { text } })
+        ),
+        MessageSent,
+        true
+      ).pipe(Effect.map((sent) => sent.message_id))
   }
 })
 

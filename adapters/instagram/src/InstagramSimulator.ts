@@ -1,15 +1,15 @@
 import { Simulator, type SimulatorState } from "@herald/adapter-kit"
-import { Effect } from "effect"
-import { HttpRouter } from "effect/http"
+import { Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { apiVersion } from "./InstagramConfig.ts"
-import { graphError, instagramTime, invalid, isPublicUrl, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
+import { Edge, graphError, instagramTime, invalid, isPublicUrl, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
 import { scopes } from "./InstagramAdapter.ts"
 
 // Instagram as Herald's sandbox serves it: the Instagram Login token endpoints and the Graph paths the
-// adapter calls, with the same shapes, container processing and Graph error bodies. Plain code with the
-// wall clock, like the kit's state: it stands for a remote system. Media URLs are checked for form, not
-// fetched.
+// adapter calls, with the same shapes, container processing and Graph error bodies; comments and
+// conversations over the kit's inbox state, which the control routes fill. Plain code with the wall clock,
+// like the kit's state: it stands for a remote system. Media URLs are checked for form, not fetched.
 
 const network = "instagram"
 const graph = (path: string): `/${string}` => `/${apiVersion}/${path}`
@@ -30,6 +30,16 @@ interface Container {
 }
 
 const containerLifetimeMillis = 24 * 60 * 60 * 1000
+/** A business may answer a person only within 24 hours of their last message. */
+const messagingWindowMillis = 24 * 60 * 60 * 1000
+/** Instagram gives a conversation's 20 most recent messages, no more. */
+const messagesPerConversation = 20
+
+/** The Send API's body: `{ recipient: { id }, message: { text } }`. */
+const SendBody = Schema.Struct({
+  recipient: Schema.Struct({ id: Schema.String }),
+  message: Schema.Struct({ text: Schema.String })
+})
 /** Long-lived tokens last 60 days in Instagram; the sandbox keeps the state's own lifetime. */
 const secondsLeft = (grant: SimulatorState.Grant) => Math.max(0, Math.round((grant.expiresAt - Date.now()) / 1000))
 
@@ -47,14 +57,89 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const authenticated = Effect.map(Simulator.accessToken, (token) => state.check(token))
   const pathId = Effect.map(HttpRouter.params, (path) => path["id"] ?? "")
 
+  const commentsOf = (accountId: string) => state.commentsAfter(accountId, 0)
+
   const mediaNode = (post: SimulatorState.SimulatedPost) => ({
     id: post.id,
     caption: post.text,
     permalink: post.url,
     media_type: post.details["media_type"],
     media_product_type: post.details["media_product_type"],
-    timestamp: instagramTime(post.createdAt)
+    timestamp: instagramTime(post.createdAt),
+    comments_count: commentsOf(post.accountId).filter((comment) => comment.postId === post.id).length
   })
+
+  /** An IG Comment; a top-level one lists its replies as an edge, a reply names its parent. */
+  const commentNode = (comment: SimulatorState.SimulatedComment): Record<string, unknown> => ({
+    id: comment.id,
+    text: comment.text,
+    timestamp: instagramTime(Date.parse(comment.createdAt)),
+    username: comment.author.username,
+    from: { id: comment.author.id, username: comment.author.username },
+    media: { id: comment.postId },
+    like_count: 0,
+    hidden: false,
+    ...(comment.replyTo === null
+      ? { replies: new Edge(commentsOf(comment.accountId).filter((reply) => reply.replyTo === comment.id).map(commentNode)) }
+      : { parent_id: comment.replyTo })
+  })
+
+  /** The account's conversations, each with its messages oldest first. */
+  const conversationsOf = (accountId: string) => {
+    const conversations = new Map<string, Array<SimulatorState.SimulatedMessage>>()
+    for (const message of state.messagesAfter(accountId, 0)) {
+      conversations.set(message.conversationId, [...(conversations.get(message.conversationId) ?? []), message])
+    }
+    return conversations
+  }
+
+  const conversationNode = (account: SimulatorState.SimulatedAccount, id: string, messages: ReadonlyArray<SimulatorState.SimulatedMessage>) => {
+    const self = { id: account.id, username: account.username }
+    const person = messages.find((message) => !message.outgoing)?.from
+    const counterpart = person === undefined ? undefined : { id: person.id, username: person.username }
+    return {
+      id,
+      updated_time: instagramTime(Date.parse(messages.at(-1)?.createdAt ?? "")),
+      participants: { data: counterpart === undefined ? [self] : [self, counterpart] },
+      messages: new Edge(messages.slice(-messagesPerConversation).reverse().map((message) => ({
+        id: message.id,
+        created_time: instagramTime(Date.parse(message.createdAt)),
+        from: { id: message.from.id, username: message.from.username },
+        to: { data: [message.outgoing ? counterpart : self] },
+        message: message.text,
+        ...(message.attachments === 0 ? {} : {
+          attachments: {
+            data: Array.from({ length: message.attachments }, (_, index) => ({
+              image_data: { url: `${baseUrl}/attachments/${message.id}/${index}.jpg` }
+            }))
+          }
+        })
+      })))
+    }
+  }
+
+  /** What Instagram answers a sandbox trigger in a caption, reply or message; undefined without one. */
+  const triggered = (text: string, accountId: string) => {
+    switch (state.trigger(text, accountId)) {
+      case "fail":
+        return graphError(400, {
+          message: "Media upload has failed with error code 2207051",
+          code: 9,
+          error_subcode: 2207051,
+          error_user_title: "Action is blocked",
+          error_user_msg: "We restrict certain activity to protect our community (the sandbox rejects #sandbox-fail)."
+        })
+      case "flaky":
+        return graphError(500, {
+          message: "An unexpected error has occurred. Please retry your request later.",
+          code: 2,
+          is_transient: true
+        })
+      case "revoke":
+        return tokenRefused({ _tag: "Revoked" })
+    }
+    return undefined
+  }
 
   const permalinkFor = (kind: ContainerKind, username: string, id: string) => {
     const shortcode = randomBytes(8).toString("base64url").slice(0, 11)
@@ -140,24 +225,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         error_user_msg: "The media is not ready for publishing, please wait for a moment"
       })
     }
-    switch (state.trigger(container.caption, account.id)) {
-      case "fail":
-        return graphError(400, {
-          message: "Media upload has failed with error code 2207051",
-          code: 9,
-          error_subcode: 2207051,
-          error_user_title: "Action is blocked",
-          error_user_msg: "We restrict certain activity to protect our community (the sandbox rejects #sandbox-fail)."
-        })
-      case "flaky":
-        return graphError(500, {
-          message: "An unexpected error has occurred. Please retry your request later.",
-          code: 2,
-          is_transient: true
-        })
-      case "revoke":
-        return tokenRefused({ _tag: "Revoked" })
-    }
+    const refused = triggered(container.caption, account.id)
+    if (refused !== undefined) return refused
     container.status = "PUBLISHED"
     const id = state.id()
     state.record({
@@ -176,7 +245,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     return Simulator.json({ id })
   }
 
-  /** A container's status (each read moves processing along) or a published media's fields. */
+  /** A container's status (each read moves processing along), a published media's fields, or a conversation. */
   const node = (account: SimulatorState.SimulatedAccount, id: string, fields: string | undefined) => {
     const container = containers.get(id)
     if (container !== undefined && container.accountId === account.id) {
@@ -190,8 +259,32 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }))
     }
     const post = state.posts.get(id)
-    if (post === undefined || post.accountId !== account.id || post.replyTo !== undefined) return missing(id, "get")
-    return Simulator.json(pick(fields, mediaNode(post)))
+    if (post !== undefined && post.accountId === account.id && post.replyTo === undefined) {
+      return Simulator.json(pick(fields, mediaNode(post)))
+    }
+    const messages = state.conversationAccount(id) === account.id ? conversationsOf(account.id).get(id) : undefined
+    return messages === undefined ? missing(id, "get") : Simulator.json(pick(fields, conversationNode(account, id, messages)))
+  }
+
+  /** The Send API: a text to the person of one of the account's conversations, within the messaging window. */
+  const sendMessage = (account: SimulatorState.SimulatedAccount, body: typeof SendBody.Type) => {
+    const incoming = state.messagesAfter(account.id, 0).filter((message) => !message.outgoing && message.from.id === body.recipient.id)
+    const last = incoming.at(-1)
+    if (last === undefined) return graphError(400, { message: "No matching user found", code: 100, error_subcode: 2018001 })
+    if (Date.now() - Date.parse(last.createdAt) > messagingWindowMillis) {
+      return graphError(400, { message: "This message is sent outside of allowed window.", code: 10, error_subcode: 2018278 })
+    }
+    if (body.message.text.trim() === "") return invalid("The parameter message is required.")
+    const refused = triggered(body.message.text, account.id)
+    if (refused !== undefined) return refused
+    const sent = state.addMessage({
+      accountId: account.id,
+      from: { username: account.username },
+      text: body.message.text,
+      conversationId: last.conversationId,
+      outgoing: true
+    })
+    return Simulator.json({ recipient_id: body.recipient.id, message_id: sent.id })
   }
 
   return {
@@ -257,6 +350,17 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           .slice(0, limit)
         return Simulator.json({ data: media.map((post) => pick(query["fields"], mediaNode(post))), paging: { cursors: {} } })
       })),
+      HttpRouter.route("GET", graph("me/conversations"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const query = yield* Simulator.query
+        const limit = Math.min(100, Number(query["limit"] ?? 25) || 25)
+        const conversations = [...conversationsOf(check.account.id)]
+          .map(([id, messages]) => conversationNode(check.account, id, messages))
+          .sort((left, right) => right.updated_time.localeCompare(left.updated_time))
+          .slice(0, limit)
+        return Simulator.json({ data: conversations.map((conversation) => pick(query["fields"], conversation)), paging: { cursors: {} } })
+      })),
       HttpRouter.route("GET", graph(":id"), Effect.gen(function*() {
         const check = yield* authenticated
         if (check._tag !== "Valid") return tokenRefused(check)
@@ -286,10 +390,56 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (media === undefined || media.replyTo !== undefined) return missing(mediaId, "post")
         if (media.details["media_product_type"] === "STORY") return invalid("Stories cannot be commented on.")
         if (message.trim() === "") return invalid("The parameter message is required.")
-        const id = state.id()
-        state.record({ id, accountId: check.account.id, text: message, media: [], replyTo: mediaId, url: media.url, details: { kind: "comment" } })
-        return Simulator.json({ id })
-      }))
+        const comment = state.addComment({ accountId: check.account.id, author: { username: check.account.username }, text: message, postId: mediaId })
+        return Simulator.json({ id: comment.id })
+      })),
+      // Top-level comments only, newest first; replies come through the `replies` edge.
+      HttpRouter.route("GET", graph(":id/comments"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const mediaId = yield* pathId
+        const query = yield* Simulator.query
+        const media = state.posts.get(mediaId)
+        if (media === undefined || media.accountId !== check.account.id || media.replyTo !== undefined) return missing(mediaId, "get")
+        const limit = Math.min(100, Number(query["limit"] ?? 25) || 25)
+        const comments = commentsOf(check.account.id)
+          .filter((comment) => comment.postId === mediaId && comment.replyTo === null)
+          .reverse()
+          .slice(0, limit)
+        return Simulator.json({ data: comments.map((comment) => pick(query["fields"], commentNode(comment))), paging: { cursors: {} } })
+      })),
+      // A reply to a reply is filed under the top-level comment, as Instagram does.
+      HttpRouter.route("POST", graph(":id/replies"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const commentId = yield* pathId
+        const message = (yield* params)["message"] ?? ""
+        const comment = state.comments.get(commentId)
+        if (comment === undefined || comment.accountId !== check.account.id) return missing(commentId, "post")
+        if (message.trim() === "") return invalid("The parameter message is required.")
+        const refused = triggered(message, check.account.id)
+        if (refused !== undefined) return refused
+        const reply = state.addComment({
+          accountId: check.account.id,
+          author: { username: check.account.username },
+          text: message,
+          postId: comment.postId,
+          replyTo: comment.replyTo ?? comment.id
+        })
+        return Simulator.json({ id: reply.id })
+      })),
+      HttpRouter.route("POST", graph(":id/messages"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const id = yield* pathId
+        if (id !== check.account.id && id !== "me") return missing(id, "post")
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const body = Schema.decodeUnknownOption(SendBody)(yield* Effect.orElseSucceed(request.json, () => null))
+        return Option.isNone(body)
+          ? invalid("The parameters recipient and message are required.")
+          : sendMessage(check.account, body.value)
+      })),
+      ...Simulator.controlRoutes(state)
     ]
   }
 }

@@ -70,8 +70,8 @@ AdapterSuite.suite("instagram", {
             firstComment: "#herald #sandbox"
           })
         })
-        const comments = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === published.id)
-        assert.deepStrictEqual(comments.map((comment) => comment.text), ["#herald #sandbox"])
+        const comments = [...ctx.simulator.state.comments.values()].filter((entry) => entry.postId === published.id)
+        assert.deepStrictEqual(comments.map((comment) => [comment.text, comment.author.id]), [["#herald #sandbox", account.networkAccountId]])
       }))
 
     it.effect("says why #sandbox-fail was refused", () =>

@@ -3,6 +3,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, HttpClientError, HttpClientResponse } from "effect/http"
 import * as InstagramClient from "../src/InstagramClient.ts"
 import * as InstagramConfig from "../src/InstagramConfig.ts"
+import * as Inbox from "../src/internal/inbox.ts"
 
 // The client against a fake `HttpClient`: what goes on the wire, and what a lost answer becomes.
 const config = InstagramConfig.realConfig("client-id", Redacted.make("client-secret"))
@@ -63,5 +64,41 @@ describe("InstagramClient", () => {
       )))
       const error = yield* Effect.flip(client.createContainer(token, "1784", { image_url: "https://herald.example/a.jpg" }))
       assert.strictEqual(error.reason._tag, "AuthExpired")
+    }))
+
+  it.effect("reads comments from the documented edges, and still does when messages are not permitted", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const client = yield* InstagramClient.make(config).pipe(Effect.provide(fake((request) => {
+        const path = new URL(request.url).pathname
+        seen.push(`${path}?${request.urlParams.get("fields")}`)
+        if (path === "/v21.0/me/media") return json({ data: [{ id: "m1", comments_count: 1 }, { id: "m2", comments_count: 0 }] })
+        if (path === "/v21.0/m1/comments") {
+          return json({
+            data: [{
+              id: "c1",
+              text: "Nice",
+              timestamp: "2030-01-01T00:00:00+0000",
+              from: { id: "igsid-1", username: "fan" },
+              replies: { data: [{ id: "c2", text: "Thanks", timestamp: "2030-01-01T00:00:05+0000", from: { id: "1784", username: "herald" }, parent_id: "c1" }] }
+            }]
+          })
+        }
+        // An account connected before Herald asked for instagram_business_manage_messages.
+        return json({ error: { message: "(#10) Application does not have permission for this action", type: "OAuthException", code: 10 } }, 400)
+      })))
+      const inbox = Inbox.make(client)
+      const account = { networkAccountId: "1784", username: "herald", accessToken: token }
+      const first = yield* inbox.fetch({ account, cursor: null })
+      const page = yield* inbox.fetch({ account, cursor: JSON.stringify({ comments: { t: 0, seen: {} }, messages: { t: 0, seen: {} } }) })
+      assert.deepStrictEqual(page.comments.map((comment) => [comment.id, comment.replyTo, comment.author.id, comment.postId]), [
+        ["c1", null, "igsid-1", "m1"],
+        ["c2", "c1", "1784", "m1"]
+      ])
+      assert.deepStrictEqual(page.messages, [])
+      assert.include(page.cursor, `"messages":{"t":0,"seen":{}}`)
+      assert.deepStrictEqual(yield* inbox.fetch({ account, cursor: first.cursor }).pipe(Effect.map((again) => again.comments)), [])
+      assert.include(seen, "/v21.0/m1/comments?id,text,timestamp,username,from,parent_id,replies{id,text,timestamp,username,from,parent_id}")
+      assert.notInclude(seen.join(" "), "/v21.0/m2/comments")
     }))
 })

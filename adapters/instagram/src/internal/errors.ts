@@ -61,7 +61,14 @@ export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [2207052, { reason: "Rejected", message: "Instagram could not fetch the media; its URL must be public" }],
   [2207053, { reason: "Transient", message: "Instagram had an error while uploading the media" }],
   [2207057, { reason: "Rejected", message: "the thumbnail offset lies outside the video" }],
-  [2207081, { reason: "Rejected", message: "this account cannot publish trial reels" }]
+  [2207081, { reason: "Rejected", message: "this account cannot publish trial reels" }],
+  // Sending messages (https://developers.facebook.com/docs/messenger-platform/error-codes): these come with
+  // code 10 or 100, which alone would ask for a reconnect or say nothing.
+  [2018001, { reason: "Rejected", message: "Instagram found no one to send the message to" }],
+  [2018278, {
+    reason: "Rejected",
+    message: "Instagram lets a business answer a message only within 24 hours of the person's last one"
+  }]
 ])
 
 /** Graph error codes, for answers whose subcode is absent or unknown. */

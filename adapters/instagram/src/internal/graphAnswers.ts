@@ -37,10 +37,44 @@ export const missing = (id: string, method: string) =>
 export const invalid = (message: string, subcode?: number) =>
   graphError(400, subcode === undefined ? { message, code: 100 } : { message, code: 100, error_subcode: subcode })
 
-/** Only the fields asked for, plus `id`, as the Graph API answers. */
-export const pick = (fields: string | undefined, node: Record<string, unknown>) =>
+/** A node's edge (its comments' replies, a conversation's messages): listed as `{ data }` with the fields asked for. */
+export class Edge {
+  readonly nodes: ReadonlyArray<Readonly<Record<string, unknown>>>
+  constructor(nodes: ReadonlyArray<Readonly<Record<string, unknown>>>) {
+    this.nodes = nodes
+  }
+}
+
+/**
+ * `a,b{c,d},e` as `[name, nested fields]` pairs: Graph field expansion
+ * (https://developers.facebook.com/docs/graph-api/guides/field-expansion), with `.limit(n)` ignored.
+ */
+const fieldList = (fields: string): ReadonlyArray<readonly [string, string | undefined]> => {
+  const parts: Array<readonly [string, string | undefined]> = []
+  let depth = 0
+  let start = 0
+  for (let index = 0; index <= fields.length; index++) {
+    const char = fields[index]
+    if (char === "{") depth++
+    else if (char === "}") depth--
+    else if ((char === "," || char === undefined) && depth === 0) {
+      const part = fields.slice(start, index).trim()
+      start = index + 1
+      const brace = part.indexOf("{")
+      const name = (brace < 0 ? part : part.slice(0, brace)).replace(/\.limit\(\d+\)$/, "")
+      if (name !== "") parts.push([name, brace < 0 ? undefined : part.slice(brace + 1, -1)])
+    }
+  }
+  return parts
+}
+
+/** Only the fields asked for, plus `id`, as the Graph API answers; edges list their nodes the same way. */
+export const pick = (fields: string | undefined, node: Readonly<Record<string, unknown>>): Record<string, unknown> =>
   Object.fromEntries(
-    ["id", ...(fields ?? "").split(",")].map((field) => field.trim()).filter((field) => field in node).map((field) => [field, node[field]])
+    [["id", undefined] as const, ...fieldList(fields ?? "")].filter(([field]) => field in node).map(([field, nested]) => {
+      const value = node[field]
+      return [field, value instanceof Edge ? { data: value.nodes.map((entry) => pick(nested, entry)) } : value]
+    })
   )
 
 export const isPublicUrl = (value: string | undefined) => value !== undefined && /^https?:\/\/[^\s]+$/.test(value)

@@ -26,6 +26,13 @@ describe("errors.fromAnswer", () => {
     assert.strictEqual(Errors.fromAnswer(429, {}).reason._tag, "RateLimited")
   })
 
+  it("refuses a message outside the messaging window without asking for a reconnect", () => {
+    const window = graph(400, { message: "This message is sent outside of allowed window.", code: 10, error_subcode: 2018278 })
+    assert.strictEqual(window.reason._tag, "Rejected")
+    assert.include(window.message, "24 hours")
+    assert.strictEqual(graph(400, { message: "Permissions error", code: 10 }).reason._tag, "NeedsReconnect")
+  })
+
   it("explains publishing subcodes in words, keeping Instagram's own", () => {
     const error = graph(400, {
       message: "Media upload has failed with error code 2207009",
