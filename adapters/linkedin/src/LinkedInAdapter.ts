@@ -313,6 +313,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       poll,
       reconcile,
       inbox: {
+        // Up to 51 calls a read against daily quotas LinkedIn does not publish: every 10 minutes.
+        pollEveryMs: 10 * 60 * 1000,
         fetch,
         replyToComment,
         // LinkedIn's messaging API is open to approved partners only; members' messages cannot be read or sent.

@@ -202,6 +202,10 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       poll,
       reconcile,
       inbox: {
+        // A read costs about 5 of the project's 10,000 daily quota units even when nothing is new
+        // (https://developers.google.com/youtube/v3/determine_quota_cost): every 15 minutes is about 480 a
+        // day per channel, where Herald's default minute would be 7,200.
+        pollEveryMs: 15 * 60 * 1000,
         fetch: fetchInbox,
         replyToComment,
         sendMessage: () => Effect.fail(PublishError.rejected(network, "YouTube's API does not offer direct messages"))

@@ -163,6 +163,11 @@ export interface NetworkWebhook {
 }
 
 export interface InboxHooks {
+  /**
+   * The least time between two reads of one account, where the network's quota cannot afford Herald's
+   * default (a minute): YouTube's daily units, LinkedIn's daily calls.
+   */
+  readonly pollEveryMs?: number
   /** Where the network announces news itself; polling alone otherwise. */
   readonly webhook?: NetworkWebhook
   readonly fetch: (input: { readonly account: Account; readonly cursor: string | null }) => Effect.Effect<InboxPage, PublishError>

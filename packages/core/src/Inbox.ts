@@ -170,6 +170,8 @@ export class Inbox extends Context.Service<Inbox, {
         const pollEvery = Duration.toMillis(options.pollEvery ?? Duration.minutes(1))
         const summaryAbove = options.summaryAbove ?? 10
         const withInbox = networks.all.filter((adapter) => adapter.inbox !== undefined).map((adapter) => adapter.network)
+        // A network's own least interval (its quota), when it has one.
+        const intervalOf = (network: string) => networks.all.find((adapter) => adapter.network === network)?.inbox?.pollEveryMs ?? 0
 
         const accountOf = (due: { readonly networkAccountId: string; readonly username: string; readonly accessToken: Uint8Array | null }) =>
           due.accessToken === null
@@ -318,7 +320,8 @@ export class Inbox extends Context.Service<Inbox, {
                 bucket.platforms.messages.add(entry.platform)
               }
               yield* sql`
-                UPDATE inbox_cursors SET cursor = ${page.cursor}, polled_at = ${now}, next_poll_at = ${new Date(now.getTime() + pollEvery)}
+                UPDATE inbox_cursors SET cursor = ${page.cursor}, polled_at = ${now},
+                  next_poll_at = ${new Date(now.getTime() + Math.max(pollEvery, intervalOf(entry.platform)))}
                 WHERE account_id = ${entry.accountId}`
             }
             for (const [workspaceId, bucket] of fresh) {
