@@ -32,7 +32,6 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   sandboxRoutes,
   MediaFiles.layer,
   McpRoute.layer,
-  NetworkWebhooks.layer,
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
@@ -41,6 +40,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.provide([
     AccountsHandlers.layer,
     InboxHandlers.layer,
+    NetworkWebhooks.layer,
     MediaHandlers.layer,
     MembersHandlers.layer,
     MembersHandlers.invitationsLayer,

@@ -146,6 +146,26 @@ layer(serverLayer(), { timeout: 120_000 })("REST skeleton", (it) => {
       assert.property(responses, "401")
       assert.property(responses, "429")
       assert.notProperty(answer.body.paths, "/admin/workspaces")
+      // The team, approvals, client review and inbox routes are described with the rest.
+      for (const path of [
+        "/api/v1/members",
+        "/api/v1/members/invitations",
+        "/api/v1/members/{id}",
+        "/api/v1/workspace",
+        "/api/v1/posts/{id}/approve",
+        "/api/v1/posts/{id}/request-changes",
+        "/api/v1/posts/{id}/submit",
+        "/api/v1/posts/{id}/review-links",
+        "/api/v1/review-profiles",
+        "/api/v1/inbox/comments",
+        "/api/v1/inbox/comments/{id}/reply",
+        "/api/v1/inbox/conversations",
+        "/api/v1/inbox/conversations/{id}/messages",
+        "/invitations/{token}",
+        "/review/{token}",
+        "/networks/{network}/webhook"
+      ]) assert.property(answer.body.paths, path)
+      assert.property(answer.body.paths["/api/v1/posts/{id}/approve"].post.responses, "403")
     }))
 
   it.effect("serves a docs page that loads nothing from other hosts", () =>

@@ -7,7 +7,7 @@ import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 import { WorkspaceApi } from "./WorkspaceApi.ts"
 import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
-import { InboxApi } from "./InboxApi.ts"
+import { InboxApi, NetworkWebhooksApi } from "./InboxApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -42,5 +42,6 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(OAuthApi)
   .add(InvitationsApi)
   .add(ReviewPagesApi)
+  .add(NetworkWebhooksApi)
   .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
 {}

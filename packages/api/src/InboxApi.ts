@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Inbox } from "@herald/domain"
-import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { ConflictResponse, InvalidResponse, NotFoundResponse, UnauthorizedResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
 
 /** A reply: its text. */
@@ -44,3 +44,20 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)")
 ).annotateMerge(OpenApi.annotations({ title: "Inbox" })) {}
+
+/**
+ * `/networks/:network/webhook`: where a network announces inbox news itself. No key: the adapter checks the
+ * network's own signature over the raw body (the body is read as bytes, whatever its type).
+ */
+export class NetworkWebhooksApi extends HttpApiGroup.make("networkWebhooks", { topLevel: true }).add(
+  HttpApiEndpoint.get("handshake", "/networks/:network/webhook", {
+    params: { network: Schema.String },
+    success: Schema.String.pipe(HttpApiSchema.asText()),
+    error: [NotFoundResponse, InvalidResponse]
+  }).annotate(OpenApi.Summary, "The network's subscription check: its challenge echoed"),
+  HttpApiEndpoint.post("receive", "/networks/:network/webhook", {
+    params: { network: Schema.String },
+    success: Schema.Struct({ received: Schema.Number.annotate({ description: "Accounts that will be read in the next round" }) }),
+    error: [NotFoundResponse, UnauthorizedResponse]
+  }).annotate(OpenApi.Summary, "A network's signed notification of inbox news: the accounts it names are read at once")
+) {}
