@@ -4,7 +4,9 @@ export default defineProject({
   test: {
     name: "cli",
     include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
+    // Each test runs several `herald` processes (a Node start and the whole app each); on a busy machine a
+    // minute was not always enough.
+    testTimeout: 180_000,
     hookTimeout: 120_000
   }
 })
