@@ -152,6 +152,22 @@ export class Connections extends Context.Service<Connections, {
         return rows
         }))
         yield* accounts.changed(row.workspaceId)
+        // The inbox starts now: what the account received before it was connected is not news, and what
+        // arrives from here on is (left to the first polling round, what came in between would be lost).
+        // A reconnection keeps the cursor it had. Should this read fail, the first round sets it instead.
+        if (adapter.inbox !== undefined) {
+          yield* adapter.inbox.fetch({
+            account: { networkAccountId: profile.networkAccountId, username: profile.username, accessToken: tokens.accessToken },
+            cursor: null
+          }).pipe(
+            Effect.flatMap((page) =>
+              sql`
+                INSERT INTO inbox_cursors (account_id, cursor) VALUES (${stored!.id}, ${page.cursor})
+                ON CONFLICT (account_id) DO UPDATE SET cursor = coalesce(inbox_cursors.cursor, excluded.cursor)`
+            ),
+            Effect.catchCause((cause) => Effect.logWarning("The inbox's starting point could not be read; the first round sets it", cause))
+          )
+        }
         return new Account.Account({
           id: DomainIds.AccountId.make(stored!.id),
           platform: stored!.platform as Account.Account["platform"],
