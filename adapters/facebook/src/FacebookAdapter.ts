@@ -6,6 +6,7 @@ import { apiVersion } from "./FacebookConfig.ts"
 import { capabilities, limits } from "./FacebookLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
+import * as Webhook from "./internal/webhook.ts"
 
 // Facebook Pages through the Graph API. The connected account is a Page: Facebook Login gives a user
 // token, which is made long-lived and then yields the Page's own token, the one every publishing call
@@ -139,6 +140,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       [...items].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
 
     const inbox: Adapter.InboxHooks = {
+      // Meta's Page webhooks (fields `feed` and `messages`) only say which Page has news, within seconds;
+      // the poll below still reads it, and remains the fallback when no webhook is set up.
+      webhook: Webhook.make(config.clientSecret),
       // Polling: the Graph API reads comments per post and messages per conversation. A cursor this
       // adapter did not write counts as none, so the inbox starts afresh instead of failing for good.
       fetch: ({ account, cursor }) =>

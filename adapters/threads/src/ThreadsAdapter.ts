@@ -3,6 +3,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
+import * as Webhook from "./internal/webhook.ts"
 import * as ThreadsClient from "./ThreadsClient.ts"
 import { capabilities, limits } from "./ThreadsLimits.ts"
 
@@ -196,6 +197,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     })
 
     const inbox: Adapter.InboxHooks = {
+      /** Threads announces replies; the accounts it names are read at once, polling stays the safety net. */
+      webhook: Webhook.make(Redacted.value(config.clientSecret)),
+
       fetch: Effect.fnUntraced(function*({ account, cursor }) {
         const since = cursor === null ? undefined : Inbox.decodeCursor(cursor)
         const posts = yield* client.recentThreads(account.accessToken, inboxBounds.posts)

@@ -1,0 +1,77 @@
+import type { Adapter } from "@herald/adapter-kit"
+import { Effect, Option, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
+
+/**
+ * Threads' webhook (https://developers.facebook.com/docs/threads/webhooks), checked the way Meta checks every
+ * Graph webhook (https://developers.facebook.com/docs/graph-api/webhooks/getting-started): a `GET` with
+ * `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge` when the callback URL is saved, and each
+ * notification `POST`ed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` keyed with the
+ * app secret. For a Threads app that is the Threads app secret, the one Herald already holds as the client
+ * secret: the notification's `app_id` is the Threads app id.
+ *
+ * Threads' notifications are not Graph's `entry[]` batches: each carries one `values: { field, value }`, and
+ * its `target_id` is a media id for `replies` (the mentioned user only for `mentions`). The account a reply
+ * is news for is the owner of the post it hangs under, `value.root_post.owner_id`: the inbox reads exactly
+ * the replies to the account's own posts, so a reply under someone else's post is no news for it.
+ */
+
+/** Only replies are inbox news: mentions are not read by the inbox, `publish` and `delete` are the account's own. */
+const inboxFields: ReadonlySet<string> = new Set(["replies"])
+
+const Change = Schema.Struct({
+  field: Schema.String,
+  value: Schema.optional(Schema.Struct({
+    root_post: Schema.optional(Schema.Struct({ owner_id: Schema.optional(Schema.String) }))
+  }))
+})
+
+/**
+ * Meta's documentation shows `values` as one object; live deliveries have been reported with an array of
+ * them (third-party, unconfirmed), so both are read.
+ */
+const Notification = Schema.fromJsonString(Schema.Struct({ values: Schema.ArrayEnsure(Change) }))
+
+const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
+
+/** Compares without leaking, through timing, how much of a guess was right. */
+const same = (given: string, expected: string): boolean =>
+  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+
+const hmac = (secret: string, data: string | Uint8Array) => createHmac("sha256", secret).update(data)
+
+/**
+ * What the operator types as the verify token in the App Dashboard. Herald's config has no field for it
+ * (the config is shared by every network), so it is derived from the app secret: stable across restarts
+ * and processes, and unknown to anyone who does not hold the secret. The README shows how to compute it.
+ */
+const verifyTokenLabel = "herald:threads:webhook-verify-token"
+export const verifyToken = (appSecret: string): string => hmac(appSecret, verifyTokenLabel).digest("hex")
+
+export const make = (appSecret: string): Adapter.NetworkWebhook => {
+  const token = verifyToken(appSecret)
+  return {
+    handshake: (query) => {
+      const challenge = query["hub.challenge"]
+      return query["hub.mode"] === "subscribe" && challenge !== undefined && same(query["hub.verify_token"] ?? "", token)
+        ? Option.some({ status: 200, body: challenge })
+        : Option.none()
+    },
+    receive: ({ body, headers }) => {
+      const expected = `sha256=${hmac(appSecret, body).digest("hex")}`
+      if (!same(headers["x-hub-signature-256"] ?? "", expected)) {
+        return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
+      }
+      return Schema.decodeUnknownEffect(Notification)(Buffer.from(body).toString("utf8")).pipe(
+        Effect.map(({ values }) => {
+          const owners = values.flatMap((change) => {
+            const owner = change.value?.root_post?.owner_id
+            return inboxFields.has(change.field) && owner !== undefined ? [owner] : []
+          })
+          return [...new Set(owners)]
+        }),
+        Effect.mapError(() => rejected("the body is not a Threads webhook notification"))
+      )
+    }
+  }
+}
