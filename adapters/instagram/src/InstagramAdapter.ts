@@ -6,6 +6,7 @@ import { capabilities, limits } from "./InstagramLimits.ts"
 import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
+import * as Webhook from "./internal/webhook.ts"
 
 // Instagram through the "Instagram API with Instagram Login" (no Facebook Page needed). Publishing is
 // asynchronous: containers are created, processed by Instagram, then published
@@ -26,6 +27,12 @@ const scopesOf = (permissions: string | ReadonlyArray<string> | undefined): Read
   permissions === undefined
     ? scopes
     : (typeof permissions === "string" ? permissions.split(",") : permissions).map((scope) => scope.trim())
+
+/**
+ * The verify token to enter in the App Dashboard's Instagram webhook setup: derived from the app secret,
+ * since Herald's config has no field for one.
+ */
+export const webhookVerifyToken = (config: AdapterConfig.AdapterConfig): string => Webhook.verifyToken(config.clientSecret)
 
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -182,6 +189,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           : advance(input, decoded)
       },
       reconcile,
-      inbox: Inbox.make(client)
+      // The webhook only says which accounts have news; the inbox is still read by `fetch`.
+      inbox: { ...Inbox.make(client), webhook: Webhook.make(config) }
     })
   })

@@ -3,6 +3,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
+import * as Webhook from "./internal/webhook.ts"
 import * as XClient from "./XClient.ts"
 import { capabilities, limits } from "./XLimits.ts"
 
@@ -11,7 +12,8 @@ import { capabilities, limits } from "./XLimits.ts"
  * chains, and reconcile by the account's recent posts. A video is processed by X before it can be attached,
  * and each reply of a chain is its own step, so publishing answers `Processing` and continues in `poll`.
  * The inbox reads replies from the mentions and the account's own posts, and direct messages from its DM
- * events (`internal/inbox.ts`).
+ * events (`internal/inbox.ts`); X's webhooks, where the app has them, have an account read at once
+ * (`internal/webhook.ts`).
  */
 
 const network = "x"
@@ -187,6 +189,10 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return Inbox.page({ accountId: userId, webBaseUrl: config.webBaseUrl, from, mentions, posts, messages })
     })
 
+    // X keys both webhook checks with the app's consumer secret, a credential apart from the OAuth 2.0
+    // client secret: HERALD_X_WEBHOOK_SECRET (see the README's Inbox section).
+    const webhookSecret = config.webhookSecret ?? config.clientSecret
+
     return Adapter.make({
       network,
       name: "X",
@@ -226,6 +232,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       poll,
       reconcile,
       inbox: {
+        webhook: { handshake: Webhook.handshake(webhookSecret), receive: Webhook.receive(webhookSecret) },
         fetch,
         // A reply is a post answering the comment; the summon rule of self-serve tiers applies (see README).
         replyToComment: ({ account, comment, text }) =>

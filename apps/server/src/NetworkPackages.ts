@@ -88,7 +88,12 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
       Effect.map(credentials(entry.network), Option.map((found) => ({ entry, found }))))
     const adapters = Effect.forEach(
       configured.flatMap((item) => Option.isSome(item) ? [item.value] : []),
-      ({ entry, found }) => entry.make(entry.realConfig(found.clientId, found.clientSecret))
+      ({ entry, found }) =>
+        Effect.flatMap(
+          Effect.orDie(Config.option(Config.Redacted(`HERALD_${envName(entry.network)}_WEBHOOK_SECRET`))),
+          (webhookSecret) =>
+            entry.make({ ...entry.realConfig(found.clientId, found.clientSecret), webhookSecret: Option.getOrUndefined(webhookSecret) })
+        )
     )
     return { adapters, sandboxRoutes: Layer.empty, simulators: [] } satisfies Installation
   })

@@ -14,4 +14,9 @@ export interface AdapterConfig {
   readonly webBaseUrl: string
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
+  /**
+   * The key the network signs its webhooks with, where it is not `clientSecret` (X signs with the app's
+   * consumer secret): `HERALD_<NETWORK>_WEBHOOK_SECRET`.
+   */
+  readonly webhookSecret?: Redacted.Redacted<string> | undefined
 }

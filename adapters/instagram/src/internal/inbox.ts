@@ -2,8 +2,9 @@ import { type Adapter, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Schema } from "effect"
 import type * as InstagramClient from "../InstagramClient.ts"
 
-// The inbox through the API, polled: Instagram pushes comments and messages only by webhook, which Herald
-// does not take, so each fetch reads the comments of the account's recent media
+// The inbox through the API. Instagram pushes comments and messages only by webhook, and its notifications
+// (`./webhook.ts`) only tell Herald which account to read now; each fetch, whether woken or at its polling
+// turn, reads the comments of the account's recent media
 // (https://developers.facebook.com/docs/instagram-api/guides/comment-moderation) and its recently active
 // conversations (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/conversations-api).
 

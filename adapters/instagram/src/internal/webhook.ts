@@ -1,0 +1,81 @@
+import type { Adapter, AdapterConfig } from "@herald/adapter-kit"
+import { Effect, Option, Redacted, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
+
+// Instagram's webhooks as Meta documents them for Business Login for Instagram
+// (https://developers.facebook.com/docs/instagram-platform/webhooks): a verification `GET` that echoes
+// `hub.challenge` when `hub.verify_token` is the one set in the App Dashboard, and `POST` notifications signed
+// `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` keyed with the app secret. For an app on
+// Instagram Login that is the Instagram app secret, which is the adapter's client secret.
+
+/**
+ * Herald's config has no field for a verify token, so it is derived from the app secret: stable across
+ * restarts, unknown to anyone without the secret, and computable by the operator (see the README).
+ */
+const verifyTokenLabel = "herald:instagram:webhook-verify-token"
+
+export const verifyToken = (secret: Redacted.Redacted<string>): string =>
+  createHmac("sha256", Redacted.value(secret)).update(verifyTokenLabel).digest("hex")
+
+/**
+ * Fields whose news the inbox reads. `comments` are on the account's media; `messages` normally arrive in an
+ * entry's `messaging` list, but the Graph webhook reference also files them as a change. Not news:
+ * `live_comments` (live media is not among the media the inbox reads), `mentions` (on other people's media),
+ * `story_insights` and the rest.
+ */
+const inboxFields: ReadonlySet<string> = new Set(["comments", "messages"])
+
+/**
+ * One entry per account (`id` is "the Instagram professional account ID of your app user", the `user_id`
+ * the adapter keeps as `networkAccountId`). Meta's examples show the change both in a `changes` list and,
+ * for Business Login, as `field` on the entry itself: both are read.
+ */
+const Entry = Schema.Struct({
+  id: Schema.String,
+  field: Schema.optionalKey(Schema.String),
+  changes: Schema.optionalKey(Schema.Array(Schema.Struct({ field: Schema.String }))),
+  // A messaging event is news only when it carries a message (reads, reactions and postbacks add none).
+  messaging: Schema.optionalKey(Schema.Array(Schema.Struct({ message: Schema.optionalKey(Schema.Unknown) })))
+})
+type Entry = typeof Entry.Type
+
+const Notification = Schema.fromJsonString(Schema.Struct({ object: Schema.String, entry: Schema.Array(Entry) }))
+const decode = Schema.decodeUnknownOption(Notification)
+
+const hasNews = (entry: Entry) =>
+  (entry.field !== undefined && inboxFields.has(entry.field)) ||
+  (entry.changes ?? []).some((change) => inboxFields.has(change.field)) ||
+  (entry.messaging ?? []).some((event) => event.message !== undefined)
+
+const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
+
+/** Equal strings in time independent of where they differ (only their length shows). */
+const sameSecret = (given: string, expected: string) =>
+  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+
+const signature = /^sha256=([0-9a-f]{64})$/i
+
+export const make = (config: AdapterConfig.AdapterConfig): Adapter.NetworkWebhook => {
+  const token = verifyToken(config.clientSecret)
+  return {
+    handshake: (query) => {
+      const challenge = query["hub.challenge"]
+      return query["hub.mode"] === "subscribe" && challenge !== undefined && sameSecret(query["hub.verify_token"] ?? "", token)
+        ? Option.some({ status: 200, body: challenge })
+        : Option.none()
+    },
+    receive: ({ body, headers }) => {
+      const given = signature.exec(headers["x-hub-signature-256"] ?? "")
+      if (given === null) return Effect.fail(rejected("X-Hub-Signature-256 is missing or not sha256=<hex>"))
+      const expected = createHmac("sha256", Redacted.value(config.clientSecret)).update(body).digest("hex")
+      if (!sameSecret(given[1]!.toLowerCase(), expected)) {
+        return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
+      }
+      const notification = decode(Buffer.from(body).toString("utf8"))
+      if (Option.isNone(notification)) return Effect.fail(rejected("the body is not an Instagram notification"))
+      // Another object (a Page's, if the app's Facebook webhooks point here) names no Instagram account.
+      if (notification.value.object !== "instagram") return Effect.succeed([])
+      return Effect.succeed([...new Set(notification.value.entry.filter(hasNews).map((entry) => entry.id))])
+    }
+  }
+}
