@@ -1,77 +1,46 @@
-import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { assert, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
 import * as FacebookAdapter from "../src/FacebookAdapter.ts"
 import * as FacebookSimulator from "../src/FacebookSimulator.ts"
 
 // The Page's inbox end to end: the adapter against the simulator over real HTTP, with people's comments
 // and Messenger messages coming in through the kit's control routes.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the Facebook adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected Page with one published post and the cursor of its first (null-cursor) fetch. */
-const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `post of ${username} ${Date.now()}` })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, published, cursor: first.cursor }
-  })
-
 /** A connected Page that has received one comment (on its post) and one message from `author`, as fetched. */
 const received = (context: AdapterSuite.Context, username: string, author: string) =>
   Effect.gen(function*() {
-    const { account, cursor, published } = yield* start(context, username)
-    yield* control(context, "comments", { username, author, text: `Comment from ${author}`, postId: published.id })
-    yield* control(context, "messages", { username, author, text: `Message from ${author}` })
-    const page = yield* inbox(context).fetch({ account, cursor })
+    const { account, cursor, published } = yield* AdapterSuite.startInbox(context, username)
+    yield* AdapterSuite.control(context, "comments", { username, author, text: `Comment from ${author}`, postId: published.id })
+    yield* AdapterSuite.control(context, "messages", { username, author, text: `Message from ${author}` })
+    const page = yield* AdapterSuite.inboxOf(context).fetch({ account, cursor })
     return { account, published, page, comment: page.comments[0]!, message: page.messages[0]! }
   })
 
-layer(
-  AdapterSuite.harness({ makeAdapter: FacebookAdapter.make, makeSimulator: FacebookSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("facebook inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: FacebookAdapter.make, makeSimulator: FacebookSimulator.simulator })("facebook inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; later ones bring each new comment and message once", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published } = yield* start(ctx, "fb_inbox_owner")
-      yield* control(ctx, "comments", { username: "fb_inbox_owner", author: "early_bird", text: "Before Herald", postId: published.id })
-      yield* control(ctx, "messages", { username: "fb_inbox_owner", author: "early_dm", text: "Old message" })
+      const { account, published } = yield* AdapterSuite.startInbox(ctx, "fb_inbox_owner")
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_owner", author: "early_bird", text: "Before Herald", postId: published.id })
+      yield* AdapterSuite.control(ctx, "messages", { username: "fb_inbox_owner", author: "early_dm", text: "Old message" })
 
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
       assert.isString(first.cursor)
 
-      const comment = yield* control(ctx, "comments", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", {
         username: "fb_inbox_owner",
         author: "carla",
         text: "Love this",
         postId: published.id
       })
-      const message = yield* control(ctx, "messages", { username: "fb_inbox_owner", author: "dan", text: "Can we talk?", attachments: 2 })
+      const message = yield* AdapterSuite.control(ctx, "messages", { username: "fb_inbox_owner", author: "dan", text: "Can we talk?", attachments: 2 })
       assert.deepStrictEqual([comment.status, message.status], [201, 201])
 
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       const received = page.comments[0]!
       assert.strictEqual(received.id, comment.body["id"])
@@ -93,7 +62,7 @@ layer(
       assert.strictEqual(arrived.attachments, 2)
       assert.isFalse(arrived.outgoing)
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
       assert.strictEqual(again.cursor, page.cursor)
     }))
@@ -101,11 +70,11 @@ layer(
   it.effect("brings a comment of the same second as one already fetched, and not the earlier one again", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor, published } = yield* start(ctx, "fb_inbox_second")
-      yield* control(ctx, "comments", { username: "fb_inbox_second", author: "eve", text: "one", postId: published.id })
-      const first = yield* inbox(ctx).fetch({ account, cursor })
-      yield* control(ctx, "comments", { username: "fb_inbox_second", author: "eve", text: "two", postId: published.id })
-      const second = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const { account, cursor, published } = yield* AdapterSuite.startInbox(ctx, "fb_inbox_second")
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_second", author: "eve", text: "one", postId: published.id })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_second", author: "eve", text: "two", postId: published.id })
+      const second = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.deepStrictEqual(first.comments.map((entry) => entry.text), ["one"])
       assert.deepStrictEqual(second.comments.map((entry) => entry.text), ["two"])
     }))
@@ -115,24 +84,15 @@ layer(
       const ctx = yield* context
       const { account, comment, message, page, published } = yield* received(ctx, "fb_inbox_replier", "ines")
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
-      assert.strictEqual(reply.permalink, stored!.permalink)
+      const { reply, stored } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
+      assert.strictEqual(reply.permalink, stored.permalink)
 
-      const sent = yield* inbox(ctx).sendMessage({ account, conversationId: message.conversationId, text: "Hi Ines" })
-      const kept = ctx.simulator.state.messagesAfter(account.networkAccountId, 0).find((entry) => entry.id === sent.id)
-      assert.isDefined(kept)
-      assert.isTrue(kept!.outgoing)
-      assert.strictEqual(kept!.conversationId, message.conversationId)
+      const { sent } = yield* AdapterSuite.answerMessage(ctx, { account, conversationId: message.conversationId, text: "Hi Ines" })
 
       // A person answers the Page's reply: a reply to a reply.
-      yield* control(ctx, "comments", { username: "fb_inbox_replier", author: "ines", text: "Thanks!", postId: published.id, replyTo: reply.id })
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_replier", author: "ines", text: "Thanks!", postId: published.id, replyTo: reply.id })
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.text, entry.author.id === account.networkAccountId, entry.replyTo]), [
         ["In Lisbon", true, comment.id],
         ["Thanks!", false, reply.id]
@@ -147,11 +107,11 @@ layer(
       const ctx = yield* context
       const { account, comment, message } = yield* received(ctx, "fb_inbox_refused", "kim")
 
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
+      const unknown = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
       assert.strictEqual(unknown.reason._tag, "Rejected")
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
+      const failed = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
       assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).sendMessage({
+      const flaky = yield* Effect.flip(AdapterSuite.inboxOf(ctx).sendMessage({
         account,
         conversationId: message.conversationId,
         text: `wobbly #sandbox-flaky ${Date.now()}`
@@ -162,21 +122,21 @@ layer(
   it.effect("an expired token asks for a new connection, as for publishing (Page tokens have no refresh)", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "fb_inbox_expired")
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "fb_inbox_expired")
       ctx.simulator.state.expire(account.networkAccountId)
-      const error = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
+      const error = yield* Effect.flip(AdapterSuite.inboxOf(ctx).fetch({ account, cursor }))
       assert.strictEqual(error.reason._tag, "NeedsReconnect")
     }))
 
   it.effect("a cursor it did not write starts afresh instead of failing", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published } = yield* start(ctx, "fb_inbox_garbage")
-      yield* control(ctx, "comments", { username: "fb_inbox_garbage", author: "lee", text: "Hi", postId: published.id })
-      const page = yield* inbox(ctx).fetch({ account, cursor: "not-a-cursor" })
+      const { account, published } = yield* AdapterSuite.startInbox(ctx, "fb_inbox_garbage")
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_garbage", author: "lee", text: "Hi", postId: published.id })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: "not-a-cursor" })
       assert.deepStrictEqual([page.comments.length, page.messages.length], [0, 0])
-      yield* control(ctx, "comments", { username: "fb_inbox_garbage", author: "lee", text: "Again", postId: published.id })
-      const next = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "fb_inbox_garbage", author: "lee", text: "Again", postId: published.id })
+      const next = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(next.comments.map((entry) => entry.text), ["Again"])
     }))
 })

@@ -1,45 +1,22 @@
 import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { assert, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
 import * as InstagramAdapter from "../src/InstagramAdapter.ts"
 import * as InstagramSimulator from "../src/InstagramSimulator.ts"
 
 // The inbox against the simulator over real HTTP: comments and messages from people come in through the
 // kit's control routes, the adapter reads them from the Graph paths Instagram documents.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the Instagram adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected account with one published photo, and the cursor of its first (null-cursor) fetch. */
+/** The account's one post is a photo (Instagram posts need media); the first fetch must find nothing yet. */
 const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `photo of ${username} ${Date.now()}`, media: [AdapterSuite.media.photo(context)] })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
-    return { account, published, cursor: first.cursor }
-  })
+  AdapterSuite.startInbox(context, username, {
+    post: { text: `photo of ${username} ${Date.now()}`, media: [AdapterSuite.media.photo(context)] }
+  }).pipe(Effect.tap(({ first }) =>
+    Effect.sync(() => assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0]))
+  ))
 
-layer(
-  AdapterSuite.harness({ makeAdapter: InstagramAdapter.make, makeSimulator: InstagramSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("instagram inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: InstagramAdapter.make, makeSimulator: InstagramSimulator.simulator })("instagram inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; later ones bring each new comment and message once", () =>
@@ -50,22 +27,22 @@ layer(
         account,
         post: AdapterSuite.post({ text: `inbox ${Date.now()}`, media: [AdapterSuite.media.photo(ctx)] })
       })
-      yield* control(ctx, "comments", { username: "ig_inbox_owner", author: "early_bird", text: "Before Herald", postId: published.id })
-      yield* control(ctx, "messages", { username: "ig_inbox_owner", author: "early_dm", text: "Anyone there?" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "ig_inbox_owner", author: "early_bird", text: "Before Herald", postId: published.id })
+      yield* AdapterSuite.control(ctx, "messages", { username: "ig_inbox_owner", author: "early_dm", text: "Anyone there?" })
 
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
 
-      const comment = yield* control(ctx, "comments", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", {
         username: "ig_inbox_owner",
         author: "carla",
         text: "Love this",
         postId: published.id
       })
-      const message = yield* control(ctx, "messages", { username: "ig_inbox_owner", author: "dan", text: "Can we talk?", attachments: 2 })
+      const message = yield* AdapterSuite.control(ctx, "messages", { username: "ig_inbox_owner", author: "dan", text: "Can we talk?", attachments: 2 })
       assert.deepStrictEqual([comment.status, message.status], [201, 201])
 
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       const received = page.comments[0]!
       assert.strictEqual(received.id, comment.body["id"])
@@ -90,9 +67,9 @@ layer(
       assert.isFalse(arrived.outgoing)
       assert.isFalse(Number.isNaN(Date.parse(arrived.createdAt)))
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
-      const still = yield* inbox(ctx).fetch({ account, cursor: again.cursor })
+      const still = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: again.cursor })
       assert.deepStrictEqual([still.comments.length, still.messages.length], [0, 0])
     }))
 
@@ -100,26 +77,21 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, published } = yield* start(ctx, "ig_inbox_replier")
-      yield* control(ctx, "comments", { username: "ig_inbox_replier", author: "ines", text: "Where is this?", postId: published.id })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "ig_inbox_replier", author: "ines", text: "Where is this?", postId: published.id })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const comment = page.comments[0]!
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
+      const { reply } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
       assert.isNull(reply.permalink)
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(
         later.comments.map((entry) => [entry.id, entry.author.id, entry.author.username, entry.replyTo, entry.postId]),
         [[reply.id, account.networkAccountId, "ig_inbox_replier", comment.id, published.id]]
       )
 
       // Instagram files an answer to a reply under the top-level comment.
-      const nested = yield* inbox(ctx).replyToComment({ account, comment: later.comments[0]!, text: "Near the river" })
+      const nested = yield* AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: later.comments[0]!, text: "Near the river" })
       assert.strictEqual(ctx.simulator.state.comments.get(nested.id)?.replyTo, comment.id)
     }))
 
@@ -127,24 +99,20 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "ig_inbox_messenger")
-      yield* control(ctx, "messages", { username: "ig_inbox_messenger", author: "jon", text: "Hello" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "messages", { username: "ig_inbox_messenger", author: "jon", text: "Hello" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const message = page.messages[0]!
 
-      const sent = yield* inbox(ctx).sendMessage({ account, conversationId: message.conversationId, text: "Hi Jon" })
-      const kept = ctx.simulator.state.messagesAfter(account.networkAccountId, 0).find((entry) => entry.id === sent.id)
-      assert.isDefined(kept)
-      assert.isTrue(kept!.outgoing)
-      assert.strictEqual(kept!.conversationId, message.conversationId)
+      const { sent } = yield* AdapterSuite.answerMessage(ctx, { account, conversationId: message.conversationId, text: "Hi Jon" })
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(
         later.messages.map((entry) => [entry.id, entry.outgoing, entry.from.id, entry.text]),
         [[sent.id, true, account.networkAccountId, "Hi Jon"]]
       )
       assert.deepStrictEqual(later.comments, [])
 
-      const nowhere = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
+      const nowhere = yield* Effect.flip(AdapterSuite.inboxOf(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
       assert.strictEqual(nowhere.reason._tag, "Rejected")
     }))
 
@@ -152,12 +120,12 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account } = yield* AdapterSuite.connect(ctx, "ig_inbox_first")
-      const { cursor } = yield* inbox(ctx).fetch({ account, cursor: null })
+      const { cursor } = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
         account,
         post: AdapterSuite.post({ text: `first ${Date.now()}`, media: [AdapterSuite.media.photo(ctx)], firstComment: "#herald" })
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => [entry.text, entry.author.id, entry.postId]), [
         ["#herald", account.networkAccountId, published.id]
       ])
@@ -167,32 +135,21 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, published } = yield* start(ctx, "ig_inbox_errors")
-      yield* control(ctx, "comments", { username: "ig_inbox_errors", author: "kim", text: "Hey", postId: published.id })
-      const comment = (yield* inbox(ctx).fetch({ account, cursor })).comments[0]!
+      yield* AdapterSuite.control(ctx, "comments", { username: "ig_inbox_errors", author: "kim", text: "Hey", postId: published.id })
+      const comment = (yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })).comments[0]!
 
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
-      assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
-      assert.isTrue(flaky.retryable)
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
-      assert.strictEqual(unknown.reason._tag, "Rejected")
-
-      ctx.simulator.state.expire(account.networkAccountId)
-      const expired = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
-      assert.strictEqual(expired.reason._tag, "AuthExpired")
-      const replyExpired = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "late" }))
-      assert.strictEqual(replyExpired.reason._tag, "AuthExpired")
+      yield* AdapterSuite.checkAnswerErrors(ctx, { account, cursor, comment })
     }))
 
   it.effect("starts again from now when the cursor is not one it made", () =>
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, published } = yield* start(ctx, "ig_inbox_garbled")
-      yield* control(ctx, "comments", { username: "ig_inbox_garbled", author: "lee", text: "Seen before", postId: published.id })
-      const page = yield* inbox(ctx).fetch({ account, cursor: "not a cursor" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "ig_inbox_garbled", author: "lee", text: "Seen before", postId: published.id })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: "not a cursor" })
       assert.deepStrictEqual([page.comments.length, page.messages.length], [0, 0])
-      yield* control(ctx, "comments", { username: "ig_inbox_garbled", author: "lee", text: "New", postId: published.id })
-      const next = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "ig_inbox_garbled", author: "lee", text: "New", postId: published.id })
+      const next = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(next.comments.map((entry) => entry.text), ["New"])
     }))
 })

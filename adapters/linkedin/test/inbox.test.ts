@@ -1,5 +1,5 @@
-import { assert, describe, it as unit, layer } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { assert, describe, it as unit } from "@effect/vitest"
+import { Effect, Option } from "effect"
 import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import * as InboxCursor from "../src/internal/inboxCursor.ts"
@@ -9,70 +9,40 @@ import { LinkedInAdapter, LinkedInSimulator } from "../src/index.ts"
 // LinkedIn's inbox over real HTTP against the simulator: comments on the member's posts read through the
 // Comments API, people's comments coming in through the kit's control routes; no direct messages.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
 /** A comment left by someone through the control route; answers what the simulator stored. */
 const comment = (context: AdapterSuite.Context, body: Record<string, unknown>) =>
-  Effect.map(control(context, "comments", body), (answer) => {
+  Effect.map(AdapterSuite.control(context, "comments", body), (answer) => {
     assert.strictEqual(answer.status, 201, JSON.stringify(answer.body))
     return answer.body as unknown as Adapter.InboxComment
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the LinkedIn adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected member with one published post and the cursor of its first (null-cursor) fetch. */
-const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account, tokens } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `post of ${username} ${Date.now()}` })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, tokens, published, cursor: first.cursor }
   })
 
 /** A started member with someone's comment on their post, as the next fetch reads it. */
 const asked = (context: AdapterSuite.Context, username: string, text: string) =>
   Effect.gen(function*() {
-    const started = yield* start(context, username)
+    const started = yield* AdapterSuite.startInbox(context, username)
     yield* comment(context, { username, author: `asker_of_${username}`, text })
-    const page = yield* inbox(context).fetch({ account: started.account, cursor: started.cursor })
+    const page = yield* AdapterSuite.inboxOf(context).fetch({ account: started.account, cursor: started.cursor })
     return { ...started, page, question: page.comments[0]! }
   })
 
 const root = (context: AdapterSuite.Context) => `${context.baseUrl}/sandbox/linkedin`
 
-layer(
-  AdapterSuite.harness({ makeAdapter: LinkedInAdapter.make, makeSimulator: LinkedInSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("linkedin inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: LinkedInAdapter.make, makeSimulator: LinkedInSimulator.simulator })("linkedin inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; the next brings a new comment once, in LinkedIn's terms", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published } = yield* start(ctx, "li_inbox_owner")
+      const { account, published } = yield* AdapterSuite.startInbox(ctx, "li_inbox_owner")
       yield* comment(ctx, { username: "li_inbox_owner", author: "early_bird", text: "Before Herald" })
 
       // As for a member just connected: a null cursor brings none of what is already there.
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
       assert.isTrue(Option.isSome(InboxCursor.decode(first.cursor)))
 
       const stored = yield* comment(ctx, { username: "li_inbox_owner", author: "carla", text: "Love this (really) #launch" })
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       assert.deepStrictEqual(page.messages, [])
       const received = page.comments[0]!
@@ -87,7 +57,7 @@ layer(
       assert.strictEqual(received.permalink, `${root(ctx)}/feed/update/${published.id}/?commentUrn=${encodeURIComponent(urn)}`)
       assert.strictEqual(received.createdAt, stored.createdAt)
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
       assert.strictEqual(again.cursor, page.cursor)
     }))
@@ -95,7 +65,7 @@ layer(
   it.effect("reads comments on any of the member's recent posts, and more than one page of them", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor, published: older } = yield* start(ctx, "li_inbox_pages")
+      const { account, cursor, published: older } = yield* AdapterSuite.startInbox(ctx, "li_inbox_pages")
       const newer = yield* AdapterSuite.publishToEnd(ctx.adapter, {
         account,
         post: AdapterSuite.post({ text: `second post ${Date.now()}` })
@@ -105,7 +75,7 @@ layer(
       for (let index = 0; index < many; index++) {
         yield* comment(ctx, { username: "li_inbox_pages", author: `fan_${index}`, text: `comment ${index}` })
       }
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.strictEqual(page.comments.length, many + 1)
       assert.deepStrictEqual(page.comments.filter((entry) => entry.postId === older.id).map((entry) => entry.text), ["old post"])
       assert.strictEqual(page.comments.filter((entry) => entry.postId === newer.id).length, many)
@@ -115,7 +85,7 @@ layer(
   it.effect("brings the member's own first comment and replies as theirs, and people's replies with their parent", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "li_inbox_threads")
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "li_inbox_threads")
       const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
         account,
         post: AdapterSuite.post({ text: `with a first comment ${Date.now()}`, firstComment: "Slides below" })
@@ -127,7 +97,7 @@ layer(
         text: "In Lisbon, I think",
         replyTo: question.id
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => [entry.text, entry.author.id === account.networkAccountId]), [
         ["Slides below", true],
         ["Where?", false],
@@ -146,7 +116,7 @@ layer(
       const ctx = yield* context
       const { account, page, published, question } = yield* asked(ctx, "li_inbox_replier", "Is there a recording?")
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment: question, text: "Yes: example.com/talk_(2026)" })
+      const reply = yield* AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: question, text: "Yes: example.com/talk_(2026)" })
       const parsed = Request.parseCommentUrn(reply.id)
       assert.isDefined(parsed)
       assert.strictEqual(parsed!.postUrn, published.id)
@@ -158,13 +128,13 @@ layer(
       assert.strictEqual(stored!.author.id, account.networkAccountId)
       assert.strictEqual(reply.permalink, `${root(ctx)}/feed/update/${published.id}/?commentUrn=${encodeURIComponent(reply.id)}`)
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.id, entry.replyTo, entry.author.id]), [
         [reply.id, question.id, account.networkAccountId]
       ])
 
       // LinkedIn threads two levels deep: answering the reply answers in the same thread.
-      const second = yield* inbox(ctx).replyToComment({ account, comment: later.comments[0]!, text: "And the slides" })
+      const second = yield* AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: later.comments[0]!, text: "And the slides" })
       const thread = ctx.simulator.state.comments.get(Request.parseCommentUrn(second.id)!.commentId)
       assert.strictEqual(thread?.replyTo, Request.parseCommentUrn(question.id)!.commentId)
     }))
@@ -172,15 +142,13 @@ layer(
   it.effect("offers no direct messages: none are read and sending fails for good", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "li_inbox_dms")
-      const sent = yield* control(ctx, "messages", { username: "li_inbox_dms", author: "recruiter", text: "Hi!" })
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "li_inbox_dms")
+      const { sent } = yield* AdapterSuite.checkNoMessages(ctx, {
+        account,
+        cursor,
+        message: { username: "li_inbox_dms", author: "recruiter", text: "Hi!" }
+      })
       assert.strictEqual(sent.status, 201)
-      const page = yield* inbox(ctx).fetch({ account, cursor })
-      assert.deepStrictEqual(page.messages, [])
-      const error = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "any", text: "Hello" }))
-      assert.strictEqual(error.reason._tag, "Rejected")
-      assert.isFalse(error.retryable)
-      assert.include(error.message, "does not offer direct messages")
     }))
 
   it.effect("maps an expired token, a revoked grant and the sandbox triggers as for publishing", () =>
@@ -188,37 +156,27 @@ layer(
       const ctx = yield* context
       const { account, cursor, question } = yield* asked(ctx, "li_inbox_errors", "Hey")
 
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: question, text: "no #sandbox-fail" }))
-      assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: question, text: "wobbly #sandbox-flaky" }))
-      assert.isTrue(flaky.retryable)
+      // A comment that is gone is named by its URN on the post.
       const gone = { ...question, id: Request.commentUrn(question.postId, "404") }
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: gone, text: "x" }))
-      assert.strictEqual(unknown.reason._tag, "Rejected")
-
-      ctx.simulator.state.expire(account.networkAccountId)
-      const expired = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
-      assert.strictEqual(expired.reason._tag, "AuthExpired")
-      const expiredReply = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: question, text: "later" }))
-      assert.strictEqual(expiredReply.reason._tag, "AuthExpired")
+      yield* AdapterSuite.checkAnswerErrors(ctx, { account, cursor, comment: question, gone })
     }))
 
   it.effect("asks for a reconnect after #sandbox-revoke in a reply", () =>
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, question } = yield* asked(ctx, "li_inbox_revoked", "Hello")
-      const revoked = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: question, text: "bye #sandbox-revoke" }))
+      const revoked = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: question, text: "bye #sandbox-revoke" }))
       assert.strictEqual(revoked.reason._tag, "NeedsReconnect")
-      const after = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
+      const after = yield* Effect.flip(AdapterSuite.inboxOf(ctx).fetch({ account, cursor }))
       assert.strictEqual(after.reason._tag, "NeedsReconnect")
     }))
 
   it.effect("starts again from now on a cursor it did not make", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account } = yield* start(ctx, "li_inbox_cursor")
+      const { account } = yield* AdapterSuite.startInbox(ctx, "li_inbox_cursor")
       yield* comment(ctx, { username: "li_inbox_cursor", author: "old_news", text: "Before" })
-      const page = yield* inbox(ctx).fetch({ account, cursor: "12345" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: "12345" })
       assert.deepStrictEqual(page.comments, [])
       assert.isTrue(Option.isSome(InboxCursor.decode(page.cursor)))
     }))

@@ -1,51 +1,20 @@
-import { assert, describe, it, layer } from "@effect/vitest"
-import type { Adapter } from "@herald/adapter-kit"
+import { assert, describe, it } from "@effect/vitest"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { Duration, Effect, Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { ThreadsAdapter, ThreadsSimulator } from "../src/index.ts"
 import * as Inbox from "../src/internal/inbox.ts"
 
 // Threads' inbox end to end: the adapter against its simulator over real HTTP, with people's replies coming
 // in through the kit's control routes. Threads has replies and no DMs.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the threads adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected account with one published post and the cursor of its first (null-cursor) fetch. */
-const start = (context: AdapterSuite.Context, username: string, firstComment: string | null = null) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `post of ${username} ${Date.now()}`, firstComment })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, published, cursor: first.cursor }
-  })
-
-layer(
-  AdapterSuite.harness({ makeAdapter: ThreadsAdapter.make, makeSimulator: ThreadsSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("threads inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: ThreadsAdapter.make, makeSimulator: ThreadsSimulator.simulator })("threads inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; later ones bring each new reply once, with its fields", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published } = yield* start(ctx, "inbox_owner")
-      const old = yield* control(ctx, "comments", {
+      const { account, published } = yield* AdapterSuite.startInbox(ctx, "inbox_owner")
+      const old = yield* AdapterSuite.control(ctx, "comments", {
         username: "inbox_owner",
         author: "early_bird",
         text: "Before Herald",
@@ -53,17 +22,17 @@ layer(
       })
       assert.strictEqual(old.status, 201)
 
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
       assert.isString(first.cursor)
 
-      const comment = yield* control(ctx, "comments", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", {
         username: "inbox_owner",
         author: "carla",
         text: "Love this",
         postId: published.id
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       const received = page.comments[0]!
       assert.strictEqual(received.id, comment.body["id"])
@@ -77,7 +46,7 @@ layer(
       assert.isFalse(Number.isNaN(Date.parse(received.createdAt)))
       assert.deepStrictEqual(page.messages, [])
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
       assert.strictEqual(again.cursor, page.cursor)
     }))
@@ -85,12 +54,12 @@ layer(
   it.effect("a reply in the same second as the cursor still arrives, and only once", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published, cursor } = yield* start(ctx, "inbox_second")
+      const { account, published, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_second")
       const texts: Array<string> = []
       let current = cursor
       for (const text of ["one", "two", "three"]) {
-        yield* control(ctx, "comments", { username: "inbox_second", author: "fast", text, postId: published.id })
-        const page = yield* inbox(ctx).fetch({ account, cursor: current })
+        yield* AdapterSuite.control(ctx, "comments", { username: "inbox_second", author: "fast", text, postId: published.id })
+        const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: current })
         texts.push(...page.comments.map((entry) => entry.text))
         current = page.cursor
       }
@@ -100,31 +69,31 @@ layer(
   it.effect("reads every page of a busy post, oldest first", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published, cursor } = yield* start(ctx, "inbox_busy")
+      const { account, published, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_busy")
       const count = ThreadsAdapter.inboxBounds.pageSize + 10
       for (let index = 0; index < count; index++) {
-        yield* control(ctx, "comments", { username: "inbox_busy", author: `fan${index}`, text: `n${index}`, postId: published.id })
+        yield* AdapterSuite.control(ctx, "comments", { username: "inbox_busy", author: `fan${index}`, text: `n${index}`, postId: published.id })
       }
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => entry.text), Array.from({ length: count }, (_, index) => `n${index}`))
       assert.strictEqual(new Set(page.comments.map((entry) => entry.id)).size, count)
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.strictEqual(again.comments.length, 0)
     }))
 
   it.effect("a reply to a reply names its parent", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published, cursor } = yield* start(ctx, "inbox_nested")
-      const parent = yield* control(ctx, "comments", { username: "inbox_nested", author: "ann", text: "top", postId: published.id })
-      yield* control(ctx, "comments", {
+      const { account, published, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_nested")
+      const parent = yield* AdapterSuite.control(ctx, "comments", { username: "inbox_nested", author: "ann", text: "top", postId: published.id })
+      yield* AdapterSuite.control(ctx, "comments", {
         username: "inbox_nested",
         author: "bob",
         text: "below",
         postId: published.id,
         replyTo: parent.body["id"]
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => [entry.text, entry.postId, entry.replyTo]), [
         ["top", published.id, null],
         ["below", published.id, parent.body["id"]]
@@ -134,21 +103,16 @@ layer(
   it.effect("replies to a comment; the simulator keeps it and the next fetch brings it as the account's", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published, cursor } = yield* start(ctx, "inbox_replier")
-      yield* control(ctx, "comments", { username: "inbox_replier", author: "ines", text: "Where is this?", postId: published.id })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const { account, published, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_replier")
+      yield* AdapterSuite.control(ctx, "comments", { username: "inbox_replier", author: "ines", text: "Where is this?", postId: published.id })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const comment = page.comments[0]!
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.text, "In Lisbon")
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
-      assert.strictEqual(reply.permalink, stored!.permalink)
+      const { reply, stored } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
+      assert.strictEqual(stored.text, "In Lisbon")
+      assert.strictEqual(reply.permalink, stored.permalink)
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.id, entry.author.id, entry.replyTo, entry.postId]), [
         [reply.id, account.networkAccountId, comment.id, published.id]
       ])
@@ -158,12 +122,12 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account } = yield* AdapterSuite.connect(ctx, "inbox_first")
-      const { cursor } = yield* inbox(ctx).fetch({ account, cursor: null })
+      const { cursor } = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
         account,
         post: AdapterSuite.post({ text: `with a first comment ${Date.now()}`, firstComment: "link in here" })
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => [entry.text, entry.author.id, entry.postId, entry.replyTo]), [
         ["link in here", account.networkAccountId, published.id, null]
       ])
@@ -172,34 +136,21 @@ layer(
   it.effect("has no DMs: none are read, and sending one fails for good", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "inbox_nodm")
-      yield* control(ctx, "messages", { username: "inbox_nodm", author: "dan", text: "Can we talk?" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
-      assert.deepStrictEqual(page.messages, [])
-      const error = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "1", text: "hi" }))
-      assert.strictEqual(error.reason._tag, "Rejected")
-      assert.isFalse(error.retryable)
-      assert.include(error.reason.message, "does not offer direct messages")
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_nodm")
+      yield* AdapterSuite.checkNoMessages(ctx, {
+        account,
+        cursor,
+        message: { username: "inbox_nodm", author: "dan", text: "Can we talk?" }
+      })
     }))
 
   it.effect("maps an expired token to AuthExpired, as for publishing, and honours the sandbox triggers", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, published, cursor } = yield* start(ctx, "inbox_errors")
-      yield* control(ctx, "comments", { username: "inbox_errors", author: "kim", text: "Hey", postId: published.id })
-      const comment = (yield* inbox(ctx).fetch({ account, cursor })).comments[0]!
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
-      assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
-      assert.isTrue(flaky.retryable)
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
-      assert.strictEqual(unknown.reason._tag, "Rejected")
-
-      ctx.simulator.state.expire(account.networkAccountId)
-      const expired = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
-      assert.strictEqual(expired.reason._tag, "AuthExpired")
-      const expiredReply = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "late" }))
-      assert.strictEqual(expiredReply.reason._tag, "AuthExpired")
+      const { account, published, cursor } = yield* AdapterSuite.startInbox(ctx, "inbox_errors")
+      yield* AdapterSuite.control(ctx, "comments", { username: "inbox_errors", author: "kim", text: "Hey", postId: published.id })
+      const comment = (yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })).comments[0]!
+      yield* AdapterSuite.checkAnswerErrors(ctx, { account, cursor, comment })
     }))
 })
 

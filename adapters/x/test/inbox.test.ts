@@ -1,44 +1,13 @@
-import { assert, describe, it as unit, layer } from "@effect/vitest"
-import type { Adapter } from "@herald/adapter-kit"
+import { assert, describe, it as unit } from "@effect/vitest"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import * as Inbox from "../src/internal/inbox.ts"
 import { XAdapter, XSimulator } from "../src/index.ts"
 
 // X's inbox end to end: the adapter against its simulator over real HTTP, with people's replies and direct
 // messages coming in through the kit's control routes.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/x/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the X adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected account with one published post and the cursor of its first (null-cursor) fetch. */
-const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `post of ${username} ${Date.now()}` })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, published, cursor: first.cursor }
-  })
-
-layer(
-  AdapterSuite.harness({ makeAdapter: XAdapter.make, makeSimulator: XSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("x inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: XAdapter.make, makeSimulator: XSimulator.simulator })("x inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; later ones bring each new reply and message once", () =>
@@ -49,19 +18,19 @@ layer(
         account,
         post: AdapterSuite.post({ text: `owned ${Date.now()}` })
       })
-      yield* control(ctx, "comments", { username: "x_inbox_owner", author: "early_bird", text: "Before Herald" })
-      yield* control(ctx, "messages", { username: "x_inbox_owner", author: "early_bird", text: "Old news" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_owner", author: "early_bird", text: "Before Herald" })
+      yield* AdapterSuite.control(ctx, "messages", { username: "x_inbox_owner", author: "early_bird", text: "Old news" })
 
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
 
-      const comment = yield* control(ctx, "comments", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", {
         username: "x_inbox_owner",
         author: "carla",
         text: "Love this & that",
         postId: published.id
       })
-      const message = yield* control(ctx, "messages", {
+      const message = yield* AdapterSuite.control(ctx, "messages", {
         username: "x_inbox_owner",
         author: "dan",
         text: "Can we talk?",
@@ -69,7 +38,7 @@ layer(
       })
       assert.deepStrictEqual([comment.status, message.status], [201, 201])
 
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       const received = page.comments[0]!
       assert.strictEqual(received.id, comment.body["id"])
@@ -92,7 +61,7 @@ layer(
       assert.strictEqual(arrived.conversationId, message.body["conversationId"])
       assert.isFalse(Number.isNaN(Date.parse(arrived.createdAt)))
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
       assert.strictEqual(again.cursor, page.cursor)
     }))
@@ -100,15 +69,15 @@ layer(
   it.effect("names the comment a reply answers, on the post that started the conversation", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor, published } = yield* start(ctx, "x_inbox_threads")
-      const parent = yield* control(ctx, "comments", { username: "x_inbox_threads", author: "eve", text: "Where?" })
-      const child = yield* control(ctx, "comments", {
+      const { account, cursor, published } = yield* AdapterSuite.startInbox(ctx, "x_inbox_threads")
+      const parent = yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_threads", author: "eve", text: "Where?" })
+      const child = yield* AdapterSuite.control(ctx, "comments", {
         username: "x_inbox_threads",
         author: "finn",
         text: "Same question",
         replyTo: parent.body["id"]
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((comment) => [comment.id, comment.postId, comment.replyTo]), [
         [parent.body["id"], published.id, null],
         [child.body["id"], published.id, parent.body["id"]]
@@ -118,67 +87,58 @@ layer(
   it.effect("replies to a comment and answers a message; later fetches bring both as the account's", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor, published } = yield* start(ctx, "x_inbox_replier")
-      yield* control(ctx, "comments", { username: "x_inbox_replier", author: "ines", text: "Where is this?" })
-      yield* control(ctx, "messages", { username: "x_inbox_replier", author: "jon", text: "Hello" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const { account, cursor, published } = yield* AdapterSuite.startInbox(ctx, "x_inbox_replier")
+      yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_replier", author: "ines", text: "Where is this?" })
+      yield* AdapterSuite.control(ctx, "messages", { username: "x_inbox_replier", author: "jon", text: "Hello" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const comment = page.comments[0]!
       const message = page.messages[0]!
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
+      const { reply } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
       assert.strictEqual(reply.permalink, `${ctx.baseUrl}/sandbox/x/x_inbox_replier/status/${reply.id}`)
 
-      const sent = yield* inbox(ctx).sendMessage({ account, conversationId: message.conversationId, text: "Hi Jon" })
-      const kept = ctx.simulator.state.messagesAfter(account.networkAccountId, 0).find((entry) => entry.id === sent.id)
-      assert.isDefined(kept)
-      assert.isTrue(kept!.outgoing)
-      assert.strictEqual(kept!.conversationId, message.conversationId)
+      const { sent } = yield* AdapterSuite.answerMessage(ctx, { account, conversationId: message.conversationId, text: "Hi Jon" })
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.id, entry.author.id, entry.postId, entry.replyTo]), [
         [reply.id, account.networkAccountId, published.id, comment.id]
       ])
       assert.deepStrictEqual(later.messages.map((entry) => [entry.id, entry.outgoing, entry.from.id]), [
         [sent.id, true, account.networkAccountId]
       ])
-      const quiet = yield* inbox(ctx).fetch({ account, cursor: later.cursor })
+      const quiet = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: later.cursor })
       assert.deepStrictEqual([quiet.comments.length, quiet.messages.length], [0, 0])
     }))
 
   it.effect("does not read the account's own thread follow-ups and first comment as comments", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "x_inbox_thread_author")
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "x_inbox_thread_author")
       const stamp = Date.now()
       yield* AdapterSuite.publishToEnd(ctx.adapter, {
         account,
         post: AdapterSuite.post({ text: `root ${stamp}`, thread: [`more ${stamp}`], firstComment: `note ${stamp}` })
       })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments, [])
     }))
 
   it.effect("reads past X's page of 100, and each item once", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "x_inbox_busy")
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "x_inbox_busy")
       for (let index = 0; index < 105; index++) {
-        yield* control(ctx, "comments", { username: "x_inbox_busy", author: `fan_${index % 7}`, text: `comment ${index}` })
-        yield* control(ctx, "messages", { username: "x_inbox_busy", author: `writer_${index % 5}`, text: `message ${index}` })
+        yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_busy", author: `fan_${index % 7}`, text: `comment ${index}` })
+        yield* AdapterSuite.control(ctx, "messages", { username: "x_inbox_busy", author: `writer_${index % 5}`, text: `message ${index}` })
       }
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.strictEqual(page.comments.length, 105)
       assert.strictEqual(new Set(page.comments.map((comment) => comment.id)).size, 105)
       assert.strictEqual(page.comments[0]!.text, "comment 0")
       assert.strictEqual(page.messages.length, 105)
       assert.strictEqual(page.messages.at(-1)!.text, "message 104")
-      yield* control(ctx, "messages", { username: "x_inbox_busy", author: "writer_1", text: "one more" })
-      const next = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      yield* AdapterSuite.control(ctx, "messages", { username: "x_inbox_busy", author: "writer_1", text: "one more" })
+      const next = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(next.messages.map((message) => message.text), ["one more"])
       assert.deepStrictEqual(next.comments, [])
     }))
@@ -186,35 +146,35 @@ layer(
   it.effect("maps errors as publishing does: expired token, refusals, sandbox triggers", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account, cursor } = yield* start(ctx, "x_inbox_refused")
-      yield* control(ctx, "comments", { username: "x_inbox_refused", author: "kim", text: "Hey" })
-      const comment = (yield* inbox(ctx).fetch({ account, cursor })).comments[0]!
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "x_inbox_refused")
+      yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_refused", author: "kim", text: "Hey" })
+      const comment = (yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })).comments[0]!
 
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
+      const unknown = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
       assert.strictEqual(unknown.reason._tag, "Rejected")
-      const nowhere = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
+      const nowhere = yield* Effect.flip(AdapterSuite.inboxOf(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
       assert.strictEqual(nowhere.reason._tag, "Rejected")
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
+      const failed = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
       assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
+      const flaky = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
       assert.strictEqual(flaky.reason._tag, "Transient")
 
       ctx.simulator.state.expire(account.networkAccountId)
-      const expired = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
+      const expired = yield* Effect.flip(AdapterSuite.inboxOf(ctx).fetch({ account, cursor }))
       assert.strictEqual(expired.reason._tag, "AuthExpired")
-      const first = yield* Effect.flip(inbox(ctx).fetch({ account, cursor: null }))
+      const first = yield* Effect.flip(AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null }))
       assert.strictEqual(first.reason._tag, "AuthExpired")
     }))
 
   it.effect("starts from now again on a cursor it did not write", () =>
     Effect.gen(function*() {
       const ctx = yield* context
-      const { account } = yield* start(ctx, "x_inbox_foreign")
-      yield* control(ctx, "comments", { username: "x_inbox_foreign", author: "lou", text: "Before the reset" })
-      const reset = yield* inbox(ctx).fetch({ account, cursor: "after=latest" })
+      const { account } = yield* AdapterSuite.startInbox(ctx, "x_inbox_foreign")
+      yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_foreign", author: "lou", text: "Before the reset" })
+      const reset = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: "after=latest" })
       assert.deepStrictEqual([reset.comments.length, reset.messages.length], [0, 0])
-      yield* control(ctx, "comments", { username: "x_inbox_foreign", author: "lou", text: "After the reset" })
-      const page = yield* inbox(ctx).fetch({ account, cursor: reset.cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "x_inbox_foreign", author: "lou", text: "After the reset" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: reset.cursor })
       assert.deepStrictEqual(page.comments.map((comment) => comment.text), ["After the reset"])
     }))
 

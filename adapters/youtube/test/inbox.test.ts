@@ -1,5 +1,5 @@
-import { assert, describe, it, layer } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
 import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import * as Inbox from "../src/internal/inbox.ts"
@@ -9,41 +9,13 @@ import { YouTubeAdapter, YouTubeSimulator } from "../src/index.ts"
 // `commentThreads` and `comments` endpoints over real HTTP, with viewers' comments coming in through the
 // kit's control routes. YouTube has no direct messages.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the YouTube adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected channel with one processed upload, and the cursor of its first (null-cursor) fetch. */
+/** The channel's one post is a processed upload: YouTube posts are videos, with a title. */
 const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({
-        text: `upload of ${username} ${Date.now()}`,
-        title: `Video of ${username}`,
-        media: [AdapterSuite.media.video(context)]
-      })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, published, cursor: first.cursor }
+  AdapterSuite.startInbox(context, username, {
+    post: { text: `upload of ${username} ${Date.now()}`, title: `Video of ${username}`, media: [AdapterSuite.media.video(context)] }
   })
 
-layer(
-  AdapterSuite.harness({ makeAdapter: YouTubeAdapter.make, makeSimulator: YouTubeSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("youtube inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: YouTubeAdapter.make, makeSimulator: YouTubeSimulator.simulator })("youtube inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("asks for the comment scope", () =>
@@ -56,21 +28,21 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, published } = yield* start(ctx, "yt_inbox_owner")
-      const old = yield* control(ctx, "comments", { username: "yt_inbox_owner", author: "early_bird", text: "Before Herald" })
+      const old = yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_owner", author: "early_bird", text: "Before Herald" })
       assert.strictEqual(old.status, 201)
 
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
       assert.isAbove(first.cursor.length, 0)
 
-      const comment = yield* control(ctx, "comments", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", {
         username: "yt_inbox_owner",
         author: "carla",
         text: "Love this",
         postId: published.id
       })
       assert.strictEqual(comment.status, 201)
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       assert.deepStrictEqual(page.messages, [])
       const received = page.comments[0]!
@@ -85,7 +57,7 @@ layer(
       // YouTube's times have whole seconds.
       assert.match(received.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
     }))
 
@@ -97,9 +69,9 @@ layer(
       let current = cursor
       for (const round of [1, 2, 3]) {
         for (const n of [1, 2, 3]) {
-          yield* control(ctx, "comments", { username: "yt_inbox_burst", author: `fan${n}`, text: `round ${round} #${n}` })
+          yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_burst", author: `fan${n}`, text: `round ${round} #${n}` })
         }
-        const page = yield* inbox(ctx).fetch({ account, cursor: current })
+        const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: current })
         seen.push(...page.comments.map((entry) => entry.text))
         current = page.cursor
       }
@@ -110,26 +82,21 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, published } = yield* start(ctx, "yt_inbox_replier")
-      yield* control(ctx, "comments", { username: "yt_inbox_replier", author: "ines", text: "Where is this?" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_replier", author: "ines", text: "Where is this?" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const comment = page.comments[0]!
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
+      const { reply, stored } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
       assert.strictEqual(reply.permalink, `${ctx.baseUrl}/sandbox/youtube/watch?v=${published.id}&lc=${reply.id}`)
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.text, "In Lisbon")
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
+      assert.strictEqual(stored.text, "In Lisbon")
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.id, entry.replyTo, entry.author.id, entry.text]), [
         [reply.id, comment.id, account.networkAccountId, "In Lisbon"]
       ])
 
       // YouTube has one level of replies: answering the reply answers its thread.
-      const nested = yield* inbox(ctx).replyToComment({ account, comment: later.comments[0]!, text: "Near the river" })
+      const nested = yield* AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: later.comments[0]!, text: "Near the river" })
       assert.strictEqual(ctx.simulator.state.comments.get(nested.id)!.replyTo, comment.id)
     }))
 
@@ -137,18 +104,18 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "yt_inbox_busy")
-      const top = yield* control(ctx, "comments", { username: "yt_inbox_busy", author: "host", text: "Thread" })
+      const top = yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_busy", author: "host", text: "Thread" })
       for (const n of [1, 2, 3, 4, 5, 6, 7]) {
-        yield* control(ctx, "comments", { username: "yt_inbox_busy", author: `guest${n}`, text: `reply ${n}`, replyTo: top.body["id"] })
+        yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_busy", author: `guest${n}`, text: `reply ${n}`, replyTo: top.body["id"] })
       }
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => entry.text), ["Thread", 1, 2, 3, 4, 5, 6, 7].map((n) =>
         typeof n === "string" ? n : `reply ${n}`))
       assert.isTrue(page.comments.slice(1).every((entry) => entry.replyTo === top.body["id"]))
       assert.strictEqual(Option.getOrThrow(Inbox.decode(page.cursor)).replies[String(top.body["id"])], 7)
 
-      yield* control(ctx, "comments", { username: "yt_inbox_busy", author: "guest8", text: "reply 8", replyTo: top.body["id"] })
-      const more = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_busy", author: "guest8", text: "reply 8", replyTo: top.body["id"] })
+      const more = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(more.comments.map((entry) => entry.text), ["reply 8"])
     }))
 
@@ -156,9 +123,9 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, published } = yield* start(ctx, "yt_inbox_channel")
-      yield* control(ctx, "comments", { username: "yt_inbox_channel", author: "odd", text: "on the channel", postId: "none" })
-      yield* control(ctx, "comments", { username: "yt_inbox_channel", author: "even", text: "on the video", postId: published.id })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_channel", author: "odd", text: "on the channel", postId: "none" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_channel", author: "even", text: "on the video", postId: published.id })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       assert.deepStrictEqual(page.comments.map((entry) => entry.text), ["on the video"])
     }))
 
@@ -166,37 +133,35 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "yt_inbox_dm")
-      const message = yield* control(ctx, "messages", { username: "yt_inbox_dm", author: "dan", text: "Hi" })
-      assert.strictEqual(message.status, 201)
-      const page = yield* inbox(ctx).fetch({ account, cursor })
-      assert.deepStrictEqual(page.messages, [])
-      const error = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "any", text: "Hello" }))
-      assert.strictEqual(error.reason._tag, "Rejected")
-      assert.isFalse(error.retryable)
-      assert.include(error.message, "does not offer direct messages")
+      const { sent } = yield* AdapterSuite.checkNoMessages(ctx, {
+        account,
+        cursor,
+        message: { username: "yt_inbox_dm", author: "dan", text: "Hi" }
+      })
+      assert.strictEqual(sent.status, 201)
     }))
 
   it.effect("maps an expired token, refusals and the sandbox triggers as publishing does", () =>
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "yt_inbox_errors")
-      yield* control(ctx, "comments", { username: "yt_inbox_errors", author: "kim", text: "Hey" })
-      const comment = (yield* inbox(ctx).fetch({ account, cursor })).comments[0]!
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_errors", author: "kim", text: "Hey" })
+      const comment = (yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })).comments[0]!
 
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
+      const unknown = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
       assert.strictEqual(unknown.reason._tag, "Rejected")
       assert.include(unknown.message, "no longer exists")
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
+      const failed = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
       assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
+      const flaky = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
       assert.strictEqual(flaky.reason._tag, "Transient")
-      const retried = yield* inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" })
+      const retried = yield* AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" })
       assert.isDefined(ctx.simulator.state.comments.get(retried.id))
 
       ctx.simulator.state.expire(account.networkAccountId)
-      const fetchExpired = yield* Effect.flip(inbox(ctx).fetch({ account, cursor }))
+      const fetchExpired = yield* Effect.flip(AdapterSuite.inboxOf(ctx).fetch({ account, cursor }))
       assert.strictEqual(fetchExpired.reason._tag, "AuthExpired")
-      const replyExpired = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "late" }))
+      const replyExpired = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "late" }))
       assert.strictEqual(replyExpired.reason._tag, "AuthExpired")
     }))
 
@@ -204,8 +169,8 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account } = yield* start(ctx, "yt_inbox_foreign")
-      yield* control(ctx, "comments", { username: "yt_inbox_foreign", author: "lee", text: "already here" })
-      const page = yield* inbox(ctx).fetch({ account, cursor: "not-a-cursor" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "yt_inbox_foreign", author: "lee", text: "already here" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: "not-a-cursor" })
       assert.deepStrictEqual(page.comments, [])
       assert.isTrue(Option.isSome(Inbox.decode(page.cursor)))
     }))

@@ -1,57 +1,30 @@
-import { assert, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
-import type { Adapter } from "../src/index.ts"
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
 import { AdapterSuite, ExampleNetwork } from "../src/testing.ts"
 
 // The example network's inbox end to end: the adapter against its simulator over real HTTP, with people's
 // comments and messages coming in through the kit's control routes.
 
-const control = (context: AdapterSuite.Context, kind: "comments" | "messages", body: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${context.baseUrl}/sandbox/${context.simulator.network}/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-const inbox = (context: AdapterSuite.Context): Adapter.InboxHooks => {
-  assert.isDefined(context.adapter.inbox, "the example adapter has no inbox")
-  return context.adapter.inbox!
-}
-
-/** A connected account with one published post and the cursor of its first (null-cursor) fetch. */
+/** The account's one post says whose it is, and no time: each test has its own account. */
 const start = (context: AdapterSuite.Context, username: string) =>
-  Effect.gen(function*() {
-    const { account } = yield* AdapterSuite.connect(context, username)
-    const published = yield* AdapterSuite.publishToEnd(context.adapter, {
-      account,
-      post: AdapterSuite.post({ text: `post of ${username}` })
-    })
-    const first = yield* inbox(context).fetch({ account, cursor: null })
-    return { account, published, cursor: first.cursor }
-  })
+  AdapterSuite.startInbox(context, username, { post: { text: `post of ${username}` } })
 
-layer(
-  AdapterSuite.harness({ makeAdapter: ExampleNetwork.make, makeSimulator: ExampleNetwork.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
-)("example inbox", (it) => {
+AdapterSuite.withHarness({ makeAdapter: ExampleNetwork.make, makeSimulator: ExampleNetwork.simulator })("example inbox", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 
   it.effect("the first fetch skips what was there; later ones bring each new comment and message once", () =>
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, published } = yield* start(ctx, "inbox_owner")
-      const old = yield* control(ctx, "comments", { username: "inbox_owner", author: "early_bird", text: "Before Herald" })
+      const old = yield* AdapterSuite.control(ctx, "comments", { username: "inbox_owner", author: "early_bird", text: "Before Herald" })
       assert.strictEqual(old.status, 201)
 
       // As for an account just connected: a null cursor brings none of what is already there.
-      const first = yield* inbox(ctx).fetch({ account, cursor: null })
+      const first = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: null })
       assert.deepStrictEqual([first.comments.length, first.messages.length], [0, 0])
 
-      const comment = yield* control(ctx, "comments", { username: "inbox_owner", author: "carla", text: "Love this" })
-      const message = yield* control(ctx, "messages", {
+      const comment = yield* AdapterSuite.control(ctx, "comments", { username: "inbox_owner", author: "carla", text: "Love this" })
+      const message = yield* AdapterSuite.control(ctx, "messages", {
         username: "inbox_owner",
         author: "dan",
         text: "Can we talk?",
@@ -59,7 +32,7 @@ layer(
       })
       assert.deepStrictEqual([comment.status, message.status], [201, 201])
 
-      const page = yield* inbox(ctx).fetch({ account, cursor: first.cursor })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: first.cursor })
       assert.strictEqual(page.comments.length, 1)
       const received = page.comments[0]!
       assert.strictEqual(received.id, comment.body["id"])
@@ -82,7 +55,7 @@ layer(
       assert.strictEqual(arrived.conversationId, message.body["conversationId"])
       assert.isFalse(Number.isNaN(Date.parse(arrived.createdAt)))
 
-      const again = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
       assert.strictEqual(again.cursor, page.cursor)
     }))
@@ -91,11 +64,11 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "inbox_threads")
-      yield* control(ctx, "messages", { username: "inbox_threads", author: "gus", text: "one" })
-      yield* control(ctx, "messages", { username: "inbox_threads", author: "gus", text: "two" })
-      yield* control(ctx, "messages", { username: "inbox_threads", author: "hana", text: "three" })
-      yield* control(ctx, "comments", { username: "inbox_threads", author: "gus", text: "four" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "messages", { username: "inbox_threads", author: "gus", text: "one" })
+      yield* AdapterSuite.control(ctx, "messages", { username: "inbox_threads", author: "gus", text: "two" })
+      yield* AdapterSuite.control(ctx, "messages", { username: "inbox_threads", author: "hana", text: "three" })
+      yield* AdapterSuite.control(ctx, "comments", { username: "inbox_threads", author: "gus", text: "four" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const [one, two, three] = page.messages
       assert.strictEqual(one!.conversationId, two!.conversationId)
       assert.notStrictEqual(one!.conversationId, three!.conversationId)
@@ -107,29 +80,20 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor, published } = yield* start(ctx, "inbox_replier")
-      yield* control(ctx, "comments", { username: "inbox_replier", author: "ines", text: "Where is this?" })
-      yield* control(ctx, "messages", { username: "inbox_replier", author: "jon", text: "Hello" })
-      const page = yield* inbox(ctx).fetch({ account, cursor })
+      yield* AdapterSuite.control(ctx, "comments", { username: "inbox_replier", author: "ines", text: "Where is this?" })
+      yield* AdapterSuite.control(ctx, "messages", { username: "inbox_replier", author: "jon", text: "Hello" })
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
       const comment = page.comments[0]!
       const message = page.messages[0]!
 
-      const reply = yield* inbox(ctx).replyToComment({ account, comment, text: "In Lisbon" })
-      const stored = ctx.simulator.state.comments.get(reply.id)
-      assert.isDefined(stored)
-      assert.strictEqual(stored!.replyTo, comment.id)
-      assert.strictEqual(stored!.postId, published.id)
-      assert.strictEqual(stored!.author.username, "inbox_replier")
-      assert.strictEqual(stored!.author.id, account.networkAccountId)
+      const { reply, stored } = yield* AdapterSuite.answerComment(ctx, { account, comment, text: "In Lisbon", postId: published.id })
+      assert.strictEqual(stored.author.username, "inbox_replier")
       assert.strictEqual(reply.permalink, `${published.url}#comment-${reply.id}`)
 
-      const sent = yield* inbox(ctx).sendMessage({ account, conversationId: message.conversationId, text: "Hi Jon" })
-      const kept = ctx.simulator.state.messagesAfter(account.networkAccountId, 0).find((entry) => entry.id === sent.id)
-      assert.isDefined(kept)
-      assert.isTrue(kept!.outgoing)
-      assert.strictEqual(kept!.conversationId, message.conversationId)
-      assert.strictEqual(kept!.from.username, "inbox_replier")
+      const { sent, kept } = yield* AdapterSuite.answerMessage(ctx, { account, conversationId: message.conversationId, text: "Hi Jon" })
+      assert.strictEqual(kept.from.username, "inbox_replier")
 
-      const later = yield* inbox(ctx).fetch({ account, cursor: page.cursor })
+      const later = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(later.comments.map((entry) => [entry.id, entry.author.username, entry.replyTo]), [
         [reply.id, "inbox_replier", comment.id]
       ])
@@ -140,15 +104,15 @@ layer(
     Effect.gen(function*() {
       const ctx = yield* context
       const { account, cursor } = yield* start(ctx, "inbox_refused")
-      yield* control(ctx, "comments", { username: "inbox_refused", author: "kim", text: "Hey" })
-      const comment = (yield* inbox(ctx).fetch({ account, cursor })).comments[0]!
-      const unknown = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
+      yield* AdapterSuite.control(ctx, "comments", { username: "inbox_refused", author: "kim", text: "Hey" })
+      const comment = (yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })).comments[0]!
+      const unknown = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment: { ...comment, id: "404" }, text: "x" }))
       assert.strictEqual(unknown.reason._tag, "Rejected")
-      const nowhere = yield* Effect.flip(inbox(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
+      const nowhere = yield* Effect.flip(AdapterSuite.inboxOf(ctx).sendMessage({ account, conversationId: "404", text: "x" }))
       assert.strictEqual(nowhere.reason._tag, "Rejected")
-      const failed = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
+      const failed = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "no #sandbox-fail" }))
       assert.strictEqual(failed.reason._tag, "Rejected")
-      const flaky = yield* Effect.flip(inbox(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
+      const flaky = yield* Effect.flip(AdapterSuite.inboxOf(ctx).replyToComment({ account, comment, text: "wobbly #sandbox-flaky" }))
       assert.isTrue(flaky.retryable)
     }))
 
@@ -157,11 +121,11 @@ layer(
       const ctx = yield* context
       yield* AdapterSuite.connect(ctx, "inbox_control")
       for (const kind of ["comments", "messages"] as const) {
-        const unknown = yield* control(ctx, kind, { username: "nobody_here", author: "lee", text: "hi" })
+        const unknown = yield* AdapterSuite.control(ctx, kind, { username: "nobody_here", author: "lee", text: "hi" })
         assert.strictEqual(unknown.status, 404)
         assert.strictEqual(unknown.body["error"], "unknown_account")
         assert.isString(unknown.body["message"])
-        const missing = yield* control(ctx, kind, { username: "inbox_control", author: "lee" })
+        const missing = yield* AdapterSuite.control(ctx, kind, { username: "inbox_control", author: "lee" })
         assert.strictEqual(missing.status, 400)
         assert.isString(missing.body["message"])
       }
