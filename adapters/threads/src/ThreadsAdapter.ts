@@ -198,7 +198,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     const inbox: Adapter.InboxHooks = {
       /** Threads announces replies; the accounts it names are read at once, polling stays the safety net. */
-      webhook: Webhook.make(Redacted.value(config.clientSecret)),
+      webhook: Webhook.make(config.clientSecret),
 
       fetch: Effect.fnUntraced(function*({ account, cursor }) {
         const since = cursor === null ? undefined : Inbox.decodeCursor(cursor)

@@ -1,6 +1,5 @@
-import type { Adapter } from "@herald/adapter-kit"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { type Adapter, SignedWebhook } from "@herald/adapter-kit"
+import { Effect, Option, type Redacted, Schema } from "effect"
 
 // Meta's webhooks for the Page object, as pure checks over the request Herald hands on
 // (https://developers.facebook.com/docs/graph-api/webhooks/getting-started,
@@ -9,27 +8,11 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 // challenge back; then it `POST`s notifications signed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256
 // of the raw body, keyed with the app secret>`. A notification only says which Pages have news: the inbox
 // is then read by polling as usual, so no payload detail needs to be trusted beyond the Page id.
-//
-// Instagram and Threads use the same scheme; this module stays local to the Facebook adapter on purpose
-// (those adapters are maintained separately), so a shared helper would be a later, joint change.
+// The handshake, the signature and the verify token are the kit's (`SignedWebhook`), shared with Instagram
+// and Threads.
 
-/**
- * Label of the verify token. Herald's config has no field for a verify token (the kit's `AdapterConfig` is
- * shared by every network), so the token is derived from the app secret: stable across restarts, unknown
- * to anyone without the secret, and computable by the operator (see the README).
- */
-const verifyTokenLabel = "herald:facebook:webhook-verify-token"
-
-/** The verify token to enter in the app dashboard: hex HMAC-SHA256 of a fixed label, keyed with the app secret. */
-export const verifyToken = (appSecret: Redacted.Redacted<string>): string =>
-  createHmac("sha256", Redacted.value(appSecret)).update(verifyTokenLabel).digest("hex")
-
-/** Equal strings, compared in constant time so that a forger learns nothing from how long a refusal takes. */
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+/** The verify token to enter in the app dashboard (see the README). */
+export const verifyToken = (appSecret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("facebook", appSecret)
 
 /**
  * A `feed` change (https://developers.facebook.com/docs/graph-api/webhooks/reference/page/#feed): only a
@@ -72,16 +55,9 @@ const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, messa
 export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook => {
   const token = verifyToken(appSecret)
   return {
-    // Anything but Meta's subscription check, with Herald's token, is not answered (Herald then says 400).
-    handshake: (query) => {
-      const challenge = query["hub.challenge"]
-      return query["hub.mode"] === "subscribe" && challenge !== undefined && sameSecret(query["hub.verify_token"] ?? "", token)
-        ? Option.some({ status: 200, body: challenge })
-        : Option.none()
-    },
+    handshake: (query) => SignedWebhook.metaHandshake(query, token),
     receive: ({ body, headers }) => {
-      const expected = `sha256=${createHmac("sha256", Redacted.value(appSecret)).update(body).digest("hex")}`
-      if (!sameSecret(headers["x-hub-signature-256"] ?? "", expected)) {
+      if (!SignedWebhook.metaSignatureValid(headers, body, appSecret)) {
         return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
       }
       return Schema.decodeUnknownEffect(NotificationJson)(Buffer.from(body).toString("utf8")).pipe(

@@ -1,6 +1,5 @@
-import type { Adapter, AdapterConfig } from "@herald/adapter-kit"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { type Adapter, type AdapterConfig, SignedWebhook } from "@herald/adapter-kit"
+import { Effect, Option, type Redacted, Schema } from "effect"
 
 // Instagram's webhooks as Meta documents them for Business Login for Instagram
 // (https://developers.facebook.com/docs/instagram-platform/webhooks): a verification `GET` that echoes
@@ -8,14 +7,8 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 // `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` keyed with the app secret. For an app on
 // Instagram Login that is the Instagram app secret, which is the adapter's client secret.
 
-/**
- * Herald's config has no field for a verify token, so it is derived from the app secret: stable across
- * restarts, unknown to anyone without the secret, and computable by the operator (see the README).
- */
-const verifyTokenLabel = "herald:instagram:webhook-verify-token"
-
-export const verifyToken = (secret: Redacted.Redacted<string>): string =>
-  createHmac("sha256", Redacted.value(secret)).update(verifyTokenLabel).digest("hex")
+/** The verify token to enter in the App Dashboard (see the README): the kit's, derived from the app secret. */
+export const verifyToken = (secret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("instagram", secret)
 
 /**
  * Fields whose news the inbox reads. `comments` are on the account's media; `messages` normally arrive in an
@@ -49,26 +42,12 @@ const hasNews = (entry: Entry) =>
 
 const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
 
-/** Equal strings in time independent of where they differ (only their length shows). */
-const sameSecret = (given: string, expected: string) =>
-  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
-
-const signature = /^sha256=([0-9a-f]{64})$/i
-
 export const make = (config: AdapterConfig.AdapterConfig): Adapter.NetworkWebhook => {
   const token = verifyToken(config.clientSecret)
   return {
-    handshake: (query) => {
-      const challenge = query["hub.challenge"]
-      return query["hub.mode"] === "subscribe" && challenge !== undefined && sameSecret(query["hub.verify_token"] ?? "", token)
-        ? Option.some({ status: 200, body: challenge })
-        : Option.none()
-    },
+    handshake: (query) => SignedWebhook.metaHandshake(query, token),
     receive: ({ body, headers }) => {
-      const given = signature.exec(headers["x-hub-signature-256"] ?? "")
-      if (given === null) return Effect.fail(rejected("X-Hub-Signature-256 is missing or not sha256=<hex>"))
-      const expected = createHmac("sha256", Redacted.value(config.clientSecret)).update(body).digest("hex")
-      if (!sameSecret(given[1]!.toLowerCase(), expected)) {
+      if (!SignedWebhook.metaSignatureValid(headers, body, config.clientSecret)) {
         return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
       }
       const notification = decode(Buffer.from(body).toString("utf8"))

@@ -1,6 +1,5 @@
-import type { Adapter } from "@herald/adapter-kit"
-import { Effect, Option, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { type Adapter, SignedWebhook } from "@herald/adapter-kit"
+import { Effect, type Redacted, Schema } from "effect"
 
 /**
  * Threads' webhook (https://developers.facebook.com/docs/threads/webhooks), checked the way Meta checks every
@@ -34,32 +33,15 @@ const Notification = Schema.fromJsonString(Schema.Struct({ values: Schema.ArrayE
 
 const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
 
-/** Compares without leaking, through timing, how much of a guess was right. */
-const same = (given: string, expected: string): boolean =>
-  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+/** The verify token to enter in the App Dashboard (see the README): the kit's, derived from the app secret. */
+export const verifyToken = (appSecret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("threads", appSecret)
 
-const hmac = (secret: string, data: string | Uint8Array) => createHmac("sha256", secret).update(data)
-
-/**
- * What the operator types as the verify token in the App Dashboard. Herald's config has no field for it
- * (the config is shared by every network), so it is derived from the app secret: stable across restarts
- * and processes, and unknown to anyone who does not hold the secret. The README shows how to compute it.
- */
-const verifyTokenLabel = "herald:threads:webhook-verify-token"
-export const verifyToken = (appSecret: string): string => hmac(appSecret, verifyTokenLabel).digest("hex")
-
-export const make = (appSecret: string): Adapter.NetworkWebhook => {
+export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook => {
   const token = verifyToken(appSecret)
   return {
-    handshake: (query) => {
-      const challenge = query["hub.challenge"]
-      return query["hub.mode"] === "subscribe" && challenge !== undefined && same(query["hub.verify_token"] ?? "", token)
-        ? Option.some({ status: 200, body: challenge })
-        : Option.none()
-    },
+    handshake: (query) => SignedWebhook.metaHandshake(query, token),
     receive: ({ body, headers }) => {
-      const expected = `sha256=${hmac(appSecret, body).digest("hex")}`
-      if (!same(headers["x-hub-signature-256"] ?? "", expected)) {
+      if (!SignedWebhook.metaSignatureValid(headers, body, appSecret)) {
         return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
       }
       return Schema.decodeUnknownEffect(Notification)(Buffer.from(body).toString("utf8")).pipe(

@@ -1,6 +1,5 @@
-import type { Adapter } from "@herald/adapter-kit"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { type Adapter, SignedWebhook } from "@herald/adapter-kit"
+import { Effect, Option, type Redacted, Schema } from "effect"
 
 /**
  * X's webhooks (the v2 Webhooks API, carrying Account Activity or X Activity events) as Herald's
@@ -16,14 +15,7 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 export const signatureHeader = "x-twitter-webhooks-signature"
 
 const sign = (secret: Redacted.Redacted<string>, message: string | Uint8Array) =>
-  `sha256=${createHmac("sha256", Redacted.value(secret)).update(message).digest("base64")}`
-
-/** Compared in constant time, so a forger cannot learn the signature a byte at a time from response times. */
-const sameSignature = (given: string, expected: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+  `sha256=${SignedWebhook.hmac(secret, message, "base64")}`
 
 /**
  * The CRC answer. Any `crc_token` is answered (X's is opaque); a `GET` without one is not X's check, and
@@ -83,7 +75,7 @@ const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, messa
  */
 export const receive = (secret: Redacted.Redacted<string>): Adapter.NetworkWebhook["receive"] => ({ body, headers }) => {
   const given = headers[signatureHeader]
-  if (given === undefined || !sameSignature(given, sign(secret, body))) {
+  if (given === undefined || !SignedWebhook.sameSecret(given, sign(secret, body))) {
     return Effect.fail(rejected(`${signatureHeader} does not match the body`))
   }
   return Schema.decodeUnknownEffect(ActivityJson)(Buffer.from(body).toString("utf8")).pipe(
