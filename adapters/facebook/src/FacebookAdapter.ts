@@ -23,7 +23,10 @@ export const scopes = [
   "business_management",
   // The inbox: comments people leave on the Page's posts, and Messenger conversations.
   "pages_read_user_content",
-  "pages_messaging"
+  "pages_messaging",
+  // The webhook: installing the app on the Page (`POST /{page-id}/subscribed_apps`) needs it
+  // (https://developers.facebook.com/docs/graph-api/reference/page/subscribed_apps).
+  "pages_manage_metadata"
 ] as const
 
 // How much one inbox poll reads (the core polls every minute): comments on the Page's 10 latest posts,
@@ -32,6 +35,9 @@ export const scopes = [
 const postsRead = 10
 const commentPagesRead = 3
 const conversationsRead = 25
+
+/** The Page webhook fields the inbox reads: comments (`feed`) and Messenger (`messages`). */
+const webhookFields = ["feed", "messages"] as const
 
 /** The Page to connect: the first one on which the person may create content. */
 const choosePage = (pages: ReadonlyArray<FacebookClient.Page>) =>
@@ -136,6 +142,23 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return perConversation.flat()
     })
 
+    /**
+     * Subscribes the app to the Page's webhook fields, without which Meta sends it no notifications for that
+     * Page (https://developers.facebook.com/docs/pages-api/webhooks-for-pages). Never fails: polling reads
+     * the inbox all the same, so a refusal is only logged.
+     */
+    const subscribe = (account: Adapter.Account) =>
+      Effect.gen(function*() {
+        const refusal = yield* client.subscribeApp(account.accessToken, account.networkAccountId, webhookFields).pipe(
+          Effect.map((success) => success ? undefined : "Facebook answered success: false"),
+          Effect.catch((error) => Effect.succeed(error.message))
+        )
+        if (refusal === undefined) return
+        yield* Effect.logWarning("Facebook did not subscribe the app to the Page's webhooks; polling still reads the inbox").pipe(
+          Effect.annotateLogs({ network, page: account.networkAccountId, fields: webhookFields.join(","), reason: refusal })
+        )
+      })
+
     const byTime = <A extends { readonly createdAt: string }>(items: ReadonlyArray<A>) =>
       [...items].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
 
@@ -147,6 +170,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       // adapter did not write counts as none, so the inbox starts afresh instead of failing for good.
       fetch: ({ account, cursor }) =>
         Effect.gen(function*() {
+          // The first fetch (no cursor: the account was just connected, or that fetch failed) also installs
+          // the app on the Page for the webhook; later ones do not repeat it.
+          if (cursor === null) yield* subscribe(account)
           const given = cursor === null ? Option.none<Inbox.Cursor>() : Inbox.decodeCursor(cursor)
           const first = Option.isNone(given)
           const since = Option.getOrElse(given, () => Inbox.start)

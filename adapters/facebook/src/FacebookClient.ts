@@ -73,6 +73,9 @@ const Participants = Schema.Struct({
   participants: Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.optionalKey(Schema.String) })) })
 })
 
+/** A write that answers no id, only whether it took (`{"success": true}`). */
+const Success = Schema.Struct({ success: Schema.Boolean })
+
 /** https://developers.facebook.com/docs/messenger-platform/reference/send-api: the Send API's answer. */
 const Sent = Schema.Struct({ recipient_id: Schema.optionalKey(Schema.String), message_id: Schema.String })
 
@@ -195,6 +198,22 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         fields: "id,created_time,from,message,attachments",
         limit: "20"
       }).pipe(Effect.map((answer) => answer.data)),
+
+    /**
+     * Installs the app on the Page for these webhook fields: Meta only sends a Page's notifications to apps
+     * subscribed to it (https://developers.facebook.com/docs/graph-api/reference/page/subscribed_apps,
+     * https://developers.facebook.com/docs/pages-api/webhooks-for-pages). Takes the Page token and the
+     * `pages_manage_metadata` permission; idempotent on Meta's side, so it may be made again. Answers
+     * whether Meta took it.
+     */
+    subscribeApp: (pageToken: Redacted.Redacted<string>, pageId: string, fields: ReadonlyArray<string>) =>
+      send(
+        HttpClientRequest.post(node(pageId, "subscribed_apps")).pipe(
+          bearer(pageToken),
+          HttpClientRequest.setUrlParams({ subscribed_fields: fields.join(",") })
+        ),
+        Success
+      ).pipe(Effect.map((answer) => answer.success)),
 
     participants: (pageToken: Redacted.Redacted<string>, conversationId: string) =>
       read(pageToken, node(conversationId), Participants, { fields: "participants" }).pipe(

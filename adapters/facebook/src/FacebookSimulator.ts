@@ -7,9 +7,10 @@ import { facebookTime, graphError, invalid, isPublicUrl, missing, pick, tokenRef
 // Facebook Pages as Herald's sandbox serves it: the login dialog, the token exchanges, `me/accounts`
 // with Page tokens, the Page publishing paths with the same shapes, video processing and Graph error
 // bodies, and the inbox: post comments and replies, Messenger conversations and the Send API, over the
-// kit's comments and messages (which the kit's control routes fill). Each sandbox account stands for one
-// Page its owner manages. Plain code with the wall clock, like the kit's state: it stands for a remote
-// system. Media URLs are checked for form, not fetched.
+// kit's comments and messages (which the kit's control routes fill), and the app's webhook subscription
+// on a Page (`subscribed_apps`). Each sandbox account stands for one Page its owner manages. Plain code
+// with the wall clock, like the kit's state: it stands for a remote system. Media URLs are checked for
+// form, not fetched.
 
 const network = "facebook"
 const graph = (path: string): `/${string}` => `/${apiVersion}/${path}`
@@ -40,10 +41,25 @@ const SendBody = Schema.Struct({
 /** How long after a person's message a Page may answer with a standard `RESPONSE`. */
 const messagingWindowMillis = 24 * 60 * 60 * 1000
 
+/** The app's webhook subscription on a Page: the fields last asked for, and how many times it was asked. */
+export interface Subscription {
+  readonly fields: ReadonlyArray<string>
+  readonly calls: number
+}
+
+/** Each simulator's subscriptions (`POST /{page-id}/subscribed_apps`), by Page id. */
+const subscriptions = new WeakMap<SimulatorState.SimulatorState, Map<string, Subscription>>()
+
+/** The app's webhook subscription on a sandbox Page, if it was made. */
+export const subscriptionOf = (state: SimulatorState.SimulatorState, pageId: string): Subscription | undefined =>
+  subscriptions.get(state)?.get(pageId)
+
 const pageTokenRequired = graphError(400, { message: "(#210) A page access token is required to request this resource.", code: 210 })
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
+  const subscribed = new Map<string, Subscription>()
+  subscriptions.set(state, subscribed)
   const pageTokens = new Map<string, string>()
   const photos = new Map<string, Photo>()
   const videos = new Map<string, Video>()
@@ -266,6 +282,17 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (outcome.post === undefined) return outcome.refused
         videos.set(id, { accountId: account.id, checksLeft: 2 })
         return Simulator.json({ id })
+      })),
+      // Installs the app on the Page for webhook fields (idempotent: the fields asked last are kept). A
+      // sandbox Page whose username holds `nosub` refuses it, as Meta does without `pages_manage_metadata`.
+      HttpRouter.route("POST", graph(":id/subscribed_apps"), onPage((account, form) => {
+        const fields = (form["subscribed_fields"] ?? "").split(",").map((field) => field.trim()).filter((field) => field !== "")
+        if (fields.length === 0) return invalid("(#100) The parameter subscribed_fields is required")
+        if (account.username.includes("nosub")) {
+          return graphError(403, { message: "(#200) Requires pages_manage_metadata permission to manage the object", code: 200 })
+        }
+        subscribed.set(account.id, { fields, calls: (subscribed.get(account.id)?.calls ?? 0) + 1 })
+        return Simulator.json({ success: true })
       })),
       HttpRouter.route("GET", graph(":id/posts"), onPage((account, form) => {
         const answer = page(state.postsOf(account.id).filter((post) => post.replyTo === undefined), form, `${account.id}/posts`)
