@@ -92,6 +92,7 @@ export type GraphMessage = typeof GraphMessage.Type
 const ConversationMessages = Schema.Struct({ messages: Schema.optionalKey(Schema.Struct({ data: Schema.Array(GraphMessage) })) })
 const Participants = Schema.Struct({ participants: Schema.Struct({ data: Schema.Array(GraphPerson) }) })
 const MessageSent = Schema.Struct({ message_id: Schema.String })
+const Success = Schema.Struct({ success: Schema.Boolean })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
   const http = yield* HttpClient.HttpClient
@@ -245,6 +246,20 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         ),
         Conversations
       ),
+
+    /**
+     * Turns on the app's webhook notifications of `fields` for the account, step 3 of Meta's setup guide
+     * (https://developers.facebook.com/docs/instagram-platform/webhooks): without it Meta sends none for the
+     * account, whatever the App Dashboard subscribes to. Idempotent; answers Meta's `success`.
+     */
+    subscribeApp: (token: Redacted.Redacted<string>, fields: ReadonlyArray<string>) =>
+      send(
+        HttpClientRequest.post(graph("me/subscribed_apps")).pipe(
+          bearer(token),
+          HttpClientRequest.setUrlParam("subscribed_fields", fields.join(","))
+        ),
+        Success
+      ).pipe(Effect.map((answer) => answer.success)),
 
     /** A conversation's messages; Instagram gives only the 20 most recent. */
     messages: (token: Redacted.Redacted<string>, conversationId: string) =>

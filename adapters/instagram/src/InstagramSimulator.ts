@@ -40,6 +40,24 @@ const SendBody = Schema.Struct({
   recipient: Schema.Struct({ id: Schema.String }),
   message: Schema.Struct({ text: Schema.String })
 })
+/** The webhook fields an Instagram professional account can subscribe an app to. */
+const webhookFields: ReadonlySet<string> = new Set([
+  "comments",
+  "live_comments",
+  "mentions",
+  "messages",
+  "message_reactions",
+  "messaging_handover",
+  "messaging_optins",
+  "messaging_postbacks",
+  "messaging_referral",
+  "messaging_seen",
+  "standby",
+  "story_insights"
+])
+/** Accounts whose username has this refuse the webhook subscription, so tests can see the adapter go on without it. */
+const refusesSubscription = (username: string) => username.includes("nosub")
+
 /** Long-lived tokens last 60 days in Instagram; the sandbox keeps the state's own lifetime. */
 const secondsLeft = (grant: SimulatorState.Grant) => Math.max(0, Math.round((grant.expiresAt - Date.now()) / 1000))
 
@@ -49,6 +67,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   // Instagram Login has no refresh tokens; the kit's state does, so each token remembers its grant's.
   const refreshTokenOf = new Map<string, string>()
   const shortLived = new Set<string>()
+  // `POST /me/subscribed_apps`: the webhook fields each account (by id) has turned on for the app.
+  const subscriptions = new Map<string, ReadonlyArray<string>>()
   const remember = (grant: SimulatorState.Grant) => {
     refreshTokenOf.set(grant.accessToken, grant.refreshToken)
     return grant
@@ -438,6 +458,31 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return Option.isNone(body)
           ? invalid("The parameters recipient and message are required.")
           : sendMessage(check.account, body.value)
+      })),
+      // Step 3 of https://developers.facebook.com/docs/instagram-platform/webhooks: the account turns on the
+      // app's notifications of these fields. A new call replaces the fields, as Instagram does.
+      HttpRouter.route("POST", graph(":id/subscribed_apps"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const id = yield* pathId
+        if (id !== check.account.id && id !== "me") return missing(id, "post")
+        const fields = ((yield* params)["subscribed_fields"] ?? "").split(",").map((field) => field.trim()).filter((field) => field !== "")
+        if (fields.length === 0) return invalid("The parameter subscribed_fields is required.")
+        const unknown = fields.find((field) => !webhookFields.has(field))
+        if (unknown !== undefined) return invalid(`(#100) Param subscribed_fields must be one of {${[...webhookFields].join(", ")}} - got "${unknown}".`)
+        if (refusesSubscription(check.account.username)) {
+          return graphError(403, { message: "(#200) The account has not allowed this app to subscribe to its webhooks.", code: 200 })
+        }
+        subscriptions.set(check.account.id, [...new Set(fields)])
+        return Simulator.json({ success: true })
+      })),
+      HttpRouter.route("GET", graph(":id/subscribed_apps"), Effect.gen(function*() {
+        const check = yield* authenticated
+        if (check._tag !== "Valid") return tokenRefused(check)
+        const id = yield* pathId
+        if (id !== check.account.id && id !== "me") return missing(id, "get")
+        const fields = subscriptions.get(check.account.id)
+        return Simulator.json({ data: fields === undefined ? [] : [{ subscribed_fields: fields }] })
       })),
       ...Simulator.controlRoutes(state)
     ]

@@ -1,6 +1,7 @@
 import { type Adapter, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Schema } from "effect"
 import type * as InstagramClient from "../InstagramClient.ts"
+import * as Webhook from "./webhook.ts"
 
 // The inbox through the API. Instagram pushes comments and messages only by webhook, and its notifications
 // (`./webhook.ts`) only tell Herald which account to read now; each fetch, whether woken or at its polling
@@ -159,6 +160,27 @@ export const make = (client: InstagramClient.InstagramClient): Adapter.InboxHook
     } satisfies Read
   })
 
+  /**
+   * Asks Meta to send the account's webhook notifications (`POST /me/subscribed_apps`, step 3 of
+   * https://developers.facebook.com/docs/instagram-platform/webhooks; the guide requires `instagram_business_basic`
+   * for every field plus each field's own permission, here the comments and messages ones: all requested at
+   * connection). Done on the first fetch, which Herald makes when the account connects or reconnects and
+   * repeats only if it failed; the call is idempotent. A refusal fails nothing: the account is still read at its
+   * polling turn.
+   */
+  const subscribe = (account: Adapter.Account) => {
+    const notSubscribed = (reason: string) =>
+      Effect.logWarning("Instagram did not subscribe the account to webhook notifications; it is read at its polling turn").pipe(
+        Effect.annotateLogs({ network, account: account.networkAccountId, fields: Webhook.fields.join(","), reason })
+      )
+    return client.subscribeApp(account.accessToken, Webhook.fields).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => notSubscribed(error.message),
+        onSuccess: (success) => success ? Effect.void : notSubscribed("Instagram answered success: false")
+      })
+    )
+  }
+
   const strip = <A extends Timed>({ seconds: _, ...item }: A): Omit<A, "seconds"> => item
 
   return {
@@ -174,6 +196,7 @@ export const make = (client: InstagramClient.InstagramClient): Adapter.InboxHook
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const start: Mark = { t: now, seen: {} }
           const there = yield* read(account, start)
+          if (cursor === null) yield* subscribe(account)
           return {
             comments: [],
             messages: [],

@@ -11,12 +11,13 @@ import { Effect, Option, type Redacted, Schema } from "effect"
 export const verifyToken = (secret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("instagram", secret)
 
 /**
- * Fields whose news the inbox reads. `comments` are on the account's media; `messages` normally arrive in an
- * entry's `messaging` list, but the Graph webhook reference also files them as a change. Not news:
- * `live_comments` (live media is not among the media the inbox reads), `mentions` (on other people's media),
- * `story_insights` and the rest.
+ * Fields whose news the inbox reads, and so the ones the inbox subscribes each account to. `comments` are on
+ * the account's media; `messages` normally arrive in an entry's `messaging` list, but the Graph webhook
+ * reference also files them as a change. Not news: `live_comments` (live media is not among the media the
+ * inbox reads), `mentions` (on other people's media), `story_insights` and the rest.
  */
-const inboxFields: ReadonlySet<string> = new Set(["comments", "messages"])
+export const fields = ["comments", "messages"] as const
+const inboxFields: ReadonlySet<string> = new Set(fields)
 
 /**
  * One entry per account (`id` is "the Instagram professional account ID of your app user", the `user_id`
