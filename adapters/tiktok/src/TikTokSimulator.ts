@@ -161,6 +161,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     network,
     state,
     routes: [
+      // The sandbox's control routes, as on every simulator: TikTok's API gives Herald no inbox, so items
+      // injected here are kept but never read (they show that the sandbox takes them, nothing more).
+      ...Simulator.controlRoutes(state),
       // The consent screen takes `client_key` (not `client_id`) and comma-separated scopes.
       HttpRouter.route("GET", "/v2/auth/authorize/", Effect.map(Simulator.query, (params) => {
         const redirectUri = params["redirect_uri"]
