@@ -1,5 +1,6 @@
-import { Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
+import type { NetworkWebhook } from "./Adapter.ts"
 
 // What every network's webhook check is made of: an HMAC-SHA256 over bytes, compared in constant time, and
 // for the networks on Meta's platform (Instagram, Facebook Pages, Threads) the subscription handshake and
@@ -43,4 +44,28 @@ export const metaSignatureValid = (
 ): boolean => {
   const given = /^sha256=([0-9a-fA-F]{64})$/.exec(headers["x-hub-signature-256"] ?? "")
   return given !== null && sameSecret(given[1]!.toLowerCase(), hmac(appSecret, body, "hex"))
+}
+
+/**
+ * A whole webhook for a network on Meta's platform: the subscription check with the network's derived verify
+ * token, the `X-Hub-Signature-256` check, then `accounts` reads the notification (its raw text) into the
+ * account ids with news, or `None` when it is not a notification of this network's shape.
+ */
+export const meta = (options: {
+  readonly network: string
+  readonly appSecret: Redacted.Redacted<string>
+  readonly accounts: (text: string) => Option.Option<ReadonlyArray<string>>
+}): NetworkWebhook => {
+  const token = verifyToken(options.network, options.appSecret)
+  const rejected = (message: string) => Effect.fail({ _tag: "WebhookRejected" as const, message })
+  return {
+    handshake: (query) => metaHandshake(query, token),
+    receive: ({ body, headers }) => {
+      if (!metaSignatureValid(headers, body, options.appSecret)) return rejected("X-Hub-Signature-256 does not match the body")
+      return Option.match(options.accounts(Buffer.from(body).toString("utf8")), {
+        onNone: () => rejected(`the body is not a ${options.network} webhook notification`),
+        onSome: (ids) => Effect.succeed([...new Set(ids)])
+      })
+    }
+  }
 }

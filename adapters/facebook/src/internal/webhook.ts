@@ -1,5 +1,5 @@
 import { type Adapter, SignedWebhook } from "@herald/adapter-kit"
-import { Effect, Option, type Redacted, Schema } from "effect"
+import { Option, type Redacted, Schema } from "effect"
 
 // Meta's webhooks for the Page object, as pure checks over the request Herald hands on
 // (https://developers.facebook.com/docs/graph-api/webhooks/getting-started,
@@ -50,25 +50,14 @@ const isNewComment = (change: NonNullable<Entry["changes"]>[number]): boolean =>
 const hasNews = (entry: Entry): boolean =>
   (entry.changes ?? []).some(isNewComment) || (entry.messaging ?? []).some((event) => event.message !== undefined)
 
-const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
-
-export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook => {
-  const token = verifyToken(appSecret)
-  return {
-    handshake: (query) => SignedWebhook.metaHandshake(query, token),
-    receive: ({ body, headers }) => {
-      if (!SignedWebhook.metaSignatureValid(headers, body, appSecret)) {
-        return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
-      }
-      return Schema.decodeUnknownEffect(NotificationJson)(Buffer.from(body).toString("utf8")).pipe(
-        Effect.mapError(() => rejected("the body is not a Meta webhook notification")),
+export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook =>
+  SignedWebhook.meta({
+    network: "facebook",
+    appSecret,
+    accounts: (text) =>
+      Option.map(
+        Schema.decodeUnknownOption(NotificationJson)(text),
         // Another object (an Instagram account, say) sent to this URL by mistake names no Page.
-        Effect.map((notification) =>
-          notification.object === "page"
-            ? [...new Set(notification.entry.filter(hasNews).map((entry) => entry.id))]
-            : []
-        )
+        (notification) => notification.object === "page" ? notification.entry.filter(hasNews).map((entry) => entry.id) : []
       )
-    }
-  }
-}
+  })

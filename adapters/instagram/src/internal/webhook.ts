@@ -1,5 +1,5 @@
 import { type Adapter, type AdapterConfig, SignedWebhook } from "@herald/adapter-kit"
-import { Effect, Option, type Redacted, Schema } from "effect"
+import { Option, type Redacted, Schema } from "effect"
 
 // Instagram's webhooks as Meta documents them for Business Login for Instagram
 // (https://developers.facebook.com/docs/instagram-platform/webhooks): a verification `GET` that echoes
@@ -41,21 +41,15 @@ const hasNews = (entry: Entry) =>
   (entry.changes ?? []).some((change) => inboxFields.has(change.field)) ||
   (entry.messaging ?? []).some((event) => event.message !== undefined)
 
-const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
 
-export const make = (config: AdapterConfig.AdapterConfig): Adapter.NetworkWebhook => {
-  const token = verifyToken(config.clientSecret)
-  return {
-    handshake: (query) => SignedWebhook.metaHandshake(query, token),
-    receive: ({ body, headers }) => {
-      if (!SignedWebhook.metaSignatureValid(headers, body, config.clientSecret)) {
-        return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
-      }
-      const notification = decode(Buffer.from(body).toString("utf8"))
-      if (Option.isNone(notification)) return Effect.fail(rejected("the body is not an Instagram notification"))
-      // Another object (a Page's, if the app's Facebook webhooks point here) names no Instagram account.
-      if (notification.value.object !== "instagram") return Effect.succeed([])
-      return Effect.succeed([...new Set(notification.value.entry.filter(hasNews).map((entry) => entry.id))])
-    }
-  }
-}
+export const make = (config: AdapterConfig.AdapterConfig): Adapter.NetworkWebhook =>
+  SignedWebhook.meta({
+    network: "instagram",
+    appSecret: config.clientSecret,
+    accounts: (text) =>
+      Option.map(
+        decode(text),
+        // Another object (a Page's, if the app's Facebook webhooks point here) names no Instagram account.
+        (notification) => notification.object === "instagram" ? notification.entry.filter(hasNews).map((entry) => entry.id) : []
+      )
+  })

@@ -1,5 +1,5 @@
 import { type Adapter, SignedWebhook } from "@herald/adapter-kit"
-import { Effect, type Redacted, Schema } from "effect"
+import { Option, type Redacted, Schema } from "effect"
 
 /**
  * Threads' webhook (https://developers.facebook.com/docs/threads/webhooks), checked the way Meta checks every
@@ -31,29 +31,18 @@ const Change = Schema.Struct({
  */
 const Notification = Schema.fromJsonString(Schema.Struct({ values: Schema.ArrayEnsure(Change) }))
 
-const rejected = (message: string) => ({ _tag: "WebhookRejected" as const, message })
 
 /** The verify token to enter in the App Dashboard (see the README): the kit's, derived from the app secret. */
 export const verifyToken = (appSecret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("threads", appSecret)
 
-export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook => {
-  const token = verifyToken(appSecret)
-  return {
-    handshake: (query) => SignedWebhook.metaHandshake(query, token),
-    receive: ({ body, headers }) => {
-      if (!SignedWebhook.metaSignatureValid(headers, body, appSecret)) {
-        return Effect.fail(rejected("X-Hub-Signature-256 does not match the body"))
-      }
-      return Schema.decodeUnknownEffect(Notification)(Buffer.from(body).toString("utf8")).pipe(
-        Effect.map(({ values }) => {
-          const owners = values.flatMap((change) => {
-            const owner = change.value?.root_post?.owner_id
-            return inboxFields.has(change.field) && owner !== undefined ? [owner] : []
-          })
-          return [...new Set(owners)]
-        }),
-        Effect.mapError(() => rejected("the body is not a Threads webhook notification"))
-      )
-    }
-  }
-}
+export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook =>
+  SignedWebhook.meta({
+    network: "threads",
+    appSecret,
+    accounts: (text) =>
+      Option.map(Schema.decodeUnknownOption(Notification)(text), ({ values }) =>
+        values.flatMap((change) => {
+          const owner = change.value?.root_post?.owner_id
+          return inboxFields.has(change.field) && owner !== undefined ? [owner] : []
+        }))
+  })
