@@ -108,6 +108,23 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.strictEqual((yield* send("GET", "/inbox/conversations/cnv_0000000000000000000000/messages")).status, 404)
     }))
 
+  it.effect("an answer written in the network's own app arrives as message.sent, to the person it answers", () =>
+    Effect.gen(function*() {
+      const { account, arrived, control, simulator, tag } = yield* setup
+      const asked = yield* control("messages", { author: "client_7", text: "Still open?" })
+      yield* arrived("message.received")
+      const own = simulator.state.accountByUsername(`${tag}_ex`)!
+      simulator.state.addMessage({
+        accountId: own.id,
+        from: { id: own.id, username: own.username },
+        text: "Until six.",
+        conversationId: asked.body.conversationId,
+        outgoing: true
+      })
+      const [sent] = yield* arrived("message.sent")
+      assert.deepInclude(sent!.data, { accountId: account.id, platform: "example", to: "client_7", text: "Until six." })
+    }))
+
   it.effect("more than 10 comments in one round arrive as one summary event", () =>
     Effect.gen(function*() {
       const { arrived, poll, seen, simulator, tag } = yield* setup

@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
-import { Inbox as Domain } from "@herald/domain"
+import { Inbox as Domain, type Post } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
@@ -235,6 +235,7 @@ export class Inbox extends Context.Service<Inbox, {
               }
               return entry
             }
+            const postsRead = new Map<string, Option.Option<Post.Post>>()
             let stored = 0
             for (const item of read) {
               if (Option.isNone(item)) continue
@@ -266,9 +267,14 @@ export class Inbox extends Context.Service<Inbox, {
                   permalink: comment.permalink
                 }
                 if (postId !== undefined) {
-                  const rows = yield* sql<PostRow>`SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId}`
-                  const [post] = hydrate(rows, baseUrl)
-                  if (post !== undefined) data["post"] = post
+                  // Read once a round, however many of its comments arrive in it.
+                  let post = postsRead.get(postId)
+                  if (post === undefined) {
+                    const rows = yield* sql<PostRow>`SELECT ${sql.literal(postColumns)} FROM posts WHERE id = ${postId}`
+                    post = Option.fromUndefinedOr(hydrate(rows, baseUrl)[0])
+                    postsRead.set(postId, post)
+                  }
+                  if (Option.isSome(post)) data["post"] = post.value
                 }
                 const bucket = forWorkspace(entry.workspaceId)
                 bucket.comments.push(data)
@@ -276,14 +282,14 @@ export class Inbox extends Context.Service<Inbox, {
               }
               for (const message of page.messages) {
                 const counterpart = message.outgoing ? undefined : message.from
-                const [conversation] = yield* sql<{ readonly id: string }>`
+                const [conversation] = yield* sql<{ readonly id: string; readonly counterpart: Domain.Person }>`
                   INSERT INTO conversations (id, workspace_id, account_id, platform, network_conversation_id, counterpart, last_message_at)
                   VALUES (${yield* Ids.make("cnv")}, ${entry.workspaceId}, ${entry.accountId}, ${entry.platform}, ${message.conversationId},
                     ${JSON.stringify(counterpart ?? { id: "", username: "", name: null })}::jsonb, ${new Date(message.createdAt)})
                   ON CONFLICT (account_id, network_conversation_id) DO UPDATE SET
                     last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
                     counterpart = CASE WHEN conversations.counterpart->>'id' = '' THEN excluded.counterpart ELSE conversations.counterpart END
-                  RETURNING id`
+                  RETURNING id, counterpart`
                 const messageId = yield* Ids.make("dm")
                 const [inserted] = yield* sql<{ readonly id: string }>`
                   INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, created_at)
@@ -296,14 +302,12 @@ export class Inbox extends Context.Service<Inbox, {
                 const bucket = forWorkspace(entry.workspaceId)
                 if (message.outgoing) {
                   // Answered in the network's own app: a reply sent by a person.
-                  const [other] = yield* sql<{ readonly counterpart: Domain.Person }>`
-                    SELECT counterpart FROM conversations WHERE id = ${conversation!.id}`
                   bucket.sent.push({
                     accountId: entry.accountId,
                     platform: entry.platform,
                     conversationId: conversation!.id,
                     messageId,
-                    to: other?.counterpart.username ?? "",
+                    to: conversation!.counterpart.username,
                     text: excerpt(message.text)
                   })
                   continue
