@@ -51,19 +51,9 @@ AdapterSuite.withHarness({ makeAdapter: XAdapter.make, makeSimulator: XSimulator
       assert.strictEqual(received.permalink, `${ctx.baseUrl}/sandbox/x/carla/status/${received.id}`)
       assert.strictEqual(received.createdAt, comment.body["createdAt"])
 
-      assert.strictEqual(page.messages.length, 1)
-      const arrived = page.messages[0]!
-      assert.strictEqual(arrived.id, message.body["id"])
-      assert.strictEqual(arrived.text, "Can we talk?")
-      assert.strictEqual(arrived.from.username, "dan")
-      assert.strictEqual(arrived.attachments, 2)
-      assert.isFalse(arrived.outgoing)
-      assert.strictEqual(arrived.conversationId, message.body["conversationId"])
-      assert.isFalse(Number.isNaN(Date.parse(arrived.createdAt)))
+      AdapterSuite.checkMessageArrived(page, message.body)
 
-      const again = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
-      assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
-      assert.strictEqual(again.cursor, page.cursor)
+      yield* AdapterSuite.checkNothingNew(ctx, account, page.cursor, { sameCursor: true })
     }))
 
   it.effect("names the comment a reply answers, on the post that started the conversation", () =>

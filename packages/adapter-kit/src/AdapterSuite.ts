@@ -180,6 +180,35 @@ export const inboxOf = (context: Context): Adapter.InboxHooks => {
   return context.adapter.inbox!
 }
 
+/**
+ * The one message of `page` is the one injected through `control` (its answer's `body`): same id and
+ * conversation, text, sender and attachment count, incoming, with a readable time.
+ */
+export const checkMessageArrived = (page: Adapter.InboxPage, injected: Readonly<Record<string, unknown>>) => {
+  assert.strictEqual(page.messages.length, 1)
+  const arrived = page.messages[0]!
+  const sender = injected["from"] as Adapter.Person
+  assert.strictEqual(arrived.id, injected["id"])
+  assert.strictEqual(arrived.conversationId, injected["conversationId"])
+  assert.strictEqual(arrived.text, injected["text"])
+  assert.strictEqual(arrived.from.username, sender.username)
+  assert.strictEqual(arrived.attachments, injected["attachments"])
+  assert.isFalse(arrived.outgoing)
+  assert.isFalse(Number.isNaN(Date.parse(arrived.createdAt)))
+  return arrived
+}
+
+/**
+ * Reads again from `cursor` and finds nothing new: each item comes once. With `sameCursor`, the cursor does
+ * not move either (networks whose cursor keeps a window of recent ids may move it).
+ */
+export const checkNothingNew = (context: Context, account: Adapter.Account, cursor: string, options: { readonly sameCursor: boolean }) =>
+  Effect.map(inboxOf(context).fetch({ account, cursor }), (again) => {
+    assert.deepStrictEqual([again.comments.length, again.messages.length], [0, 0])
+    if (options.sameCursor) assert.strictEqual(again.cursor, cursor)
+    return again
+  })
+
 export interface StartInboxOptions {
   /**
    * Fields of the one post over its default, the text `post of <username> <time>`: the media a network's
