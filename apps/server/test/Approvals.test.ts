@@ -188,4 +188,45 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual((yield* owner("POST", `/posts/${id}/review-links`, { profileId: profile.id })).status, 409)
       assert.strictEqual((yield* owner("POST", `/posts/${id}/review-links`, { profileId: "rvp_0000000000000000000000" })).status, 409)
     }))
+
+  it.effect("a role change counts at once, in every process's cache; a removed member's key stops working", () =>
+    Effect.gen(function*() {
+      const { account, editor, owner } = yield* setup
+      const draft = { content: "Mine", accountIds: [account.id], draft: true }
+      assert.strictEqual((yield* editor("POST", "/posts", draft)).status, 200, "the key is cached as an editor's")
+      const members = (yield* owner("GET", "/members")).body.data
+      const ed = members.find((member: { role: string }) => member.role === "editor")
+      assert.strictEqual((yield* owner("PATCH", `/members/${ed.id}`, { role: "viewer" })).status, 200)
+      const refused = yield* editor("POST", "/posts", draft)
+      assert.strictEqual(refused.status, 403, "a viewer now, without waiting for the cache to expire")
+      assert.strictEqual((yield* owner("DELETE", `/members/${ed.id}`)).status, 200)
+      assert.strictEqual((yield* editor("GET", "/posts")).status, 401)
+    }))
+
+  it.effect("refuses a submission without a time, review links out of range or for an unknown profile, and a bad profile", () =>
+    Effect.gen(function*() {
+      const { account, editor, owner } = yield* setup
+      yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      const draft = (yield* editor("POST", "/posts", { content: "When?", accountIds: [account.id], draft: true })).body.data
+      const untimed = yield* editor("POST", `/posts/${draft.id}/submit`)
+      assert.strictEqual(untimed.status, 400)
+      assert.strictEqual(untimed.body.error.details[0].field, "scheduledAt")
+      assert.strictEqual((yield* editor("GET", `/posts/${draft.id}`)).body.data.status, "draft", "left as it was")
+
+      const badProfile = yield* owner("POST", "/review-profiles", { name: " ", email: "nope" })
+      assert.strictEqual(badProfile.status, 400)
+      assert.deepStrictEqual(badProfile.body.error.details.map((problem: { field: string }) => problem.field), ["name", "email"])
+      assert.deepStrictEqual((yield* owner("GET", "/review-profiles")).body.data, [], "nothing half-made")
+
+      const waiting = (yield* editor("POST", "/posts", { content: "Soon", accountIds: [account.id], scheduledAt: inSeconds(3600) })).body.data
+      const profile = (yield* owner("POST", "/review-profiles", { name: "Client" })).body.data
+      for (const expiresInHours of [0, 721, 1.5]) {
+        const out = yield* owner("POST", `/posts/${waiting.id}/review-links`, { profileId: profile.id, expiresInHours })
+        assert.strictEqual(out.status, 400, String(expiresInHours))
+        assert.strictEqual(out.body.error.details[0].field, "expiresInHours")
+      }
+      const unknown = yield* owner("POST", `/posts/${waiting.id}/review-links`, { profileId: "rvp_0000000000000000000000" })
+      assert.strictEqual(unknown.status, 400)
+      assert.strictEqual(unknown.body.error.details[0].field, "profileId")
+    }))
 })

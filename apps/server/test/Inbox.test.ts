@@ -71,6 +71,11 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.lengthOf([...received!.data.text], 280)
       assert.strictEqual(received!.data.permalink, injected.body.permalink)
 
+      for (const query of ["limit=0", "limit=101", "limit=x", "cursor=bm9wZQ"]) {
+        const bad = yield* send("GET", `/inbox/comments?${query}`)
+        assert.strictEqual(bad.status, 400, query)
+        assert.strictEqual(bad.body.error.code, "invalid")
+      }
       const listed = (yield* send("GET", "/inbox/comments")).body
       assert.lengthOf(listed.data, 1)
       assert.deepInclude(listed.data[0], { id: received!.data.inboxItemId, accountId: account.id, outgoing: false, reply: null })
@@ -127,7 +132,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
 
   it.effect("more than 10 comments in one round arrive as one summary event", () =>
     Effect.gen(function*() {
-      const { arrived, poll, seen, simulator, tag } = yield* setup
+      const { arrived, poll, seen, send, simulator, tag } = yield* setup
       const account = simulator.state.accountByUsername(`${tag}_ex`)!
       // All at once, so whichever round reads them reads all 11.
       for (let index = 0; index < 11; index++) {
@@ -138,6 +143,17 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       const received = yield* seen("comment.received")
       assert.lengthOf(received, 1)
       assert.deepStrictEqual(received[0]!.data, { count: 11, platforms: ["example"], summary: true })
+      // All 11 are in the inbox, a page at a time, newest first, each once.
+      const ids: Array<string> = []
+      let cursor: string | null = null
+      do {
+        const page: any = (yield* send("GET", `/inbox/comments?limit=4${cursor === null ? "" : `&cursor=${cursor}`}`)).body
+        assert.isAtMost(page.data.length, 4)
+        ids.push(...page.data.map((comment: { id: string }) => comment.id))
+        cursor = page.nextCursor
+      } while (cursor !== null)
+      assert.lengthOf(ids, 11)
+      assert.strictEqual(new Set(ids).size, 11)
     }))
 
   it.effect("the network's own webhook, signed, has the account read at once; a bad signature is refused", () =>
@@ -149,6 +165,9 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       const challenge = yield* request(`${hook}?challenge=abc123`)
       assert.strictEqual(challenge.status, 200)
       assert.strictEqual(challenge.text, "abc123")
+      const notTheCheck = yield* request(`${hook}?hello=1`)
+      assert.strictEqual(notTheCheck.status, 400)
+      assert.strictEqual(notTheCheck.body.error.code, "invalid")
       const body = JSON.stringify({ accounts: [networkAccountId] })
       // The sandbox's example app secret.
       const signature = `sha256=${createHmac("sha256", "sandbox-secret").update(body).digest("hex")}`

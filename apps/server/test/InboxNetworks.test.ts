@@ -16,7 +16,7 @@ layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: 
 })("inbox on two networks", (it) => {
   it.effect("comments on X and Facebook and a Messenger message arrive as events, linked to the post Herald made", () =>
     Effect.gen(function*() {
-      const { accounts, create, get, send, workspace } = yield* setup(["x", "facebook"])
+      const { accounts, create, get, send, workspace } = yield* setup(["x", "facebook", "youtube"])
       const base = yield* baseUrl
       const inbox = yield* Inbox.Inbox
       const sql = yield* SqlClient.SqlClient
@@ -80,5 +80,14 @@ layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: 
       const sent = (yield* events(workspace.id)).filter((row) => row.event === "message.sent")
       assert.lengthOf(sent, 1)
       assert.deepInclude(sent[0]!.data, { accountId: accounts.facebook, platform: "facebook", conversationId: message.conversationId, text: "Yes, we do." })
+
+      // A network's own least interval counts over Herald's (here none): YouTube's quota asks 15 minutes.
+      yield* Effect.orDie(inbox.pollDue)
+      const spacing = yield* Effect.orDie(sql<{ readonly accountId: string; readonly seconds: number | string }>`
+        SELECT account_id, extract(epoch FROM next_poll_at - polled_at) AS seconds FROM inbox_cursors
+        WHERE ${sql.in("account_id", [accounts.x, accounts.youtube])}`)
+      const seconds = Object.fromEntries(spacing.map((row) => [row.accountId, Number(row.seconds)]))
+      assert.strictEqual(seconds[accounts.youtube!], 15 * 60)
+      assert.strictEqual(seconds[accounts.x!], 0)
     }))
 })

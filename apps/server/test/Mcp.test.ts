@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
+import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { baseUrl, request, serverLayer } from "./harness.ts"
 import { settled, setup } from "./publishing.ts"
@@ -208,6 +209,51 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       )
       assert.notStrictEqual(refused, "connected")
     }))
+
+  it.effect("a body that is not JSON, and one over the limit, are refused before the transport", () =>
+    Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const headers = {
+        authorization: `Bearer ${key.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream"
+      }
+      const broken = yield* request(`${base}/api/mcp`, { method: "POST", headers, body: "{not json" })
+      assert.strictEqual(broken.status, 400)
+      assert.strictEqual(broken.body.error.code, -32700)
+      const huge = yield* request(`${base}/api/mcp`, { method: "POST", headers, body: "x".repeat(43 * 1024 * 1024) })
+      assert.strictEqual(huge.status, 413)
+      assert.strictEqual(huge.body.error.code, "too_large")
+    }))
+
+  it.effect("an image over 30 MB is too_large, refused before it is decoded or stored", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const client = yield* connect(base, key.key)
+      // 31 MB once decoded.
+      const data = "A".repeat(Math.ceil(31 * 1024 * 1024 / 3) * 4)
+      const refused = failure(yield* call(client, "upload_image", { data, mimeType: "image/png" }))
+      assert.strictEqual(refused.code, "too_large")
+      assert.include(refused.message, "30 MB")
+    })))
+
+  it.effect("a viewer's key reads through MCP but every tool that changes something is forbidden", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { accounts, base, workspace } = yield* setup(["x"])
+      const team = yield* Team.Team
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const viewerKey = yield* Effect.orDie(Effect.gen(function*() {
+        const invitation = yield* team.invite(workspace.id, { email: `viewer-${Date.now()}@mcp.test`, role: "viewer" })
+        const { member } = yield* team.accept(invitation.url.split("/").at(-1)!)
+        return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
+      }))
+      const client = yield* connect(base, viewerKey)
+      success(yield* call(client, "list_accounts"))
+      const refused = failure(yield* call(client, "create_post", { content: "Hi", accountIds: [accounts.x], draft: true }))
+      assert.strictEqual(refused.code, "forbidden")
+      assert.strictEqual(failure(yield* call(client, "upload_image", { data: png, mimeType: "image/png" })).code, "forbidden")
+      assert.deepStrictEqual(success(yield* call(client, "list_posts")).data, [], "nothing was made")
+    })))
 
   it.effect("stateless: GET and DELETE are 405; each POST stands alone", () =>
     Effect.gen(function*() {

@@ -81,10 +81,11 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         assert.strictEqual(hook.bodies[0].event, "member.joined")
         assert.deepStrictEqual(hook.bodies[0].data, { memberId: members[1].id, email: "ed@acme.test", role: "editor" })
 
-        // A link works once.
+        // A link works once, and an accepted invitation is no longer withdrawn.
         const again = yield* open(invitation.url)
         assert.strictEqual(again.status, 400)
         assert.include(again.text, "used already")
+        assert.strictEqual((yield* send("DELETE", `/members/invitations/${invitation.id}`)).status, 409)
       })))
 
     it.effect("a tampered, expired, withdrawn or replaced link is refused", () =>
