@@ -13,6 +13,12 @@ import team from "./0010_team.ts"
 import approvals from "./0011_approvals.ts"
 import reviews from "./0012_reviews.ts"
 import inbox from "./0013_inbox.ts"
+import inboxHardening from "./0014_inbox_hardening.ts"
+import rateLimits from "./0015_rate_limits.ts"
+import mediaStorage from "./0016_media_storage.ts"
+import publishingPacing from "./0017_publishing_pacing.ts"
+import webhookShutoff from "./0018_webhook_shutoff.ts"
+import sandboxState from "./0019_sandbox_state.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -28,5 +34,11 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_team": team,
   "0011_approvals": approvals,
   "0012_reviews": reviews,
-  "0013_inbox": inbox
+  "0013_inbox": inbox,
+  "0014_inbox_hardening": inboxHardening,
+  "0015_rate_limits": rateLimits,
+  "0016_media_storage": mediaStorage,
+  "0017_publishing_pacing": publishingPacing,
+  "0018_webhook_shutoff": webhookShutoff,
+  "0019_sandbox_state": sandboxState
 }
