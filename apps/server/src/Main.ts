@@ -22,7 +22,7 @@ import {
   WebhookHttp,
   Webhooks
 } from "@herald/core"
-import { Database, DataDirLock } from "@herald/db"
+import { Database, type DatabaseInfo, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
 import * as AdminSocket from "./AdminSocket.ts"
@@ -90,7 +90,7 @@ export class RunnerInfo extends Context.Service<RunnerInfo, {
  */
 export const layerWith = <E, R>(
   settings: Settings.Settings,
-  databaseLayer: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E, R>,
+  databaseLayer: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseInfo.DatabaseInfo, E, R>,
   adminSocket: boolean,
   packages: ReadonlyArray<NetworkPackages.NetworkPackage>,
   tuning: {
