@@ -1,5 +1,6 @@
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
+import { DatabaseInfo } from "@herald/db"
 import * as Settings from "./Settings.ts"
 
 /** The outcome of counting one request against its subject's window. */
@@ -13,96 +14,168 @@ export interface Decision {
 
 export interface Options {
   readonly limitPerMinute: number
-  /** How often local counts are added to the shared ones. */
-  readonly syncInterval?: Duration.Duration | undefined
+  /**
+   * Whether other processes count against the same limits (a PostgreSQL server). Read from `DatabaseInfo`
+   * when not given: the embedded database is one process, so its counts stay in memory.
+   */
+  readonly shared?: boolean | undefined
 }
 
 interface Window {
-  start: number
-  /** The shared count as of the last sync, every process included. */
-  shared: number
-  /** Requests this process counted since the last sync. */
-  pending: number
+  readonly start: number
+  /** Permits this process has taken from the window and not granted yet. */
+  held: number
+  /** Permits taken from the window by every process, as of this process's last reservation (at most the limit). */
+  taken: number
+  /** The window's count reached the limit: nothing more can be reserved until it ends. */
+  exhausted: boolean
+  /** Requests waiting for a permit; the next reservation asks for at least as many. */
+  waiting: number
+  /** The reservation under way, if any; requests finding no permit held wait for it. */
+  reserving: Deferred.Deferred<void> | undefined
 }
 
 const windowMillis = 60_000
+/** The largest block of permits one reservation takes: what an idle process may hold unused at most. */
+const maxBlock = 50
+/** A block is at most this fraction of what is left, so the last permits are taken one at a time. */
+const blockShare = 8
+
+/**
+ * The next block to reserve: a share of what is left, shrinking as the window fills, and never less than
+ * the requests already waiting.
+ */
+const blockSize = (limit: number, window: Window) =>
+  Math.min(maxBlock, Math.max(1, Math.floor((limit - window.taken) / blockShare), window.waiting))
 
 // Fixed one-minute windows per subject (an API key, or the client address for requests without a valid key).
-// Counts live in PostgreSQL so every Herald process sharing the database sees them; each process adds its
-// own count in batches a few times a second instead of on every request, so the request path costs no
-// query. Several processes can therefore overshoot the limit by what they admit between two syncs.
+// A process grants only permits it has taken from the window beforehand, so every process together never
+// admits more than the limit. Over a PostgreSQL server the window's count is a row, and a permit is taken by
+// one atomic `INSERT … ON CONFLICT DO UPDATE` that adds a block of requests and returns the new count; the
+// block shrinks as the window fills, and the next one is taken while half the current one is left, so most
+// requests cost no query. Over the embedded database (one process) the count is kept in memory.
 export class RateLimiter extends Context.Service<RateLimiter, {
   consume(subject: string): Effect.Effect<Decision>
   readonly limitPerMinute: number
-  readonly sync: Effect.Effect<void>
 }>()("@herald/core/RateLimiter") {
   static readonly make = (options: Options) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const shared = options.shared ?? (yield* DatabaseInfo.DatabaseInfo).backend === "postgres"
+      const scope = yield* Effect.scope
       const windows = new Map<string, Window>()
       const limit = options.limitPerMinute
 
-      const consume = (subject: string) =>
-        Effect.map(Clock.currentTimeMillis, (now): Decision => {
-          const start = now - (now % windowMillis)
-          let window = windows.get(subject)
-          if (window === undefined || window.start !== start) {
-            window = { start, shared: 0, pending: 0 }
-            windows.set(subject, window)
-          }
-          const resetSeconds = Math.max(1, Math.ceil((start + windowMillis - now) / 1000))
-          const used = window.shared + window.pending
-          if (used >= limit) return { allowed: false, limit, remaining: 0, resetSeconds }
-          window.pending++
-          return { allowed: true, limit, remaining: limit - used - 1, resetSeconds }
-        })
+      const current = (subject: string, now: number) => {
+        const start = now - (now % windowMillis)
+        let window = windows.get(subject)
+        if (window === undefined || window.start !== start) {
+          window = { start, held: 0, taken: 0, exhausted: false, waiting: 0, reserving: undefined }
+          windows.set(subject, window)
+        }
+        return window
+      }
 
-      const sync = Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const batch: Array<{ subject: string; window: Window; count: number }> = []
-        for (const [subject, window] of windows) {
-          // Subjects with nothing new still ask for the shared count, to learn what other processes admitted.
-          if (window.start + windowMillis <= now) windows.delete(subject)
-          else batch.push({ subject, window, count: window.pending })
-        }
-        if (batch.length === 0) return
-        for (const item of batch) item.window.pending -= item.count
-        const rows = yield* sql<{ readonly subject: string; readonly count: number }>`
-          INSERT INTO rate_limit_windows ${
-          sql.insert(batch.map((item): Record<string, unknown> => ({
-            subject: item.subject,
-            window_start: new Date(item.window.start),
-            count: item.count
-          })) as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>])
-        }
+      /** Records a reservation of `asked` permits after which the window's count is `count`. */
+      const record = (window: Window, asked: number, count: number) => {
+        window.held += Math.max(0, Math.min(asked, limit - (count - asked)))
+        window.taken = Math.min(count, limit)
+        window.exhausted = count >= limit
+      }
+
+      const takeShared = (subject: string, window: Window, asked: number) =>
+        sql<{ readonly count: number }>`
+          INSERT INTO rate_limit_windows (subject, window_start, count)
+          VALUES (${subject}, ${new Date(window.start)}, ${asked})
           ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + excluded.count
-          RETURNING subject, count
+          RETURNING count
         `.pipe(
-          Effect.tapCause(() =>
-            Effect.sync(() => {
-              for (const item of batch) item.window.pending += item.count
-            })
+          Effect.map((rows) => record(window, asked, Number(rows[0]!.count))),
+          // Without the shared count this process still holds the limit on its own.
+          Effect.catchCause((cause) =>
+            Effect.andThen(
+              Effect.logWarning("Rate limit counts could not be shared; counting in this process alone", cause),
+              Effect.sync(() => record(window, asked, window.taken + asked))
+            )
           )
         )
-        for (const row of rows) {
-          const window = windows.get(row.subject)
-          if (window !== undefined) window.shared = Number(row.count)
+
+      /**
+       * Starts taking the next block of permits over PostgreSQL, in a fiber of its own so that a request given
+       * up by its client cannot lose permits the database has counted; one reservation at a time per window.
+       */
+      const startReserving = (subject: string, window: Window): Effect.Effect<Deferred.Deferred<void>> => {
+        if (window.reserving !== undefined) return Effect.succeed(window.reserving)
+        const done = Deferred.makeUnsafe<void>()
+        window.reserving = done
+        const reservation = takeShared(subject, window, blockSize(limit, window)).pipe(
+          Effect.ensuring(Effect.suspend(() => {
+            window.reserving = undefined
+            return Deferred.succeed(done, undefined)
+          }))
+        )
+        return Effect.as(Effect.forkIn(reservation, scope, { startImmediately: true }), done)
+      }
+
+      /** Takes the next block of permits into `window`: in memory at once, over PostgreSQL when the count answers. */
+      const reserve = (subject: string, window: Window): Effect.Effect<void> => {
+        if (shared) return Effect.flatMap(startReserving(subject, window), Deferred.await)
+        return Effect.sync(() => {
+          const asked = blockSize(limit, window)
+          record(window, asked, window.taken + asked)
+        })
+      }
+
+      const decide = (window: Window, now: number): Decision | undefined => {
+        const resetSeconds = Math.max(1, Math.ceil((window.start + windowMillis - now) / 1000))
+        if (window.held > 0) {
+          window.held--
+          return { allowed: true, limit, remaining: Math.max(0, limit - window.taken) + window.held, resetSeconds }
         }
-      }).pipe(Effect.catchCause((cause) => Effect.logWarning("Rate limit counts could not be shared", cause)))
+        if (window.exhausted) return { allowed: false, limit, remaining: 0, resetSeconds }
+        return undefined
+      }
+
+      const consume = (subject: string): Effect.Effect<Decision> =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const window = current(subject, now)
+          const decision = decide(window, now)
+          if (decision !== undefined) {
+            // The next block is taken while half of this one is left, so requests rarely wait for it.
+            if (
+              shared && decision.allowed && !window.exhausted && window.reserving === undefined &&
+              window.held * 2 < blockSize(limit, window)
+            ) {
+              return Effect.as(startReserving(subject, window), decision)
+            }
+            return Effect.succeed(decision)
+          }
+          window.waiting++
+          return reserve(subject, window).pipe(
+            Effect.ensuring(Effect.sync(() => window.waiting--)),
+            Effect.andThen(Effect.suspend(() => consume(subject)))
+          )
+        })
 
       // Windows are placed by this process's clock, so they are pruned by it too.
       const prune = Clock.currentTimeMillis.pipe(
+        Effect.tap((now) =>
+          Effect.sync(() => {
+            for (const [subject, window] of windows) {
+              if (window.start + windowMillis <= now && window.reserving === undefined) windows.delete(subject)
+            }
+          })
+        ),
         Effect.flatMap((now) =>
-          sql`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * windowMillis)}`
+          shared
+            ? sql`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * windowMillis)}`
+            : Effect.void
         ),
         Effect.catchCause((cause) => Effect.logWarning("Old rate limit windows could not be removed", cause))
       )
-
-      yield* Effect.forkScoped(Effect.repeat(sync, Schedule.spaced(options.syncInterval ?? Duration.millis(100))))
       yield* Effect.forkScoped(Effect.repeat(prune, Schedule.spaced(Duration.minutes(1))))
-      yield* Effect.addFinalizer(() => sync)
 
-      return RateLimiter.of({ consume, limitPerMinute: limit, sync })
+      return RateLimiter.of({ consume, limitPerMinute: limit })
     })
 
   static readonly layer = (options: Options) => Layer.effect(RateLimiter, RateLimiter.make(options))

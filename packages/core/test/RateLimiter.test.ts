@@ -1,7 +1,16 @@
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { backends } from "@herald/db/testing"
 import { RateLimiter } from "../src/index.ts"
+
+/** `count` requests at once, spread in turn over the limiters, as a burst reaches several processes. */
+const burst = (limiters: ReadonlyArray<RateLimiter.RateLimiter["Service"]>, subject: string, count: number) =>
+  Effect.forEach(
+    Array.from({ length: count }, (_, index) => limiters[index % limiters.length]!),
+    (limiter) => limiter.consume(subject),
+    { concurrency: "unbounded" }
+  )
 
 for (const backend of backends()) {
   layer(backend.layer, { timeout: 120_000 })(`RateLimiter on ${backend.name}`, (it) => {
@@ -18,22 +27,47 @@ for (const backend of backends()) {
         assert.isTrue((yield* limiter.consume("key:b")).allowed)
       }).pipe(Effect.scoped))
 
-    it.effect("shares counts between processes through the database", () =>
+    it.effect("holds the limit exactly under a burst shared by two processes, and counts in the database", () =>
       Effect.gen(function*() {
-        // Two limiters over one database stand for two Herald processes.
-        const first = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 5, syncInterval: Duration.hours(1) })
-        const second = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 5, syncInterval: Duration.hours(1) })
-        for (let index = 0; index < 3; index++) assert.isTrue((yield* first.consume("key:shared")).allowed)
-        yield* first.sync
-        assert.isTrue((yield* second.consume("key:shared")).allowed)
-        yield* second.sync
-        // The second process now knows of the first's three: one more is allowed, then no more.
-        assert.isTrue((yield* second.consume("key:shared")).allowed)
-        assert.isFalse((yield* second.consume("key:shared")).allowed)
-        yield* second.sync
-        yield* first.sync
-        assert.isFalse((yield* first.consume("key:shared")).allowed)
+        // Two limiters over one database stand for two Herald processes on one PostgreSQL.
+        const first = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 120, shared: true })
+        const second = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 120, shared: true })
+        const decisions = yield* burst([first, second], "key:burst", 300)
+        assert.strictEqual(decisions.filter((decision) => decision.allowed).length, 120)
+        for (const decision of decisions.filter((decision) => !decision.allowed)) {
+          assert.strictEqual(decision.remaining, 0)
+        }
+        // Both processes served part of it, and neither admits more once the window is full.
+        assert.isTrue(decisions.some((decision, index) => decision.allowed && index % 2 === 0))
+        assert.isTrue(decisions.some((decision, index) => decision.allowed && index % 2 === 1))
+        assert.isFalse((yield* first.consume("key:burst")).allowed)
+        assert.isFalse((yield* second.consume("key:burst")).allowed)
+        // A third process starting now learns of the full window from the database, without admitting one more.
+        const third = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 120, shared: true })
+        assert.isFalse((yield* third.consume("key:burst")).allowed)
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ readonly count: number }>`SELECT count FROM rate_limit_windows WHERE subject = 'key:burst'`
+        assert.isAtLeast(Number(rows[0]!.count), 120)
+      }).pipe(Effect.scoped))
+
+    it.effect("tells each admitted request of a burst in one process how many are left, exactly", () =>
+      Effect.gen(function*() {
+        const limiter = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 120, shared: true })
+        const decisions = yield* burst([limiter], "key:single", 300)
+        const remaining = decisions.filter((decision) => decision.allowed).map((decision) => decision.remaining)
+        assert.deepStrictEqual(remaining.sort((a, b) => b - a), Array.from({ length: 120 }, (_, index) => 119 - index))
+      }).pipe(Effect.scoped))
+
+    it.effect("a window of a large limit is taken in blocks, not one query per request", () =>
+      Effect.gen(function*() {
+        const limiter = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 1_000_000, shared: true })
+        const decisions = yield* burst([limiter], "key:large", 1_000)
+        assert.isTrue(decisions.every((decision) => decision.allowed))
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ readonly count: number }>`SELECT count FROM rate_limit_windows WHERE subject = 'key:large'`
+        // Taken ahead in blocks of 50 at most: never less than what was admitted, never far beyond it.
+        assert.isAtLeast(Number(rows[0]!.count), 1_000)
+        assert.isAtMost(Number(rows[0]!.count), 1_100)
       }).pipe(Effect.scoped))
   })
 }
-
