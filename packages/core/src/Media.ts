@@ -1,9 +1,12 @@
-import { Context, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
+import { Clock, Context, Duration, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import { SqlClient, type SqlError } from "effect/sql"
+import { DatabaseInfo } from "@herald/db"
+import { createHash } from "node:crypto"
 import * as Ids from "./Ids.ts"
 import { detect, type DetectedType, readVideoHeader, signatureBytes } from "./internal/mediaProbe.ts"
-import { convert } from "./internal/photo.ts"
+import * as MediaStore from "./internal/mediaStore.ts"
+import { makeConverter } from "./internal/photo.ts"
 import { iso } from "./internal/rows.ts"
 import * as Settings from "./Settings.ts"
 
@@ -84,15 +87,23 @@ export interface UploadInput<E> {
   readonly height?: number | undefined
 }
 
-/** A media file ready to be served. */
+/** What an upload stored, with the SHA-256 (hex) of the bytes received, taken while they streamed. */
+export interface Uploaded extends StoredMedia {
+  readonly sha256: string
+}
+
+/** A media file ready to be served: its size, and any byte range of it (inclusive ends) as a stream. */
 export interface ServedFile {
-  readonly path: string
   readonly contentType: string
   readonly bytes: number
+  read(start: number, end: number): Stream.Stream<Uint8Array, MediaStore.MediaGone | SqlError.SqlError | PlatformError>
 }
 
 export interface Options {
-  /** The data folder; media go to `<dataDir>/media`, uploads in progress to `<dataDir>/media/tmp`. */
+  /**
+   * The data folder. Uploads in progress go to `<dataDir>/media/tmp`; stored media to `<dataDir>/media` on
+   * the embedded database, and into PostgreSQL (`media_files`, `media_chunks`) with `DATABASE_URL`.
+   */
   readonly dataDir: string
   readonly limits?: Partial<Record<Kind, number>> | undefined
 }
@@ -129,10 +140,10 @@ const idPattern = /^med_[0-9A-Za-z]{16,40}$/
 export class Media extends Context.Service<Media, {
   upload<E>(
     input: UploadInput<E>
-  ): Effect.Effect<StoredMedia, MediaInvalid | MediaTooLarge | E | SqlError.SqlError | PlatformError>
+  ): Effect.Effect<Uploaded, MediaInvalid | MediaTooLarge | E | SqlError.SqlError | PlatformError>
   get(workspaceId: string, id: string): Effect.Effect<StoredMedia, MediaNotFound | SqlError.SqlError>
   /** `extension` is `jpg`, `mp4`, `mov` or `preview.jpg`; none when there is no such file. */
-  file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>>
+  file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>, SqlError.SqlError>
 }>()("@herald/core/Media") {
   static readonly layer = (options: Options) => Layer.effect(Media, make(options))
 
@@ -148,6 +159,11 @@ const make = Effect.fnUntraced(function*(options: Options) {
   const folder = path.resolve(options.dataDir, "media")
   const tmpFolder = path.join(folder, "tmp")
   yield* fs.makeDirectory(tmpFolder, { recursive: true })
+  const store = (yield* DatabaseInfo.DatabaseInfo).backend === "postgres"
+    ? MediaStore.database(sql, fs)
+    : MediaStore.folder(fs, path, folder)
+  const convert = yield* makeConverter
+  yield* sweep(fs, path, tmpFolder)
 
   const fail = (message: string) => Effect.fail(new MediaInvalid({ message }))
 
@@ -163,16 +179,19 @@ const make = Effect.fnUntraced(function*(options: Options) {
   }
 
   // Writes the body to `target` as it arrives, so memory stays flat whatever the size, counting bytes against
-  // the limit and checking the leading bytes against the declared type as soon as enough have come.
+  // the limit, hashing them, and checking the leading bytes against the declared type as soon as enough have
+  // come. Succeeds with the SHA-256 of the body.
   const receive = <E>(body: Stream.Stream<Uint8Array, E>, declared: DetectedType, limit: number, target: string) =>
     Effect.suspend(() => {
       const kind: Kind = declared.startsWith("image/") ? "image" : "video"
+      const hash = createHash("sha256")
       let received = 0
       let head = new Uint8Array(0)
       type Checked = Effect.Effect<Uint8Array, MediaTooLarge | MediaInvalid>
       const counted = Stream.mapEffect(body, (chunk): Checked => {
         received += chunk.length
         if (received > limit) return Effect.fail(new MediaTooLarge({ kind, limit }))
+        hash.update(chunk)
         if (head.length >= signatureBytes) return Effect.succeed(chunk)
         const joined = new Uint8Array(Math.min(head.length + chunk.length, signatureBytes))
         joined.set(head.subarray(0, joined.length))
@@ -182,7 +201,8 @@ const make = Effect.fnUntraced(function*(options: Options) {
       })
       return Stream.run(counted, fs.sink(target)).pipe(
         // A body shorter than a signature is checked once it has ended.
-        Effect.andThen(() => head.length < signatureBytes ? checkSignature(declared, head) : Effect.void)
+        Effect.andThen(() => head.length < signatureBytes ? checkSignature(declared, head) : Effect.void),
+        Effect.map(() => hash.digest("hex"))
       )
     })
 
@@ -213,14 +233,15 @@ const make = Effect.fnUntraced(function*(options: Options) {
     const id = yield* Ids.make("med")
     const received = path.join(tmpFolder, `${id}.upload`)
     const extension: Extension = kind === "image" ? "jpg" : type === "video/mp4" ? "mp4" : "mov"
-    const final = path.join(folder, `${id}.${extension}`)
-    const preview = path.join(folder, `${id}.preview.jpg`)
     const removeAll = (paths: ReadonlyArray<string>) =>
       Effect.ignore(Effect.forEach(paths, (file) => fs.remove(file, { force: true }), { discard: true }))
+    const record = (stored: Omit<StoredMedia, "id" | "workspaceId" | "kind" | "createdAt" | "file" | "previewFile">) =>
+      insert({ id, workspaceId: input.workspaceId, kind, ...stored }, extension)
 
-    // Converting, moving and recording are not interrupted halfway (sharp cannot be stopped mid-write, and
-    // a file must not outlive its cleanup); if any step fails, every file written so far is removed.
-    const store = Effect.gen(function*() {
+    // Converting, storing and recording are not interrupted halfway (sharp cannot be stopped mid-write, and
+    // a file must not outlive its cleanup); if any step fails, every file written so far is removed, and the
+    // store keeps nothing of media whose row was not written.
+    const keep = Effect.gen(function*() {
       if (kind === "image") {
         const convertedPath = path.join(tmpFolder, `${id}.jpg`)
         const previewPath = path.join(tmpFolder, `${id}.preview.jpg`)
@@ -229,18 +250,11 @@ const make = Effect.fnUntraced(function*(options: Options) {
           Effect.onError(() => removeAll([convertedPath, previewPath])),
           Effect.catchTag("Unreadable", (error) => fail(error.message))
         )
-        yield* fs.rename(convertedPath, final)
-        yield* fs.rename(previewPath, preview)
-        return yield* insert({
+        return yield* store.store(
           id,
-          workspaceId: input.workspaceId,
-          kind,
-          mimeType: "image/jpeg",
-          bytes: converted.bytes,
-          width: converted.width,
-          height: converted.height,
-          durationMs: null
-        }, extension)
+          [["jpg", convertedPath], ["preview.jpg", previewPath]],
+          record({ mimeType: "image/jpeg", ...converted, durationMs: null })
+        )
       }
       const known = input.durationMs !== undefined && input.width !== undefined && input.height !== undefined
       const header = known
@@ -250,23 +264,19 @@ const make = Effect.fnUntraced(function*(options: Options) {
           Effect.catchTag("Unreadable", (error) => fail(error.message))
         )
       const bytes = Number((yield* fs.stat(received)).size)
-      yield* fs.rename(received, final)
-      return yield* insert({
-        id,
-        workspaceId: input.workspaceId,
-        kind,
+      return yield* store.store(id, [[extension, received]], record({
         mimeType: type,
         bytes,
         width: input.width ?? header.width,
         height: input.height ?? header.height,
         durationMs: input.durationMs ?? header.durationMs
-      }, extension)
-    }).pipe(Effect.onError(() => removeAll([received, final, preview])), Effect.uninterruptible)
+      }))
+    }).pipe(Effect.onError(() => removeAll([received])), Effect.uninterruptible)
 
-    return yield* receive(input.body, type, limit, received).pipe(
-      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : removeAll([received])),
-      Effect.andThen(store)
+    const sha256 = yield* receive(input.body, type, limit, received).pipe(
+      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : removeAll([received]))
     )
+    return { ...(yield* keep), sha256 }
   })
 
   const get = Effect.fn("Media.get")(function*(workspaceId: string, id: string) {
@@ -279,20 +289,31 @@ const make = Effect.fnUntraced(function*(options: Options) {
     return toStoredMedia(row)
   })
 
-  // Serving looks at the folder only: ids are unguessable, and the files never change once written.
-  const file = (id: string, extension: string): Effect.Effect<Option.Option<ServedFile>> => {
+  // Serving looks at the stored files only: ids are unguessable, and the files never change once written.
+  const file = (id: string, extension: string): Effect.Effect<Option.Option<ServedFile>, SqlError.SqlError> => {
     if (!idPattern.test(id) || !Object.hasOwn(servedTypes, extension)) return Effect.succeed(Option.none())
     const contentType = servedTypes[extension]!
-    const filePath = path.join(folder, `${id}.${extension}`)
-    return fs.stat(filePath).pipe(
-      Effect.map((info) =>
-        info.type === "File"
-          ? Option.some({ path: filePath, contentType, bytes: Number(info.size) })
-          : Option.none()
-      ),
-      Effect.orElseSucceed(() => Option.none())
-    )
+    return Effect.map(store.size(id, extension), Option.map((bytes) => ({
+      contentType,
+      bytes,
+      read: (start: number, end: number) => store.read(id, extension, start, end)
+    })))
   }
 
   return Media.of({ upload, get, file })
 })
+
+// A temp file untouched for this long belongs to an upload whose process died (uploads in progress write to
+// theirs continuously); other processes may share the data folder, so younger ones are left alone.
+const abandonedAfter = Duration.hours(1)
+
+const sweep = (fs: FileSystem.FileSystem, path: Path.Path, tmpFolder: string) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    for (const name of yield* fs.readDirectory(tmpFolder)) {
+      const file = path.join(tmpFolder, name)
+      const info = yield* fs.stat(file)
+      const modified = Option.getOrElse(Option.map(info.mtime, (date) => date.getTime()), () => 0)
+      if (now - modified > Duration.toMillis(abandonedAfter)) yield* fs.remove(file, { force: true })
+    }
+  }).pipe(Effect.catchCause((cause) => Effect.logWarning("Abandoned uploads could not be removed", cause)))

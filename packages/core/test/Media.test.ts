@@ -3,10 +3,12 @@ import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { NodeServices } from "@effect/platform-node"
 import { backends } from "@herald/db/testing"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import sharp from "sharp"
+import { deflateSync } from "node:zlib"
 import { afterAll } from "vitest"
 import { Media, Workspaces } from "../src/index.ts"
 
@@ -34,7 +36,54 @@ const image = (format: "jpeg" | "png" | "webp", width: number, height: number, a
     }).toFormat(format).toBuffer().then((buffer) => new Uint8Array(buffer))
   )
 
-const metadata = (file: string) => Effect.promise(() => sharp(join(mediaFolder, file)).metadata())
+// A stored file's bytes, read back through the service: from the data folder on the embedded database, from
+// PostgreSQL's chunks with a server.
+const storedBytes = (file: string, start?: number, end?: number) =>
+  Effect.gen(function*() {
+    const media = yield* Media.Media
+    const dot = file.indexOf(".")
+    const served = yield* Effect.orDie(media.file(file.slice(0, dot), file.slice(dot + 1)))
+    if (Option.isNone(served)) return yield* Effect.die(`${file} is not stored`)
+    const parts = yield* Stream.runCollect(served.value.read(start ?? 0, end ?? served.value.bytes - 1)).pipe(Effect.orDie)
+    return new Uint8Array(Buffer.concat(parts))
+  })
+
+const metadata = (file: string) =>
+  Effect.flatMap(storedBytes(file), (bytes) => Effect.promise(() => sharp(bytes).metadata()))
+
+// A PNG that is small on disk and huge in pixels: 1-bit grey rows of zeros, which deflate to almost nothing.
+const pngBomb = (width: number, height: number) => {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.length)
+    out.writeUInt32BE(data.length, 0)
+    out.write(type, 4, "latin1")
+    out.set(data, 8)
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
+    return out
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([1, 0, 0, 0, 0], 8)
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height)
+  return new Uint8Array(Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows, { level: 9 })),
+    chunk("IEND", new Uint8Array(0))
+  ]))
+}
+
+const crc32 = (bytes: Uint8Array) => {
+  let crc = 0xffffffff
+  for (const byte of bytes) {
+    crc ^= byte
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1))
+  }
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
 // Bodies arrive in pieces; 7-byte chunks make the signature straddle several of them.
 const body = (bytes: Uint8Array, chunkSize = 64 * 1024) =>
@@ -45,6 +94,11 @@ const files = () => ({
   stored: readdirSync(mediaFolder).filter((name) => name !== "tmp").sort(),
   inProgress: readdirSync(join(mediaFolder, "tmp"))
 })
+
+const rowCounts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly media: number; readonly files: number; readonly chunks: number }>`
+    SELECT (SELECT count(*)::int FROM media) AS media, (SELECT count(*)::int FROM media_files) AS files,
+      (SELECT count(*)::int FROM media_chunks) AS chunks`)
 
 const workspace = Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Media" }))
 
@@ -57,14 +111,12 @@ const upload = (contentType: string, bytes: Uint8Array, extra: Partial<Media.Upl
 
 const leavesNothing = <A, E, R>(attempt: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const before = files()
-    const [rowsBefore] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM media`
+    const rowsBefore = yield* rowCounts
     const exit = yield* Effect.exit(attempt)
-    const [rowsAfter] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM media`
     assert.deepStrictEqual(files(), before)
     assert.deepStrictEqual(files().inProgress, [])
-    assert.strictEqual(rowsAfter!.count, rowsBefore!.count)
+    assert.deepStrictEqual(yield* rowCounts, rowsBefore)
     return exit
   })
 
@@ -91,7 +143,7 @@ for (const backend of backends()) {
         assert.include(stored, { kind: "image", mimeType: "image/jpeg", width: 300, height: 600, durationMs: null })
         assert.strictEqual(stored.file, `${stored.id}.jpg`)
         assert.strictEqual(stored.previewFile, `${stored.id}.preview.jpg`)
-        assert.strictEqual(stored.bytes, statSync(join(mediaFolder, stored.file)).size)
+        assert.strictEqual(stored.bytes, (yield* storedBytes(stored.file)).length)
         const saved = yield* metadata(stored.file)
         assert.include(saved, { format: "jpeg", width: 300, height: 600 })
         assert.isUndefined(saved.orientation)
@@ -99,15 +151,18 @@ for (const backend of backends()) {
         const preview = yield* metadata(stored.previewFile!)
         assert.include(preview, { format: "jpeg", width: 160, height: 320 })
         assert.deepStrictEqual(files().inProgress, [])
+        assert.strictEqual(stored.sha256, sha256(new Uint8Array(input)))
         const media = yield* Media.Media
-        assert.deepStrictEqual(yield* media.get(stored.workspaceId, stored.id), stored)
+        const { sha256: _received, ...row } = stored
+        assert.deepStrictEqual(yield* media.get(stored.workspaceId, stored.id), row)
       }))
 
     it.effect("converts PNG and WebP to JPEG, flattening transparency onto white", () =>
       Effect.gen(function*() {
         const png = yield* upload("image/png", yield* image("png", 50, 40, true))
         assert.include(png, { mimeType: "image/jpeg", width: 50, height: 40 })
-        const pixels = yield* Effect.promise(() => sharp(join(mediaFolder, png.file)).raw().toBuffer())
+        const saved = yield* storedBytes(png.file)
+        const pixels = yield* Effect.promise(() => sharp(saved).raw().toBuffer())
         assert.isTrue([...pixels.subarray(0, 30)].every((value) => value > 245), "transparent became white")
         const webp = yield* upload("image/webp; charset=binary", yield* image("webp", 30, 20))
         assert.include(webp, { mimeType: "image/jpeg", width: 30, height: 20 })
@@ -123,7 +178,8 @@ for (const backend of backends()) {
           assert.approximately(stored.durationMs!, 2000, 50)
           assert.strictEqual(stored.file, `${stored.id}.${extension}`)
           assert.isNull(stored.previewFile)
-          assert.deepStrictEqual(new Uint8Array(readFileSync(join(mediaFolder, stored.file))), bytes)
+          assert.deepStrictEqual(yield* storedBytes(stored.file), bytes)
+          assert.strictEqual(stored.sha256, sha256(bytes))
         }
       }))
 
@@ -192,15 +248,51 @@ for (const backend of backends()) {
         const other = yield* Effect.flip(media.get(otherWorkspace, stored.id))
         assert.strictEqual(other._tag, "MediaNotFound")
         const served = yield* media.file(stored.id, "jpg")
-        assert.deepStrictEqual(served, Option.some({
-          path: join(mediaFolder, stored.file),
-          contentType: "image/jpeg",
-          bytes: stored.bytes
-        }))
+        assert.isTrue(Option.isSome(served))
+        assert.include(Option.getOrUndefined(served), { contentType: "image/jpeg", bytes: stored.bytes })
         assert.isTrue(Option.isSome(yield* media.file(stored.id, "preview.jpg")))
         assert.isTrue(Option.isNone(yield* media.file(stored.id, "mp4")))
         assert.isTrue(Option.isNone(yield* media.file("../../etc/passwd", "jpg")))
         assert.isTrue(Option.isNone(yield* media.file(stored.id, "toString")))
+      }))
+
+    it.effect("refuses a photo of more than 36 megapixels from its header, naming its size, and keeps nothing", () =>
+      Effect.gen(function*() {
+        const bomb = pngBomb(12_000, 12_000)
+        assert.isBelow(bomb.length, 200_000)
+        const refused = failure(yield* leavesNothing(upload("image/png", bomb)))
+        assert.strictEqual(refused?._tag, "MediaInvalid")
+        assert.strictEqual(
+          refused?.message,
+          "The photo is 12000×12000 pixels (144.0 megapixels); photos may have at most 36.0 megapixels"
+        )
+        const fits = yield* upload("image/png", pngBomb(6_000, 6_000))
+        assert.include(fits, { width: 6_000, height: 6_000 })
+      }))
+
+    it.effect("serves any byte range of a stored file, across chunk boundaries", () =>
+      Effect.gen(function*() {
+        // Over two 1 MiB chunks of a database store: noise does not compress, so the file stays this size.
+        const noise = new Uint8Array(2_500_000).map((_, index) => (index * 7919 + (index >> 8) * 31) & 0xff)
+        const bytes = video("mp4")
+        const body = new Uint8Array(bytes.length + noise.length)
+        body.set(bytes)
+        body.set(noise, bytes.length)
+        const stored = yield* upload("video/mp4", body, { durationMs: 1000, width: 320, height: 240 })
+        assert.strictEqual(stored.bytes, body.length)
+        assert.deepStrictEqual(yield* storedBytes(stored.file), body)
+        // With a server, the bytes are in PostgreSQL, where every process reaches them; embedded, in the folder.
+        const counts = yield* rowCounts
+        if (backend.name === "postgres") {
+          assert.notInclude(files().stored, stored.file)
+          assert.isAtLeast(counts[0]!.chunks, 3)
+        } else {
+          assert.include(files().stored, stored.file)
+          assert.strictEqual(counts[0]!.chunks, 0)
+        }
+        for (const [start, end] of [[0, 0], [1_048_570, 1_048_580], [1_000_000, 2_200_000], [body.length - 3, body.length - 1]] as const) {
+          assert.deepStrictEqual(yield* storedBytes(stored.file, start, end), body.subarray(start, end + 1), `${start}-${end}`)
+        }
       }))
   })
 }

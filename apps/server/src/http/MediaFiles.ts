@@ -1,11 +1,13 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError } from "@herald/api"
 import { Media } from "@herald/core"
 
 // `GET /media/<id>.<ext>` and `GET /media/<id>.preview.jpg`: public by URL, because networks fetch the files
 // themselves when a post goes out; media ids are random enough not to be guessed. A stored file never
-// changes, so it may be cached for good, and its name is a strong validator.
+// changes, so it may be cached for good, and its name is a strong validator. The bytes stream from wherever
+// the core keeps them (the data folder, or PostgreSQL, which every process reaches), a range reading only
+// what it covers.
 
 const cacheControl = "public, max-age=31536000, immutable"
 
@@ -38,7 +40,7 @@ export const serveFile = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const name = (yield* HttpRouter.params)["file"] ?? ""
   const dot = name.indexOf(".")
-  const found = dot === -1 ? Option.none() : yield* media.file(name.slice(0, dot), name.slice(dot + 1))
+  const found = dot === -1 ? Option.none() : yield* Effect.orDie(media.file(name.slice(0, dot), name.slice(dot + 1)))
   if (Option.isNone(found)) return json(404, "not_found", `No media file ${name}`)
   const file = found.value
   const etag = `"${name}"`
@@ -54,21 +56,16 @@ export const serveFile = Effect.gen(function*() {
       "content-range": `bytes */${file.bytes}`
     })
   }
-  const response = yield* HttpServerResponse.file(
-    file.path,
-    range === undefined
-      ? { contentType: file.contentType, headers }
-      : {
-        status: 206,
-        contentType: file.contentType,
-        offset: range.start,
-        bytesToRead: range.end - range.start + 1,
-        headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${file.bytes}` }
-      }
-  ).pipe(Effect.orDie)
-  // The platform's own ETag comes from the modification time, which differs between copies of the folder.
-  return HttpServerResponse.setHeader(response, "etag", etag)
+  const { start, end } = range ?? { start: 0, end: file.bytes - 1 }
+  // HEAD answers the same headers without reading a byte of the file.
+  const body = request.method === "HEAD" || file.bytes === 0 ? Stream.empty : file.read(start, end)
+  return HttpServerResponse.stream(body, {
+    status: range === undefined ? 200 : 206,
+    contentType: file.contentType,
+    contentLength: end - start + 1,
+    headers: range === undefined ? headers : { ...headers, "content-range": `bytes ${start}-${end}/${file.bytes}` }
+  })
 })
 
-/** The route, for `Http.routes`; it needs `Media.Media` and the HTTP platform (from the Node server). */
+/** The route, for `Http.routes`; it needs `Media.Media`. */
 export const layer = HttpRouter.add("GET", "/media/:file", serveFile)

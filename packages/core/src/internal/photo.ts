@@ -1,9 +1,18 @@
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
 import sharp from "sharp"
 import { Unreadable } from "./mediaProbe.ts"
 
 /** The longest side of a photo's preview. */
 export const previewSize = 320
+
+/**
+ * The most pixels a photo may have. No network takes more than about 36 megapixels, and decoding costs
+ * memory by pixels, not by file size: a 140 KB PNG can unpack to 576 MB. sharp's own default is 268 MP.
+ */
+export const maxPixels = 36_000_000
+
+/** Conversions running at once; others wait their turn, so a burst of photos cannot exhaust memory. */
+export const conversionsAtOnce = 2
 
 export interface Converted {
   readonly width: number
@@ -20,10 +29,10 @@ const unreadable = () =>
  * dropped), every piece of metadata is stripped (sharp keeps none unless asked, so no location leaks), and
  * transparency is flattened onto white, since JPEG has none and the default would be black.
  */
-export const convert = (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
+const convertNow = (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
   Effect.tryPromise({
     try: () =>
-      sharp(input, { failOn: "error" })
+      sharp(input, { failOn: "error", limitInputPixels: maxPixels })
         .autoOrient()
         .flatten({ background: "#ffffff" })
         .jpeg({ quality: 88 })
@@ -42,3 +51,27 @@ export const convert = (input: string, output: string, preview: string): Effect.
     ),
     Effect.map((info) => ({ width: info.width, height: info.height, bytes: info.size }))
   )
+
+const megapixels = (pixels: number) => (pixels / 1_000_000).toFixed(1)
+
+/**
+ * The photo's size from its header, before anything is decoded: a photo over `maxPixels` is refused
+ * naming its size, whatever its file size.
+ */
+const checkPixels = (input: string): Effect.Effect<void, Unreadable> =>
+  Effect.tryPromise({ try: () => sharp(input).metadata(), catch: unreadable }).pipe(
+    Effect.flatMap(({ width, height }) => {
+      const pixels = width * height
+      return pixels <= maxPixels ? Effect.void : Effect.fail(
+        new Unreadable({
+          message: `The photo is ${width}×${height} pixels (${megapixels(pixels)} megapixels); photos may have ` +
+            `at most ${megapixels(maxPixels)} megapixels`
+        })
+      )
+    })
+  )
+
+/** A converter that checks each photo's size and runs at most `conversionsAtOnce` conversions at a time. */
+export const makeConverter = Effect.map(Semaphore.make(conversionsAtOnce), (semaphore) =>
+  (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
+    Effect.andThen(checkPixels(input), semaphore.withPermit(convertNow(input, output, preview))))

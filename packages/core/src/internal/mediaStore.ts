@@ -1,0 +1,124 @@
+import { Effect, FileSystem, Option, Path, Schema, Stream } from "effect"
+import type { PlatformError } from "effect/PlatformError"
+import type { SqlClient, SqlError } from "effect/sql"
+
+/**
+ * Where the bytes of stored media live. Each media has one or two files, named by extension (`jpg` and
+ * `preview.jpg` for a photo, `mp4` or `mov` for a video); they never change once stored. Two drivers:
+ * the data folder (the embedded database, one process) and chunks in PostgreSQL (`DATABASE_URL`, any
+ * number of processes); docs/decisions/0007-media-storage.md has the figures behind the choice.
+ */
+export interface MediaStore {
+  readonly name: "folder" | "database"
+  /**
+   * Makes the finished files at `sources` (extension and path) the files of media `id` and runs `record`
+   * (the media row), all or nothing. The sources are consumed: moved or copied, never left to the caller.
+   */
+  readonly store: <A, E, R>(
+    id: string,
+    sources: ReadonlyArray<readonly [extension: string, path: string]>,
+    record: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | SqlError.SqlError | PlatformError, R>
+  /** The size in bytes of a stored file, if there is one. */
+  readonly size: (id: string, extension: string) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
+  /** Bytes `start` to `end` (inclusive) of a stored file, streamed. */
+  readonly read: (
+    id: string,
+    extension: string,
+    start: number,
+    end: number
+  ) => Stream.Stream<Uint8Array, SqlError.SqlError | PlatformError | MediaGone>
+}
+
+/** A file removed while it was being read. */
+export class MediaGone extends Schema.TaggedError<MediaGone>()("MediaGone", {}) {}
+
+/** The media folder: `<folder>/<id>.<extension>`. */
+export const folder = (fs: FileSystem.FileSystem, path: Path.Path, directory: string): MediaStore => {
+  const location = (id: string, extension: string) => path.join(directory, `${id}.${extension}`)
+  const removeAll = (paths: ReadonlyArray<string>) =>
+    Effect.ignore(Effect.forEach(paths, (file) => fs.remove(file, { force: true }), { discard: true }))
+  return {
+    name: "folder",
+    store: (id, sources, record) => {
+      const targets = sources.map(([extension]) => location(id, extension))
+      return Effect.forEach(sources, ([extension, source]) => fs.rename(source, location(id, extension)), {
+        discard: true
+      }).pipe(
+        Effect.andThen(record),
+        Effect.onError(() => removeAll([...targets, ...sources.map(([, source]) => source)]))
+      )
+    },
+    size: (id, extension) =>
+      fs.stat(location(id, extension)).pipe(
+        Effect.map((info) => info.type === "File" ? Option.some(Number(info.size)) : Option.none()),
+        Effect.orElseSucceed(() => Option.none())
+      ),
+    read: (id, extension, start, end) =>
+      fs.stream(location(id, extension), { offset: start, bytesToRead: end - start + 1 })
+  }
+}
+
+/** The size of a `media_chunks` row; every chunk of a file but its last is this long. */
+export const chunkBytes = 1024 * 1024
+
+/**
+ * PostgreSQL: a `media_files` row per file and its bytes in `media_chunks` of `chunkBytes`. Storing copies
+ * the finished file in one transaction with the media row, so a process that dies halfway leaves nothing;
+ * reading takes one chunk per query, and of the first and last chunk of a range only the part it covers.
+ */
+export const database = (sql: SqlClient.SqlClient, fs: FileSystem.FileSystem): MediaStore => {
+  const copyIn = (id: string, extension: string, source: string) =>
+    Effect.scoped(Effect.gen(function*() {
+      const file = yield* fs.open(source, { flag: "r" })
+      const size = Number((yield* file.stat).size)
+      yield* sql`INSERT INTO media_files (media_id, extension, bytes) VALUES (${id}, ${extension}, ${size})`
+      for (let n = 0; n * chunkBytes < size; n++) {
+        const buffer = new Uint8Array(Math.min(chunkBytes, size - n * chunkBytes))
+        let filled = 0
+        while (filled < buffer.length) {
+          const read = yield* file.read(buffer.subarray(filled), { position: BigInt(n * chunkBytes + filled) })
+          if (read === 0) return yield* Effect.die(new Error(`${source} ended before its ${size} bytes`))
+          filled += read
+        }
+        yield* sql`INSERT INTO media_chunks (media_id, extension, n, bytes) VALUES (${id}, ${extension}, ${n}, ${buffer})`
+      }
+      yield* fs.remove(source)
+    }))
+
+  const chunk = (id: string, extension: string, n: number, from: number, length: number) =>
+    Effect.flatMap(
+      sql<{ readonly bytes: Uint8Array }>`
+        SELECT substring(bytes FROM ${from + 1} FOR ${length}) AS bytes FROM media_chunks
+        WHERE media_id = ${id} AND extension = ${extension} AND n = ${n}`,
+      (rows) => rows[0] === undefined ? Effect.fail(new MediaGone()) : Effect.succeed(rows[0].bytes)
+    )
+
+  return {
+    name: "database",
+    store: (id, sources, record) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const result = yield* record
+        for (const [extension, source] of sources) yield* copyIn(id, extension, source)
+        return result
+      })).pipe(
+        Effect.onError(() =>
+          Effect.ignore(Effect.forEach(sources, ([, source]) => fs.remove(source, { force: true }), { discard: true }))
+        )
+      ),
+    size: (id, extension) =>
+      Effect.map(
+        sql<{ readonly bytes: number | string | bigint }>`
+          SELECT bytes FROM media_files WHERE media_id = ${id} AND extension = ${extension}`,
+        (rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => Number(row.bytes))
+      ),
+    read: (id, extension, start, end) =>
+      Stream.range(Math.floor(start / chunkBytes), Math.floor(end / chunkBytes), 1).pipe(
+        Stream.mapEffect((n) => {
+          const from = Math.max(start - n * chunkBytes, 0)
+          const to = Math.min(end - n * chunkBytes, chunkBytes - 1)
+          return chunk(id, extension, n, from, to - from + 1)
+        })
+      )
+  }
+}
