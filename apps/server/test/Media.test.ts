@@ -4,7 +4,7 @@ import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { Authorization, MediaApi } from "@herald/api"
-import { Media, Workspaces } from "@herald/core"
+import { IdempotencyKeys, Media, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import { Ids } from "@herald/domain"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
 import * as ErrorRendering from "../src/http/ErrorRendering.ts"
+import * as Idempotency from "../src/http/Idempotency.ts"
 import * as MediaFiles from "../src/http/MediaFiles.ts"
 import * as MediaHandlers from "../src/http/MediaHandlers.ts"
 import * as Http from "../src/Http.ts"
@@ -21,8 +22,8 @@ import { PublicUrl } from "../src/PublicUrl.ts"
 import { request } from "./request.ts"
 
 // The media group and file route served the way the real server serves them (under `/api/v1`, behind the
-// authorization middleware, with the global error rendering), with a stand-in middleware whose bearer token
-// is the workspace id.
+// authorization middleware with its Idempotency-Key handling, with the global error rendering), with a
+// stand-in middleware whose bearer token is the workspace id.
 class TestApi extends HttpApi.make("media-test")
   .add(MediaApi.MediaApi)
   .middleware(Authorization.Authorization)
@@ -34,17 +35,24 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 const mediaFolder = join(dataDir, "media")
 const photoLimit = 100_000
 
-const StandInAuthorization = Layer.succeed(
+const StandInAuthorization = Layer.effect(
   Authorization.Authorization,
-  Authorization.Authorization.of({
-    bearer: (httpEffect, { credential }) =>
-      Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
-        workspaceId: Ids.WorkspaceId.make(Redacted.value(credential)),
-        keyId: Ids.ApiKeyId.make("key_0000000000000000test"),
-        memberId: null,
-        role: null
-      })
-  })
+  Effect.map(IdempotencyKeys.IdempotencyKeys, (keys) =>
+    Authorization.Authorization.of({
+      bearer: (httpEffect, { credential }) => {
+        const workspaceId = Ids.WorkspaceId.make(Redacted.value(credential))
+        return Idempotency.run(
+          keys,
+          workspaceId,
+          Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
+            workspaceId,
+            keyId: Ids.ApiKeyId.make("key_0000000000000000test"),
+            memberId: null,
+            role: null
+          })
+        )
+      }
+    }))
 )
 
 const MediaServer = Http.serve(
@@ -57,6 +65,7 @@ const MediaServer = Http.serve(
   Layer.provideMerge(Layer.mergeAll(
     Media.Media.layer({ dataDir, limits: { image: photoLimit } }),
     Workspaces.Workspaces.layer,
+    IdempotencyKeys.IdempotencyKeys.layer,
     Layer.succeed(PublicUrl, "https://herald.example")
   )),
   Layer.provideMerge(backends()[0]!.layer),
@@ -71,11 +80,21 @@ const mp4 = () => fixture("video.mp4")
 
 const base = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
 
+const newWorkspace = Effect.orDie(
+  Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Media" }))
+)
+
+const uploadTo = (workspaceId: string, contentType: string, body: Uint8Array, headers: Record<string, string> = {}) =>
+  Effect.flatMap(base, (url) =>
+    request(`${url}/api/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${workspaceId}`, "content-type": contentType, ...headers },
+      body
+    }))
+
 const upload = (contentType: string, body: Uint8Array, query = "") =>
   Effect.gen(function*() {
-    const workspace = yield* Effect.orDie(
-      Effect.flatMap(Workspaces.Workspaces, (workspaces) => workspaces.create({ name: "Media" }))
-    )
+    const workspace = yield* newWorkspace
     return yield* request(`${yield* base}/api/v1/media${query}`, {
       method: "POST",
       headers: { authorization: `Bearer ${workspace.id}`, "content-type": contentType },
@@ -123,6 +142,15 @@ layer(MediaServer, { timeout: 120_000, excludeTestServices: true })("media over 
       assert.strictEqual(outside.body.error.code, "invalid")
 
       assert.strictEqual((yield* request(url, { headers: { "if-none-match": etag } })).status, 304)
+      const head = yield* Effect.promise(() =>
+        fetch(url, { method: "HEAD" }).then(async (response) => ({
+          status: response.status,
+          length: response.headers.get("content-length"),
+          ranges: response.headers.get("accept-ranges"),
+          body: (await response.arrayBuffer()).byteLength
+        }))
+      )
+      assert.deepStrictEqual(head, { status: 200, length: String(data.bytes), ranges: "bytes", body: 0 })
       const preview = yield* request(`${yield* base}/media/${data.id}.preview.jpg`)
       assert.strictEqual(preview.status, 200)
       assert.strictEqual(preview.headers.get("content-type"), "image/jpeg")
@@ -240,5 +268,29 @@ layer(MediaServer, { timeout: 120_000, excludeTestServices: true })("media over 
       yield* Effect.sleep("500 millis")
       assert.deepStrictEqual(inProgress(), [])
       assert.deepStrictEqual(readdirSync(mediaFolder), before)
+    }))
+
+  it.effect("replays an upload under its Idempotency-Key only for the same bytes", () =>
+    Effect.gen(function*() {
+      const workspace = yield* newWorkspace
+      const photo = jpeg()
+      const key = { "idempotency-key": "upload-once" }
+      const first = yield* uploadTo(workspace.id, "image/jpeg", photo, key)
+      assert.strictEqual(first.status, 200, first.text)
+      const again = yield* uploadTo(workspace.id, "image/jpeg", photo, key)
+      assert.strictEqual(again.status, 200)
+      assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+      assert.strictEqual(again.body.data.id, first.body.data.id)
+      // Another photo of the very same type and length is another request.
+      const other = photo.slice()
+      other[other.length - 3] = other[other.length - 3]! ^ 0xff
+      const refused = yield* uploadTo(workspace.id, "image/jpeg", other, key)
+      assert.strictEqual(refused.status, 409, refused.text)
+      assert.deepStrictEqual(refused.body.error, {
+        code: "conflict",
+        message: `Idempotency-Key "upload-once" was used with a different request; use a new key for a new request`
+      })
+      const longer = yield* uploadTo(workspace.id, "image/jpeg", new Uint8Array([...photo, 0]), key)
+      assert.strictEqual(longer.status, 409)
     }))
 })

@@ -3,12 +3,24 @@ import { SqlClient, type SqlError } from "effect/sql"
 
 export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
   message: Schema.String
-}) {}
+}) {
+  /** The key came with another request than the one it was first used for. */
+  static differentRequest(key: string) {
+    return new IdempotencyMismatch({
+      message: `Idempotency-Key "${key}" was used with a different request; use a new key for a new request`
+    })
+  }
+}
 
 /** A stored answer to replay. */
 export interface Answer {
   readonly statusCode: number
   readonly body: string
+  /**
+   * The SHA-256 (hex) of a raw request body (an upload), which is too large to be part of the request's
+   * hash: a repeat is the same request only when its own body has this digest. Null for JSON requests.
+   */
+  readonly bodySha256: string | null
 }
 
 export type Claim =
@@ -38,8 +50,13 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
 
       const lookup = (workspaceId: string, key: string) =>
         Effect.map(
-          sql<{ readonly requestHash: string; readonly statusCode: number | null; readonly responseBody: string | null }>`
-            SELECT request_hash, status_code, response_body FROM idempotency_keys
+          sql<{
+            readonly requestHash: string
+            readonly statusCode: number | null
+            readonly responseBody: string | null
+            readonly bodySha256: string | null
+          }>`
+            SELECT request_hash, status_code, response_body, body_sha256 FROM idempotency_keys
             WHERE workspace_id = ${workspaceId} AND key = ${key}`,
           (rows) => Option.fromNullishOr(rows[0])
         )
@@ -54,12 +71,11 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
           const existing = yield* lookup(workspaceId, key)
           if (Option.isNone(existing)) continue
           if (existing.value.requestHash !== requestHash) {
-            return yield* new IdempotencyMismatch({
-              message: `Idempotency-Key "${key}" was used with a different request; use a new key for a new request`
-            })
+            return yield* IdempotencyMismatch.differentRequest(key)
           }
           if (existing.value.statusCode !== null) {
-            return { _tag: "Replay", answer: { statusCode: existing.value.statusCode, body: existing.value.responseBody ?? "" } } as const
+            const { bodySha256, responseBody, statusCode } = existing.value
+            return { _tag: "Replay", answer: { statusCode, body: responseBody ?? "", bodySha256 } } as const
           }
           const now = yield* Clock.currentTimeMillis
           if (now - started > Duration.toMillis(waitForFirst)) {
@@ -72,8 +88,8 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
       })
 
       const complete = Effect.fn("IdempotencyKeys.complete")(function*(workspaceId: string, key: string, answer: Answer) {
-        yield* sql`UPDATE idempotency_keys SET status_code = ${answer.statusCode}, response_body = ${answer.body}
-          WHERE workspace_id = ${workspaceId} AND key = ${key}`
+        yield* sql`UPDATE idempotency_keys SET status_code = ${answer.statusCode}, response_body = ${answer.body},
+          body_sha256 = ${answer.bodySha256} WHERE workspace_id = ${workspaceId} AND key = ${key}`
       })
 
       const release = Effect.fn("IdempotencyKeys.release")(function*(workspaceId: string, key: string) {

@@ -4,6 +4,7 @@ import { HttpApiBuilder, type HttpApiError } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
+import * as Idempotency from "./Idempotency.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 
 export interface UploadRequest {
@@ -22,7 +23,10 @@ const tooLarge = (request: HttpServerRequest.HttpServerRequest, message: string)
   return Effect.fail(new ApiError.TooLarge({ message }))
 }
 
-/** `POST /api/v1/media`: the body streams to disk through the core; nothing is buffered here. */
+/**
+ * `POST /api/v1/media`: the body streams through the core to media storage; nothing is buffered here. The
+ * body's SHA-256 goes to the `Idempotency-Key` check, so that a repeat under the key must bring the same bytes.
+ */
 export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, query, request }: UploadRequest) {
   const media = yield* Media.Media
   const publicUrl = yield* PublicUrl
@@ -46,6 +50,7 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
       PlatformError: Effect.die
     })
   )
+  yield* Idempotency.reportBodyDigest(stored.sha256)
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })
 
