@@ -47,6 +47,26 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
   Effect.gen(function*() {
     const client = yield* FacebookClient.make(config)
 
+    /**
+     * The first comment, once the post is out. `lookFirst` where a lost try may already have made it (a post
+     * found after a crash, a resumed poll): the post's comments are read first, and the Page's own with the
+     * same text counts. Never fails a post that is already out.
+     */
+    const firstComment = (input: Adapter.PublishInput, postId: string, lookFirst: boolean) =>
+      Effect.gen(function*() {
+        const text = input.post.firstComment
+        if (text === null || text.trim() === "") return
+        const token = input.account.accessToken
+        if (lookFirst) {
+          const comments = yield* client.comments(token, postId, undefined)
+          const mine = comments.data.some((comment) =>
+            comment.from?.id === input.account.networkAccountId && Request.sameMessage(comment.message, text)
+          )
+          if (mine) return
+        }
+        yield* client.comment(token, postId, text)
+      }).pipe(Effect.catch((error) => Effect.logWarning("Facebook did not take the first comment", error.message)))
+
     /** Once the post exists: its link, then the first comment. Neither may fail a post that is already out. */
     const finish = Effect.fnUntraced(function*(input: Adapter.PublishInput, postId: string, permalink: string | undefined) {
       const token = input.account.accessToken
@@ -61,12 +81,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
             )
           )
         )
-      const firstComment = input.post.firstComment
-      if (firstComment !== null && firstComment.trim() !== "") {
-        yield* client.comment(token, postId, firstComment).pipe(
-          Effect.catch((error) => Effect.logWarning("Facebook did not take the first comment", error.message))
-        )
-      }
+      yield* firstComment(input, postId, input.resumed === true)
       return { _tag: "Published", published: { id: postId, url } } satisfies Adapter.PublishStep
     })
 
@@ -102,6 +117,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       const match = recent.data.find((post) => Request.sameMessage(post.message, input.post.text))
       if (match === undefined) return Option.none<Adapter.Published>()
       const permalink = match.permalink_url ?? (yield* client.permalink(accessToken, match.id))
+      // The lost try may have stopped between the post and its first comment.
+      yield* firstComment(input, match.id, true)
       return Option.some<Adapter.Published>({ id: match.id, url: Request.absoluteUrl(config.webBaseUrl, permalink) })
     })
 

@@ -51,10 +51,30 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       } satisfies Adapter.Tokens
     })
 
+    /**
+     * The first comment, once the post is out. `lookFirst` where an earlier try may already have posted it
+     * (a post found after a crash): the media's comments are read first, and one of the account's with the
+     * same text counts. Never fails a post that is already out.
+     */
+    const firstComment = (input: Adapter.PublishInput, mediaId: string, lookFirst: boolean) =>
+      Effect.gen(function*() {
+        const text = input.post.firstComment
+        if (text === null || text.trim() === "" || input.post.format === "story") return
+        const token = input.account.accessToken
+        if (lookFirst) {
+          const comments = yield* client.comments(token, mediaId, 50)
+          const mine = comments.data.some((comment) =>
+            (comment.from?.id === input.account.networkAccountId || comment.username === input.account.username) &&
+            Request.sameCaption(comment.text, text)
+          )
+          if (mine) return
+        }
+        yield* client.comment(token, mediaId, text)
+      }).pipe(Effect.catch((error) => Effect.logWarning("Instagram did not take the first comment", error.message)))
+
     /** After `media_publish`: the link, then the first comment. Neither may fail a post that is already out. */
     const finish = Effect.fnUntraced(function*(input: Adapter.PublishInput, mediaId: string) {
-      const token = input.account.accessToken
-      const url = yield* client.permalink(token, mediaId).pipe(
+      const url = yield* client.permalink(input.account.accessToken, mediaId).pipe(
         Effect.catch((error) =>
           Effect.as(
             Effect.logWarning("Instagram published the media but did not give its link", error.message),
@@ -62,13 +82,38 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           )
         )
       )
-      const firstComment = input.post.firstComment
-      if (firstComment !== null && firstComment.trim() !== "" && input.post.format !== "story") {
-        yield* client.comment(token, mediaId, firstComment).pipe(
-          Effect.catch((error) => Effect.logWarning("Instagram did not take the first comment", error.message))
+      yield* firstComment(input, mediaId, false)
+      return { _tag: "Published", published: { id: mediaId, url } } satisfies Adapter.PublishStep
+    })
+
+    /**
+     * The media a caption names among the account's recent feed media, with its link. Stories are not
+     * listed there and carry no caption, and an empty caption matches any uncaptioned post: neither can be
+     * told apart, so Herald must not guess.
+     */
+    const lookUp = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const post: PostVersion.PostVersion = input.post
+      if (post.format === "story" || post.text.trim() === "") {
+        return yield* PublishError.outcomeUnknown(
+          network,
+          "Instagram cannot tell whether this post went out (it has no caption to look for); check the account before retrying"
         )
       }
-      return { _tag: "Published", published: { id: mediaId, url } } satisfies Adapter.PublishStep
+      const recent = yield* client.recentMedia(input.account.accessToken)
+      const match = recent.data.find((media) => Request.sameCaption(media.caption, post.text))
+      if (match === undefined) return Option.none<Adapter.Published>()
+      const url = match.permalink ?? (yield* client.permalink(input.account.accessToken, match.id))
+      return Option.some<Adapter.Published>({ id: match.id, url })
+    })
+
+    /**
+     * Looks for a post an earlier try may have made; when found, its first comment is made sure of too, since
+     * that try may have stopped between the two.
+     */
+    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const found = yield* lookUp(input)
+      if (Option.isSome(found)) yield* firstComment(input, found.value.id, true)
+      return found
     })
 
     /** One step forward from where publishing stands: wait, build the carousel, or publish. */
@@ -84,6 +129,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           checkAfterMs: Request.checkAfterMs(input.post)
         }
         if (handle._tag === "Children") {
+          // The step that was cut off may have made the parent and published it: look before making another.
+          if (input.resumed === true) {
+            const found = yield* reconcile(input)
+            if (Option.isSome(found)) return { _tag: "Published", published: found.value } satisfies Adapter.PublishStep
+          }
           const statuses = yield* Effect.forEach(handle.ids, (id) => client.containerStatus(accessToken, id))
           const failed = statuses.find((status) => status.status_code === "ERROR" || status.status_code === "EXPIRED")
           if (failed !== undefined) return yield* Errors.fromContainerStatus(failed.status_code, failed.status)
@@ -101,30 +151,21 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
             return processing
           case "FINISHED":
             return yield* finish(input, yield* client.publishContainer(accessToken, networkAccountId, handle.id))
-          case "PUBLISHED":
-            // An earlier `media_publish` went through but its answer never arrived.
-            return yield* PublishError.outcomeUnknown(network, "the container was already published; its answer was lost")
+          case "PUBLISHED": {
+            // An earlier `media_publish` went through but its answer never arrived. The container does not name
+            // the media it became (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container),
+            // so the media is found by its caption among the account's recent media.
+            const found = yield* reconcile(input)
+            if (Option.isSome(found)) return { _tag: "Published", published: found.value } satisfies Adapter.PublishStep
+            return yield* PublishError.outcomeUnknown(
+              network,
+              "Instagram says the post was published, but it is not among the account's recent media; check the account before retrying"
+            )
+          }
           default:
             return yield* Errors.fromContainerStatus(status.status_code, status.status)
         }
       })
-
-    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
-      const post: PostVersion.PostVersion = input.post
-      // Stories have no caption and are not listed with the feed, and an empty caption matches any
-      // media without one: neither can be told apart, so Herald must not guess.
-      if (post.format === "story" || post.text.trim() === "") {
-        return yield* PublishError.outcomeUnknown(
-          network,
-          "Instagram cannot tell whether this post went out (it has no caption to look for); check the account before retrying"
-        )
-      }
-      const recent = yield* client.recentMedia(input.account.accessToken)
-      const match = recent.data.find((media) => Request.sameCaption(media.caption, post.text))
-      if (match === undefined) return Option.none<Adapter.Published>()
-      const url = match.permalink ?? (yield* client.permalink(input.account.accessToken, match.id))
-      return Option.some<Adapter.Published>({ id: match.id, url })
-    })
 
     return Adapter.make({
       network,

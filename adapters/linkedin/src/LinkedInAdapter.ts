@@ -55,6 +55,33 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         scopes: answer.scope === undefined ? scopes : answer.scope.split(/[\s,]+/).filter((scope) => scope !== "")
       }))
 
+    const publishedAs = (postUrn: string): Adapter.Published => ({ id: postUrn, url: Request.permalink(config.webBaseUrl, postUrn) })
+    const published = (postUrn: string): Step => ({ _tag: "Published", published: publishedAs(postUrn) })
+
+    /**
+     * The first comment, once the post is out. `lookFirst` where an earlier try may already have made it (a
+     * post found after a crash): the post's comments are read first, and the member's own with the same text
+     * counts. The post is out: a failed comment must not fail it, or a retry would post it twice.
+     */
+    const firstComment = (input: Adapter.PublishInput, postUrn: string, lookFirst: boolean) =>
+      Effect.gen(function*() {
+        const { account, post } = input
+        if (post.firstComment === null) return
+        const actor = Request.personUrn(account.networkAccountId)
+        // The Comments API answers the text as readers see it; the escaped form is accepted too.
+        const texts = [post.firstComment, LittleText.escape(post.firstComment)]
+        if (lookFirst) {
+          const comments = yield* client.comments(account.accessToken, { target: postUrn, start: 0, count: inboxCommentsPerPage })
+          const mine = comments.elements.some((comment) => comment.actor === actor && texts.includes(comment.message?.text ?? ""))
+          if (mine) return
+        }
+        yield* client.createComment(account.accessToken, {
+          target: postUrn,
+          postUrn,
+          body: Request.comment({ personId: account.networkAccountId, postUrn, text: post.firstComment })
+        })
+      }).pipe(Effect.catch((error) => Effect.logWarning(`LinkedIn first comment on ${postUrn} failed: ${error.message}`)))
+
     /** Creates the post over uploaded media, then its first comment. */
     const createPost = Effect.fn("LinkedInAdapter.createPost")(function*(
       input: Adapter.PublishInput,
@@ -65,18 +92,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         account.accessToken,
         Request.post({ personId: account.networkAccountId, post, mediaUrns })
       )
-      if (post.firstComment !== null) {
-        // The post is out: a failed comment must not fail it, or a retry would post it twice.
-        yield* client.createComment(account.accessToken, {
-          target: postUrn,
-          postUrn,
-          body: Request.comment({ personId: account.networkAccountId, postUrn, text: post.firstComment })
-        }).pipe(
-          Effect.catch((error) => Effect.logWarning(`LinkedIn first comment on ${postUrn} failed: ${error.message}`))
-        )
-      }
-      return { _tag: "Published", published: { id: postUrn, url: Request.permalink(config.webBaseUrl, postUrn) } }
+      yield* firstComment(input, postUrn, false)
+      return published(postUrn)
     })
+
+    /** The member's recent posts (newest first), where a lost post is looked for. */
+    const recentPosts = (account: Adapter.Account) =>
+      Effect.map(
+        client.postsByAuthor(account.accessToken, Request.personUrn(account.networkAccountId), 50),
+        (page) => page.elements
+      )
 
     /** Images: initialize, then PUT the whole file. Answers the image URN. */
     const uploadImage = Effect.fn("LinkedInAdapter.uploadImage")(function*(
@@ -136,21 +161,31 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       handle: string
     ): Effect.fn.Return<Step, PublishError.PublishError> {
       const status = yield* client.videoStatus(input.account.accessToken, handle)
-      if (status === "AVAILABLE") return yield* createPost(input, [handle])
+      if (status === "AVAILABLE") {
+        // The share may already exist: an earlier poll created it but Herald stopped before recording its
+        // answer. A video URN is used by one post only, so the member's post showing it is that share.
+        // LinkedIn's refusal of duplicate content is not documented (networks.md, 6.4): it is no safeguard.
+        const shared = (yield* recentPosts(input.account)).find((element) => element.content?.media?.id === handle)
+        if (shared === undefined) return yield* createPost(input, [handle])
+        yield* firstComment(input, shared.id, true)
+        return published(shared.id)
+      }
       if (status === "PROCESSING_FAILED") {
         return yield* PublishError.rejected(Errors.network, "LinkedIn could not process the video")
       }
       return { _tag: "Processing", handle, checkAfterMs: videoCheckAfterMs }
     })
 
-    /** Looks for the post among the member's recent ones, by its text as LinkedIn stores it. */
+    /**
+     * Looks for the post among the member's recent ones, by its text as LinkedIn stores it; a found post gets
+     * its first comment made sure of, since the try that made it may have stopped between the two.
+     */
     const reconcile = Effect.fn("LinkedInAdapter.reconcile")(function*(input: Adapter.PublishInput) {
-      const page = yield* client.postsByAuthor(input.account.accessToken, Request.personUrn(input.account.networkAccountId), 50)
       const commentary = LittleText.escape(input.post.text)
-      return Option.map(
-        Option.fromNullishOr(page.elements.find((element) => element.commentary === commentary)),
-        (element): Adapter.Published => ({ id: element.id, url: Request.permalink(config.webBaseUrl, element.id) })
-      )
+      const found = (yield* recentPosts(input.account)).find((element) => element.commentary === commentary)
+      if (found === undefined) return Option.none<Adapter.Published>()
+      yield* firstComment(input, found.id, true)
+      return Option.some(publishedAs(found.id))
     })
 
     /** Every comment on a post (or reply to a comment), page after page, up to `pages` pages. */

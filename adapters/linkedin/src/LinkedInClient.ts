@@ -49,7 +49,12 @@ export type VideoUpload = typeof VideoUpload.Type["value"]
 const Video = Schema.Struct({ status: Schema.String })
 
 const PostsPage = Schema.Struct({
-  elements: Schema.Array(Schema.Struct({ id: Schema.String, commentary: Schema.optionalKey(Schema.String) }))
+  elements: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    commentary: Schema.optionalKey(Schema.String),
+    // The one image or video a post shows, as it was created (the video lookup matches its URN).
+    content: Schema.optionalKey(Schema.Struct({ media: Schema.optionalKey(Schema.Struct({ id: Schema.String })) }))
+  }))
 })
 export type PostsPage = typeof PostsPage.Type
 

@@ -190,7 +190,7 @@ export const make = (options: Options): Simulator.Simulator => {
         media,
         replyTo: undefined,
         url: Request.permalink(options.baseUrl, id),
-        details: { commentary: post.commentary, visibility: post.visibility }
+        details: { commentary: post.commentary, visibility: post.visibility, content: post.content }
       })
       return HttpServerResponse.empty({ status: 201, headers: { "x-restli-id": id } })
     })
@@ -210,6 +210,7 @@ export const make = (options: Options): Simulator.Simulator => {
           author: query["author"],
           commentary: post.details["commentary"],
           visibility: post.details["visibility"],
+          ...(post.details["content"] === undefined ? {} : { content: post.details["content"] }),
           lifecycleState: "PUBLISHED",
           createdAt: post.createdAt
         })),

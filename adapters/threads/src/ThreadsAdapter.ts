@@ -60,13 +60,14 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       checkAfterMs: Request.checkAfterMs(input.post)
     })
 
-    const reconcile = (input: Adapter.PublishInput) =>
+    /** The account's post with the post's text, among its recent ones. */
+    const findPost = (input: Adapter.PublishInput) =>
       Effect.map(
         client.recentThreads(input.account.accessToken),
         (threads) =>
           Option.map(
             Option.fromUndefinedOr(threads.find((thread) => Request.sameText(input.post.text, thread.text))),
-            (thread) => ({ id: thread.id, url: thread.permalink ?? profileUrl(input.account.username) })
+            (thread): Adapter.Published => ({ id: thread.id, url: thread.permalink ?? profileUrl(input.account.username) })
           )
       )
 
@@ -98,15 +99,51 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         }
       })
 
-    /** The post is out; its first comment, if any, follows as a reply. */
-    const afterPost = (input: Adapter.PublishInput, postId: string) => {
-      const comment = Request.firstComment(input.post)
-      if (comment === undefined) return published(input, postId)
-      return Effect.flatMap(
-        client.createContainer(input.account.accessToken, input.account.networkAccountId, Request.reply(comment, postId)),
-        (containerId) => commentStep(input, postId, containerId)
+    /** Whether the account already replied to the post with this text (a first comment a lost try made). */
+    const alreadyReplied = (input: Adapter.PublishInput, postId: string, text: string) =>
+      Effect.map(
+        client.conversation(input.account.accessToken, postId, inboxBounds.pageSize, undefined),
+        (page) =>
+          page.replies.some((reply) =>
+            (reply.is_reply_owned_by_me === true || reply.username === input.account.username) &&
+            Request.sameText(text, reply.text)
+          )
       )
-    }
+
+    /**
+     * The post is out; its first comment, if any, follows as a reply. `lookFirst` where a lost try may
+     * already have made that reply (a post found after a crash): its replies are read first.
+     */
+    const afterPost = (
+      input: Adapter.PublishInput,
+      postId: string,
+      lookFirst = false
+    ): Effect.Effect<Adapter.PublishStep, PublishError.PublishError> =>
+      Effect.gen(function*() {
+        const comment = Request.firstComment(input.post)
+        if (comment === undefined || (lookFirst && (yield* alreadyReplied(input, postId, comment)))) {
+          return yield* published(input, postId)
+        }
+        const containerId = yield* client.createContainer(
+          input.account.accessToken,
+          input.account.networkAccountId,
+          Request.reply(comment, postId)
+        )
+        return yield* commentStep(input, postId, containerId)
+      })
+
+    /** A post a lost try made, found by its text: the steps after it are finished, each looked for first. */
+    const reconcile = (input: Adapter.PublishInput) =>
+      Effect.flatMap(findPost(input), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.succeed(Option.none<Adapter.Published>()),
+          onSome: (post) =>
+            Effect.gen(function*() {
+              let step = yield* afterPost(input, post.id, true)
+              while (step._tag === "Processing") step = yield* poll({ ...input, resumed: true }, step.handle)
+              return Option.some(step.published)
+            })
+        }))
 
     const commentStep = (input: Adapter.PublishInput, postId: string, containerId: string) =>
       whenReady(
@@ -129,17 +166,24 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           client.publish(input.account.accessToken, input.account.networkAccountId, containerId),
           (postId) => afterPost(input, postId)
         ),
-        // Published by a step whose answer was lost: find the post rather than guess.
-        Effect.flatMap(reconcile(input), (found) =>
+        // Published by a step whose answer was lost: find the post rather than guess (a container does not
+        // name the post it became, https://developers.facebook.com/documentation/threads/posts), then finish
+        // what follows it.
+        Effect.flatMap(findPost(input), (found) =>
           Option.match(found, {
             onNone: () =>
               Effect.fail(PublishError.outcomeUnknown(network, "the container was published but the post cannot be found")),
-            onSome: (post) => Effect.succeed<Adapter.PublishStep>({ _tag: "Published", published: post })
+            onSome: (post) => afterPost(input, post.id, true)
           }))
       )
 
     /** Carousel items must all be FINISHED before the CAROUSEL container may name them. */
     const itemsStep = Effect.fnUntraced(function*(input: Adapter.PublishInput, itemIds: ReadonlyArray<string>) {
+      // The step that was cut off may have made the carousel and published it: look before making another.
+      if (input.resumed === true) {
+        const found = yield* findPost(input)
+        if (Option.isSome(found)) return yield* afterPost(input, found.value.id, true)
+      }
       const items = yield* Effect.forEach(itemIds, (id) => client.container(input.account.accessToken, id))
       const failed = items.find((item) => item.status === "ERROR" || item.status === "EXPIRED")
       if (failed !== undefined) return yield* Effect.fail(unusable(failed, "a carousel item"))

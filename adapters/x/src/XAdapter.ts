@@ -55,14 +55,28 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return Effect.succeed(processing({ _tag: "Video", mediaId: media.id }, (info.check_after_secs ?? 1) * 1000))
     }
 
+    /** What follows the first post: its replies (thread, first comment) one per step, or nothing. */
+    const afterRoot = (input: Adapter.PublishInput, rootId: string) =>
+      Request.followUps(input.post).length === 0
+        ? published(input.account, rootId)
+        : processing({ _tag: "Replies", rootId, previousId: rootId, next: 0 }, 0)
+
     /** The first post; its follow-ups (thread, first comment) go out one per step. */
     const postRoot = (input: Adapter.PublishInput, mediaIds: ReadonlyArray<string>) =>
       Effect.map(
         client.createTweet(input.account.accessToken, Request.tweetBody(input.post.text, mediaIds)),
-        (tweet) =>
-          Request.followUps(input.post).length === 0
-            ? published(input.account, tweet.id)
-            : processing({ _tag: "Replies", rootId: tweet.id, previousId: tweet.id, next: 0 }, 0)
+        (tweet) => afterRoot(input, tweet.id)
+      )
+
+    /** The account's first post with the post's text, among its recent ones (replies are not first posts). */
+    const findRoot = (input: Adapter.PublishInput) =>
+      Effect.map(
+        client.recentTweets(input.account.accessToken, input.account.networkAccountId),
+        (tweets) =>
+          Option.fromUndefinedOr(tweets.find((tweet) =>
+            tweet.referenced_tweets?.some((ref) => ref.type === "replied_to") !== true &&
+            Request.sameText(input.post.text, tweet.text)
+          ))
       )
 
     const uploadVideo = Effect.fnUntraced(function*(input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) {
@@ -102,6 +116,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       }
       if (progress._tag === "Video") {
         const media = yield* client.uploadStatus(input.account.accessToken, progress.mediaId)
+        // Herald stopped while the post with this video was being sent: if X has it, go on from it.
+        const sent = input.resumed === true ? yield* findRoot(input) : Option.none()
+        if (Option.isSome(sent)) return afterRoot(input, sent.value.id)
         return yield* whileProcessing(media, postRoot(input, [media.id]))
       }
       const replies = Request.followUps(input.post)
@@ -123,15 +140,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         : processing({ _tag: "Replies", rootId: progress.rootId, previousId: reply.id, next: progress.next + 1 }, 0)
     })
 
-    const reconcile = (input: Adapter.PublishInput) =>
-      Effect.map(
-        client.recentTweets(input.account.accessToken, input.account.networkAccountId),
-        (tweets) =>
-          Option.map(
-            Option.fromUndefinedOr(tweets.find((tweet) => Request.sameText(input.post.text, tweet.text))),
-            (tweet) => ({ id: tweet.id, url: Request.permalink(config.webBaseUrl, input.account.username, tweet.id) })
-          )
-      )
+    /**
+     * Finds the first post; a thread or first comment the lost try may not have finished is then finished,
+     * each reply looked for before it is sent (the resumed `poll`), so the post is found whole.
+     */
+    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const root = yield* findRoot(input)
+      if (Option.isNone(root)) return Option.none<Adapter.Published>()
+      let step = afterRoot(input, root.value.id)
+      while (step._tag === "Processing") step = yield* poll({ ...input, resumed: true }, step.handle)
+      return Option.some(step.published)
+    })
 
     /** A listing read newest first, a page at a time, while `more` holds for the page read; at most `Inbox.maxPages`. */
     const pages = <P extends { readonly meta?: { readonly next_token?: string | undefined } | undefined }>(

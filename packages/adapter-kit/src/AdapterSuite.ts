@@ -6,6 +6,7 @@ import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
 import type * as Adapter from "./Adapter.ts"
 import type { AdapterConfig } from "./AdapterConfig.ts"
+import * as CutOff from "./internal/cutOff.ts"
 import * as Fixtures from "./internal/fixtures.ts"
 import * as Pkce from "./Pkce.ts"
 import { PostVersion } from "./PostVersion.ts"
@@ -31,6 +32,8 @@ export interface Context {
   /** The test server's address; the simulator lives under `/sandbox/<network>`, media under `/media`. */
   readonly baseUrl: string
   readonly redirectUri: string
+  /** Stops the adapter right after a chosen network call, as a crash would (the cut-off cases). */
+  readonly cutter: CutOff.Cutter
 }
 
 export class Harness extends Context.Service<Harness, Context>()("@herald/adapter-kit/AdapterSuite/Harness") {}
@@ -68,6 +71,7 @@ export const harness = (options: Options) =>
       Layer.mergeAll(media, HttpRouter.addAll(simulator.routes, { prefix: `/sandbox/${simulator.network}` })),
       { disableLogger: true, disableListenLog: true }
     ).pipe(Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })))
+    const cutter = new CutOff.Cutter(root)
     const context = Layer.effect(
       Harness,
       Effect.map(
@@ -78,9 +82,12 @@ export const harness = (options: Options) =>
           clientId: "sandbox-client",
           clientSecret: Redacted.make("sandbox-secret")
         }),
-        (adapter) => Harness.of({ adapter, simulator, baseUrl, redirectUri: `${baseUrl}/oauth/callback` })
+        (adapter) => Harness.of({ adapter, simulator, baseUrl, redirectUri: `${baseUrl}/oauth/callback`, cutter })
       )
-    ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    ).pipe(
+      Layer.provide(Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, cutter.wrap))),
+      Layer.provide(NodeHttpClient.layerUndici)
+    )
     return Layer.merge(server, context)
   }))
 
@@ -338,6 +345,71 @@ const textPost = (options: Options, context: Context, text: string) => {
   return post({ ...base, text })
 }
 
+
+/** A form of post the cut-off cases publish, with the texts that must each be on the network once. */
+interface CutOffForm {
+  readonly name: string
+  readonly make: (text: string) => PostVersion
+}
+
+/** Every form the adapter's capabilities allow, so each step of each is cut at. */
+const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOffForm> => {
+  const { capabilities, limits } = context.adapter
+  const maxPhotos = limits.forms.post.media.maxPhotos
+  const forms: Array<CutOffForm> = [{ name: "plain", make: (text) => textPost(options, context, text) }]
+  if (capabilities.photos) {
+    const photos = [media.photo(context, 1), media.photo(context, 2)].slice(0, Math.max(1, Math.min(maxPhotos, 2)))
+    forms.push({ name: "photos", make: (text) => post({ text, media: photos }) })
+  }
+  if (capabilities.videos) {
+    forms.push({ name: "video", make: (text) => post({ ...options.textPost?.(context), text, media: [media.video(context, 1)] }) })
+  }
+  if (capabilities.thread) {
+    forms.push({ name: "thread", make: (text) => post({ ...textPost(options, context, text), thread: [`${text} 2/`, `${text} 3/`] }) })
+  }
+  if (capabilities.firstComment) {
+    forms.push({ name: "first comment", make: (text) => post({ ...textPost(options, context, text), firstComment: `${text} (first comment)` }) })
+  }
+  return forms
+}
+
+/** How many of the account's posts and comments on the simulator have exactly this text. */
+const madeWithText = (context: Context, accountId: string, text: string) =>
+  context.simulator.state.postsOf(accountId).filter((entry) => entry.text === text).length +
+  context.simulator.state.commentsAfter(accountId, 0).filter((entry) => entry.text === text).length
+
+/**
+ * Cuts a publication off after its `at`-th network call and takes it over as the engine would; checks
+ * nothing was made twice and the outcome names the post the network has. Answers the run (no cut when the
+ * post has fewer calls than `at`).
+ */
+const checkCutOffAt = (context: Context, account: Adapter.Account, form: CutOffForm, at: number) =>
+  Effect.gen(function*() {
+    const text = `cut ${form.name} after call ${at} ${Date.now()}`
+    const version = form.make(text)
+    const run = yield* CutOff.runCutAt(context.adapter, context.cutter, { account, post: version }, at)
+    const where = `${form.name} post cut after call ${at} (${run.cut?.entry ?? "no cut"}: ${run.cut?.call ?? "-"}); calls: ${run.calls.join(", ")}`
+    const parts = [version.text, ...version.thread, ...(version.firstComment === null ? [] : [version.firstComment])]
+    for (const part of parts) {
+      assert.isAtMost(madeWithText(context, account.networkAccountId, part), 1, `made twice: "${part}", ${where}`)
+    }
+    if (run.outcome._tag === "Unknown") {
+      // Only where the network cannot be asked: a cut inside `publish` of an adapter without `reconcile`.
+      assert.isTrue(
+        run.cut?.entry === "publish" && context.adapter.reconcile === undefined,
+        `outcome unknown (${run.outcome.message}), ${where}`
+      )
+      return run
+    }
+    for (const part of parts) {
+      assert.strictEqual(madeWithText(context, account.networkAccountId, part), 1, `missing: "${part}", ${where}`)
+    }
+    const stored = context.simulator.state.postsOf(account.networkAccountId).find((entry) => entry.text === version.text)
+    assert.strictEqual(run.outcome.published.id, stored?.id, `wrong id, ${where}`)
+    assert.strictEqual(run.outcome.published.url, stored?.url, `wrong link, ${where}`)
+    return run
+  })
+
 export const suite = (name: string, options: Options) =>
   withHarness(options)(
     `${name} conformance`,
@@ -464,6 +536,26 @@ export const suite = (name: string, options: Options) =>
           })
           assert.isTrue(Option.isNone(never))
         }))
+
+      // Every step of every form: Herald stops right after the step's network call, before its answer is
+      // recorded, and is taken over as the engine takes over a crashed target. Nothing is made twice, and
+      // the target ends published with the post's own id and link, or (where the network cannot be asked)
+      // with its outcome unknown.
+      it.effect("a crash after any network call of publishing is taken over without posting twice", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          for (const form of cutOffForms(options, ctx)) {
+            // An account (and token) per form, so a network's per-token limits are not what a case meets.
+            const { account } = yield* connect(ctx)
+            for (let at = 1;; at++) {
+              const run = yield* checkCutOffAt(ctx, account, form, at)
+              if (run.cut === undefined) {
+                assert.isAbove(at, 1, `a ${form.name} post made no network call the suite could cut`)
+                break
+              }
+            }
+          }
+        }), { timeout: 300_000 })
 
       options.extra?.(it, context)
     }
