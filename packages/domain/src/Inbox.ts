@@ -8,6 +8,15 @@ export class Person extends Schema.Class<Person>("Person")({
   name: Schema.NullOr(Schema.String)
 }) {}
 
+/**
+ * Where an item stands: `received` from someone else; `sent` on the network (through Herald or in the
+ * network's own app); `sending` stored by Herald before its network call, not settled yet; `unknown` when
+ * Herald cannot tell whether the network took it (check there before sending it again); `failed` when the
+ * network refused it (`failure` says why).
+ */
+export const Status = Schema.Literals(["received", "sent", "sending", "unknown", "failed"])
+export type Status = typeof Status.Type
+
 /** A comment on one of the workspace's accounts' posts, or the account's own reply to one. */
 export class Comment extends Schema.Class<Comment>("Comment")({
   id: Schema.String,
@@ -25,6 +34,9 @@ export class Comment extends Schema.Class<Comment>("Comment")({
   permalink: Schema.NullOr(Schema.String),
   /** Written by the account itself (a reply sent through Herald or on the network). */
   outgoing: Schema.Boolean,
+  status: Status,
+  /** Why it failed, or why its outcome is unknown; null otherwise. */
+  failure: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 }) {}
 
@@ -46,5 +58,8 @@ export class Message extends Schema.Class<Message>("Message")({
   attachments: Schema.Number,
   /** Sent by the account (through Herald or in the network's app). */
   outgoing: Schema.Boolean,
+  status: Status,
+  /** Why it failed, or why its outcome is unknown; null otherwise. */
+  failure: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 }) {}

@@ -1,0 +1,37 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { baseUrl, bearer, request, workspaceWithKey } from "./harness.ts"
+
+// What the inbox tests share: a workspace with one sandbox account of the example network, the API over
+// real HTTP, the sandbox's control routes, and an account's cursor row.
+
+let workspaces = 0
+
+export const setup = (label = "i") =>
+  Effect.gen(function*() {
+    const base = yield* baseUrl
+    const tag = `${label}${++workspaces}${Date.now().toString(36)}`
+    const { key, workspace } = yield* workspaceWithKey(tag)
+    const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "example", username: `${tag}_ex` }))
+    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      request(`${base}/api/v1${path}`, {
+        method,
+        headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+    const control = (kind: "comments" | "messages", body: Record<string, unknown>) =>
+      request(`${base}/sandbox/example/_control/${kind}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: `${tag}_ex`, ...body })
+      })
+    return { account, control, send, tag, workspace }
+  })
+
+/** An account's inbox cursor row: where it reads from, its failures in a row, and when it is read next. */
+export const cursorOf = (accountId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly cursor: string | null; readonly failures: number; readonly lastError: string | null; readonly dueIn: number }>`
+      SELECT cursor, failures, last_error, EXTRACT(EPOCH FROM next_poll_at - now())::float8 AS due_in
+      FROM inbox_cursors WHERE account_id = ${accountId}`).pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
