@@ -122,6 +122,39 @@ for (const backend of backends()) {
         assert.strictEqual(made[1]!.replyTo, made[0]!.id)
         assert.strictEqual(made[2]!.replyTo, made[1]!.id)
       })), { timeout: 120_000 })
+
+    // The step after a network's first call: the post went out in a poll whose answer was never recorded.
+    for (const network of ["instagram", "linkedin"] as const) {
+      it.live(`${network} video, after the poll that made the post: it is found and confirmed with its link, not made again`, () =>
+        Effect.scoped(Effect.gen(function*() {
+          const database = Layer.succeedContext(yield* Layer.build(backend.layer))
+          const server = (faults: Layer.Layer<never>) =>
+            Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
+          const content = `Made in a poll, ${network} on ${backend.name} ${Date.now()}`
+          const reached = yield* Deferred.make<void>()
+          // Stops dead once the poll has made the post on the network, before Herald has recorded it.
+          const made = () => [...simulators.get(network)!.state.posts.values()].some((item) => item.text === content)
+          const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
+            at === "during-call" && where.network === network && where.call === "poll" && made()
+              ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never)
+              : Effect.void)
+          const first = yield* Scope.make()
+          const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
+          const { accounts, create, get, uploadVideo } = yield* setup([network]).pipe(Effect.provideContext(firstContext))
+          const created = yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts[network]], publishNow: true })
+          yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
+          yield* Scope.close(first, Exit.void)
+
+          const secondContext = yield* Layer.build(server(Layer.empty))
+          const post = yield* settled(get, created.id, 60_000)
+          const target = post.targets[0]
+          const posts = (yield* simulated(network, accounts[network]!).pipe(Effect.provideContext(secondContext)))
+            .filter((item) => item.text === content)
+          assert.strictEqual(posts.length, 1, `posted ${posts.length} times`)
+          assert.strictEqual(post.status, "published", target.error)
+          assert.strictEqual(target.url, posts[0]!.url)
+        })), { timeout: 120_000 })
+    }
   })
 }
 
