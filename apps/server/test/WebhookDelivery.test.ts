@@ -17,8 +17,8 @@ interface Received {
   readonly body: string
 }
 
-/** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
-const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
+/** A local receiver answering each request with the status `answer` gives for its body. */
+const receiverWith = (answer: (body: string, count: number) => number, delayMs = 0) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ url: string; received: Array<Received> }>((resolve) => {
@@ -28,8 +28,8 @@ const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
           req.on("data", (chunk: Buffer) => chunks.push(chunk))
           req.on("end", () => {
             received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
-            const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!
             const count = received.length
+            const status = answer(received[count - 1]!.body, count)
             setTimeout(() => {
               if (res.destroyed) return
               res.writeHead(status, { "content-type": "text/plain" })
@@ -42,6 +42,10 @@ const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
     ),
     (made) => Effect.promise(() => new Promise<void>((done) => (made as any).server.close(() => done())))
   )
+
+/** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
+const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
+  receiverWith((_, count) => statuses[Math.min(count - 1, statuses.length - 1)]!, delayMs)
 
 /** The signature as a receiver computes it, with node:crypto and nothing of the sender's. */
 const expected = (secret: string, header: string, body: string) => {
@@ -191,9 +195,10 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.strictEqual((yield* send("POST", `/webhooks/${endpoint.id}/deliveries/dlv_nope/redeliver`)).status, 404)
     })))
 
-  it.effect("switches an endpoint off at exactly the threshold of failures in a row; switching on resets it", () =>
+  it.effect("counts each failed event once, switches off at exactly the threshold, keeps the events and sends them when switched on", () =>
     Effect.scoped(Effect.gen(function*() {
-      const hook = yield* receiver([500])
+      // Eleven failures (three events of three attempts, then two attempts of a fourth), then successes.
+      const hook = yield* receiver([...Array.from({ length: 11 }, () => 500), 200])
       const { draft, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
       const sql = yield* SqlClient.SqlClient
@@ -202,46 +207,112 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
           SELECT enabled, consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`),
         (rows) => rows[0]!
       )
-      // Two events: attempts 1 and 2 of each fail; the 4th failure in a row (the threshold here) switches it off.
+      const messages = (state: string) =>
+        Effect.map(
+          Effect.orDie(sql<{ readonly count: number | string }>`
+            SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = ${state}`),
+          (rows) => Number(rows[0]!.count)
+        )
+      // Three events fail all three attempts of the test schedule: nine failed attempts, three failed events.
       yield* draft("One")
       yield* draft("Two")
-      yield* waitFor(() => hook.received[3])
+      yield* draft("Three")
+      yield* waitFor(() => hook.received[8])
+      yield* Effect.sleep("300 millis")
+      assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 3 })
+      assert.strictEqual(yield* messages("failed"), 3)
+
+      // The fourth event's retry fails: the threshold (4 here) is reached and the endpoint goes off. The
+      // events that ran out of retries during those failures are kept with it.
+      yield* draft("Four")
+      yield* waitFor(() => hook.received[10])
       yield* Effect.sleep("800 millis")
-      assert.strictEqual(hook.received.length, 4, "nothing is sent once it is off")
+      assert.strictEqual(hook.received.length, 11, "nothing is sent once it is off")
       assert.deepStrictEqual(yield* state, { enabled: false, consecutiveFailures: 4 })
       assert.strictEqual((yield* send("GET", `/webhooks/${endpoint.id}`)).body.data.enabled, false)
-      const [pending] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
-        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`)
-      assert.strictEqual(Number(pending!.count), 0)
+      assert.strictEqual(yield* messages("held"), 4)
+      assert.strictEqual(yield* messages("pending"), 0)
       assert.strictEqual((yield* send("POST", `/webhooks/${endpoint.id}/test`)).status, 409)
 
+      // Switched on: the count starts again and the four kept events go out.
       yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
+      yield* waitFor(() => hook.received[14])
+      const delivered = hook.received.slice(11).map((item) => JSON.parse(item.body).data.content)
+      assert.deepStrictEqual([...delivered].sort(), ["Four", "One", "Three", "Two"])
+      yield* Effect.sleep("300 millis")
       assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 0 })
+      assert.strictEqual(yield* messages("succeeded"), 4)
     })))
 
-  it.effect("failures that end together are each counted once; the endpoint goes off and nothing is retried", () =>
+  it.effect("a burst of failed first attempts over the threshold switches nothing off: their retries deliver", () =>
+    Effect.scoped(Effect.gen(function*() {
+      // Fails each event's first attempt, as a short outage with many attempts in flight does.
+      const seen = new Set<string>()
+      const failing = yield* receiverWith((body) => {
+        const id = JSON.parse(body).id as string
+        const first = !seen.has(id)
+        seen.add(id)
+        return first ? 503 : 200
+      })
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: failing.url, events: ["post.created"] })).body.data
+      yield* Effect.forEach(Array.from({ length: 10 }, (_, index) => `Burst ${index}`), draft, { concurrency: "unbounded" })
+      yield* waitFor(() => failing.received[19])
+      yield* Effect.sleep("300 millis")
+      const [row] = yield* Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ readonly enabled: boolean; readonly consecutiveFailures: number }>`
+          SELECT enabled, consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`))
+      assert.deepStrictEqual(row, { enabled: true, consecutiveFailures: 0 })
+      assert.strictEqual(failing.received.length, 20, "each event: one failed attempt, one retry that got through")
+    })))
+
+  it.effect("events of a burst that fail for real are counted once each; the endpoint goes off and keeps them all", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([500])
       const { draft, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
       const sql = yield* SqlClient.SqlClient
-      // Ten first attempts in flight at once, over the threshold of 4: they end together and are recorded
+      // Ten events in flight at once, over the threshold of 4: their attempts end together and are recorded
       // a batch at a time.
       yield* Effect.forEach(Array.from({ length: 10 }, (_, index) => `Burst ${index}`), draft, { concurrency: "unbounded" })
       yield* waitFor(() => hook.received[9])
-      yield* Effect.sleep("800 millis")
-      const [row] = yield* Effect.orDie(sql<{ readonly enabled: boolean; readonly consecutiveFailures: number; readonly attempts: number | string }>`
-        SELECT e.enabled, e.consecutive_failures, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id) AS attempts
+      yield* Effect.sleep("1 second")
+      const [row] = yield* Effect.orDie(sql<{
+        readonly enabled: boolean
+        readonly consecutiveFailures: number
+        readonly attempts: number | string
+        readonly retried: number | string
+      }>`
+        SELECT e.enabled, e.consecutive_failures,
+          (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id) AS attempts,
+          (SELECT count(DISTINCT d.message_id) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.attempt = 2) AS retried
         FROM webhook_endpoints e WHERE e.id = ${endpoint.id}`)
       assert.strictEqual(row!.enabled, false)
       assert.strictEqual(Number(row!.attempts), hook.received.length, "every attempt recorded once")
-      assert.strictEqual(row!.consecutiveFailures, hook.received.length, "every failure counted once")
-      const [pending] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
-        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'pending'`)
-      assert.strictEqual(Number(pending!.count), 0, "its retries stopped")
+      assert.strictEqual(row!.consecutiveFailures, Number(row!.retried), "every event whose retry failed counted once")
+      assert.isAtLeast(row!.consecutiveFailures, 4)
+      const [held] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
+        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'held'`)
+      assert.strictEqual(Number(held!.count), 10, "every event kept")
       const seen = hook.received.length
       yield* Effect.sleep("600 millis")
       assert.strictEqual(hook.received.length, seen, "nothing is sent once it is off")
+    })))
+
+  it.effect("switched off by hand, an endpoint keeps the events that happen meanwhile and gets them when switched on", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([200])
+      const { draft, send } = yield* client
+      const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
+      const off = yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: false })
+      assert.strictEqual(off.body.data.enabled, false)
+      for (const content of ["First", "Second", "Third"]) yield* draft(content)
+      yield* Effect.sleep("600 millis")
+      assert.strictEqual(hook.received.length, 0, "nothing is sent while it is off")
+      yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
+      yield* waitFor(() => hook.received[2])
+      // Started oldest first, but up to 32 are under way at once: they may arrive in any order.
+      assert.deepStrictEqual(hook.received.map((item) => JSON.parse(item.body).data.content).sort(), ["First", "Second", "Third"])
     })))
 
   it.effect("an answer later than the timeout (2 s here, 10 s by default) is a failed attempt", () =>

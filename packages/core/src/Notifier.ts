@@ -59,11 +59,15 @@ export class Notifier extends Context.Service<Notifier, {
               to: owners.map((owner) => owner.email),
               subject: `Herald switched off your webhook endpoint ${notice.url}`,
               text: [
-                `The webhook endpoint ${notice.endpointId} (${notice.url}) failed ${notice.failures} deliveries in a row, so Herald`,
-                `switched it off and stopped its pending retries. Events are not sent to it while it is off.`,
+                `The webhook endpoint ${notice.endpointId} (${notice.url}) failed ${notice.failures} events in a row (each one's`,
+                `first attempt and its retry failed), so Herald switched it off.`,
                 ``,
-                `When the receiver works again, switch it on with PATCH /api/v1/webhooks/${notice.endpointId} {"enabled": true};`,
-                `its recent deliveries (GET /api/v1/webhooks/${notice.endpointId}/deliveries) can be sent again with redeliver.`
+                `Nothing is lost: while it is off, Herald keeps its events, those not yet delivered and those that happen`,
+                `meanwhile, for 30 days, and delivers them, oldest first, when you switch it on again. Events older than`,
+                `30 days by then are dropped.`,
+                ``,
+                `When the receiver works again, switch it on with PATCH /api/v1/webhooks/${notice.endpointId} {"enabled": true}.`,
+                `Its recent attempts are in GET /api/v1/webhooks/${notice.endpointId}/deliveries.`
               ].join("\n")
             })
           }).pipe(Effect.catchCause((cause) => Effect.logError("notifying the workspace owners failed", cause)))

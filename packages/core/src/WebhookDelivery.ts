@@ -1,17 +1,22 @@
-import { Clock, Context, Deferred, Duration, Effect, Latch, Layer, Option, Queue, Redacted, Schedule, Schema, Semaphore } from "effect"
+import { Clock, Context, Duration, Effect, Latch, Layer, Option, Queue, Redacted, Schedule, Schema, Semaphore } from "effect"
 import { PgClient } from "@effect/sql-pg"
-import { SqlClient, type SqlError, type Statement } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
 import { Webhook } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
-import { Notifier } from "./Notifier.ts"
+import { planned } from "./internal/planned.ts"
+import * as Failures from "./internal/webhookFailures.ts"
+import { fanOut } from "./internal/webhookFanOut.ts"
+import * as Holding from "./internal/webhookHolding.ts"
+import * as Recorder from "./internal/webhookRecorder.ts"
 import { WebhookHttp } from "./WebhookHttp.ts"
 import { WebhookNotFound } from "./Webhooks.ts"
 
 /**
  * Delivering events to webhook endpoints. Committed events (the outbox) are fanned out to the matching
- * enabled endpoints of their workspace as messages (one per event and endpoint, the body fixed once); due
+ * endpoints of their workspace as messages (one per event and endpoint, the body fixed once; held while the
+ * endpoint is switched off, and sent when it is switched on again, decision 0011); due
  * messages are claimed with `FOR UPDATE SKIP LOCKED` under a lease, signed and sent, and each attempt is
  * recorded with the message's next retry in one transaction. Everything lives in the database, so retries
  * survive restarts and any process runs them; a process that dies mid-attempt leaves the message to be
@@ -23,7 +28,7 @@ export interface Options {
   readonly retrySchedule: ReadonlyArray<number>
   /** How long a receiver has to answer. */
   readonly timeoutMs: number
-  /** Failed attempts in a row that switch an endpoint off. */
+  /** Failed events in a row that switch an endpoint off (an event fails when its first retry fails too). */
   readonly disableAfter: number
   readonly allowPrivate: boolean
   /** Attempts under way at once to one endpoint, per process: a slow receiver holds only these. */
@@ -73,9 +78,13 @@ interface MessageRow {
   readonly event: string
   readonly body: string
   readonly attempts: number
+  /** Attempts made before its endpoint was last switched on: its retry schedule starts after them. */
+  readonly attemptsBefore: number
   /** Test messages get one attempt, no retries. */
   readonly once: boolean
 }
+
+const messageColumns = "m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.attempts_before, m.once"
 
 interface EndpointRow {
   readonly id: string
@@ -90,55 +99,12 @@ interface OpenEndpoint extends EndpointRow {
   readonly key: Redacted.Redacted<string>
 }
 
-/** An ended attempt on its way to the recorder, and what its sender waits on. */
-interface Recording {
-  readonly endpoint: OpenEndpoint
-  readonly done: Deferred.Deferred<void, SqlError.SqlError>
-  readonly attempt: {
-    readonly id: string
-    readonly messageId: string
-    readonly endpointId: string
-    readonly number: number
-    readonly statusCode: number | null
-    readonly response: string | null
-    readonly durationMs: number
-    readonly error: string | null
-    readonly nextRetryAt: string | null
-    readonly createdAt: string
-    readonly succeeded: boolean
-    /** False for a manual attempt that failed: the message stays where its schedule had it. */
-    readonly touchMessage: boolean
-  }
-}
-
 /** `Service-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret. */
 export const signature = (secret: string, body: string, unixSeconds: number) =>
   `t=${unixSeconds},v1=${createHmac("sha256", secret).update(`${unixSeconds}.${body}`).digest("hex")}`
 
-/**
- * What a batch of ended attempts does to each endpoint's count of failures in a row, in the order they
- * ended: a success resets the count (`reset`), and the failures after the last success add to it (`added`).
- */
-export const failureCounts = (attempts: Iterable<{ readonly endpointId: string; readonly succeeded: boolean }>) => {
-  const counts = new Map<string, { readonly reset: boolean; readonly added: number }>()
-  for (const attempt of attempts) {
-    const count = counts.get(attempt.endpointId) ?? { reset: false, added: 0 }
-    counts.set(attempt.endpointId, attempt.succeeded ? { reset: true, added: 0 } : { reset: count.reset, added: count.added + 1 })
-  }
-  return counts
-}
-
-/**
- * Runs a queue statement planned for the table as it is now. A prepared statement settles on a generic plan
- * after five runs, made when the queue was small, and keeps it until the table's statistics change: a
- * sequential scan planned over 100 messages was still run at 30,000, 23 ms a claim, where autovacuum is
- * off or has not yet analyzed the table.
- */
-const planned = <A>(statement: Statement.Statement<unknown>): Effect.Effect<ReadonlyArray<A>, SqlError.SqlError> =>
-  statement.unprepared as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
-
-// History is kept this long, then removed by the hourly round.
-const keepFor = Duration.days(30)
+/** What a batch of ended attempts does to each endpoint's count of failed events in a row (decision 0011). */
+export const failureCounts = Failures.failureCounts
 
 export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   /** Fans committed events out to endpoints; answers how many events it took. */
@@ -172,7 +138,6 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const sql = yield* SqlClient.SqlClient
         const cipher = yield* Cipher
         const http = yield* WebhookHttp
-        const notifier = yield* Notifier
         const perEndpoint = options.perEndpoint ?? 32
         // Opened when there may be more to send: an event fanned out, or an attempt ended and freed a slot.
         const work = yield* Latch.make(false)
@@ -190,49 +155,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         }
 
         const dispatch = Effect.fn("WebhookDelivery.dispatch")(function*() {
-          const taken = yield* sql.withTransaction(Effect.gen(function*() {
-            // Marked rather than read past a cursor: transactions commit out of sequence order, and a
-            // cursor would step over an event that commits late.
-            const events = yield* planned<{
-              readonly id: string
-              readonly workspaceId: string
-              readonly event: string
-              readonly createdAt: Date
-              readonly data: unknown
-            }>(sql`
-              UPDATE events SET dispatched = true
-              WHERE sequence IN (
-                SELECT sequence FROM events WHERE NOT dispatched ORDER BY sequence LIMIT 500 FOR UPDATE SKIP LOCKED
-              )
-              RETURNING id, workspace_id, event, created_at, data`)
-            if (events.length === 0) return 0
-            const workspaces = [...new Set(events.map((event) => event.workspaceId))]
-            const endpoints = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly events: ReadonlyArray<string> }>`
-              SELECT id, workspace_id, events FROM webhook_endpoints WHERE enabled AND ${sql.in("workspace_id", workspaces)}`
-            const now = new Date(yield* Clock.currentTimeMillis)
-            const messages = []
-            for (const event of events) {
-              const body = JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt.toISOString(), data: event.data })
-              for (const endpoint of endpoints) {
-                if (endpoint.workspaceId !== event.workspaceId) continue
-                if (endpoint.events.length > 0 && !endpoint.events.includes(event.event)) continue
-                messages.push({
-                  id: yield* Ids.make("msg"),
-                  endpoint_id: endpoint.id,
-                  event_id: event.id,
-                  event: event.event,
-                  body,
-                  next_attempt_at: now
-                })
-              }
-            }
-            if (messages.length > 0) {
-              yield* sql`
-                INSERT INTO webhook_messages ${sql.insert(messages as [typeof messages[number], ...Array<typeof messages[number]>])}
-                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
-            }
-            return events.length
-          }))
+          const taken = yield* fanOut(sql)
           // Once committed, so the sender's claim sees the new messages.
           if (taken > 0) work.openUnsafe()
           return taken
@@ -244,97 +167,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             (rows) => Option.fromUndefinedOr(rows[0])
           )
 
-        /**
-         * Recording: attempts that end while a batch is being written wait for the next one, so under load
-         * one statement records many attempts (group commit) and at rest each is written at once.
-         */
-        const recordings = yield* Queue.unbounded<Recording>()
-
-        const recordBatch = Effect.fnUntraced(function*(batch: ReadonlyArray<Recording>) {
-          const counts = failureCounts(batch.map((recording) => recording.attempt))
-          const attempts = JSON.stringify(batch.map(({ attempt }) => ({
-            id: attempt.id,
-            message_id: attempt.messageId,
-            endpoint_id: attempt.endpointId,
-            attempt: attempt.number,
-            status_code: attempt.statusCode,
-            response: attempt.response,
-            duration_ms: attempt.durationMs,
-            error: attempt.error,
-            next_retry_at: attempt.nextRetryAt,
-            created_at: attempt.createdAt,
-            state: attempt.succeeded ? "succeeded" : attempt.nextRetryAt === null ? "failed" : "pending",
-            touch: attempt.touchMessage
-          })))
-          const endpoints = JSON.stringify([...counts].map(([id, count]) => ({ id, reset: count.reset, added: count.added })))
-          // One statement, so one atomic change: the attempts, their messages' next steps and the endpoints'
-          // counts. A success touches its endpoint only when it had failures to reset (no lock on the busy
-          // path); the endpoints are locked in id order, so two processes' batches never deadlock.
-          const rows = yield* planned<{ readonly id: string; readonly failures: number; readonly switchedOff: boolean }>(sql`
-            WITH input AS (
-              SELECT * FROM jsonb_to_recordset(${attempts}::jsonb) AS i(
-                id text, message_id text, endpoint_id text, attempt integer, status_code integer, response text,
-                duration_ms integer, error text, next_retry_at timestamptz, created_at timestamptz, state text, touch boolean)
-            ), settled AS (
-              -- An endpoint already switched off retries nothing (its attempts under way still end here).
-              SELECT i.*, CASE WHEN i.state = 'pending' AND NOT e.enabled THEN 'stopped' ELSE i.state END AS final_state,
-                CASE WHEN e.enabled THEN i.next_retry_at END AS retry_at
-              FROM input i JOIN webhook_endpoints e ON e.id = i.endpoint_id
-            ), inserted AS (
-              INSERT INTO webhook_deliveries (id, message_id, endpoint_id, attempt, status_code, response, duration_ms, error, next_retry_at, created_at)
-              SELECT id, message_id, endpoint_id, attempt, status_code, response, duration_ms, error, retry_at, created_at FROM settled
-            ), moved AS (
-              UPDATE webhook_messages m SET state = s.final_state, next_attempt_at = s.retry_at
-              FROM settled s WHERE m.id = s.message_id AND s.touch
-            ), counts AS (
-              SELECT * FROM jsonb_to_recordset(${endpoints}::jsonb) AS c(id text, reset boolean, added integer)
-            ), locked AS (
-              SELECT e.id, c.reset, c.added FROM webhook_endpoints e JOIN counts c ON c.id = e.id
-              WHERE c.added > 0 OR e.consecutive_failures <> 0
-              ORDER BY e.id FOR NO KEY UPDATE OF e
-            )
-            UPDATE webhook_endpoints e SET
-              consecutive_failures = CASE WHEN l.reset THEN 0 ELSE e.consecutive_failures END + l.added,
-              enabled = CASE WHEN CASE WHEN l.reset THEN 0 ELSE e.consecutive_failures END + l.added >= ${options.disableAfter}
-                THEN false ELSE e.enabled END,
-              disabled_at = CASE WHEN CASE WHEN l.reset THEN 0 ELSE e.consecutive_failures END + l.added >= ${options.disableAfter}
-                THEN coalesce(e.disabled_at, now()) ELSE e.disabled_at END
-            FROM locked l WHERE e.id = l.id
-            RETURNING e.id, e.consecutive_failures AS failures,
-              (e.consecutive_failures >= ${options.disableAfter} AND e.consecutive_failures - l.added < ${options.disableAfter}) AS switched_off`)
-          for (const row of rows) {
-            if (!row.switchedOff) continue
-            // Switched off just now (at exactly the threshold): its pending retries stop.
-            yield* sql`UPDATE webhook_messages SET state = 'stopped', next_attempt_at = NULL WHERE endpoint_id = ${row.id} AND state = 'pending'`
-            yield* sql`UPDATE webhook_deliveries SET next_retry_at = NULL WHERE endpoint_id = ${row.id} AND next_retry_at IS NOT NULL`
-            const endpoint = batch.find((recording) => recording.attempt.endpointId === row.id)!.endpoint
-            yield* notifier.endpointSwitchedOff({ workspaceId: endpoint.workspaceId, endpointId: row.id, url: endpoint.url, failures: row.failures })
-          }
-        })
-
-        // The recorder: takes whatever has ended (a message appears at most once in a statement) and writes it.
-        yield* Effect.gen(function*() {
-          const ended = yield* Queue.takeBetween(recordings, 1, 500)
-          const seen = new Set<string>()
-          const batch: Array<Recording> = []
-          const later: Array<Recording> = []
-          for (const recording of ended) {
-            if (seen.has(recording.attempt.messageId)) later.push(recording)
-            else {
-              seen.add(recording.attempt.messageId)
-              batch.push(recording)
-            }
-          }
-          if (later.length > 0) yield* Queue.offerAll(recordings, later)
-          const exit = yield* Effect.exit(recordBatch(batch))
-          if (exit._tag === "Success" || batch.length === 1) {
-            for (const recording of batch) Deferred.doneUnsafe(recording.done, exit)
-            return
-          }
-          // One attempt that cannot be written (its endpoint deleted under it) must not take the others
-          // with it: each is written on its own.
-          for (const recording of batch) Deferred.doneUnsafe(recording.done, yield* Effect.exit(recordBatch([recording])))
-        }).pipe(Effect.forever, Effect.forkScoped)
+        const recorder = yield* Recorder.make({ disableAfter: options.disableAfter })
 
         /** One attempt: sign, send, and record it with the message's next step. */
         const attempt = Effect.fnUntraced(function*(message: MessageRow, endpoint: OpenEndpoint, number: number, manual: boolean) {
@@ -354,7 +187,9 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             allowPrivate: options.allowPrivate
           })
           const succeeded = answer._tag === "Answered" && answer.status >= 200 && answer.status < 300
-          const wait = message.once || manual ? undefined : options.retrySchedule[number - 1]
+          // Where the attempt is in its schedule, counted from the endpoint's last switch-on.
+          const step = number - message.attemptsBefore
+          const wait = message.once || manual ? undefined : options.retrySchedule[step - 1]
           const ended = yield* Clock.currentTimeMillis
           const nextRetryAt = succeeded || wait === undefined ? null : new Date(ended + wait)
           const delivery = new Delivery({
@@ -369,11 +204,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             nextRetryAt: nextRetryAt === null ? null : nextRetryAt.toISOString(),
             createdAt: new Date(now).toISOString()
           })
-          const done = yield* Deferred.make<void, SqlError.SqlError>()
-          yield* Queue.offer(recordings, {
-            endpoint,
-            done,
-            attempt: {
+          yield* recorder.record(endpoint, {
               id: deliveryId,
               messageId: message.id,
               endpointId: endpoint.id,
@@ -384,12 +215,11 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               error: delivery.error,
               nextRetryAt: delivery.nextRetryAt,
               createdAt: delivery.createdAt,
-              succeeded,
+              outcome: Failures.outcome({ succeeded, step, steps: message.once ? 1 : options.retrySchedule.length + 1, manual }),
+              keep: !message.once,
               // A manual attempt that fails leaves the message where its schedule had it.
               touchMessage: succeeded || !manual
-            }
           })
-          yield* Deferred.await(done)
           return delivery
         })
 
@@ -419,11 +249,11 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               SELECT c.id FROM endpoints e CROSS JOIN LATERAL (
                 SELECT m.id FROM webhook_messages m
                 WHERE m.endpoint_id = e.endpoint_id AND m.state = 'pending' AND m.next_attempt_at <= ${now}
-                ORDER BY m.next_attempt_at LIMIT e.free
+                ORDER BY m.next_attempt_at, m.sequence LIMIT e.free
                 FOR UPDATE SKIP LOCKED
               ) c
             ))
-            RETURNING m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.once, e.url, e.workspace_id, e.secret`)
+            RETURNING ${sql.literal(messageColumns)}, e.url, e.workspace_id, e.secret`)
         })
 
         const deliverDue = Effect.fn("WebhookDelivery.deliverDue")(function*() {
@@ -477,9 +307,9 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             data: { endpointId, message: "A test event from Herald: this endpoint receives and verifies webhooks." }
           })
           const [message] = yield* sql<MessageRow>`
-            INSERT INTO webhook_messages (id, endpoint_id, event_id, event, body, state, attempts, once)
+            INSERT INTO webhook_messages AS m (id, endpoint_id, event_id, event, body, state, attempts, once)
             VALUES (${yield* Ids.make("msg")}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
-            RETURNING id, endpoint_id, event_id, event, body, attempts, once`
+            RETURNING ${sql.literal(messageColumns)}`
           return yield* attempt(message!, yield* openEndpoint(endpoint), 1, false)
         })
 
@@ -489,7 +319,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             UPDATE webhook_messages m SET attempts = m.attempts + 1
             FROM webhook_deliveries d
             WHERE d.id = ${deliveryId} AND d.endpoint_id = ${endpointId} AND m.id = d.message_id
-            RETURNING m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.once`
+            RETURNING ${sql.literal(messageColumns)}`
           if (message === undefined) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
           if (!endpoint.enabled) return yield* switchedOff(endpointId)
           return yield* attempt(message, yield* openEndpoint(endpoint), message.attempts, true)
@@ -514,7 +344,9 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         })
 
         const expire = Effect.fn("WebhookDelivery.expire")(function*() {
-          const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(keepFor))
+          const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(Holding.keepFor))
+          // Events kept for a switched-off endpoint go when the history would have.
+          yield* sql`DELETE FROM webhook_messages WHERE state = 'held' AND created_at < ${before}`
           const removed = yield* sql`DELETE FROM webhook_deliveries WHERE created_at < ${before} RETURNING id`
           // A message goes with its history once it has ended and its last attempt has gone.
           yield* sql`

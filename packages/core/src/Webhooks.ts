@@ -1,10 +1,11 @@
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Webhook } from "@herald/domain"
 import { randomBytes } from "node:crypto"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
 import { checkWebhookUrl } from "./internal/publicAddress.ts"
+import { hold, release } from "./internal/webhookHolding.ts"
 import { HostLookup } from "./WebhookHttp.ts"
 import { iso } from "./internal/rows.ts"
 
@@ -172,21 +173,31 @@ export class Webhooks extends Context.Service<Webhooks, {
         const update = Effect.fn("Webhooks.update")(function*(workspaceId: string, endpointId: string, input: UpdateInput) {
           const checked = yield* check(input)
           if (checked.problems.length > 0) return yield* new WebhookInvalid({ problems: checked.problems })
-          const rows = yield* sql<EndpointRow>`
-            UPDATE webhook_endpoints SET
-              url = coalesce(${checked.url ?? null}, url),
-              events = ${checked.events === undefined ? sql`events` : sql`${JSON.stringify(checked.events)}::jsonb`},
-              description = ${input.description === undefined ? sql`description` : sql`${input.description}`},
-              enabled = coalesce(${input.enabled ?? null}, enabled),
-              -- Switching an endpoint on starts its failure count again.
-              consecutive_failures = CASE WHEN ${input.enabled === true} THEN 0 ELSE consecutive_failures END,
-              disabled_at = CASE WHEN ${input.enabled === true} THEN NULL
-                WHEN ${input.enabled === false} THEN coalesce(disabled_at, now()) ELSE disabled_at END,
-              updated_at = now()
-            WHERE id = ${endpointId} AND workspace_id = ${workspaceId}
-            RETURNING ${sql.literal(columns)}`
-          if (rows[0] === undefined) return yield* new WebhookNotFound({ endpointId })
-          return toEndpoint(rows[0])
+          const now = yield* Clock.currentTimeMillis
+          // The endpoint's row is locked first, so a switch-off or on and what it does to the endpoint's
+          // messages happen together, and not in the middle of the sender's switch-off (decision 0011).
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const [before] = yield* sql<{ readonly enabled: boolean }>`
+              SELECT enabled FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId} FOR NO KEY UPDATE`
+            if (before === undefined) return yield* new WebhookNotFound({ endpointId })
+            const [row] = yield* sql<EndpointRow>`
+              UPDATE webhook_endpoints SET
+                url = coalesce(${checked.url ?? null}, url),
+                events = ${checked.events === undefined ? sql`events` : sql`${JSON.stringify(checked.events)}::jsonb`},
+                description = ${input.description === undefined ? sql`description` : sql`${input.description}`},
+                enabled = coalesce(${input.enabled ?? null}, enabled),
+                -- Switching an endpoint on starts its failure count again.
+                consecutive_failures = CASE WHEN ${input.enabled === true} THEN 0 ELSE consecutive_failures END,
+                disabled_at = CASE WHEN ${input.enabled === true} THEN NULL
+                  WHEN ${input.enabled === false} THEN coalesce(disabled_at, now()) ELSE disabled_at END,
+                updated_at = now()
+              WHERE id = ${endpointId}
+              RETURNING ${sql.literal(columns)}`
+            // Switched off: its events are kept. Switched on: the kept ones go out, oldest first.
+            if (input.enabled === false && before.enabled) yield* hold(sql, endpointId, { failedSinceLastSuccess: false })
+            if (input.enabled === true && !before.enabled) yield* release(sql, endpointId, now)
+            return toEndpoint(row!)
+          }))
         })
 
         const remove = Effect.fn("Webhooks.remove")(function*(workspaceId: string, endpointId: string) {

@@ -77,7 +77,10 @@ describe("notices to workspace owners", () => {
       // Long header lines and body lines are folded by the mailer; unfold before reading.
       const data = smtp.mails[0]!.data.replace(/=\n/g, "").replace(/\n[ \t]+/g, " ")
       assert.include(data, "Subject: Herald switched off your webhook endpoint https://hooks.example.com/x")
-      assert.include(data, "failed 50 deliveries in a row")
+      assert.include(data, "failed 50 events in a row")
+      // The promise of decision 0011: nothing is lost while it is off.
+      assert.include(data, "keeps its events")
+      assert.include(data, "for 30 days, and delivers them, oldest first, when you switch it on again")
     })))
 
   it.live("logs the whole notice when no SMTP server is set", () =>
