@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { Inbox } from "@herald/core"
+import { Installed } from "../src/Installed.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { baseUrl, bearer, request, workspaceWithKey } from "./harness.ts"
 
 // What the inbox tests share: a workspace with one sandbox account of the example network, the API over
-// real HTTP, the sandbox's control routes, and an account's cursor row.
+// real HTTP, the sandbox's control routes and simulator, and an account's cursor row.
 
 let workspaces = 0
 
@@ -26,7 +28,9 @@ export const setup = (label = "i") =>
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ username: `${tag}_ex`, ...body })
       })
-    return { account, control, send, tag, workspace }
+    const inbox = yield* Inbox.Inbox
+    const simulator = (yield* Installed).simulators.find((entry) => entry.network === "example")!
+    return { account, control, inbox, send, simulator, tag, workspace }
   })
 
 /** An account's inbox cursor row: where it reads from, its failures in a row, and when it is read next. */
