@@ -61,11 +61,12 @@ export const folder = (fs: FileSystem.FileSystem, path: Path.Path, directory: st
 
 /** The size of a `media_chunks` row; every chunk of a file but its last is this long. */
 export const chunkBytes = 1024 * 1024
+const chunksPerQuery = 4
 
 /**
  * PostgreSQL: a `media_files` row per file and its bytes in `media_chunks` of `chunkBytes`. Storing copies
  * the finished file in one transaction with the media row, so a process that dies halfway leaves nothing;
- * reading takes one chunk per query, and of the first and last chunk of a range only the part it covers.
+ * a range reads only the chunks it covers.
  */
 export const database = (sql: SqlClient.SqlClient, fs: FileSystem.FileSystem): MediaStore => {
   const copyIn = (id: string, extension: string, source: string) =>
@@ -86,12 +87,14 @@ export const database = (sql: SqlClient.SqlClient, fs: FileSystem.FileSystem): M
       yield* fs.remove(source)
     }))
 
-  const chunk = (id: string, extension: string, n: number, from: number, length: number) =>
+  // Chunks `first` to `last` of a file, whole: reading a few per query, and whole ones, measured faster than
+  // one query per chunk or `substring` of a chunk (docs/decisions/0007-media-storage.md).
+  const chunks = (id: string, extension: string, first: number, last: number) =>
     Effect.flatMap(
-      sql<{ readonly bytes: Uint8Array }>`
-        SELECT substring(bytes FROM ${from + 1} FOR ${length}) AS bytes FROM media_chunks
-        WHERE media_id = ${id} AND extension = ${extension} AND n = ${n}`,
-      (rows) => rows[0] === undefined ? Effect.fail(new MediaGone()) : Effect.succeed(rows[0].bytes)
+      sql<{ readonly n: number; readonly bytes: Uint8Array }>`
+        SELECT n, bytes FROM media_chunks
+        WHERE media_id = ${id} AND extension = ${extension} AND n BETWEEN ${first} AND ${last} ORDER BY n`,
+      (rows) => rows.length === last - first + 1 ? Effect.succeed(rows) : Effect.fail(new MediaGone())
     )
 
   return {
@@ -112,13 +115,20 @@ export const database = (sql: SqlClient.SqlClient, fs: FileSystem.FileSystem): M
           SELECT bytes FROM media_files WHERE media_id = ${id} AND extension = ${extension}`,
         (rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => Number(row.bytes))
       ),
-    read: (id, extension, start, end) =>
-      Stream.range(Math.floor(start / chunkBytes), Math.floor(end / chunkBytes), 1).pipe(
-        Stream.mapEffect((n) => {
-          const from = Math.max(start - n * chunkBytes, 0)
-          const to = Math.min(end - n * chunkBytes, chunkBytes - 1)
-          return chunk(id, extension, n, from, to - from + 1)
-        })
+    read: (id, extension, start, end) => {
+      const first = Math.floor(start / chunkBytes)
+      const last = Math.floor(end / chunkBytes)
+      return Stream.range(0, Math.floor((last - first) / chunksPerQuery), 1).pipe(
+        // The next chunks are fetched while these are sent: two queries in flight, 8 MiB held at most.
+        Stream.mapEffect((batch) => {
+          const from = first + batch * chunksPerQuery
+          return chunks(id, extension, from, Math.min(from + chunksPerQuery - 1, last))
+        }, { concurrency: 2 }),
+        Stream.flattenIterable,
+        Stream.map(({ bytes, n }) =>
+          bytes.subarray(Math.max(start - n * chunkBytes, 0), Math.min(end - n * chunkBytes + 1, bytes.length))
+        )
       )
+    }
   }
 }
