@@ -368,6 +368,21 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.strictEqual(yield* count, 1)
       assert.isAtLeast(yield* expireAt(Date.now() + 31 * 86_400_000), 1)
       assert.strictEqual(yield* count, 0)
+
+      // Events kept for a switched-off endpoint go with the history too.
+      yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: false })
+      yield* draft("Kept a while")
+      const sql = yield* SqlClient.SqlClient
+      const held = Effect.map(
+        Effect.orDie(sql<{ readonly count: number | string }>`
+          SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'held'`),
+        (rows) => Number(rows[0]!.count)
+      )
+      for (let tries = 0; tries < 250 && (yield* held) === 0; tries++) yield* Effect.sleep("20 millis")
+      yield* expireAt(Date.now() + 29 * 86_400_000)
+      assert.strictEqual(yield* held, 1)
+      yield* expireAt(Date.now() + 31 * 86_400_000)
+      assert.strictEqual(yield* held, 0)
     })))
 })
 

@@ -152,7 +152,7 @@ export const webhookRetrySchedule = parsed(
   }
 )
 
-/** `HERALD_WEBHOOK_DISABLE_AFTER`: failed attempts in a row that switch an endpoint off (default 50). */
+/** `HERALD_WEBHOOK_DISABLE_AFTER`: failed events in a row that switch an endpoint off (default 50; decision 0011). */
 export const webhookDisableAfter = parsed("HERALD_WEBHOOK_DISABLE_AFTER", 50, "a whole number from 1 to 1000000", integer(1, 1_000_000))
 
 /** `HERALD_SMTP_URL`: `smtp://` or `smtps://` server for e-mail to workspace owners; unset: the message is logged. */
