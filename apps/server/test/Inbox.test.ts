@@ -2,42 +2,20 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHmac } from "node:crypto"
-import { Inbox } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { Installed } from "../src/Installed.ts"
-import * as SandboxConnect from "../src/SandboxConnect.ts"
-import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { baseUrl, examplePackage, fastTuning, request, serverLayer } from "./harness.ts"
+import { cursorOf, setup as inboxSetup } from "./inbox.ts"
 import { events } from "./publishing.ts"
 
 // The inbox over real HTTP with the kit's example network: comments and direct messages injected through
 // the sandbox's control routes (or straight into the simulator, for an exact round), read by a polling
 // round, announced as events, listed and answered through the API.
 
-let workspaces = 0
-
 const setup = Effect.gen(function*() {
-  const base = yield* baseUrl
-  const tag = `i${++workspaces}${Date.now().toString(36)}`
-  const { key, workspace } = yield* workspaceWithKey(tag)
-  const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "example", username: `${tag}_ex` }))
-  const inbox = yield* Inbox.Inbox
+  const context = yield* inboxSetup()
+  const { account, inbox, workspace } = context
   // Connecting the account set its inbox's starting point: what arrives from now on is news.
-  const sql = yield* SqlClient.SqlClient
-  const [start] = yield* Effect.orDie(sql<{ readonly cursor: string | null }>`SELECT cursor FROM inbox_cursors WHERE account_id = ${account.id}`)
-  assert.isString(start?.cursor, "the starting point is set when the account connects")
-  const send = (method: string, path: string, body?: unknown) =>
-    request(`${base}/api/v1${path}`, {
-      method,
-      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-  const control = (kind: "comments" | "messages", body: Record<string, unknown>) =>
-    request(`${base}/sandbox/example/_control/${kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: `${tag}_ex`, ...body })
-    })
-  const simulator = (yield* Installed).simulators.find((entry) => entry.network === "example")!
+  assert.isString((yield* cursorOf(account.id)).cursor, "the starting point is set when the account connects")
   const poll = Effect.orDie(inbox.pollDue)
   const seen = (name: string) => Effect.map(events(workspace.id), (rows) => rows.filter((row) => row.event === name))
   /** Reads until `count` events of a kind are there: the server's own rounds may get to the items first. */
@@ -51,7 +29,7 @@ const setup = Effect.gen(function*() {
         yield* Effect.sleep("50 millis")
       }
     })
-  return { account, arrived, control, poll, seen, send, simulator, tag, workspace }
+  return { ...context, arrived, poll, seen }
 })
 
 for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
