@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Simulator, type SimulatorState } from "@herald/adapter-kit"
 
@@ -72,19 +72,21 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       (body) => Schema.decodeUnknownOption(schema)(body)
     )
 
-  /** True when the token made its 7th `init` within a minute. */
-  const overRateLimit = (token: string) => {
-    const now = Date.now()
-    const recent = (initTimes.get(token) ?? []).filter((time) => now - time < 60_000)
+  /**
+   * True when the user made a 7th `init` within a minute. Counted per user rather than per token, so a
+   * token renewed mid-minute does not reset it; read from the `Clock`, so a test can run minutes in seconds.
+   */
+  const overRateLimit = (accountId: string, now: number) => {
+    const recent = (initTimes.get(accountId) ?? []).filter((time) => now - time < 60_000)
     recent.push(now)
-    initTimes.set(token, recent)
+    initTimes.set(accountId, recent)
     return recent.length > initsPerMinute
   }
 
   const init = (kind: "video" | "photo") =>
-    authenticated((check, token) =>
-      Effect.map(jsonBody(InitBody), (decoded) => {
-        if (overRateLimit(token)) {
+    authenticated((check) =>
+      Effect.map(Effect.zip(jsonBody(InitBody), Clock.currentTimeMillis), ([decoded, now]) => {
+        if (overRateLimit(check.account.id, now)) {
           return apiError(429, "rate_limit_exceeded", "API rate limit was exceeded, please try again later.")
         }
         if (Option.isNone(decoded)) return apiError(400, "invalid_params", "The request body is not valid.")

@@ -1,10 +1,11 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type Adapter, PostVersion, type PublishError } from "@herald/adapter-kit"
+import { type Adapter, PostVersion } from "@herald/adapter-kit"
 import type { Post } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
 import * as mediaItems from "./internal/mediaItems.ts"
+import * as pacing from "./internal/pacing.ts"
 import type { MediaRow } from "./internal/mediaItems.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { type Draft, versionFor } from "./internal/postRules.ts"
@@ -37,7 +38,10 @@ export const PublishFaults = Context.Reference<
 >("@herald/core/Publisher/PublishFaults", { defaultValue: () => () => Effect.void })
 
 export interface Options {
-  /** Network calls per target that may fail with a passing fault (5xx, rate limit) before it fails. */
+  /**
+   * Network calls per target that may fail with a passing fault (5xx) before it fails. A rate-limited
+   * answer is waiting, not failing: it does not count (see `internal/pacing.ts` and its deadline).
+   */
   readonly attempts: number
   /** First wait between such attempts; doubles each time, up to `maxDelayMs`. */
   readonly baseDelayMs: number
@@ -50,6 +54,8 @@ export interface Options {
   readonly pollWaitCapMs: number
   /** A post that starts this long after its time went out late, and its final event says so. */
   readonly lateNoteAfterMs: number
+  /** Turns of an account's targets waiting on a rate limit are this far apart (each goes at a random moment within its turn). */
+  readonly turnGapMs: number
 }
 
 export const defaults: Options = {
@@ -59,7 +65,8 @@ export const defaults: Options = {
   processingLimitMs: 6 * 60 * 60 * 1000,
   concurrencyPerNetwork: 16,
   pollWaitCapMs: Number.POSITIVE_INFINITY,
-  lateNoteAfterMs: 60_000
+  lateNoteAfterMs: 60_000,
+  turnGapMs: 2_000
 }
 
 /** How one target ended. */
@@ -79,6 +86,8 @@ interface TargetRow extends Omit<PostPartsRow, "youtubeThumbnail"> {
   readonly status: Post.TargetStatus
   readonly call: "publish" | "poll" | null
   readonly handle: string | null
+  readonly failedAttempts: number
+  readonly nextAttemptAt: Date | null
   readonly accountStatus: string | null
   readonly networkAccountId: string | null
   readonly accessToken: Uint8Array | null
@@ -183,7 +192,8 @@ export class Publisher extends Context.Service<Publisher, {
         const loadTarget = (postId: string, accountId: string) =>
           Effect.map(
             sql<TargetRow>`
-              SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, a.status AS account_status,
+              SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
+                a.status AS account_status,
                 a.network_account_id, a.access_token, p.content, p.platform_content, p.x_thread, p.instagram_format,
                 p.tiktok, p.first_comment, p.youtube_title,
                 (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
@@ -213,7 +223,8 @@ export class Publisher extends Context.Service<Publisher, {
         const fail = (postId: string, accountId: string, error: string) =>
           Effect.as(
             sql`
-              UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now()
+              UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now(),
+                failed_attempts = 0, next_attempt_at = NULL, rate_limited_since = NULL
               WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
             "failed" as const
           )
@@ -224,7 +235,7 @@ export class Publisher extends Context.Service<Publisher, {
             sql`
               WITH target AS (
                 UPDATE post_targets SET status = 'published', url = ${result.url}, network_post_id = ${result.id},
-                  error = NULL, call = NULL, handle = NULL, ended_at = now()
+                  error = NULL, call = NULL, handle = NULL, ended_at = now(), next_attempt_at = NULL
                 WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'
                 RETURNING post_id
               )
@@ -337,30 +348,73 @@ export class Publisher extends Context.Service<Publisher, {
           }
           // An interrupted `poll` is asked again: adapters keep their steps safe to repeat (docs/adapters).
 
-          let failures = 0
+          // Stored on the row, so a restart mid-wait keeps the count and the time of the next try.
+          let failures = target.failedAttempts
+          let nextAttemptAt = target.nextAttemptAt?.getTime() ?? 0
           let refreshed = false
           const processingSince = yield* Clock.currentTimeMillis
+          const here = { postId, accountId }
 
-          const backoff = (error: PublishError.PublishError) => {
-            const exponential = Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (failures - 1))
-            return Duration.millis(Math.max(error.retryAfterMs ?? 0, exponential))
-          }
+          const loadStatus = () =>
+            Effect.map(loadTarget(postId, accountId), (found) => Option.isNone(found) ? "gone" as const : found.value.status as TargetEnd)
+
+          /** A passing fault: counted toward giving up, and the wait before the next try stored. */
+          const backoff = Effect.fnUntraced(function*() {
+            const now = yield* Clock.currentTimeMillis
+            nextAttemptAt = now + Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (failures - 1))
+            yield* sql`
+              UPDATE post_targets SET call = NULL, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)}
+              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+          })
+
+          /**
+           * Waiting on the account's rate limit (`blockedForMs`, the network's reset) or on its queue: takes
+           * the account's next free turn. Fails the target once it has waited past the deadline.
+           */
+          const takeTurn = Effect.fnUntraced(function*(blockedForMs: number | undefined, why: string) {
+            const now = yield* Clock.currentTimeMillis
+            const turn = yield* pacing.claim(sql, here, { nowMs: now, blockedForMs, gapMs: config.turnGapMs })
+            if (Option.isNone(turn)) return Option.some(yield* loadStatus())
+            if (turn.value.at - turn.value.waitingSince > pacing.deadlineMs) {
+              return Option.some(
+                yield* fail(
+                  postId,
+                  accountId,
+                  `${why}; Herald waited ${words(now - turn.value.waitingSince)} for the limit to lift and stopped trying: retry the post later`
+                )
+              )
+            }
+            nextAttemptAt = turn.value.at
+            return Option.none<TargetEnd>()
+          })
 
           while (true) {
             const call = step.call
             const where = { postId, accountId, network: network.network, call }
-            yield* sql`
-              UPDATE post_targets SET call = ${call}, attempts = attempts + 1
-              WHERE post_id = ${postId} AND account_id = ${accountId}`
-            yield* faults("before-call", where)
-            const startedAt = yield* Clock.currentTimeMillis
-            const result = yield* gate(network.network).withPermit(Effect.result(
-              step.call === "publish"
-                ? network.publish(input())
-                : network.poll === undefined
-                ? Effect.die(new Error(`${network.network} answered Processing but has no poll hook`))
-                : network.poll(input(), step.handle)
-            ))
+            const waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)
+            if (waitMs > 0) yield* Effect.sleep(Duration.millis(waitMs))
+            const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
+              // Checked with the permit held, so a refusal answered to one call holds back the calls queued behind it.
+              const may = yield* pacing.start(sql, here, call, yield* Clock.currentTimeMillis)
+              if (may._tag !== "Go") return may
+              yield* faults("before-call", where)
+              const startedAt = yield* Clock.currentTimeMillis
+              const result = yield* Effect.result(
+                step.call === "publish"
+                  ? network.publish(input())
+                  : network.poll === undefined
+                  ? Effect.die(new Error(`${network.network} answered Processing but has no poll hook`))
+                  : network.poll(input(), step.handle)
+              )
+              return { _tag: "Called", result, startedAt } as const
+            }))
+            if (started._tag === "Ended") return yield* loadStatus()
+            if (started._tag === "Wait") {
+              const ended = yield* takeTurn(undefined, `${network.network}: ${who} is over ${network.name}'s rate limit`)
+              if (Option.isSome(ended)) return ended.value
+              continue
+            }
+            const { result, startedAt } = started
             resumed = false
             yield* faults("during-call", where)
             yield* logAttempt(
@@ -401,14 +455,20 @@ export class Publisher extends Context.Service<Publisher, {
                   if (failures >= config.attempts) {
                     return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
                   }
-                  yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
-                  yield* Effect.sleep(backoff(error))
+                  yield* backoff()
                   continue
                 }
               }
               return yield* fail(postId, accountId, unknownOutcome(error.message))
             }
             // Every other answer means the call did not go through: safe to make again.
+            // Waiting is not failing: a rate limit blocks the account until the network's reset (first, so
+            // the calls queued behind this one see it) and takes the account's next turn after it.
+            if (reason._tag === "RateLimited") {
+              const ended = yield* takeTurn(reason.retryAfterMs, error.message)
+              if (Option.isSome(ended)) return ended.value
+              continue
+            }
             yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
             if (reason._tag === "Rejected") return yield* fail(postId, accountId, error.message)
             if (reason._tag === "NeedsReconnect") {
@@ -435,12 +495,12 @@ export class Publisher extends Context.Service<Publisher, {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
               return yield* fail(postId, accountId, `${error.message}; ${who} needs reconnecting, then retry the post`)
             }
-            // RateLimited or Transient: wait and try again, within the budget.
+            // Transient: wait and try again, within the budget.
             failures++
             if (failures >= config.attempts) {
               return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
             }
-            yield* Effect.sleep(backoff(error))
+            yield* backoff()
           }
         })
 
