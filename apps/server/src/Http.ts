@@ -19,13 +19,14 @@ import * as ReviewsHandlers from "./http/ReviewsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
+import * as TextRule from "./http/TextRule.ts"
 
 /** Where the OpenAPI 3.1 document of the public API is served. */
 export const openapiPath = "/api/v1/openapi.json"
 
 /**
  * Every public route: the REST API, its OpenAPI document, the offline docs page, the MCP server, error
- * rendering, and in the sandbox the network simulators under `/sandbox/<network>`.
+ * rendering, the text rule, and in the sandbox the network simulators under `/sandbox/<network>`.
  */
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.mergeAll(
@@ -35,7 +36,8 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
   // The Scalar page embeds its script, so the docs work without reaching any other host.
   HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
-  ErrorRendering.layer
+  ErrorRendering.layer,
+  TextRule.layer
 ).pipe(
   Layer.provide([
     AccountsHandlers.layer,
@@ -58,7 +60,11 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
 )
 
 /** The operator's routes, served only on the data folder's unix socket. */
-export const adminRoutes = Layer.mergeAll(HttpApiBuilder.layer(AdminApi.AdminApi), ErrorRendering.layer).pipe(
+export const adminRoutes = Layer.mergeAll(
+  HttpApiBuilder.layer(AdminApi.AdminApi),
+  ErrorRendering.layer,
+  TextRule.layer
+).pipe(
   Layer.provide(AdminHandlers.layer)
 )
 

@@ -1,4 +1,5 @@
 import { type Schema, SchemaIssue } from "effect"
+import { SafeText } from "@herald/domain"
 
 const where = {
   Params: "path",
@@ -8,7 +9,9 @@ const where = {
   Body: "response body",
   ResponseHeaders: "response headers",
   // An MCP tool's arguments.
-  Arguments: "arguments"
+  Arguments: "arguments",
+  // An MCP tools/call's params (the tool's name and its arguments).
+  CallParams: "params"
 } as const
 
 const standard = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -40,4 +43,14 @@ export const formatSchemaError = (
   }
   const listed = problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ")
   return { message: `Invalid ${where[kind]}: ${listed}`, details: problems }
+}
+
+/** Text that breaks Herald's text rule (SafeText), in the same words and shape as a schema problem. */
+export const formatTextProblem = (
+  kind: keyof typeof where,
+  found: SafeText.Found
+): { readonly message: string; readonly details: ReadonlyArray<Problem> } => {
+  const field = found.path.length === 0 ? where[kind] : found.path.join(".")
+  const subject = found.path.length === 0 ? "" : `${field}: `
+  return { message: `Invalid ${where[kind]}: ${subject}${found.problem}`, details: [{ field, message: found.problem }] }
 }

@@ -5,6 +5,7 @@ import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
+import { scheduledTime } from "./internal/postRules.ts"
 import { Networks } from "./Networks.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { Scheduler } from "./Scheduler.ts"
@@ -332,7 +333,13 @@ export class Posts extends Context.Service<Posts, {
           }
           const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
           const checked = yield* check(workspaceId, merged, timeChanged || (current.status === "draft" && !toDraft))
-          if (checked.problems.length > 0) return yield* new PostInvalid({ problems: checked.problems })
+          // A draft may be given its planned time (the one submit asks approval for) and stay a draft; the time
+          // is checked like any other.
+          const draftTime = toDraft && patch.scheduledAt !== undefined
+            ? scheduledTime(patch.scheduledAt, timeChanged ? checked.now : Number.NEGATIVE_INFINITY)
+            : undefined
+          const problems = draftTime === undefined || "at" in draftTime ? checked.problems : [...checked.problems, draftTime]
+          if (problems.length > 0) return yield* new PostInvalid({ problems })
           // An editor's change under approval goes (back) to approval rather than to the schedule.
           const status: Post.PostStatus = toDraft
             ? "draft"
@@ -341,8 +348,10 @@ export class Posts extends Context.Service<Posts, {
             : "scheduled"
           // A draft keeps the time it had (sent back for changes, it is what will be asked again) unless the
           // patch sets one.
-          const planned = !toDraft || patch.scheduledAt !== undefined
+          const planned = !toDraft
             ? checked.scheduledAt
+            : draftTime !== undefined && "at" in draftTime
+            ? draftTime.at
             : current.scheduledAt === null
             ? null
             : new Date(current.scheduledAt)

@@ -80,15 +80,3 @@ export const find = (value: unknown, path: ReadonlyArray<string | number> = []):
   }
   return undefined
 }
-
-/** A path as the error `details` and messages name it: `targets[0].text`. */
-export const formatPath = (path: ReadonlyArray<string | number>): string =>
-  path.reduce<string>(
-    (text, segment) =>
-      typeof segment === "number"
-        ? `${text}[${segment}]`
-        : /^[A-Za-z_$][\w$]*$/.test(segment)
-        ? (text === "" ? segment : `${text}.${segment}`)
-        : `${text}[${JSON.stringify(segment)}]`,
-    ""
-  )

@@ -1,8 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect } from "effect"
-import { ApiError } from "@herald/api"
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js"
+import { type CallToolResult, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect, Result, Schema } from "effect"
+import * as z from "zod"
+import { ApiError, SchemaProblems } from "@herald/api"
 import { type Caller, type Tool, ToolFailure } from "./Tools.ts"
 
 /**
@@ -44,6 +46,24 @@ export interface Exchange {
   readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
 }
 
+// The SDK checks a tools/call's params with zod and answers malformed ones as -32603 (internal error) with
+// zod's issue list for a message. Herald registers its handler through Protocol's own registration (which the
+// Server's validating override would otherwise wrap) with a schema that takes any params, and checks them
+// itself: malformed params are JSON-RPC's -32602 Invalid params, in one readable sentence.
+const AnyToolCall = z.looseObject({ method: z.literal("tools/call"), params: z.unknown().optional() })
+
+const registerUnchecked = Protocol.prototype.setRequestHandler as (
+  this: Server,
+  schema: typeof AnyToolCall,
+  handler: (request: z.infer<typeof AnyToolCall>) => CallToolResult | Promise<CallToolResult>
+) => void
+
+const CallParams = Schema.Struct({
+  name: Schema.String,
+  arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+})
+const decodeCallParams = Schema.decodeUnknownResult(CallParams, { errors: "all" })
+
 const makeServer = (exchange: Exchange) => {
   const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions })
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -56,28 +76,38 @@ const makeServer = (exchange: Exchange) => {
       annotations: tool.annotations
     }))
   }))
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    if (exchange.refused !== undefined) return failureResult(exchange.refused)
-    const tool = exchange.tools.find((candidate) => candidate.name === request.params.name)
-    if (tool === undefined) {
-      return failureResult(new ToolFailure({
-        code: "not_found",
-        message: `No tool is named ${request.params.name}; the tools are ${exchange.tools.map((each) => each.name).join(", ")}`
-      }))
+  registerUnchecked.call(server, AnyToolCall, (request) => {
+    const params = decodeCallParams(request.params)
+    if (Result.isFailure(params)) {
+      const { message } = SchemaProblems.formatSchemaError("CallParams", params.failure)
+      // The SDK answers a rejection's `code` and `message` as the JSON-RPC error (McpError would prefix its code).
+      return Promise.reject(Object.assign(new Error(message), { code: ErrorCode.InvalidParams }))
     }
-    return exchange.run(tool.call(request.params.arguments, exchange.caller).pipe(
-      Effect.map(successResult),
-      Effect.catchTag("ToolFailure", (failure) => Effect.succeed(failureResult(failure))),
-      // Herald's own fault: logged in full, answered as `internal` like the REST API's 500.
-      Effect.catchCause((cause) =>
-        Effect.as(
-          Effect.logError(`MCP tool ${tool.name} failed`, Cause.pretty(cause)),
-          failureResult(new ToolFailure({ code: "internal", message: "Something went wrong on Herald's side; the error is logged" }))
-        )
-      )
-    ))
+    return callTool(exchange, params.success)
   })
   return server
+}
+
+const callTool = (exchange: Exchange, params: typeof CallParams.Type): CallToolResult | Promise<CallToolResult> => {
+  if (exchange.refused !== undefined) return failureResult(exchange.refused)
+  const tool = exchange.tools.find((candidate) => candidate.name === params.name)
+  if (tool === undefined) {
+    return failureResult(new ToolFailure({
+      code: "not_found",
+      message: `No tool is named ${params.name}; the tools are ${exchange.tools.map((each) => each.name).join(", ")}`
+    }))
+  }
+  return exchange.run(tool.call(params.arguments, exchange.caller).pipe(
+    Effect.map(successResult),
+    Effect.catchTag("ToolFailure", (failure) => Effect.succeed(failureResult(failure))),
+    // Herald's own fault: logged in full, answered as `internal` like the REST API's 500.
+    Effect.catchCause((cause) =>
+      Effect.as(
+        Effect.logError(`MCP tool ${tool.name} failed`, Cause.pretty(cause)),
+        failureResult(new ToolFailure({ code: "internal", message: "Something went wrong on Herald's side; the error is logged" }))
+      )
+    )
+  ))
 }
 
 /** The MCP answer to one POST: a server and a transport made for it (no session id generator: stateless), closed once it is answered. */

@@ -3,7 +3,7 @@ import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
 import { Accounts, Media, Networks, Posts } from "@herald/core"
-import { Account, Post } from "@herald/domain"
+import { Account, Post, SafeText } from "@herald/domain"
 
 /**
  * The seven MCP tools (reference, "MCP server"; product.md, "MCP"). Each calls the same core service as its
@@ -87,17 +87,29 @@ const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
     call: (args, caller) =>
       (spec.readOnly !== true && caller.actor.role === "viewer"
         ? Effect.fail(new ToolFailure({ code: "forbidden", message: "This key acts for a viewer, who can read but not change anything" }))
-        : decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
-          Effect.mapError((error) => {
-            const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
-            return new ToolFailure({ code: "invalid", message, details })
-          })
+        : Effect.andThen(
+          checkText(args),
+          decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
+            Effect.mapError((error) => {
+              const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
+              return new ToolFailure({ code: "invalid", message, details })
+            })
+          )
         )).pipe(
         Effect.flatMap((input) => spec.run(input, caller) as Effect.Effect<O["Type"], ToolFailure>),
         Effect.flatMap((output) => Effect.orDie(encode(output))),
         Effect.map((body) => body as Record<string, unknown>)
       )
   }
+}
+
+// Herald's text rule (SafeText) for every tool's arguments, in one place, as the REST API applies it: a NUL or
+// an unpaired surrogate anywhere in them is `invalid`, naming the field.
+const checkText = (args: unknown): Effect.Effect<void, ToolFailure> => {
+  const found = SafeText.find(args)
+  if (found === undefined) return Effect.void
+  const { details, message } = SchemaProblems.formatTextProblem("Arguments", found)
+  return Effect.fail(new ToolFailure({ code: "invalid", message, details }))
 }
 
 const fail = (code: ApiError.Code, error: { readonly message: string }, details?: unknown) =>
