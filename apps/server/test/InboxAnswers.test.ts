@@ -104,6 +104,19 @@ for (const backend of backends()) {
         assert.strictEqual(announced[0]!.data.messageId, first.body.data.id)
       }))
 
+    it.effect("the same message sent twice at once goes out once, both answered with it", () =>
+      Effect.gen(function*() {
+        const { conversationId, onNetwork, send } = yield* conversation
+        const text = "Double-clicked"
+        const path = `/inbox/conversations/${conversationId}/messages`
+        const answers = yield* Effect.all([send("POST", path, { text }), send("POST", path, { text }), send("POST", path, { text })], {
+          concurrency: "unbounded"
+        })
+        for (const answer of answers) assert.strictEqual(answer.status, 200, answer.text)
+        assert.strictEqual(new Set(answers.map((answer) => answer.body.data.id)).size, 1)
+        assert.strictEqual(onNetwork(text), 1)
+      }))
+
     it.effect("a message cut off after the network took it is settled by the next read, never sent twice", () =>
       Effect.gen(function*() {
         const { conversationId, inbox, onNetwork, send, sentEvents, thread, workspace } = yield* conversation

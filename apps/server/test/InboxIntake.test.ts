@@ -91,7 +91,10 @@ for (const backend of backends()) {
         assert.include(logged!, `workspace=${good.workspace.id}`)
         assert.include(logged!, "failures=1")
 
-        // Not before its time; then, still refused, the wait doubles.
+        // Not before its time, even when its network announces news; then, still refused, the wait doubles.
+        const networkAccountId = refused.simulator.state.accountByUsername(`${refused.tag}_ex`)!.id
+        yield* Effect.orDie(inbox.wake("example", [networkAccountId]))
+        assert.approximately((yield* cursorOf(refused.account.id)).dueIn, 60, 5)
         yield* Effect.orDie(inbox.pollDue)
         assert.strictEqual((yield* cursorOf(refused.account.id)).failures, 1)
         yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() WHERE account_id = ${refused.account.id}`)

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
-import type { Inbox as Domain } from "@herald/domain"
+import { type Inbox as Domain, SafeText } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import { makeAnswers } from "./internal/inboxAnswers.ts"
 import { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
@@ -95,11 +95,14 @@ export class Inbox extends Context.Service<Inbox, {
 
         const wake = Effect.fn("Inbox.wake")(function*(network: string, networkAccountIds: ReadonlyArray<string>) {
           if (networkAccountIds.length === 0) return 0
+          // The ids come from the network: repaired like its text. An account that is failing keeps its backoff.
           const rows = yield* sql<{ readonly accountId: string }>`
             INSERT INTO inbox_cursors (account_id, next_poll_at)
             SELECT id, now() FROM accounts
-            WHERE platform = ${network} AND status = 'connected' AND ${sql.in("network_account_id", [...new Set(networkAccountIds)])}
-            ON CONFLICT (account_id) DO UPDATE SET next_poll_at = least(inbox_cursors.next_poll_at, now())
+            WHERE platform = ${network} AND status = 'connected'
+              AND ${sql.in("network_account_id", [...new Set(networkAccountIds.map(SafeText.sanitize))])}
+            ON CONFLICT (account_id) DO UPDATE SET next_poll_at = CASE WHEN inbox_cursors.failures = 0
+              THEN least(inbox_cursors.next_poll_at, now()) ELSE inbox_cursors.next_poll_at END
             RETURNING account_id`
           return rows.length
         })

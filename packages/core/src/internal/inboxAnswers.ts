@@ -52,6 +52,22 @@ export const makeAnswers = (options: {
   const ownPerson = (account: Adapter.Account) => ({ id: account.networkAccountId, username: account.username, name: null })
 
   /**
+   * The row an answer is: one still unsettled with the same text (this request again), or a new `sending`
+   * row. The insert yields to a racing twin (one `sending` row per text and thread), which is then found.
+   */
+  const claim = Effect.fnUntraced(function*<Row>(
+    find: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>,
+    insert: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+  ) {
+    while (true) {
+      const [waiting] = yield* find
+      if (waiting !== undefined) return { row: waiting, repeat: true }
+      const [inserted] = yield* insert
+      if (inserted !== undefined) return { row: inserted, repeat: false }
+    }
+  })
+
+  /**
    * Sends a stored `sending` row's answer and settles it. The network call is interruptible (a request cut
    * off there leaves the row `sending`); once the network has answered, the settle runs to its end.
    */
@@ -98,21 +114,25 @@ export const makeAnswers = (options: {
     }
     const { account, inbox, platform } = yield* options.sender(row.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
-    const [waiting] = yield* sql<CommentRow>`
-      SELECT ${sql.literal(commentColumns)} FROM inbox_comments
-      WHERE account_id = ${row.accountId} AND reply_to = ${row.id} AND outgoing AND status IN ('sending', 'unknown')
-        AND text = ${text} AND created_at > ${new Date(now.getTime() - sameRequestWithin)}
-      ORDER BY created_at, id LIMIT 1`
-    if (waiting !== undefined) return toComment(waiting)
-    const [pending] = yield* sql<CommentRow>`
-      INSERT INTO inbox_comments (id, workspace_id, account_id, platform, network_comment_id, network_post_id, post_id,
-        reply_to, author, text, permalink, outgoing, status, created_at)
-      VALUES (${yield* Ids.make("cmt")}, ${workspaceId}, ${row.accountId}, ${platform}, NULL, ${row.networkPostId},
-        ${row.postId}, ${row.id}, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, NULL, true, 'sending', ${now})
-      RETURNING ${sql.literal(commentColumns)}`
+    const since = new Date(now.getTime() - sameRequestWithin)
+    const { repeat, row: pending } = yield* claim(
+      sql<CommentRow>`
+        SELECT ${sql.literal(commentColumns)} FROM inbox_comments
+        WHERE account_id = ${row.accountId} AND reply_to = ${row.id} AND outgoing AND status IN ('sending', 'unknown')
+          AND text = ${text} AND created_at > ${since}
+        ORDER BY created_at, id LIMIT 1`,
+      sql<CommentRow>`
+        INSERT INTO inbox_comments (id, workspace_id, account_id, platform, network_comment_id, network_post_id, post_id,
+          reply_to, author, text, permalink, outgoing, status, created_at)
+        VALUES (${yield* Ids.make("cmt")}, ${workspaceId}, ${row.accountId}, ${platform}, NULL, ${row.networkPostId},
+          ${row.postId}, ${row.id}, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, NULL, true, 'sending', ${now})
+        ON CONFLICT (reply_to, md5(text)) WHERE status = 'sending' DO NOTHING
+        RETURNING ${sql.literal(commentColumns)}`
+    )
+    if (repeat) return toComment(pending)
     const answered = yield* deliver({
       table: "inbox_comments",
-      pending: pending!,
+      pending,
       call: inbox.replyToComment({
         account,
         comment: {
@@ -133,16 +153,16 @@ export const makeAnswers = (options: {
             SELECT ${sql.literal(commentColumns)} FROM inbox_comments
             WHERE account_id = ${row.accountId} AND network_comment_id = ${sent.id}`
           if (copy !== undefined) {
-            if (copy.id !== pending!.id) yield* sql`DELETE FROM inbox_comments WHERE id = ${pending!.id} AND status <> 'sent'`
+            if (copy.id !== pending.id) yield* sql`DELETE FROM inbox_comments WHERE id = ${pending.id} AND status <> 'sent'`
             return copy
           }
           const [settled] = yield* sql<CommentRow>`
             UPDATE inbox_comments SET status = 'sent', failure = NULL, network_comment_id = ${sent.id}, permalink = ${sent.permalink}
-            WHERE id = ${pending!.id}
+            WHERE id = ${pending.id}
             RETURNING ${sql.literal(commentColumns)}`
           return settled!
         }),
-      unsettled: (sent) => ({ ...pending!, status: "sent" as const, permalink: sent.permalink }),
+      unsettled: (sent) => ({ ...pending, status: "sent" as const, permalink: sent.permalink }),
       log: { network: platform, account: row.accountId }
     })
     return toComment(answered)
@@ -152,20 +172,24 @@ export const makeAnswers = (options: {
     const conversation = yield* options.conversationOf(workspaceId, conversationId)
     const { account, inbox, platform } = yield* options.sender(conversation.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
-    const [waiting] = yield* sql<MessageRow>`
-      SELECT ${sql.literal(messageColumns)} FROM direct_messages
-      WHERE conversation_id = ${conversationId} AND outgoing AND status IN ('sending', 'unknown')
-        AND text = ${text} AND created_at > ${new Date(now.getTime() - sameRequestWithin)}
-      ORDER BY created_at, id LIMIT 1`
-    if (waiting !== undefined) return toMessage(waiting)
-    const [pending] = yield* sql<MessageRow>`
-      INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, status, created_at)
-      VALUES (${yield* Ids.make("dm")}, ${conversationId}, NULL, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, 0, true,
-        'sending', ${now})
-      RETURNING ${sql.literal(messageColumns)}`
+    const since = new Date(now.getTime() - sameRequestWithin)
+    const { repeat, row: pending } = yield* claim(
+      sql<MessageRow>`
+        SELECT ${sql.literal(messageColumns)} FROM direct_messages
+        WHERE conversation_id = ${conversationId} AND outgoing AND status IN ('sending', 'unknown')
+          AND text = ${text} AND created_at > ${since}
+        ORDER BY created_at, id LIMIT 1`,
+      sql<MessageRow>`
+        INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, status, created_at)
+        VALUES (${yield* Ids.make("dm")}, ${conversationId}, NULL, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, 0, true,
+          'sending', ${now})
+        ON CONFLICT (conversation_id, md5(text)) WHERE status = 'sending' DO NOTHING
+        RETURNING ${sql.literal(messageColumns)}`
+    )
+    if (repeat) return toMessage(pending)
     const answered = yield* deliver({
       table: "direct_messages",
-      pending: pending!,
+      pending,
       call: inbox.sendMessage({ account, conversationId: conversation.networkConversationId, text }),
       settle: (sent) =>
         Effect.gen(function*() {
@@ -175,12 +199,12 @@ export const makeAnswers = (options: {
             SELECT ${sql.literal(messageColumns)} FROM direct_messages
             WHERE conversation_id = ${conversationId} AND network_message_id = ${sent.id}`
           if (copy !== undefined) {
-            if (copy.id !== pending!.id) yield* sql`DELETE FROM direct_messages WHERE id = ${pending!.id} AND status <> 'sent'`
+            if (copy.id !== pending.id) yield* sql`DELETE FROM direct_messages WHERE id = ${pending.id} AND status <> 'sent'`
             return copy
           }
           const [settled] = yield* sql<MessageRow>`
             UPDATE direct_messages SET status = 'sent', failure = NULL, network_message_id = ${sent.id}
-            WHERE id = ${pending!.id}
+            WHERE id = ${pending.id}
             RETURNING ${sql.literal(messageColumns)}`
           yield* sql`UPDATE conversations SET last_message_at = greatest(last_message_at, ${now}) WHERE id = ${conversationId}`
           yield* Events.record(sql, workspaceId, "message.sent", {
@@ -193,7 +217,7 @@ export const makeAnswers = (options: {
           })
           return settled!
         }),
-      unsettled: () => ({ ...pending!, status: "sent" as const }),
+      unsettled: () => ({ ...pending, status: "sent" as const }),
       log: { network: platform, account: conversation.accountId }
     })
     return toMessage(answered)

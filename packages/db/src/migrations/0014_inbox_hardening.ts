@@ -21,6 +21,10 @@ export default Effect.gen(function*() {
   // The answers a read may settle: few, looked up per account or conversation.
   yield* sql`CREATE INDEX inbox_comments_unsettled ON inbox_comments (account_id) WHERE status IN ('sending', 'unknown')`
   yield* sql`CREATE INDEX direct_messages_unsettled ON direct_messages (conversation_id) WHERE status IN ('sending', 'unknown')`
+  // One answer of a text in flight per comment or conversation: two requests racing with the same answer
+  // store one row, and only the request that stored it sends it (the other answers that row).
+  yield* sql`CREATE UNIQUE INDEX inbox_comments_sending ON inbox_comments (reply_to, md5(text)) WHERE status = 'sending'`
+  yield* sql`CREATE UNIQUE INDEX direct_messages_sending ON direct_messages (conversation_id, md5(text)) WHERE status = 'sending'`
   yield* sql`
     ALTER TABLE inbox_cursors
       ADD COLUMN failures integer NOT NULL DEFAULT 0,
