@@ -48,27 +48,28 @@ export interface Subscription {
 }
 
 /** Each simulator's subscriptions (`POST /{page-id}/subscribed_apps`), by Page id. */
-const subscriptions = new WeakMap<SimulatorState.SimulatorState, Map<string, Subscription>>()
+const subscriptionsOf = (state: SimulatorState.SimulatorState) => state.table<Subscription>("subscriptions")
 
 /** The app's webhook subscription on a sandbox Page, if it was made. */
 export const subscriptionOf = (state: SimulatorState.SimulatorState, pageId: string): Subscription | undefined =>
-  subscriptions.get(state)?.get(pageId)
+  subscriptionsOf(state).get(pageId)
 
 const pageTokenRequired = graphError(400, { message: "(#210) A page access token is required to request this resource.", code: 210 })
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
-  const subscribed = new Map<string, Subscription>()
-  subscriptions.set(state, subscribed)
-  const pageTokens = new Map<string, string>()
-  const photos = new Map<string, Photo>()
-  const videos = new Map<string, Video>()
+  const subscribed = subscriptionsOf(state)
+  // Each Page's token, by Page id; kept with the state, so a Page token works after a restart and in every
+  // process.
+  const pageTokens = state.table<string>("pageTokens")
+  const photos = state.table<Photo>("photos", { mutable: true })
+  const videos = state.table<Video>("videos", { mutable: true })
   const params = Effect.zipWith(Simulator.query, Simulator.formOrJson, (query, form) => ({ ...query, ...form }))
   const pathId = Effect.map(HttpRouter.params, (path) => path["id"] ?? "")
-  const authenticated = Effect.map(Simulator.accessToken, (token) => ({
-    check: state.check(token),
-    isPage: token !== undefined && [...pageTokens.values()].includes(token)
-  }))
+  const authenticated = Effect.map(Simulator.accessToken, (token) => {
+    const check = state.check(token)
+    return { check, isPage: check._tag === "Valid" && token === pageTokens.get(check.account.id) }
+  })
 
   /** The Page token of an account's Page; like Facebook's, it does not expire. */
   const pageTokenOf = (accountId: string) => {

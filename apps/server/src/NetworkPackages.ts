@@ -1,7 +1,9 @@
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
-import type { Adapter, AdapterConfig, Simulator } from "@herald/adapter-kit"
+import type { SqlClient } from "effect/sql"
+import { type Adapter, type AdapterConfig, type Simulator, SimulatorStore } from "@herald/adapter-kit"
+import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
 export interface NetworkPackage {
@@ -48,8 +50,11 @@ export const sandboxRoot = (baseUrl: string, network: string) => `${baseUrl}/san
 
 export interface Installation {
   readonly adapters: Effect.Effect<ReadonlyArray<Adapter.Adapter>, never, HttpClient.HttpClient>
-  /** The simulators' routes, mounted under `/sandbox/<network>` (none outside the sandbox). */
-  readonly sandboxRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+  /**
+   * The simulators' routes, mounted under `/sandbox/<network>` (none outside the sandbox), their state kept
+   * in the database.
+   */
+  readonly sandboxRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter | SqlClient.SqlClient>
   readonly simulators: ReadonlyArray<Simulator.Simulator>
 }
 
@@ -76,12 +81,16 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
           clientSecret: Redacted.make("sandbox-secret")
         })
       })
-      const sandboxRoutes = Layer.mergeAll(
-        Layer.empty,
-        ...simulators.map((simulator) =>
-          HttpRouter.addAll([...simulator.routes, postsRoute(simulator)], { prefix: `/sandbox/${simulator.network}` })
-        )
-      )
+      const sandboxRoutes = Layer.unwrap(Effect.map(SandboxStore.make, (store) =>
+        Layer.mergeAll(
+          Layer.empty,
+          ...simulators.map((simulator) =>
+            HttpRouter.addAll(
+              SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store),
+              { prefix: `/sandbox/${simulator.network}` }
+            )
+          )
+        )))
       return { adapters, sandboxRoutes, simulators } satisfies Installation
     }
     const configured = yield* Effect.forEach(packages, (entry) =>

@@ -1,11 +1,16 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 import type { InboxComment, InboxMessage, Person } from "./Adapter.ts"
+import { type Change, Journal, type Saved, type Table, type TableOptions } from "./internal/journal.ts"
 
-// What a network's simulator remembers, in memory: the accounts that consented, the codes and tokens it
-// issued, what was "published", and the comments and direct messages of the accounts' inboxes. Shared by
-// every simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
+// What a network's simulator remembers: the accounts that consented, the codes and tokens it issued, what
+// was "published", and the comments and direct messages of the accounts' inboxes. Shared by every
+// simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
 // rejected, `#sandbox-flaky` fails once with a transient error and then succeeds, `#sandbox-revoke` answers
-// as a revoked token does.
+// as a revoked token does. It is held in memory as tables of records; `SimulatorStore.serve` saves what
+// each request wrote and loads what other processes saved, so the sandbox outlives restarts and is the
+// same in every process. A simulator keeps its own records (containers, uploads) in `table(name)`.
+
+export type { Change, Saved, Table, TableOptions }
 
 export interface SimulatedAccount {
   readonly id: string
@@ -17,9 +22,9 @@ export interface Grant {
   readonly accountId: string
   readonly accessToken: string
   readonly refreshToken: string
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds; a simulator may change it on a grant it just made (long-lived or Page tokens). */
   expiresAt: number
-  revoked: boolean
+  readonly revoked: boolean
 }
 
 export interface SimulatedPost {
@@ -87,9 +92,8 @@ export type TokenCheck =
 
 // Plain code with the wall clock: a simulator stands for a remote system, which keeps its own time.
 
-// Tokens describe themselves (account, expiry) and carry an HMAC, so a token a simulator issued is still
-// honoured by the same network's simulator in another Herald process or after a restart: sandbox accounts
-// keep working. What lives only in memory is what a real network would also know: revocations, used codes.
+// Tokens describe themselves (account, expiry) and carry an HMAC, so a token is honoured by the network's
+// simulator in any process even before the grant's record reaches it.
 const signingKey = "herald-sandbox-simulator"
 
 interface Claims {
@@ -120,31 +124,84 @@ const listOf = <A>(map: Map<string, Array<A>>, key: string): Array<A> => {
   return list
 }
 
+/**
+ * Keeps a list index current: a new item goes in at its place by `order` (at the end, unless loaded from
+ * another process out of order), a changed one replaces its old self.
+ */
+const index = <A extends { readonly id: string }>(list: Array<A>, item: A, previous: A | undefined, order: (item: A) => number) => {
+  if (previous !== undefined) {
+    const at = list.findIndex((entry) => entry.id === item.id)
+    if (at >= 0) {
+      list[at] = item
+      return
+    }
+  }
+  let at = list.length
+  while (at > 0 && order(list[at - 1]!) > order(item)) at--
+  list.splice(at, 0, item)
+}
+
+/** A key made of several parts (JSON, so no part can run into the next). */
+const compound = (...parts: ReadonlyArray<string>) => JSON.stringify(parts)
+
 export class SimulatorState {
-  readonly accounts = new Map<string, SimulatedAccount>()
-  readonly posts = new Map<string, SimulatedPost>()
+  private readonly journal = new Journal()
+  /** This state instance among those sharing a store: what it saved need not be loaded back. */
+  readonly origin = randomBytes(9).toString("base64url")
+  // Derived from the tables below, locally and on loads: lookups that would otherwise scan every record.
+  private readonly byUsername = new Map<string, SimulatedAccount>()
   // The same posts by account, oldest first: what an account's timeline reads without scanning every post.
   private readonly postsByAccount = new Map<string, Array<SimulatedPost>>()
-  private readonly postsByText = new Map<string, ReadonlyArray<SimulatedPost>>()
-  private readonly byUsername = new Map<string, SimulatedAccount>()
-  private readonly codes = new Map<string, {
-    readonly accountId: string
-    readonly redirectUri: string
-    readonly codeChallenge: string | undefined
-  }>()
-  private readonly grants = new Map<string, Grant>()
-  private readonly refreshTokens = new Map<string, Grant>()
-  private readonly flakySeen = new Set<string>()
-  private readonly revokedAccounts = new Set<string>()
-  readonly comments = new Map<string, SimulatedComment>()
+  private readonly postsByText = new Map<string, Array<SimulatedPost>>()
   // Comments and messages by account, in `seq` order: what an inbox poll reads.
   private readonly commentsByAccount = new Map<string, Array<SimulatedComment>>()
   private readonly messagesByAccount = new Map<string, Array<SimulatedMessage>>()
-  // Conversation id to its account, and (account, counterpart) to its conversation: one thread per person.
+  // Conversation id to its account.
   private readonly conversations = new Map<string, string>()
-  private readonly conversationsByCounterpart = new Map<string, string>()
+
+  private readonly accountTable = this.journal.table<SimulatedAccount>("account", {
+    onSet: (_, account) => this.byUsername.set(account.username, account)
+  })
+  private readonly postTable = this.journal.table<SimulatedPost>("post", {
+    onSet: (_, post, previous) => {
+      index(listOf(this.postsByAccount, post.accountId), post, previous, (entry) => entry.createdAt)
+      index(listOf(this.postsByText, compound(post.accountId, post.text)), post, previous, (entry) => entry.createdAt)
+    }
+  })
+  private readonly commentTable = this.journal.table<SimulatedComment>("comment", {
+    onSet: (_, comment, previous) => {
+      this.lastSeq = Math.max(this.lastSeq, comment.seq)
+      index(listOf(this.commentsByAccount, comment.accountId), comment, previous, (entry) => entry.seq)
+    }
+  })
+  private readonly messageTable = this.journal.table<SimulatedMessage>("message", {
+    onSet: (_, message, previous) => {
+      this.lastSeq = Math.max(this.lastSeq, message.seq)
+      this.conversations.set(message.conversationId, message.accountId)
+      index(listOf(this.messagesByAccount, message.accountId), message, previous, (entry) => entry.seq)
+    }
+  })
+  private readonly codes = this.journal.table<{
+    readonly accountId: string
+    readonly redirectUri: string
+    readonly codeChallenge: string | undefined
+  }>("code")
+  // Simulators lengthen a grant they just made (long-lived and Page tokens): noted on reads too.
+  private readonly grants = this.journal.table<Grant>("grant", { mutable: true })
+  private readonly flakySeen = this.journal.table<true>("flaky")
+  private readonly revokedAccounts = this.journal.table<true>("revoked")
+  // (account, counterpart) to its conversation: one thread per person.
+  private readonly conversationsByCounterpart = this.journal.table<string>("conversation")
   // People who are not simulated accounts keep one id however often they write.
-  private readonly people = new Map<string, string>()
+  private readonly people = this.journal.table<string>("person")
+
+  readonly accounts: ReadonlyMap<string, SimulatedAccount> = this.accountTable.view
+  readonly posts: ReadonlyMap<string, SimulatedPost> = this.postTable.view
+  readonly comments: ReadonlyMap<string, SimulatedComment> = this.commentTable.view
+
+  // Ids are the clock, a tag of this instance and a counter (19 digits, as networks' ids are): unique across
+  // processes sharing a store, and within one unless a thousand are made in one millisecond.
+  private readonly instanceTag = String(randomInt(1000)).padStart(3, "0")
   private nextId = 1
   private lastSeq = 0
   /** How long access tokens live; a test can shorten it. */
@@ -156,19 +213,39 @@ export class SimulatorState {
     this.network = network
   }
 
+  /** A simulator's own records under a name, saved and shared like the kit's (see `Table`). */
+  table<V>(name: string, options?: TableOptions<V>): Table<V> {
+    return this.journal.table(`${this.network}:${name}`, options)
+  }
+
+  /** What was written since the last call, to save; each written key once, as it is now. */
+  takeChanges(): Array<Change> {
+    return this.journal.takeChanges()
+  }
+
+  /** Records saved by other state instances (other processes, or this one before a restart). */
+  load(saved: ReadonlyArray<Saved>): void {
+    this.journal.load(saved, this.origin)
+  }
+
+  /** The store version loaded so far: the next load asks for what was saved after it. */
+  get version(): number {
+    return this.journal.version
+  }
+
   /** A numeric-looking id, unique in this simulator. */
   id(): string {
-    return `${Date.now()}${String(this.nextId++).padStart(6, "0")}`
+    return `${Date.now()}${this.instanceTag}${String(this.nextId++ % 1000).padStart(3, "0")}`
   }
 
   /** The account a consent screen would log in: the one with that username, or a new one. */
   consent(username: string | undefined): SimulatedAccount {
-    const name = username ?? `sandbox_${this.network}_${this.nextId}`
+    const id = this.id()
+    const name = username ?? `sandbox_${this.network}_${id}`
     const existing = this.byUsername.get(name)
     if (existing !== undefined) return existing
-    const account = { id: this.id(), username: name, displayName: `Sandbox ${name}` }
-    this.accounts.set(account.id, account)
-    this.byUsername.set(name, account)
+    const account = { id, username: name, displayName: `Sandbox ${name}` }
+    this.accountTable.set(account.id, account)
     return account
   }
 
@@ -210,11 +287,7 @@ export class SimulatorState {
     const given = Buffer.from(signature)
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Claims
-    if (!this.accounts.has(claims.a)) {
-      const account = { id: claims.a, username: claims.u, displayName: `Sandbox ${claims.u}` }
-      this.accounts.set(account.id, account)
-      this.byUsername.set(account.username, account)
-    }
+    if (!this.accounts.has(claims.a)) this.accountTable.set(claims.a, { id: claims.a, username: claims.u, displayName: `Sandbox ${claims.u}` })
     return claims
   }
 
@@ -228,19 +301,11 @@ export class SimulatorState {
       revoked: false
     }
     this.grants.set(grant.accessToken, grant)
-    this.refreshTokens.set(grant.refreshToken, grant)
     return grant
   }
 
-  /** A new access token for a refresh token; the old refresh token is used up (rotation). */
+  /** A new grant for a refresh token of an account whose grants were not revoked since. */
   refresh(refreshToken: string): Grant | undefined {
-    const previous = this.refreshTokens.get(refreshToken)
-    if (previous !== undefined) {
-      if (previous.revoked) return undefined
-      this.refreshTokens.delete(refreshToken)
-      return this.grant(previous.accountId)
-    }
-    // A refresh token from another process or before a restart.
     const claims = this.verify("rt_", refreshToken)
     if (claims === undefined || this.revokedAccounts.has(claims.a)) return undefined
     return this.grant(claims.a)
@@ -264,13 +329,13 @@ export class SimulatorState {
 
   /** Makes every access token of an account expire now (tests of refresh). */
   expire(accountId: string): void {
-    for (const grant of this.grants.values()) if (grant.accountId === accountId) grant.expiresAt = 0
+    for (const [token, grant] of this.grants.view) if (grant.accountId === accountId) this.grants.set(token, { ...grant, expiresAt: 0 })
   }
 
   /** Revokes every grant of an account, refresh tokens included. */
   revoke(accountId: string): void {
-    this.revokedAccounts.add(accountId)
-    for (const grant of this.grants.values()) if (grant.accountId === accountId) grant.revoked = true
+    this.revokedAccounts.set(accountId, true)
+    for (const [token, grant] of this.grants.view) if (grant.accountId === accountId) this.grants.set(token, { ...grant, revoked: true })
   }
 
   /** The sandbox trigger in a text, if any; `#sandbox-revoke` also revokes the account's grants. */
@@ -281,9 +346,9 @@ export class SimulatorState {
     }
     if (text.includes("#sandbox-fail")) return "fail"
     if (text.includes("#sandbox-flaky")) {
-      const key = `${accountId}\u0000${text}`
+      const key = compound(accountId, text)
       if (!this.flakySeen.has(key)) {
-        this.flakySeen.add(key)
+        this.flakySeen.set(key, true)
         return "flaky"
       }
     }
@@ -292,16 +357,13 @@ export class SimulatorState {
 
   record(post: Omit<SimulatedPost, "createdAt">): SimulatedPost {
     const stored = { ...post, createdAt: Date.now() }
-    this.posts.set(post.id, stored)
-    listOf(this.postsByAccount, post.accountId).push(stored)
-    const key = `${post.accountId}\u0000${post.text}`
-    this.postsByText.set(key, [...(this.postsByText.get(key) ?? []), stored])
+    this.postTable.set(post.id, stored)
     return stored
   }
 
   /** The account's posts with exactly this text, oldest first (networks that refuse duplicates look here). */
   postsWithText(accountId: string, text: string): ReadonlyArray<SimulatedPost> {
-    return this.postsByText.get(`${accountId}\u0000${text}`) ?? []
+    return this.postsByText.get(compound(accountId, text)) ?? []
   }
 
   /** The account's posts, newest first (what reconcile searches). */
@@ -348,8 +410,7 @@ export class SimulatorState {
       permalink: post === undefined ? null : `${post.url}#comment-${id}`,
       createdAt: new Date().toISOString()
     }
-    this.comments.set(id, comment)
-    listOf(this.commentsByAccount, input.accountId).push(comment)
+    this.commentTable.set(id, comment)
     return comment
   }
 
@@ -357,11 +418,10 @@ export class SimulatorState {
   addMessage(input: MessageInput): SimulatedMessage {
     let conversationId = input.conversationId
     if (conversationId === undefined) {
-      const key = `${input.accountId}\u0000${input.from.username}`
+      const key = compound(input.accountId, input.from.username)
       conversationId = this.conversationsByCounterpart.get(key) ?? this.id()
       this.conversationsByCounterpart.set(key, conversationId)
     }
-    this.conversations.set(conversationId, input.accountId)
     const message: SimulatedMessage = {
       id: this.id(),
       accountId: input.accountId,
@@ -373,7 +433,7 @@ export class SimulatorState {
       outgoing: input.outgoing ?? false,
       createdAt: new Date().toISOString()
     }
-    listOf(this.messagesByAccount, input.accountId).push(message)
+    this.messageTable.set(message.id, message)
     return message
   }
 

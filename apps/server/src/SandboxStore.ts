@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SimulatorStore } from "@herald/adapter-kit"
+
+/**
+ * The sandbox networks' state in Herald's database (`sandbox_records`), so sandbox accounts, tokens and
+ * posts outlive restarts and every process sharing the database serves the same sandbox. Keys are stored as
+ * JSON like the values, so a key may hold any text a network was sent (PostgreSQL text refuses NUL).
+ */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return {
+    since: (network, version) =>
+      Effect.map(
+        sql<{ kind: string; key: string; value: string | null; origin: string; version: string }>`
+          SELECT kind, key, value, origin, version::text AS version FROM sandbox_records
+          WHERE network = ${network} AND version > ${version}
+          ORDER BY version
+        `,
+        (rows) => rows.map((row) => ({
+          kind: row.kind,
+          key: JSON.parse(row.key) as string,
+          json: row.value,
+          origin: row.origin,
+          version: Number(row.version)
+        }))
+      ).pipe(Effect.orDie),
+    // One writer per network at a time (a transaction lock), so versions are taken in commit order and a
+    // process that loaded up to a version never misses a record committed later with a lower one.
+    save: (network, origin, changes) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`herald.sandbox:${network}`}))`
+        const rows = JSON.stringify(changes.map((change) => ({ kind: change.kind, key: JSON.stringify(change.key), value: change.json })))
+        yield* sql`
+          INSERT INTO sandbox_records (network, kind, key, value, origin, version)
+          SELECT ${network}, kind, key, value, ${origin}, nextval('sandbox_records_version')
+          FROM json_to_recordset(${rows}::json) AS record (kind text, key text, value text)
+          ON CONFLICT (network, kind, key) DO UPDATE
+            SET value = excluded.value, origin = excluded.origin, version = excluded.version
+        `
+      })).pipe(Effect.orDie)
+  } satisfies SimulatorStore.SimulatorStore
+})
