@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebhookDelivery } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { apiWithKey, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Deliveries over real HTTP to local receivers (private targets are allowed in the test server, and the
 // retry schedule is compressed to 200 ms and 400 ms).
@@ -65,14 +65,8 @@ const waitFor = <A>(check: () => A | undefined, timeoutMs = 10_000) =>
   })
 
 const client = Effect.gen(function*() {
-  const base = yield* baseUrl
   const { key, workspace } = yield* workspaceWithKey()
-  const send = (method: string, path: string, body?: unknown) =>
-    request(`${base}/api/v1${path}`, {
-      method,
-      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
+  const send = yield* apiWithKey(key.key)
   // An event as the outbox holds it (what a post change writes in its transaction).
   const draft = (content: string) =>
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -114,14 +108,8 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
   it.effect("post and account events arrive as they happen, data.post as GET /posts/:id shows it", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
-      const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
-      const api = (method: string, path: string, body?: unknown) =>
-        request(`${base}/api/v1${path}`, {
-          method,
-          headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) })
-        })
+      const api = yield* apiWithKey(key.key)
       yield* api("POST", "/webhooks", { url: hook.url })
       const started = yield* api("GET", "/accounts/connect/example?username=hooked")
       const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { backends } from "@herald/db/testing"
-import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // 2,000 events to one endpoint with the default switch-off count (50 failed events in a row) and the
 // compressed retry schedule (200 ms, 400 ms): a short outage that fails each event's first attempt, then a
@@ -82,14 +82,8 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
   it.effect("2,000 events across an outage and a switch-off and on: every one arrives", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver
-      const base = yield* baseUrl
       const { key, workspace } = yield* workspaceWithKey()
-      const send = (method: string, path: string, body?: unknown) =>
-        request(`${base}/api/v1${path}`, {
-          method,
-          headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) })
-        })
+      const send = yield* apiWithKey(key.key)
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
       const enabled = Effect.map(send("GET", `/webhooks/${endpoint.id}`), (answer) => answer.body.data.enabled as boolean)
       const sql = yield* SqlClient.SqlClient

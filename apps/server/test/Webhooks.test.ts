@@ -2,19 +2,13 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Webhook } from "@herald/domain"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { apiWithKey, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Webhook endpoints over real HTTP: the settings calls of product.md ("Webhooks").
 
 const client = Effect.gen(function*() {
-  const base = yield* baseUrl
   const { key, workspace } = yield* workspaceWithKey()
-  const send = (method: string, path: string, body?: unknown) =>
-    request(`${base}/api/v1${path}`, {
-      method,
-      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
+  const send = yield* apiWithKey(key.key)
   return { send, workspace }
 })
 

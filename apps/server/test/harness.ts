@@ -8,6 +8,7 @@ import { type Backend, backends } from "@herald/db/testing"
 import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import * as Main from "../src/Main.ts"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import { request } from "./request.ts"
 export { request } from "./request.ts"
 
 export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.Settings => ({
@@ -81,3 +82,12 @@ export const workspaceWithKey = (name = "Test", ownerEmail?: string) =>
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 
+
+/** Calls `/api/v1` of the test server with a key, as any client would: JSON in, the answer read whole. */
+export const apiWithKey = (key: string) =>
+  Effect.map(baseUrl, (base) => (method: string, path: string, body?: unknown) =>
+    request(`${base}/api/v1${path}`, {
+      method,
+      headers: { ...bearer(key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    }))
