@@ -12,7 +12,10 @@ export const CreateEndpoint = Schema.Struct({
   description: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
-/** `PATCH /api/v1/webhooks/:id`: only what is sent changes; `enabled: true` resets the failure count. */
+/**
+ * `PATCH /api/v1/webhooks/:id`: only what is sent changes; `enabled: false` keeps the endpoint's events,
+ * `enabled: true` resets the failure count and sends them, oldest first (decision 0011).
+ */
 export const UpdateEndpoint = Schema.Struct({
   url: Schema.optionalKey(Schema.String),
   events: Schema.optionalKey(Schema.Array(Schema.String)),
@@ -40,7 +43,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
     payload: UpdateEndpoint,
     success: Data(Webhook.Endpoint),
     error: [InvalidResponse, NotFoundResponse]
-  }).annotate(OpenApi.Summary, "Change an endpoint's url, events, description or enabled; switching it on resets its failure count"),
+  }).annotate(OpenApi.Summary, "Change an endpoint's url, events, description or enabled; switched off it keeps its events, switched on it resets its failure count and sends them, oldest first"),
   HttpApiEndpoint.delete("remove", "/webhooks/:id", {
     params: { id: Schema.String },
     success: Data(Deleted),
