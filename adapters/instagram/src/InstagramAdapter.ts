@@ -131,7 +131,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         if (handle._tag === "Children") {
           // The step that was cut off may have made the parent and published it: look before making another.
           if (input.resumed === true) {
-            const found = yield* reconcile(input)
+            const found = yield* PublishError.lookingFirst(network, "the carousel", reconcile(input))
             if (Option.isSome(found)) return { _tag: "Published", published: found.value } satisfies Adapter.PublishStep
           }
           const statuses = yield* Effect.forEach(handle.ids, (id) => client.containerStatus(accessToken, id))

@@ -162,10 +162,14 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     ): Effect.fn.Return<Step, PublishError.PublishError> {
       const status = yield* client.videoStatus(input.account.accessToken, handle)
       if (status === "AVAILABLE") {
-        // The share may already exist: an earlier poll created it but Herald stopped before recording its
-        // answer. A video URN is used by one post only, so the member's post showing it is that share.
-        // LinkedIn's refusal of duplicate content is not documented (networks.md, 6.4): it is no safeguard.
-        const shared = (yield* recentPosts(input.account)).find((element) => element.content?.media?.id === handle)
+        // After a poll cut off before its answer was recorded, the share may already exist: a video URN is
+        // used by one post only, so the member's post showing it is that share. LinkedIn's refusal of
+        // duplicate content is not documented (networks.md, 6.4), so it is no safeguard. A first try needs no
+        // look (and the author finder wants a restricted scope, see the README).
+        const shared = input.resumed === true
+          ? (yield* PublishError.lookingFirst(Errors.network, "the video's share", recentPosts(input.account)))
+            .find((element) => element.content?.media?.id === handle)
+          : undefined
         if (shared === undefined) return yield* createPost(input, [handle])
         yield* firstComment(input, shared.id, true)
         return published(shared.id)

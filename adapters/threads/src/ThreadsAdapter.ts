@@ -181,7 +181,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const itemsStep = Effect.fnUntraced(function*(input: Adapter.PublishInput, itemIds: ReadonlyArray<string>) {
       // The step that was cut off may have made the carousel and published it: look before making another.
       if (input.resumed === true) {
-        const found = yield* findPost(input)
+        const found = yield* PublishError.lookingFirst(network, "the carousel", findPost(input))
         if (Option.isSome(found)) return yield* afterPost(input, found.value.id, true)
       }
       const items = yield* Effect.forEach(itemIds, (id) => client.container(input.account.accessToken, id))

@@ -117,7 +117,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       if (progress._tag === "Video") {
         const media = yield* client.uploadStatus(input.account.accessToken, progress.mediaId)
         // Herald stopped while the post with this video was being sent: if X has it, go on from it.
-        const sent = input.resumed === true ? yield* findRoot(input) : Option.none()
+        const sent = input.resumed === true ? yield* PublishError.lookingFirst(network, "the post", findRoot(input)) : Option.none()
         if (Option.isSome(sent)) return afterRoot(input, sent.value.id)
         return yield* whileProcessing(media, postRoot(input, [media.id]))
       }
@@ -126,7 +126,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       if (text === undefined) return published(input.account, progress.rootId)
       // Herald stopped while this reply was being sent: if X has it, go on from it instead of sending it again.
       const already = input.resumed === true
-        ? (yield* client.recentTweets(input.account.accessToken, input.account.networkAccountId)).find((tweet) =>
+        ? (yield* PublishError.lookingFirst(
+          network,
+          "the reply",
+          client.recentTweets(input.account.accessToken, input.account.networkAccountId)
+        )).find((tweet) =>
           tweet.referenced_tweets?.some((ref) => ref.type === "replied_to" && ref.id === progress.previousId) === true &&
           Request.sameText(text, tweet.text)
         )

@@ -44,39 +44,64 @@ const port = await freePort()
 
 const steps: ReadonlyArray<Publisher.FaultStep> = ["before-call", "during-call", "after-call"]
 
+/** Where the first server stops dead: the step of a network call, and which call of which network. */
+type Fault = (at: Publisher.FaultStep, where: { readonly network: string; readonly call: "publish" | "poll" }) => boolean
+
+/**
+ * A first server that stops dead where `stopAt` says (its fiber never continues, then everything it runs is
+ * torn down), after `create` made the post; then a second server on the same database and port that takes
+ * the work over. Answers the post once it has ended, and what the network holds with its text.
+ */
+const crashAndTakeOver = (input: {
+  readonly backend: ReturnType<typeof backends>[number]
+  readonly network: string
+  readonly stopAt: Fault
+  readonly create: (tools: Effect.Success<ReturnType<typeof setup>>) => Effect.Effect<{ readonly id: string }, unknown>
+  readonly text: string
+}) =>
+  Effect.gen(function*() {
+    const database = Layer.succeedContext(yield* Layer.build(input.backend.layer))
+    const server = (faults: Layer.Layer<never>) =>
+      Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
+    const reached = yield* Deferred.make<void>()
+    const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
+      input.stopAt(at, where) ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
+    const first = yield* Scope.make()
+    const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
+    const tools = yield* setup([input.network]).pipe(Effect.provideContext(firstContext))
+    const created = yield* input.create(tools)
+    yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
+    yield* Scope.close(first, Exit.void)
+
+    // The second process, on the same port and database, finishes the work.
+    const secondContext = yield* Layer.build(server(Layer.empty))
+    const post = yield* settled(tools.get, created.id, 60_000)
+    const onNetwork = yield* simulated(input.network, tools.accounts[input.network]!).pipe(Effect.provideContext(secondContext))
+    return { post, target: post.targets[0], onNetwork, made: onNetwork.filter((item) => item.text === input.text) }
+  })
+
 for (const backend of backends()) {
   describe(`a crash while publishing, on ${backend.name}`, () => {
     for (const network of ["x", "tiktok"] as const) {
       for (const step of steps) {
         it.live(`${network}, ${step}: the post ends once the work is taken over, and never twice on the network`, () =>
           Effect.scoped(Effect.gen(function*() {
-            const database = Layer.succeedContext(yield* Layer.build(backend.layer))
-            const server = (faults: Layer.Layer<never>) =>
-              Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
-
-            // The first process stops dead at the step.
-            const reached = yield* Deferred.make<void>()
-            const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
-              at === step && where.network === network ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
-            const first = yield* Scope.make()
-            const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
-            const { accounts, create, get, uploadVideo } = yield* setup([network]).pipe(Effect.provideContext(firstContext))
             const content = `Crash at ${step}`
-            const created = yield* create({
-              content,
-              ...(network === "tiktok" ? { mediaIds: [yield* uploadVideo] } : {}),
-              accountIds: [accounts[network]],
-              publishNow: true
+            const { made, post, target } = yield* crashAndTakeOver({
+              backend,
+              network,
+              text: content,
+              stopAt: (at, where) => at === step && where.network === network,
+              create: ({ accounts, create, uploadVideo }) =>
+                Effect.gen(function*() {
+                  return yield* create({
+                    content,
+                    ...(network === "tiktok" ? { mediaIds: [yield* uploadVideo] } : {}),
+                    accountIds: [accounts[network]],
+                    publishNow: true
+                  })
+                })
             })
-            yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
-            yield* Scope.close(first, Exit.void)
-
-            // The second process, on the same port and database, finishes the work.
-            const secondContext = yield* Layer.build(server(Layer.empty))
-            const post = yield* settled(get, created.id, 60_000)
-            const target = post.targets[0]
-            const made = (yield* simulated(network, accounts[network]!).pipe(Effect.provideContext(secondContext)))
-              .filter((item) => item.text === content)
             assert.isAtMost(made.length, 1, `posted ${made.length} times`)
             if (network === "x") {
               // X can be asked: the post is found (or was never sent) and published exactly once.
@@ -95,29 +120,22 @@ for (const backend of backends()) {
 
     it.live("x thread, during a reply: the chain is finished without sending that reply twice", () =>
       Effect.scoped(Effect.gen(function*() {
-        const database = Layer.succeedContext(yield* Layer.build(backend.layer))
-        const server = (faults: Layer.Layer<never>) =>
-          Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
-        const reached = yield* Deferred.make<void>()
-        // Stops dead once the first reply has reached X, before Herald has recorded it.
-        const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
-          at === "during-call" && where.call === "poll" ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
-        const first = yield* Scope.make()
-        const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
-        const { accounts, create, get } = yield* setup(["x"]).pipe(Effect.provideContext(firstContext))
-        const created = yield* create({
-          content: `1/ thread on ${backend.name}`,
-          xThread: [`2/ thread on ${backend.name}`, `3/ thread on ${backend.name}`],
-          accountIds: [accounts.x],
-          publishNow: true
+        const { onNetwork, post } = yield* crashAndTakeOver({
+          backend,
+          network: "x",
+          text: `1/ thread on ${backend.name}`,
+          // Stops dead once the first reply has reached X, before Herald has recorded it.
+          stopAt: (at, where) => at === "during-call" && where.call === "poll",
+          create: ({ accounts, create }) =>
+            create({
+              content: `1/ thread on ${backend.name}`,
+              xThread: [`2/ thread on ${backend.name}`, `3/ thread on ${backend.name}`],
+              accountIds: [accounts.x],
+              publishNow: true
+            })
         })
-        yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
-        yield* Scope.close(first, Exit.void)
-
-        const secondContext = yield* Layer.build(server(Layer.empty))
-        const post = yield* settled(get, created.id, 60_000)
         assert.strictEqual(post.status, "published", post.targets[0].error)
-        const made = [...yield* simulated("x", accounts.x!).pipe(Effect.provideContext(secondContext))].reverse()
+        const made = [...onNetwork].reverse()
         assert.deepStrictEqual(made.map((item) => item.text.slice(0, 2)), ["1/", "2/", "3/"])
         assert.strictEqual(made[1]!.replyTo, made[0]!.id)
         assert.strictEqual(made[2]!.replyTo, made[1]!.id)
@@ -127,32 +145,23 @@ for (const backend of backends()) {
     for (const network of ["instagram", "linkedin"] as const) {
       it.live(`${network} video, after the poll that made the post: it is found and confirmed with its link, not made again`, () =>
         Effect.scoped(Effect.gen(function*() {
-          const database = Layer.succeedContext(yield* Layer.build(backend.layer))
-          const server = (faults: Layer.Layer<never>) =>
-            Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
           const content = `Made in a poll, ${network} on ${backend.name} ${Date.now()}`
-          const reached = yield* Deferred.make<void>()
-          // Stops dead once the poll has made the post on the network, before Herald has recorded it.
-          const made = () => [...simulators.get(network)!.state.posts.values()].some((item) => item.text === content)
-          const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
-            at === "during-call" && where.network === network && where.call === "poll" && made()
-              ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never)
-              : Effect.void)
-          const first = yield* Scope.make()
-          const firstContext = yield* Layer.buildWithScope(server(stopDead), first)
-          const { accounts, create, get, uploadVideo } = yield* setup([network]).pipe(Effect.provideContext(firstContext))
-          const created = yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts[network]], publishNow: true })
-          yield* Deferred.await(reached).pipe(Effect.timeout("30 seconds"))
-          yield* Scope.close(first, Exit.void)
-
-          const secondContext = yield* Layer.build(server(Layer.empty))
-          const post = yield* settled(get, created.id, 60_000)
-          const target = post.targets[0]
-          const posts = (yield* simulated(network, accounts[network]!).pipe(Effect.provideContext(secondContext)))
-            .filter((item) => item.text === content)
-          assert.strictEqual(posts.length, 1, `posted ${posts.length} times`)
+          const { made, post, target } = yield* crashAndTakeOver({
+            backend,
+            network,
+            text: content,
+            // Stops dead once the poll has made the post on the network, before Herald has recorded it.
+            stopAt: (at, where) =>
+              at === "during-call" && where.network === network && where.call === "poll" &&
+              [...simulators.get(network)!.state.posts.values()].some((item) => item.text === content),
+            create: ({ accounts, create, uploadVideo }) =>
+              Effect.gen(function*() {
+                return yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts[network]], publishNow: true })
+              })
+          })
+          assert.strictEqual(made.length, 1, `posted ${made.length} times`)
           assert.strictEqual(post.status, "published", target.error)
-          assert.strictEqual(target.url, posts[0]!.url)
+          assert.strictEqual(target.url, made[0]!.url)
         })), { timeout: 120_000 })
     }
   })

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 // Every way a network call can fail, as a closed set of reasons. Each adapter maps its network's error
 // answers onto these in one table (its `internal/errors.ts`); the publishing engine decides from the reason
@@ -71,6 +71,21 @@ export const needsReconnect = (network: string, message: string) =>
   new PublishError({ network, reason: new NeedsReconnect({ message }) })
 export const outcomeUnknown = (network: string, message: string) =>
   new PublishError({ network, reason: new OutcomeUnknown({ message }) })
+
+/**
+ * A look on the network before a step makes something again (its last try was cut off, `resumed`). When the
+ * look itself fails, nobody knows whether the step would make a second one: the outcome is unknown, never
+ * a passing fault (the engine's retry would no longer be `resumed`, so it would not look) nor a reconnect.
+ */
+export const lookingFirst = <A, R>(
+  network: string,
+  what: string,
+  look: Effect.Effect<A, PublishError, R>
+): Effect.Effect<A, PublishError, R> =>
+  Effect.mapError(look, (error) =>
+    error.reason._tag === "OutcomeUnknown"
+      ? error
+      : outcomeUnknown(network, `could not look for ${what} an interrupted try may have made (${error.message}); check the account before retrying`))
 
 /** The reasons, by tag: what an adapter's error table maps each network answer to. */
 export type ReasonTag = Reason["_tag"]

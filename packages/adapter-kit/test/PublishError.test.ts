@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { PublishError } from "../src/index.ts"
 
 describe("PublishError.of", () => {
@@ -14,4 +15,25 @@ describe("PublishError.of", () => {
       assert.strictEqual(error.retryAfterMs, tag === "RateLimited" ? 5_000 : undefined)
     }
   })
+})
+
+describe("PublishError.lookingFirst", () => {
+  it.effect("makes a failed look an unknown outcome, whatever the look's own reason, so no retry sends blindly", () =>
+    Effect.gen(function*() {
+      for (const failure of [
+        PublishError.transient("x", "timed out"),
+        PublishError.rateLimited("x", "slow down", 1_000),
+        PublishError.needsReconnect("x", "revoked"),
+        PublishError.rejected("x", "forbidden")
+      ]) {
+        const error = yield* Effect.flip(PublishError.lookingFirst("x", "the reply", Effect.fail(failure)))
+        assert.strictEqual(error.reason._tag, "OutcomeUnknown")
+        assert.isFalse(error.retryable)
+        assert.include(error.message, "the reply")
+        assert.include(error.message, failure.reason.message)
+      }
+      const unknown = PublishError.outcomeUnknown("x", "lost")
+      assert.strictEqual(yield* Effect.flip(PublishError.lookingFirst("x", "it", Effect.fail(unknown))), unknown)
+      assert.strictEqual(yield* PublishError.lookingFirst("x", "it", Effect.succeed(7)), 7)
+    }))
 })
