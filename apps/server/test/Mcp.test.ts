@@ -226,6 +226,62 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual(huge.body.error.code, "too_large")
     }))
 
+  it.effect("malformed tools/call params are JSON-RPC Invalid params (-32602) in one readable sentence", () =>
+    Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const headers = {
+        authorization: `Bearer ${key.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream"
+      }
+      const cases: ReadonlyArray<readonly [params: unknown, field: string]> = [
+        [{ name: 5 }, "name"],
+        [{ name: "get_post", arguments: [1] }, "arguments"],
+        [{ name: "get_post", arguments: "id" }, "arguments"],
+        [undefined, "params"],
+        [{}, "name"]
+      ]
+      for (const [params, field] of cases) {
+        const body = { jsonrpc: "2.0", id: 7, method: "tools/call", ...(params === undefined ? {} : { params }) }
+        const answer = yield* request(`${base}/api/mcp`, { method: "POST", headers, body: JSON.stringify(body) })
+        const what = JSON.stringify(params)
+        assert.strictEqual(answer.status, 200, answer.text)
+        assert.strictEqual(answer.body.id, 7, what)
+        assert.strictEqual(answer.body.error.code, -32602, `${what}: ${answer.text}`)
+        assert.match(answer.body.error.message, /^Invalid params: /, what)
+        assert.include(answer.body.error.message, field, what)
+        assert.notInclude(answer.body.error.message, "\n", what)
+        assert.notInclude(answer.body.error.message, "invalid_type", what)
+      }
+    }))
+
+  it.effect("a NUL or lone surrogate in any tool argument is an invalid tool error naming the field, as over REST", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { accounts, base, key, send } = yield* setup(["x"])
+      const client = yield* connect(base, key.key)
+      const nested = failure(yield* call(client, "create_post", {
+        content: "Hi",
+        accountIds: [accounts.x],
+        platformContent: { x: "bad\u0000" },
+        draft: true
+      }))
+      assert.strictEqual(nested.code, "invalid")
+      assert.deepStrictEqual((nested.details as Array<{ field: string }>).map((problem) => problem.field), ["platformContent.x"])
+      const rest = (yield* send("POST", "/posts", { content: "Hi", accountIds: [accounts.x], platformContent: { x: "bad\u0000" }, draft: true }))
+      assert.deepStrictEqual(rest.body.error.details, nested.details)
+      for (const [tool, args] of [
+        ["get_post", { id: "pst_\u0000" }],
+        ["list_posts", { status: "\ud800" }],
+        ["update_post", { id: "pst_x", content: "\udfff" }],
+        ["delete_post", { id: "\u0000" }]
+      ] as const) {
+        const refused = failure(yield* call(client, tool, args))
+        assert.strictEqual(refused.code, "invalid", tool)
+        assert.match(refused.message, /NUL|unpaired surrogate/, tool)
+      }
+      assert.deepStrictEqual((yield* send("GET", "/posts")).body.data, [])
+    })))
+
   it.effect("an image over 30 MB is too_large, refused before it is decoded or stored", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])

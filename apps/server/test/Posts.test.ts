@@ -205,6 +205,29 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.strictEqual(recorded[1]!.data.post.content, "v2")
     }))
 
+  it.effect("a draft's PATCH checks scheduledAt and keeps it as the draft's planned time; the draft stays a draft", () =>
+    Effect.gen(function*() {
+      const { accountId, base, key, patch, post } = yield* setup
+      const created = yield* post({ content: "plan", accountIds: [accountId], draft: true })
+      const id = created.body.data.id
+      for (const bad of ["tomorrow", "2026-13-45T99:00:00Z", "2026-12-01T09:00:00", "2000-01-01T00:00:00Z"]) {
+        const refused = yield* patch(id, { scheduledAt: bad })
+        assert.strictEqual(refused.status, 400, `${bad}: ${refused.text}`)
+        assert.strictEqual(refused.body.error.code, "invalid")
+        assert.strictEqual(refused.body.error.details[0].field, "scheduledAt")
+      }
+      const at = inAnHour().toISOString()
+      const planned = yield* patch(id, { scheduledAt: at })
+      assert.strictEqual(planned.status, 200, planned.text)
+      assert.deepInclude(planned.body.data, { status: "draft", scheduledAt: at })
+      // Other changes keep the planned time, and submitting asks approval for it.
+      const edited = yield* patch(id, { content: "plan v2" })
+      assert.deepInclude(edited.body.data, { status: "draft", scheduledAt: at, content: "plan v2" })
+      const submitted = yield* request(`${base}/api/v1/posts/${id}/submit`, { method: "POST", headers: bearer(key.key) })
+      assert.strictEqual(submitted.status, 200, submitted.text)
+      assert.strictEqual(submitted.body.data.scheduledAt, at)
+    }))
+
   it.effect("refuses changes and retries in the wrong state with 409 conflict, and unknown posts with 404", () =>
     Effect.gen(function*() {
       const { accountId, base, key, patch, post } = yield* setup
