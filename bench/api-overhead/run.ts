@@ -1,7 +1,9 @@
-// bench/api-overhead: authenticated GET /api/v1/accounts on Herald (embedded database) against a bare
-// node:http server answering the same JSON, both under the same autocannon load in one run.
+// bench/api-overhead: authenticated GET /api/v1/accounts on Herald (embedded database, or PostgreSQL with
+// --database postgres) against a bare node:http server answering the same JSON, both under the same
+// autocannon load in one run.
 //
-//   pnpm bench:api-overhead            (BENCH_SECONDS, BENCH_CONNECTIONS to change the load)
+//   pnpm bench:api-overhead [--database embedded|postgres]   (BENCH_SECONDS, BENCH_CONNECTIONS to change the load;
+//   HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where the database is made)
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -9,11 +11,18 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+// The harness drops the database it made when this process exits.
+import { createDatabase, databaseName, databaseUrl } from "../harness.ts"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../..")
 const seconds = Number(process.env.BENCH_SECONDS ?? 15)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const { values: flags } = parseArgs({ options: { database: { type: "string", default: "embedded" } } })
+if (flags.database !== "embedded" && flags.database !== "postgres") throw new Error("--database: embedded or postgres")
+const database = flags.database === "postgres" ? databaseName() : undefined
+if (database !== undefined) createDatabase(database)
 
 const firstLine = (child: ChildProcess) =>
   new Promise<string>((resolveLine, reject) => {
@@ -38,7 +47,8 @@ const warm = (url: string, headers: Record<string, string>) =>
 const dataDir = mkdtempSync(join(tmpdir(), "herald-bench-"))
 const children: Array<ChildProcess> = []
 const stop = () => {
-  for (const child of children) child.kill("SIGTERM")
+  // At once: the harness drops the PostgreSQL database next, under a process still using it otherwise.
+  for (const child of children) child.kill("SIGKILL")
   rmSync(dataDir, { recursive: true, force: true })
 }
 process.on("exit", stop)
@@ -46,7 +56,7 @@ process.on("exit", stop)
 // A limit no benchmark reaches: the figure measured is serving, not refusing.
 const herald = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
   // No sandbox networks: the Demo workspace then has no accounts and Herald answers the same `{"data":[]}`.
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "", HERALD_SANDBOX: "false" },
+  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: database === undefined ? "" : databaseUrl(database), HERALD_SECRET_KEY: "22".repeat(32), HERALD_SANDBOX: "false" },
   stdio: ["ignore", "pipe", "inherit"]
 })
 children.push(herald)
@@ -74,7 +84,7 @@ const row = (name: string, result: autocannon.Result) =>
   } ms   errors ${result.errors + result.non2xx}`
 
 console.log(`api-overhead: GET /api/v1/accounts, ${connections} connections, ${seconds} s each, node ${process.version}`)
-console.log(row("herald (embedded db)", heraldResult))
+console.log(row(`herald (${flags.database} db)`, heraldResult))
 console.log(row("bare node:http", bareResult))
 const ratio = heraldResult.requests.average / bareResult.requests.average
 console.log(`ratio herald/bare: ${(ratio * 100).toFixed(1)}% of the bare server's requests per second (target >= 50%)`)
