@@ -1,72 +1,18 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import * as Processes from "./processes.ts"
 
 // Two processes on one PostgreSQL, each with its own data folder: media uploaded through one are served,
 // whole, by range and to HEAD, by the other, because their bytes live in the database and not on the disk
 // of the process that took the upload. Runs when HERALD_TEST_DATABASE_URL names a server.
-const adminUrl = process.env["HERALD_TEST_DATABASE_URL"]
-const bin = resolve(import.meta.dirname, "../src/bin.ts")
-const database = `herald_media_${randomBytes(6).toString("hex")}`
-const folder = mkdtempSync(join(tmpdir(), "herald-media-processes-"))
-const hasPsql = spawnSync("psql", ["--version"]).status === 0
+const processes = Processes.make("media")
 const video = readFileSync(resolve(import.meta.dirname, "../../server/test/fixtures/video.mp4"))
+const start = async (label: string) => (await processes.start(label, { HERALD_ROLE: "api", PORT: "0" })).ready
 
-const databaseUrl = () => {
-  const url = new URL(adminUrl!)
-  url.pathname = `/${database}`
-  return url.toString()
-}
-
-const psql = (args: ReadonlyArray<string>) =>
-  new Promise<void>((resolveRun) => {
-    execFile("psql", args, { timeout: 60_000 }, () => resolveRun())
-  })
-
-const processes: Array<ChildProcess> = []
-
-/** Starts `herald start --json` (API role, its own data folder and port); resolves with its ready document. */
-const start = (name: string) =>
-  new Promise<any>((resolveStart, reject) => {
-    const child = spawn(process.execPath, [bin, "start", "--json"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl(),
-        HERALD_SECRET_KEY: "33".repeat(32),
-        HERALD_DATA_DIR: join(folder, name),
-        HERALD_ROLE: "api",
-        BASE_URL: "",
-        PORT: "0",
-        HOST: "127.0.0.1"
-      },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    processes.push(child)
-    child.stderr!.pipe(createWriteStream(join(folder, `${name}.log`)))
-    createInterface({ input: child.stdout! }).once("line", (line) => resolveStart(JSON.parse(line)))
-    child.once("exit", (code, signal) =>
-      reject(new Error(`${name} exited (${code ?? signal}): ${readFileSync(join(folder, `${name}.log`), "utf8").slice(-2000)}`)))
-  })
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolveStop) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolveStop()
-    child.once("exit", () => resolveStop())
-    child.kill("SIGTERM")
-  })
-
-describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("media across processes on PostgreSQL", () => {
-  beforeAll(() => psql([adminUrl!, "-c", `CREATE DATABASE ${database}`]), 60_000)
-
-  afterAll(async () => {
-    await Promise.all(processes.map(stop))
-    await psql([adminUrl!, "-c", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
-    rmSync(folder, { recursive: true, force: true })
-  }, 60_000)
+describe.skipIf(!Processes.available)("media across processes on PostgreSQL", () => {
+  beforeAll(() => processes.create(), 60_000)
+  afterAll(() => processes.dispose(), 60_000)
 
   it("serves an upload taken by one process from the other, whole, by range and to HEAD", async () => {
     const one = await start("one")
