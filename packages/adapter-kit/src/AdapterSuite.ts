@@ -346,17 +346,11 @@ const textPost = (options: Options, context: Context, text: string) => {
 }
 
 
-/** A form of post the cut-off cases publish, with the texts that must each be on the network once. */
-interface CutOffForm {
-  readonly name: string
-  readonly make: (text: string) => PostVersion
-}
-
 /** Every form the adapter's capabilities allow, so each step of each is cut at. */
-const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOffForm> => {
+const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOff.Form> => {
   const { capabilities, limits } = context.adapter
   const maxPhotos = limits.forms.post.media.maxPhotos
-  const forms: Array<CutOffForm> = [{ name: "plain", make: (text) => textPost(options, context, text) }]
+  const forms: Array<CutOff.Form> = [{ name: "plain", make: (text) => textPost(options, context, text) }]
   if (capabilities.photos) {
     const photos = [media.photo(context, 1), media.photo(context, 2)].slice(0, Math.max(1, Math.min(maxPhotos, 2)))
     forms.push({ name: "photos", make: (text) => post({ text, media: photos }) })
@@ -372,43 +366,6 @@ const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOffFo
   }
   return forms
 }
-
-/** How many of the account's posts and comments on the simulator have exactly this text. */
-const madeWithText = (context: Context, accountId: string, text: string) =>
-  context.simulator.state.postsOf(accountId).filter((entry) => entry.text === text).length +
-  context.simulator.state.commentsAfter(accountId, 0).filter((entry) => entry.text === text).length
-
-/**
- * Cuts a publication off after its `at`-th network call and takes it over as the engine would; checks
- * nothing was made twice and the outcome names the post the network has. Answers the run (no cut when the
- * post has fewer calls than `at`).
- */
-const checkCutOffAt = (context: Context, account: Adapter.Account, form: CutOffForm, at: number) =>
-  Effect.gen(function*() {
-    const text = `cut ${form.name} after call ${at} ${Date.now()}`
-    const version = form.make(text)
-    const run = yield* CutOff.runCutAt(context.adapter, context.cutter, { account, post: version }, at)
-    const where = `${form.name} post cut after call ${at} (${run.cut?.entry ?? "no cut"}: ${run.cut?.call ?? "-"}); calls: ${run.calls.join(", ")}`
-    const parts = [version.text, ...version.thread, ...(version.firstComment === null ? [] : [version.firstComment])]
-    for (const part of parts) {
-      assert.isAtMost(madeWithText(context, account.networkAccountId, part), 1, `made twice: "${part}", ${where}`)
-    }
-    if (run.outcome._tag === "Unknown") {
-      // Only where the network cannot be asked: a cut inside `publish` of an adapter without `reconcile`.
-      assert.isTrue(
-        run.cut?.entry === "publish" && context.adapter.reconcile === undefined,
-        `outcome unknown (${run.outcome.message}), ${where}`
-      )
-      return run
-    }
-    for (const part of parts) {
-      assert.strictEqual(madeWithText(context, account.networkAccountId, part), 1, `missing: "${part}", ${where}`)
-    }
-    const stored = context.simulator.state.postsOf(account.networkAccountId).find((entry) => entry.text === version.text)
-    assert.strictEqual(run.outcome.published.id, stored?.id, `wrong id, ${where}`)
-    assert.strictEqual(run.outcome.published.url, stored?.url, `wrong link, ${where}`)
-    return run
-  })
 
 export const suite = (name: string, options: Options) =>
   withHarness(options)(
@@ -548,7 +505,7 @@ export const suite = (name: string, options: Options) =>
             // An account (and token) per form, so a network's per-token limits are not what a case meets.
             const { account } = yield* connect(ctx)
             for (let at = 1;; at++) {
-              const run = yield* checkCutOffAt(ctx, account, form, at)
+              const run = yield* CutOff.checkCutOffAt(ctx, account, form, at)
               if (run.cut === undefined) {
                 assert.isAbove(at, 1, `a ${form.name} post made no network call the suite could cut`)
                 break

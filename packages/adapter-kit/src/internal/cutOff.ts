@@ -1,6 +1,9 @@
+import { assert } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Option } from "effect"
 import { HttpClient } from "effect/http"
 import type * as Adapter from "../Adapter.ts"
+import type { Context } from "../AdapterSuite.ts"
+import type { PostVersion } from "../PostVersion.ts"
 import type { PublishError } from "../PublishError.ts"
 
 // The crash the conformance suite stages at every step of publishing: the network's call goes through and
@@ -152,4 +155,47 @@ export const runCutAt = (
       yield* Effect.sleep(Duration.millis(Math.min(answer.checkAfterMs, 10)))
     }
     return yield* Effect.die(new Error("still processing after 100 steps"))
+  })
+
+/** A form of post the cut-off cases publish: its parts (text, thread, first comment) must each be made once. */
+export interface Form {
+  readonly name: string
+  readonly make: (text: string) => PostVersion
+}
+
+/** How many of the account's posts and comments on the simulator have exactly this text. */
+const madeWithText = (context: Context, accountId: string, text: string) =>
+  context.simulator.state.postsOf(accountId).filter((entry) => entry.text === text).length +
+  context.simulator.state.commentsAfter(accountId, 0).filter((entry) => entry.text === text).length
+
+/**
+ * Cuts a publication off after its `at`-th network call and takes it over as the engine would; checks
+ * nothing was made twice and the outcome names the post the network has. Answers the run (no cut when the
+ * post has fewer calls than `at`).
+ */
+export const checkCutOffAt = (context: Context, account: Adapter.Account, form: Form, at: number) =>
+  Effect.gen(function*() {
+    const text = `cut ${form.name} after call ${at} ${Date.now()}`
+    const version = form.make(text)
+    const run = yield* runCutAt(context.adapter, context.cutter, { account, post: version }, at)
+    const where = `${form.name} post cut after call ${at} (${run.cut?.entry ?? "no cut"}: ${run.cut?.call ?? "-"}); calls: ${run.calls.join(", ")}`
+    const parts = [version.text, ...version.thread, ...(version.firstComment === null ? [] : [version.firstComment])]
+    for (const part of parts) {
+      assert.isAtMost(madeWithText(context, account.networkAccountId, part), 1, `made twice: "${part}", ${where}`)
+    }
+    if (run.outcome._tag === "Unknown") {
+      // Only where the network cannot be asked: a cut inside `publish` of an adapter without `reconcile`.
+      assert.isTrue(
+        run.cut?.entry === "publish" && context.adapter.reconcile === undefined,
+        `outcome unknown (${run.outcome.message}), ${where}`
+      )
+      return run
+    }
+    for (const part of parts) {
+      assert.strictEqual(madeWithText(context, account.networkAccountId, part), 1, `missing: "${part}", ${where}`)
+    }
+    const stored = context.simulator.state.postsOf(account.networkAccountId).find((entry) => entry.text === version.text)
+    assert.strictEqual(run.outcome.published.id, stored?.id, `wrong id, ${where}`)
+    assert.strictEqual(run.outcome.published.url, stored?.url, `wrong link, ${where}`)
+    return run
   })
