@@ -52,57 +52,67 @@ export const makeAnswers = (options: {
   const ownPerson = (account: Adapter.Account) => ({ id: account.networkAccountId, username: account.username, name: null })
 
   /**
-   * The row an answer is: one still unsettled with the same text (this request again), or a new `sending`
-   * row. The insert yields to a racing twin (one `sending` row per text and thread), which is then found.
+   * An answer, from its row to the network and back. Its row is one still unsettled with the same text (this
+   * request again: answered as it stands, never sent again) or a new `sending` one; the insert yields to a
+   * racing twin (one `sending` row per text and thread), which is then found. The network call is
+   * interruptible (a request cut off there leaves the row `sending`); once the network has answered, the
+   * settle runs to its end.
    */
-  const claim = Effect.fnUntraced(function*<Row>(
-    find: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>,
-    insert: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
-  ) {
-    while (true) {
-      const [waiting] = yield* find
-      if (waiting !== undefined) return { row: waiting, repeat: true }
-      const [inserted] = yield* insert
-      if (inserted !== undefined) return { row: inserted, repeat: false }
-    }
-  })
-
-  /**
-   * Sends a stored `sending` row's answer and settles it. The network call is interruptible (a request cut
-   * off there leaves the row `sending`); once the network has answered, the settle runs to its end.
-   */
-  const deliver = <Row extends { readonly id: string }, Sent>(input: {
+  const answer = <Row extends { readonly id: string }, Sent>(input: {
     readonly table: "inbox_comments" | "direct_messages"
-    readonly pending: Row
+    /** An unsettled row with the same text in the same thread. */
+    readonly find: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+    /** A new `sending` row, unless a twin is being sent. */
+    readonly insert: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
     readonly call: Effect.Effect<Sent, PublishError.PublishError>
-    readonly settle: (sent: Sent) => Effect.Effect<Row, SqlError.SqlError>
+    /** The row that already holds the network's id for this answer, if a read stored it first. */
+    readonly stored: (sent: Sent) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+    /** Marks the pending row sent, with whatever goes with it. */
+    readonly settle: (pending: Row, sent: Sent) => Effect.Effect<Row, SqlError.SqlError>
     /** What the client hears when the settle cannot be stored: it went out. */
-    readonly unsettled: (sent: Sent) => Row
+    readonly unsettled: (pending: Row, sent: Sent) => Row
     readonly log: Record<string, string>
   }) =>
-    Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function*() {
-        const outcome = yield* Effect.result(restore(input.call))
-        if (outcome._tag === "Failure") {
-          const settled = refused(outcome.failure)
-          yield* sql`UPDATE ${sql(input.table)} SET status = ${settled.status}, failure = ${settled.failure}
-            WHERE id = ${input.pending.id} AND status = 'sending'`
-          if (settled.status === "failed") return yield* new InboxSendFailed({ message: settled.failure })
-          return { ...input.pending, ...settled }
-        }
-        const sent = outcome.success
-        return yield* sql.withTransaction(input.settle(sent)).pipe(
-          Effect.retry(settleRetries),
-          Effect.catchTag("SqlError", (error) =>
-            Effect.as(
-              Effect.logWarning("inbox answer sent but not settled").pipe(
-                Effect.annotateLogs({ ...input.log, answer: input.pending.id, reason: error.message })
-              ),
-              input.unsettled(sent)
-            ))
-        )
-      })
-    )
+    Effect.gen(function*() {
+      let pending: Row | undefined
+      while (pending === undefined) {
+        const [waiting] = yield* input.find
+        if (waiting !== undefined) return waiting
+        ;[pending] = yield* input.insert
+      }
+      const row = pending
+      return yield* Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const outcome = yield* Effect.result(restore(input.call))
+          if (outcome._tag === "Failure") {
+            const settled = refused(outcome.failure)
+            yield* sql`UPDATE ${sql(input.table)} SET status = ${settled.status}, failure = ${settled.failure}
+              WHERE id = ${row.id} AND status = 'sending'`
+            if (settled.status === "failed") return yield* new InboxSendFailed({ message: settled.failure })
+            return { ...row, ...settled }
+          }
+          const sent = outcome.success
+          const settle = Effect.gen(function*() {
+            // A read that stored the network's item before this settle could match it keeps the one row (and
+            // has announced it).
+            const [copy] = yield* input.stored(sent)
+            if (copy === undefined) return yield* input.settle(row, sent)
+            if (copy.id !== row.id) yield* sql`DELETE FROM ${sql(input.table)} WHERE id = ${row.id} AND status <> 'sent'`
+            return copy
+          })
+          return yield* sql.withTransaction(settle).pipe(
+            Effect.retry(settleRetries),
+            Effect.catchTag("SqlError", (error) =>
+              Effect.as(
+                Effect.logWarning("inbox answer sent but not settled").pipe(
+                  Effect.annotateLogs({ ...input.log, answer: row.id, reason: error.message })
+                ),
+                input.unsettled(row, sent)
+              ))
+          )
+        })
+      )
+    })
 
   const replyToComment = Effect.fn("Inbox.replyToComment")(function*(workspaceId: string, commentId: string, text: string) {
     const [row] = yield* sql<CommentRow & { readonly networkCommentId: string | null }>`
@@ -115,24 +125,20 @@ export const makeAnswers = (options: {
     const { account, inbox, platform } = yield* options.sender(row.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
     const since = new Date(now.getTime() - sameRequestWithin)
-    const { repeat, row: pending } = yield* claim(
-      sql<CommentRow>`
+    const answered = yield* answer({
+      table: "inbox_comments",
+      find: sql<CommentRow>`
         SELECT ${sql.literal(commentColumns)} FROM inbox_comments
         WHERE account_id = ${row.accountId} AND reply_to = ${row.id} AND outgoing AND status IN ('sending', 'unknown')
           AND text = ${text} AND created_at > ${since}
         ORDER BY created_at, id LIMIT 1`,
-      sql<CommentRow>`
+      insert: sql<CommentRow>`
         INSERT INTO inbox_comments (id, workspace_id, account_id, platform, network_comment_id, network_post_id, post_id,
           reply_to, author, text, permalink, outgoing, status, created_at)
         VALUES (${yield* Ids.make("cmt")}, ${workspaceId}, ${row.accountId}, ${platform}, NULL, ${row.networkPostId},
           ${row.postId}, ${row.id}, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, NULL, true, 'sending', ${now})
         ON CONFLICT (reply_to, md5(text)) WHERE status = 'sending' DO NOTHING
-        RETURNING ${sql.literal(commentColumns)}`
-    )
-    if (repeat) return toComment(pending)
-    const answered = yield* deliver({
-      table: "inbox_comments",
-      pending,
+        RETURNING ${sql.literal(commentColumns)}`,
       call: inbox.replyToComment({
         account,
         comment: {
@@ -146,23 +152,19 @@ export const makeAnswers = (options: {
         },
         text
       }),
-      settle: (sent) =>
-        Effect.gen(function*() {
-          // A read that stored the network's item before this settle could match it keeps the one row.
-          const [copy] = yield* sql<CommentRow>`
-            SELECT ${sql.literal(commentColumns)} FROM inbox_comments
-            WHERE account_id = ${row.accountId} AND network_comment_id = ${sent.id}`
-          if (copy !== undefined) {
-            if (copy.id !== pending.id) yield* sql`DELETE FROM inbox_comments WHERE id = ${pending.id} AND status <> 'sent'`
-            return copy
-          }
-          const [settled] = yield* sql<CommentRow>`
+      stored: (sent) =>
+        sql<CommentRow>`
+          SELECT ${sql.literal(commentColumns)} FROM inbox_comments
+          WHERE account_id = ${row.accountId} AND network_comment_id = ${sent.id}`,
+      settle: (pending, sent) =>
+        Effect.map(
+          sql<CommentRow>`
             UPDATE inbox_comments SET status = 'sent', failure = NULL, network_comment_id = ${sent.id}, permalink = ${sent.permalink}
             WHERE id = ${pending.id}
-            RETURNING ${sql.literal(commentColumns)}`
-          return settled!
-        }),
-      unsettled: (sent) => ({ ...pending, status: "sent" as const, permalink: sent.permalink }),
+            RETURNING ${sql.literal(commentColumns)}`,
+          (rows) => rows[0]!
+        ),
+      unsettled: (pending, sent) => ({ ...pending, status: "sent" as const, permalink: sent.permalink }),
       log: { network: platform, account: row.accountId }
     })
     return toComment(answered)
@@ -173,35 +175,26 @@ export const makeAnswers = (options: {
     const { account, inbox, platform } = yield* options.sender(conversation.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
     const since = new Date(now.getTime() - sameRequestWithin)
-    const { repeat, row: pending } = yield* claim(
-      sql<MessageRow>`
+    const answered = yield* answer({
+      table: "direct_messages",
+      find: sql<MessageRow>`
         SELECT ${sql.literal(messageColumns)} FROM direct_messages
         WHERE conversation_id = ${conversationId} AND outgoing AND status IN ('sending', 'unknown')
           AND text = ${text} AND created_at > ${since}
         ORDER BY created_at, id LIMIT 1`,
-      sql<MessageRow>`
+      insert: sql<MessageRow>`
         INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, status, created_at)
         VALUES (${yield* Ids.make("dm")}, ${conversationId}, NULL, ${JSON.stringify(ownPerson(account))}::jsonb, ${text}, 0, true,
           'sending', ${now})
         ON CONFLICT (conversation_id, md5(text)) WHERE status = 'sending' DO NOTHING
-        RETURNING ${sql.literal(messageColumns)}`
-    )
-    if (repeat) return toMessage(pending)
-    const answered = yield* deliver({
-      table: "direct_messages",
-      pending,
+        RETURNING ${sql.literal(messageColumns)}`,
       call: inbox.sendMessage({ account, conversationId: conversation.networkConversationId, text }),
-      settle: (sent) =>
+      stored: (sent) =>
+        sql<MessageRow>`
+          SELECT ${sql.literal(messageColumns)} FROM direct_messages
+          WHERE conversation_id = ${conversationId} AND network_message_id = ${sent.id}`,
+      settle: (pending, sent) =>
         Effect.gen(function*() {
-          // A read that stored the network's item before this settle could match it keeps the one row (and
-          // has announced it).
-          const [copy] = yield* sql<MessageRow>`
-            SELECT ${sql.literal(messageColumns)} FROM direct_messages
-            WHERE conversation_id = ${conversationId} AND network_message_id = ${sent.id}`
-          if (copy !== undefined) {
-            if (copy.id !== pending.id) yield* sql`DELETE FROM direct_messages WHERE id = ${pending.id} AND status <> 'sent'`
-            return copy
-          }
           const [settled] = yield* sql<MessageRow>`
             UPDATE direct_messages SET status = 'sent', failure = NULL, network_message_id = ${sent.id}
             WHERE id = ${pending.id}
@@ -217,7 +210,7 @@ export const makeAnswers = (options: {
           })
           return settled!
         }),
-      unsettled: () => ({ ...pending, status: "sent" as const }),
+      unsettled: (pending) => ({ ...pending, status: "sent" as const }),
       log: { network: platform, account: conversation.accountId }
     })
     return toMessage(answered)
