@@ -5,6 +5,7 @@ import { Database, DatabaseInfo } from "@herald/db"
 import { Settings } from "@herald/core"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
+import * as Failures from "./Failures.ts"
 import * as McpBridge from "./McpBridge.ts"
 import * as Output from "./Output.ts"
 import { DataDirLock } from "@herald/db"
@@ -21,19 +22,14 @@ const guarded = <A, E extends { readonly message: string }, R>(
 ) =>
   effect.pipe(
     Effect.catch((error) => {
-      const code = "code" in error && typeof error.code === "string" ? error.code : codeOf(error)
-      return Output.failure(asJson, code, error.message).pipe(
+      const { code, message } = Failures.describe(error)
+      return Output.failure(asJson, code, message).pipe(
         Effect.andThen(Effect.sync(() => {
           process.exitCode = 1
         }))
       )
     })
   )
-
-const codeOf = (error: unknown) => {
-  const tag = typeof error === "object" && error !== null && "_tag" in error ? error._tag : undefined
-  return tag === "InvalidSetting" ? "invalid" : tag === "DataDirBusy" ? "conflict" : "internal"
-}
 
 const withAdmin = <A, E extends { readonly message: string }>(
   asJson: boolean,
