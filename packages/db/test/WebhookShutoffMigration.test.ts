@@ -44,7 +44,7 @@ for (const backend of backends()) layer(backend.layer, { timeout: 60_000 })(`mig
 
       const messages = yield* sql<{ readonly id: string; readonly endpointId: string; readonly eventId: string; readonly state: string; readonly body: string }>`
         SELECT id, endpoint_id, event_id, state, body FROM webhook_messages`
-      const order = rows.map((row) => row.id)
+      const order: Array<string> = rows.map((row) => row.id)
       const of = (endpointId: string) =>
         messages.filter((message) => message.endpointId === endpointId)
           .sort((a, b) => order.indexOf(a.eventId) - order.indexOf(b.eventId))
