@@ -1,5 +1,5 @@
 import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
-import { Clock, Effect, Option, Redacted } from "effect"
+import { Clock, Duration, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
@@ -139,8 +139,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           onNone: () => Effect.succeed(Option.none<Adapter.Published>()),
           onSome: (post) =>
             Effect.gen(function*() {
+              // The first comment's container may need a moment, as in `poll`; it is looked at a bounded number
+              // of times, and a comment still not ready must not fail a post that is out (it is logged).
               let step = yield* afterPost(input, post.id, true)
-              while (step._tag === "Processing") step = yield* poll({ ...input, resumed: true }, step.handle)
+              for (let check = 1; step._tag === "Processing"; check++) {
+                if (check > replyChecks) {
+                  yield* Effect.logWarning("Threads is still preparing the first comment of a post found after a crash; it is not posted")
+                  return Option.some(post)
+                }
+                yield* Effect.sleep(Duration.millis(step.checkAfterMs))
+                step = yield* poll({ ...input, resumed: true }, step.handle)
+              }
               return Option.some(step.published)
             })
         }))
