@@ -3,7 +3,8 @@ import { Duration, Effect, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { Inbox } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { fastTuning, serverLayer } from "./harness.ts"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import { examplePackage, fastTuning, serverLayer } from "./harness.ts"
 import { cursorOf, setup } from "./inbox.ts"
 import { events as allEvents } from "./publishing.ts"
 
@@ -11,6 +12,23 @@ import { events as allEvents } from "./publishing.ts"
 // (U+FFFD) instead of refused, and an account whose items the database refuses fails alone, counted, logged
 // and read again later with backoff, while every other account of the same round advances. The server runs
 // as `api`, so no background round interferes: each `pollDue` here is exactly one round.
+
+/** The example network, writing a time that is no time on the comments that ask for it (`#bad-time`). */
+const carelessExample: NetworkPackage = {
+  ...examplePackage,
+  make: (config) =>
+    Effect.map(examplePackage.make(config), (adapter) => ({
+      ...adapter,
+      inbox: {
+        ...adapter.inbox!,
+        fetch: (input) =>
+          Effect.map(adapter.inbox!.fetch(input), (page) => ({
+            ...page,
+            comments: page.comments.map((comment) => comment.text.includes("#bad-time") ? { ...comment, createdAt: "soon" } : comment)
+          }))
+      }
+    }))
+}
 
 /** A workspace's inbox events, oldest first. */
 const events = (workspaceId: string) =>
@@ -31,7 +49,7 @@ const refuseCommentsOf = (accountId: string) =>
   }).pipe(Effect.orDie)
 
 for (const backend of backends()) {
-  layer(serverLayer({ role: "api" }, undefined, backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
+  layer(serverLayer({ role: "api" }, [carelessExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
     timeout: 60_000,
     excludeTestServices: true
   })(`inbox intake on ${backend.name}`, (it) => {
@@ -53,11 +71,12 @@ for (const backend of backends()) {
         assert.strictEqual((yield* refused.control("comments", { author: "fan_2", text: "Kept for later" })).status, 201)
         assert.strictEqual((yield* stranger.control("comments", { author: "str\u0000nger", text: "bad\u0000byte \ud800 here" })).status, 201)
         assert.strictEqual((yield* stranger.control("messages", { author: "dm\ud83d", text: "hi\u0000" })).status, 201)
+        assert.strictEqual((yield* stranger.control("comments", { author: "fan_3", text: "Whenever #bad-time" })).status, 201)
 
         const lines: Array<string> = []
         const capture = Logger.make((options) => void lines.push(Logger.formatLogFmt.log(options)))
         const stored = yield* inbox.pollDue.pipe(Effect.orDie, Effect.provide(Logger.layer([capture])))
-        assert.strictEqual(stored, 4)
+        assert.strictEqual(stored, 5)
 
         // The good account's items arrived and its cursor moved.
         const ownEvents = yield* events(good.workspace.id)
@@ -71,13 +90,16 @@ for (const backend of backends()) {
 
         // The stranger's text, repaired.
         const repaired = yield* events(stranger.workspace.id)
-        assert.deepStrictEqual(repaired.map((row) => row.event), ["comment.received", "message.received"])
+        assert.deepStrictEqual(repaired.map((row) => row.event), ["comment.received", "comment.received", "message.received"])
         assert.strictEqual(repaired[0]!.data.text, "bad\uFFFDbyte \uFFFD here")
         assert.strictEqual(repaired[0]!.data.author.username, "str\uFFFDnger")
-        assert.strictEqual(repaired[1]!.data.text, "hi\uFFFD")
-        assert.strictEqual(repaired[1]!.data.from, "dm\uFFFD")
+        assert.strictEqual(repaired[2]!.data.text, "hi\uFFFD")
+        assert.strictEqual(repaired[2]!.data.from, "dm\uFFFD")
         const listed = (yield* stranger.send("GET", "/inbox/comments")).body.data
-        assert.strictEqual(listed[0].text, "bad\uFFFDbyte \uFFFD here")
+        assert.includeMembers(listed.map((comment: any) => comment.text), ["bad\uFFFDbyte \uFFFD here", "Whenever #bad-time"])
+        // A time that is no time is the time Herald read it.
+        const careless = listed.find((comment: any) => comment.text === "Whenever #bad-time")
+        assert.approximately(Date.parse(careless.createdAt), Date.now(), 60_000)
 
         // The refused account: counted, logged with its account and workspace, its cursor kept, read again in a minute.
         const failing = yield* cursorOf(refused.account.id)

@@ -104,6 +104,11 @@ export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
     postsRead: Map<string, Option.Option<Post.Post>>
   ) {
     const arrived = nothingArrived()
+    // A time the network wrote wrong is the time Herald read it, rather than a refused account.
+    const at = (iso: string) => {
+      const date = new Date(iso)
+      return Number.isNaN(date.getTime()) ? now : date
+    }
     const posts = yield* heraldPosts(entry.accountId, page.comments.map((comment) => comment.postId))
     for (const comment of page.comments) {
       const outgoing = comment.author.id === entry.networkAccountId
@@ -129,7 +134,7 @@ export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
           reply_to, author, text, permalink, outgoing, status, created_at)
         VALUES (${id}, ${entry.workspaceId}, ${entry.accountId}, ${entry.platform}, ${comment.id}, ${comment.postId},
           ${posts.get(comment.postId) ?? null}, ${parent?.id ?? null}, ${JSON.stringify(comment.author)}::jsonb,
-          ${comment.text}, ${comment.permalink}, ${outgoing}, ${outgoing ? "sent" : "received"}, ${new Date(comment.createdAt)})
+          ${comment.text}, ${comment.permalink}, ${outgoing}, ${outgoing ? "sent" : "received"}, ${at(comment.createdAt)})
         ON CONFLICT (account_id, network_comment_id) DO NOTHING
         RETURNING id`
       if (inserted === undefined || outgoing) continue
@@ -162,7 +167,7 @@ export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
       const [conversation] = yield* sql<{ readonly id: string; readonly counterpart: Domain.Person }>`
         INSERT INTO conversations (id, workspace_id, account_id, platform, network_conversation_id, counterpart, last_message_at)
         VALUES (${yield* Ids.make("cnv")}, ${entry.workspaceId}, ${entry.accountId}, ${entry.platform}, ${message.conversationId},
-          ${JSON.stringify(counterpart ?? { id: "", username: "", name: null })}::jsonb, ${new Date(message.createdAt)})
+          ${JSON.stringify(counterpart ?? { id: "", username: "", name: null })}::jsonb, ${at(message.createdAt)})
         ON CONFLICT (account_id, network_conversation_id) DO UPDATE SET
           last_message_at = greatest(conversations.last_message_at, excluded.last_message_at),
           counterpart = CASE WHEN conversations.counterpart->>'id' = '' THEN excluded.counterpart ELSE conversations.counterpart END
@@ -197,7 +202,7 @@ export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
       const [inserted] = yield* sql<{ readonly id: string }>`
         INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, status, created_at)
         VALUES (${messageId}, ${conversation!.id}, ${message.id}, ${JSON.stringify(message.from)}::jsonb, ${message.text},
-          ${message.attachments}, ${message.outgoing}, ${message.outgoing ? "sent" : "received"}, ${new Date(message.createdAt)})
+          ${message.attachments}, ${message.outgoing}, ${message.outgoing ? "sent" : "received"}, ${at(message.createdAt)})
         ON CONFLICT (conversation_id, network_message_id) DO NOTHING
         RETURNING id`
       if (inserted === undefined) continue
