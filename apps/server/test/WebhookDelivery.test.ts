@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import { SqlClient } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
@@ -393,5 +393,40 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       yield* draft("Woken again")
       yield* waitFor(() => hook.received[1], 5_000)
       assert.deepStrictEqual(hook.received.map((item) => JSON.parse(item.body).data.content), ["Woken", "Woken again"])
+    })))
+})
+
+// The switch-off e-mail (logged here, with no SMTP server) goes only when failures switched the endpoint
+// off, not when failures of attempts under way end after someone switched it off by hand.
+const notices: Array<string> = []
+const capture = Logger.make((options) => {
+  const line = Logger.formatLogFmt.log(options)
+  if (line.includes("e-mail not sent")) notices.push(line)
+})
+layer(serverLayer({ webhookDisableAfter: 1 }).pipe(Layer.provide(Logger.layer([capture]))), {
+  timeout: 60_000,
+  excludeTestServices: true
+})("webhook switch-off notice", (it) => {
+  it.effect("is sent when failures switch the endpoint off, and not after a switch-off by hand", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const hook = yield* receiver([500], 800)
+      const { send } = yield* client
+      // By hand first: a test event under way fails after the switch-off, which would reach the threshold.
+      const manual = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
+      const underway = yield* Effect.forkChild(send("POST", `/webhooks/${manual.id}/test`))
+      yield* waitFor(() => hook.received[0])
+      assert.strictEqual((yield* send("PATCH", `/webhooks/${manual.id}`, { enabled: false })).status, 200)
+      assert.strictEqual((yield* Fiber.join(underway)).body.data.statusCode, 500)
+      yield* Effect.sleep("300 millis")
+      assert.deepStrictEqual(notices, [], "no notice for an endpoint switched off by hand")
+
+      // The failure switches the other endpoint off: one notice, naming it.
+      const automatic = (yield* send("POST", "/webhooks", { url: `${hook.url}?automatic` })).body.data
+      assert.strictEqual((yield* send("POST", `/webhooks/${automatic.id}/test`)).body.data.statusCode, 500)
+      yield* waitFor(() => notices[0])
+      yield* Effect.sleep("300 millis")
+      assert.strictEqual(notices.length, 1)
+      assert.include(notices[0]!, automatic.id)
+      assert.strictEqual((yield* send("GET", `/webhooks/${automatic.id}`)).body.data.enabled, false)
     })))
 })
