@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { NodeServices } from "@effect/platform-node"
 import { backends } from "@herald/db/testing"
 import { createHash } from "node:crypto"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import sharp from "sharp"
@@ -293,6 +293,30 @@ for (const backend of backends()) {
         for (const [start, end] of [[0, 0], [1_048_570, 1_048_580], [1_000_000, 2_200_000], [body.length - 3, body.length - 1]] as const) {
           assert.deepStrictEqual(yield* storedBytes(stored.file, start, end), body.subarray(start, end + 1), `${start}-${end}`)
         }
+      }))
+
+    it.effect("keeps nothing when the media cannot be recorded after its bytes were stored", () =>
+      Effect.gen(function*() {
+        const media = yield* Media.Media
+        // No such workspace: the row is refused by its foreign key, after the photo was converted.
+        const refused = yield* leavesNothing(media.upload({
+          workspaceId: "ws_00000000000000000missing",
+          contentType: "image/png",
+          body: body(yield* image("png", 20, 20))
+        }))
+        assert.strictEqual(failure(refused)?._tag, "SqlError")
+      }))
+
+    it.effect("removes at start the temporary files of uploads abandoned over an hour ago", () =>
+      Effect.gen(function*() {
+        const tmp = join(mediaFolder, "tmp")
+        writeFileSync(join(tmp, "med_abandoned.upload"), "half a video")
+        writeFileSync(join(tmp, "med_inprogress.upload"), "still arriving")
+        const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000)
+        utimesSync(join(tmp, "med_abandoned.upload"), twoHoursAgo, twoHoursAgo)
+        yield* Effect.scoped(Layer.build(Media.Media.layer({ dataDir })))
+        assert.deepStrictEqual(readdirSync(tmp), ["med_inprogress.upload"])
+        rmSync(join(tmp, "med_inprogress.upload"))
       }))
   })
 }
