@@ -205,20 +205,20 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             createdAt: new Date(now).toISOString()
           })
           yield* recorder.record(endpoint, {
-              id: deliveryId,
-              messageId: message.id,
-              endpointId: endpoint.id,
-              number,
-              statusCode: delivery.statusCode,
-              response: delivery.response,
-              durationMs: delivery.durationMs,
-              error: delivery.error,
-              nextRetryAt: delivery.nextRetryAt,
-              createdAt: delivery.createdAt,
-              outcome: Failures.outcome({ succeeded, step, steps: message.once ? 1 : options.retrySchedule.length + 1, manual }),
-              keep: !message.once,
-              // A manual attempt that fails leaves the message where its schedule had it.
-              touchMessage: succeeded || !manual
+            id: deliveryId,
+            messageId: message.id,
+            endpointId: endpoint.id,
+            number,
+            statusCode: delivery.statusCode,
+            response: delivery.response,
+            durationMs: delivery.durationMs,
+            error: delivery.error,
+            nextRetryAt: delivery.nextRetryAt,
+            createdAt: delivery.createdAt,
+            outcome: Failures.outcome({ succeeded, step, steps: message.once ? 1 : options.retrySchedule.length + 1, manual }),
+            keep: !message.once,
+            // A manual attempt that fails leaves the message where its schedule had it.
+            touchMessage: succeeded || !manual
           })
           return delivery
         })
