@@ -356,7 +356,17 @@ const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOff.F
     forms.push({ name: "photos", make: (text) => post({ text, media: photos }) })
   }
   if (capabilities.videos) {
-    forms.push({ name: "video", make: (text) => post({ ...options.textPost?.(context), text, media: [media.video(context, 1)] }) })
+    // With a first comment where the network takes one: the steps after a video's processing are cut at too.
+    forms.push({
+      name: "video",
+      make: (text) =>
+        post({
+          ...options.textPost?.(context),
+          text,
+          media: [media.video(context, 1)],
+          firstComment: capabilities.firstComment ? `${text} (first comment)` : null
+        })
+    })
   }
   if (capabilities.thread) {
     forms.push({ name: "thread", make: (text) => post({ ...textPost(options, context, text), thread: [`${text} 2/`, `${text} 3/`] }) })
