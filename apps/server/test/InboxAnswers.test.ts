@@ -2,9 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { backends } from "@herald/db/testing"
-import type { NetworkPackage } from "../src/NetworkPackages.ts"
-import { examplePackage, fastTuning, serverLayer } from "./harness.ts"
-import { setup } from "./inbox.ts"
+import { fastTuning, serverLayer } from "./harness.ts"
+import { exampleWith, setup } from "./inbox.ts"
 import { events } from "./publishing.ts"
 
 // Answers (comment replies, direct messages) are stored as `sending` before the network call and settled
@@ -24,18 +23,10 @@ const held = <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
     return current.at === "before" ? halt : Effect.andThen(call, halt)
   })
 
-const heldExample: NetworkPackage = {
-  ...examplePackage,
-  make: (config) =>
-    Effect.map(examplePackage.make(config), (adapter) => ({
-      ...adapter,
-      inbox: {
-        ...adapter.inbox!,
-        replyToComment: (input) => held(adapter.inbox!.replyToComment(input)),
-        sendMessage: (input) => held(adapter.inbox!.sendMessage(input))
-      }
-    }))
-}
+const heldExample = exampleWith((inbox) => ({
+  replyToComment: (input) => held(inbox.replyToComment(input)),
+  sendMessage: (input) => held(inbox.sendMessage(input))
+}))
 
 /** Runs an answer until the network stage `at`, then stops it there, as a process killed at that point. */
 const killedAt = <A, E, R>(at: "before" | "after", answer: Effect.Effect<A, E, R>) =>

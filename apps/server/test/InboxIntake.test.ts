@@ -3,9 +3,8 @@ import { Duration, Effect, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { Inbox } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import type { NetworkPackage } from "../src/NetworkPackages.ts"
-import { examplePackage, fastTuning, serverLayer } from "./harness.ts"
-import { cursorOf, setup } from "./inbox.ts"
+import { fastTuning, serverLayer } from "./harness.ts"
+import { cursorOf, exampleWith, setup } from "./inbox.ts"
 import { events as allEvents } from "./publishing.ts"
 
 // Inbox intake keeps going whatever one account brings: a stranger's NUL or lone surrogate is repaired
@@ -14,21 +13,13 @@ import { events as allEvents } from "./publishing.ts"
 // as `api`, so no background round interferes: each `pollDue` here is exactly one round.
 
 /** The example network, writing a time that is no time on the comments that ask for it (`#bad-time`). */
-const carelessExample: NetworkPackage = {
-  ...examplePackage,
-  make: (config) =>
-    Effect.map(examplePackage.make(config), (adapter) => ({
-      ...adapter,
-      inbox: {
-        ...adapter.inbox!,
-        fetch: (input) =>
-          Effect.map(adapter.inbox!.fetch(input), (page) => ({
-            ...page,
-            comments: page.comments.map((comment) => comment.text.includes("#bad-time") ? { ...comment, createdAt: "soon" } : comment)
-          }))
-      }
+const carelessExample = exampleWith((inbox) => ({
+  fetch: (input) =>
+    Effect.map(inbox.fetch(input), (page) => ({
+      ...page,
+      comments: page.comments.map((comment) => comment.text.includes("#bad-time") ? { ...comment, createdAt: "soon" } : comment)
     }))
-}
+}))
 
 /** A workspace's inbox events, oldest first. */
 const events = (workspaceId: string) =>

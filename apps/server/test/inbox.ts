@@ -1,9 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Adapter } from "@herald/adapter-kit"
 import { Inbox } from "@herald/core"
 import { Installed } from "../src/Installed.ts"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
-import { baseUrl, bearer, request, workspaceWithKey } from "./harness.ts"
+import { baseUrl, bearer, examplePackage, request, workspaceWithKey } from "./harness.ts"
 
 // What the inbox tests share: a workspace with one sandbox account of the example network, the API over
 // real HTTP, the sandbox's control routes and simulator, and an account's cursor row.
@@ -39,3 +41,10 @@ export const cursorOf = (accountId: string) =>
     sql<{ readonly cursor: string | null; readonly failures: number; readonly lastError: string | null; readonly dueIn: number }>`
       SELECT cursor, failures, last_error, EXTRACT(EPOCH FROM next_poll_at - now())::float8 AS due_in
       FROM inbox_cursors WHERE account_id = ${accountId}`).pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+
+/** The example network with some of its inbox hooks changed, as a test needs the network to misbehave. */
+export const exampleWith = (change: (inbox: Adapter.InboxHooks) => Partial<Adapter.InboxHooks>): NetworkPackage => ({
+  ...examplePackage,
+  make: (config) =>
+    Effect.map(examplePackage.make(config), (adapter) => ({ ...adapter, inbox: { ...adapter.inbox!, ...change(adapter.inbox!) } }))
+})
