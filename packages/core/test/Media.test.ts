@@ -8,9 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSy
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import sharp from "sharp"
-import { deflateSync } from "node:zlib"
 import { afterAll } from "vitest"
 import { Media, Workspaces } from "../src/index.ts"
+import { hugePng } from "./fixtures/hugePng.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "herald-media-"))
 const mediaFolder = join(dataDir, "media")
@@ -50,38 +50,6 @@ const storedBytes = (file: string, start?: number, end?: number) =>
 
 const metadata = (file: string) =>
   Effect.flatMap(storedBytes(file), (bytes) => Effect.promise(() => sharp(bytes).metadata()))
-
-// A PNG that is small on disk and huge in pixels: 1-bit grey rows of zeros, which deflate to almost nothing.
-const pngBomb = (width: number, height: number) => {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = Buffer.alloc(12 + data.length)
-    out.writeUInt32BE(data.length, 0)
-    out.write(type, 4, "latin1")
-    out.set(data, 8)
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
-    return out
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header.set([1, 0, 0, 0, 0], 8)
-  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height)
-  return new Uint8Array(Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(rows, { level: 9 })),
-    chunk("IEND", new Uint8Array(0))
-  ]))
-}
-
-const crc32 = (bytes: Uint8Array) => {
-  let crc = 0xffffffff
-  for (const byte of bytes) {
-    crc ^= byte
-    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1))
-  }
-  return (crc ^ 0xffffffff) >>> 0
-}
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
@@ -258,7 +226,7 @@ for (const backend of backends()) {
 
     it.effect("refuses a photo of more than 36 megapixels from its header, naming its size, and keeps nothing", () =>
       Effect.gen(function*() {
-        const bomb = pngBomb(12_000, 12_000)
+        const bomb = hugePng(12_000, 12_000)
         assert.isBelow(bomb.length, 200_000)
         const refused = failure(yield* leavesNothing(upload("image/png", bomb)))
         assert.strictEqual(refused?._tag, "MediaInvalid")
@@ -266,7 +234,7 @@ for (const backend of backends()) {
           refused?.message,
           "The photo is 12000×12000 pixels (144.0 megapixels); photos may have at most 36.0 megapixels"
         )
-        const fits = yield* upload("image/png", pngBomb(6_000, 6_000))
+        const fits = yield* upload("image/png", hugePng(6_000, 6_000))
         assert.include(fits, { width: 6_000, height: 6_000 })
       }))
 
