@@ -63,12 +63,12 @@ const secondsLeft = (grant: SimulatorState.Grant) => Math.max(0, Math.round((gra
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
-  const containers = new Map<string, Container>()
+  const containers = state.table<Container>("containers", { mutable: true })
   // Instagram Login has no refresh tokens; the kit's state does, so each token remembers its grant's.
-  const refreshTokenOf = new Map<string, string>()
-  const shortLived = new Set<string>()
+  const refreshTokenOf = state.table<string>("refreshTokenOf")
+  const shortLived = state.table<true>("shortLived")
   // `POST /me/subscribed_apps`: the webhook fields each account (by id) has turned on for the app.
-  const subscriptions = new Map<string, ReadonlyArray<string>>()
+  const subscriptions = state.table<ReadonlyArray<string>>("subscriptions")
   const remember = (grant: SimulatorState.Grant) => {
     refreshTokenOf.set(grant.accessToken, grant.refreshToken)
     return grant
@@ -319,7 +319,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (grant === undefined) {
           return Simulator.json({ error_type: "OAuthException", code: 400, error_message: "Invalid authorization code" }, 400)
         }
-        shortLived.add(remember(grant).accessToken)
+        shortLived.set(remember(grant).accessToken, true)
         return Simulator.json({
           data: [{ access_token: grant.accessToken, user_id: grant.accountId, permissions: scopes.join(",") }]
         })

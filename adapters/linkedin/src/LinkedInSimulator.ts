@@ -98,7 +98,7 @@ const wireComment = (comment: SimulatorState.SimulatedComment, replies: number) 
 
 export const make = (options: Options): Simulator.Simulator => {
   const state = Simulator.makeState(network)
-  const uploads = new Uploads.Uploads(options.baseUrl, options.videoPartBytes ?? defaultVideoPartBytes)
+  const uploads = new Uploads.Uploads(state, options.baseUrl, options.videoPartBytes ?? defaultVideoPartBytes)
 
   /** Runs a handler for the member whose bearer token the request carries. */
   const member = <E, R>(

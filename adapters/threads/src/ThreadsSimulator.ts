@@ -83,9 +83,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   // Long-lived tokens are the default grant; the short-lived ones are cut short when issued.
   state.accessTokenMillis = longLivedMillis
-  const containers = new Map<string, Container>()
+  const containers = state.table<Container>("containers", { mutable: true })
   /** Threads refreshes a long-lived token with itself: whose token it is, even once it has expired. */
-  const accountOf = new Map<string, string>()
+  const accountOf = state.table<string>("accountOf")
 
   const issue = (grant: SimulatorState.Grant) => {
     accountOf.set(grant.accessToken, grant.accountId)

@@ -54,8 +54,8 @@ const tokenInvalid = () =>
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
-  const pending = new Map<string, Pending>()
-  const initTimes = new Map<string, Array<number>>()
+  const pending = state.table<Pending>("pending", { mutable: true })
+  const initTimes = state.table<Array<number>>("initTimes", { mutable: true })
 
   // Every API call needs a valid bearer token; TikTok answers expired and revoked tokens alike.
   const authenticated = <E, R>(

@@ -120,7 +120,7 @@ const processingOrder = ["pending", "in_progress", "succeeded"] as const
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
-  const uploads = new Map<string, Upload>()
+  const uploads = state.table<Upload>("uploads", { mutable: true })
 
   const body = <A>(schema: Schema.Codec<A, any>) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>

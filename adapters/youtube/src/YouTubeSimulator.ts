@@ -61,11 +61,11 @@ const oauthError = (error: string, description: string) => Simulator.json({ erro
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
-  const offlineCodes = new Set<string>()
+  const offlineCodes = state.table<true>("offlineCodes")
   // Google keeps one refresh token per grant; the kit's state rotates them, so the first one stands in.
-  const currentRefreshToken = new Map<string, string>()
-  const sessions = new Map<string, Session>()
-  const videos = new Map<string, Video>()
+  const currentRefreshToken = state.table<string>("currentRefreshToken")
+  const sessions = state.table<Session>("sessions", { mutable: true })
+  const videos = state.table<Video>("videos", { mutable: true })
 
   const authenticated = <E, R>(
     handler: (check: Extract<SimulatorState.TokenCheck, { _tag: "Valid" }>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -407,7 +407,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     }
     const account = state.consent(params["sandbox_username"])
     const code = state.issueCode(account.id, redirectUri, params["code_challenge"])
-    if (params["access_type"] === "offline") offlineCodes.add(code)
+    if (params["access_type"] === "offline") offlineCodes.set(code, true)
     const target = new URL(redirectUri)
     target.searchParams.set("code", code)
     target.searchParams.set("scope", params["scope"] ?? "")

@@ -41,7 +41,7 @@ export const run = (options: { readonly url: URL; readonly key: Redacted.Redacte
       })
     }
     const answer = (message: JSONRPCMessage) => {
-      if ("id" in message && !("method" in message)) unanswered.delete(message.id)
+      if ("id" in message && !("method" in message) && message.id !== undefined) unanswered.delete(message.id)
       track(stdio.send(message))
     }
     const endInput = () => {

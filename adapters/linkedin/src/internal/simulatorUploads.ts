@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { Schema } from "effect"
+import type { SimulatorState } from "@herald/adapter-kit"
 
 // What the simulator remembers of images and videos between their upload steps: the addresses it handed
 // out, the parts received with their ETags, and each video's processing status.
@@ -49,9 +50,10 @@ interface Video {
   checksUntilAvailable: number
 }
 
+// An upload address names what it fills by key (records are saved and loaded as JSON, not shared objects).
 type Target =
-  | { readonly _tag: "Image"; readonly image: Image }
-  | { readonly _tag: "VideoPart"; readonly part: Part }
+  | { readonly _tag: "Image"; readonly urn: string }
+  | { readonly _tag: "VideoPart"; readonly urn: string; readonly index: number }
 
 export type Received =
   | { readonly _tag: "Stored"; readonly status: number; readonly etag: string | undefined }
@@ -63,14 +65,19 @@ const secret = () => randomBytes(12).toString("base64url")
 const dayMillis = 24 * 60 * 60 * 1_000
 
 export class Uploads {
-  private readonly images = new Map<string, Image>()
-  private readonly videos = new Map<string, Video>()
-  private readonly targets = new Map<string, Target>()
-  private next = 1
+  private readonly images: SimulatorState.Table<Image>
+  private readonly videos: SimulatorState.Table<Video>
+  private readonly targets: SimulatorState.Table<Target>
+  private readonly state: SimulatorState.SimulatorState
   private readonly baseUrl: string
   private readonly partBytes: number
 
-  constructor(baseUrl: string, partBytes: number) {
+  // Kept with the simulator's state, so an upload started before a restart or in another process goes on.
+  constructor(state: SimulatorState.SimulatorState, baseUrl: string, partBytes: number) {
+    this.state = state
+    this.images = state.table<Image>("images", { mutable: true })
+    this.videos = state.table<Video>("videos", { mutable: true })
+    this.targets = state.table<Target>("uploadTargets")
     this.baseUrl = baseUrl
     this.partBytes = partBytes
   }
@@ -82,13 +89,13 @@ export class Uploads {
   }
 
   private id(): string {
-    return `D4E${Date.now()}${String(this.next++).padStart(4, "0")}`
+    return `D4E${this.state.id()}`
   }
 
   initializeImage(accountId: string) {
     const image: Image = { urn: `urn:li:image:${this.id()}`, accountId, uploaded: false }
     this.images.set(image.urn, image)
-    return { uploadUrlExpiresAt: Date.now() + dayMillis, uploadUrl: this.uploadUrl({ _tag: "Image", image }), image: image.urn }
+    return { uploadUrlExpiresAt: Date.now() + dayMillis, uploadUrl: this.uploadUrl({ _tag: "Image", urn: image.urn }), image: image.urn }
   }
 
   initializeVideo(accountId: string, fileSizeBytes: number) {
@@ -108,8 +115,8 @@ export class Uploads {
     return {
       uploadUrlsExpireAt: Date.now() + dayMillis,
       video: video.urn,
-      uploadInstructions: parts.map((part) => ({
-        uploadUrl: this.uploadUrl({ _tag: "VideoPart", part }),
+      uploadInstructions: parts.map((part, index) => ({
+        uploadUrl: this.uploadUrl({ _tag: "VideoPart", urn: video.urn, index }),
         firstByte: part.firstByte,
         lastByte: part.lastByte
       })),
@@ -124,17 +131,19 @@ export class Uploads {
     const target = this.targets.get(uploadId)
     if (target === undefined) return { _tag: "Refused", status: 404, message: "Unknown upload address" }
     if (target._tag === "Image") {
-      if (accountId !== target.image.accountId) return { _tag: "Refused", status: 401, message: "Invalid access token" }
+      const image = this.images.get(target.urn)!
+      if (accountId !== image.accountId) return { _tag: "Refused", status: 401, message: "Invalid access token" }
       if (byteLength === 0) return { _tag: "Refused", status: 400, message: "The upload is empty" }
-      target.image.uploaded = true
+      image.uploaded = true
       return { _tag: "Stored", status: 201, etag: undefined }
     }
-    const expected = target.part.lastByte - target.part.firstByte + 1
+    const part = this.videos.get(target.urn)!.parts[target.index]!
+    const expected = part.lastByte - part.firstByte + 1
     if (byteLength !== expected) {
       return { _tag: "Refused", status: 400, message: `This part is ${expected} bytes; ${byteLength} were sent` }
     }
-    target.part.etag = `/ambry-video/signedId/${secret()}`
-    return { _tag: "Stored", status: 200, etag: target.part.etag }
+    part.etag = `/ambry-video/signedId/${secret()}`
+    return { _tag: "Stored", status: 200, etag: part.etag }
   }
 
   /** Checks the parts' ETags and starts processing; answers what is wrong, if anything. */
