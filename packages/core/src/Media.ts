@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
+import { Context, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import { SqlClient, type SqlError } from "effect/sql"
 import { DatabaseInfo } from "@herald/db"
@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import * as Ids from "./Ids.ts"
 import { detect, type DetectedType, readVideoHeader, signatureBytes } from "./internal/mediaProbe.ts"
 import * as MediaStore from "./internal/mediaStore.ts"
+import { removeAll, sweepAbandoned } from "./internal/mediaTemp.ts"
 import { makeConverter } from "./internal/photo.ts"
 import { iso } from "./internal/rows.ts"
 import * as Settings from "./Settings.ts"
@@ -163,7 +164,7 @@ const make = Effect.fnUntraced(function*(options: Options) {
     ? MediaStore.database(sql, fs)
     : MediaStore.folder(fs, path, folder)
   const convert = yield* makeConverter
-  yield* sweep(fs, path, tmpFolder)
+  yield* sweepAbandoned(fs, path, tmpFolder)
 
   const fail = (message: string) => Effect.fail(new MediaInvalid({ message }))
 
@@ -233,8 +234,6 @@ const make = Effect.fnUntraced(function*(options: Options) {
     const id = yield* Ids.make("med")
     const received = path.join(tmpFolder, `${id}.upload`)
     const extension: Extension = kind === "image" ? "jpg" : type === "video/mp4" ? "mp4" : "mov"
-    const removeAll = (paths: ReadonlyArray<string>) =>
-      Effect.ignore(Effect.forEach(paths, (file) => fs.remove(file, { force: true }), { discard: true }))
     const record = (stored: Omit<StoredMedia, "id" | "workspaceId" | "kind" | "createdAt" | "file" | "previewFile">) =>
       insert({ id, workspaceId: input.workspaceId, kind, ...stored }, extension)
 
@@ -246,8 +245,8 @@ const make = Effect.fnUntraced(function*(options: Options) {
         const convertedPath = path.join(tmpFolder, `${id}.jpg`)
         const previewPath = path.join(tmpFolder, `${id}.preview.jpg`)
         const converted = yield* convert(received, convertedPath, previewPath).pipe(
-          Effect.ensuring(removeAll([received])),
-          Effect.onError(() => removeAll([convertedPath, previewPath])),
+          Effect.ensuring(removeAll(fs, [received])),
+          Effect.onError(() => removeAll(fs, [convertedPath, previewPath])),
           Effect.catchTag("Unreadable", (error) => fail(error.message))
         )
         return yield* store.store(
@@ -271,10 +270,10 @@ const make = Effect.fnUntraced(function*(options: Options) {
         height: input.height ?? header.height,
         durationMs: input.durationMs ?? header.durationMs
       }))
-    }).pipe(Effect.onError(() => removeAll([received])), Effect.uninterruptible)
+    }).pipe(Effect.onError(() => removeAll(fs, [received])), Effect.uninterruptible)
 
     const sha256 = yield* receive(input.body, type, limit, received).pipe(
-      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : removeAll([received]))
+      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : removeAll(fs, [received]))
     )
     return { ...(yield* keep), sha256 }
   })
@@ -302,18 +301,3 @@ const make = Effect.fnUntraced(function*(options: Options) {
 
   return Media.of({ upload, get, file })
 })
-
-// A temp file untouched for this long belongs to an upload whose process died (uploads in progress write to
-// theirs continuously); other processes may share the data folder, so younger ones are left alone.
-const abandonedAfter = Duration.hours(1)
-
-const sweep = (fs: FileSystem.FileSystem, path: Path.Path, tmpFolder: string) =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    for (const name of yield* fs.readDirectory(tmpFolder)) {
-      const file = path.join(tmpFolder, name)
-      const info = yield* fs.stat(file)
-      const modified = Option.getOrElse(Option.map(info.mtime, (date) => date.getTime()), () => 0)
-      if (now - modified > Duration.toMillis(abandonedAfter)) yield* fs.remove(file, { force: true })
-    }
-  }).pipe(Effect.catchCause((cause) => Effect.logWarning("Abandoned uploads could not be removed", cause)))

@@ -1,6 +1,7 @@
 import { Effect, FileSystem, Option, Path, Schema, Stream } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import type { SqlClient, SqlError } from "effect/sql"
+import { removeAll } from "./mediaTemp.ts"
 
 /**
  * Where the bytes of stored media live. Each media has one or two files, named by extension (`jpg` and
@@ -36,8 +37,6 @@ export class MediaGone extends Schema.TaggedError<MediaGone>()("MediaGone", {}) 
 /** The media folder: `<folder>/<id>.<extension>`. */
 export const folder = (fs: FileSystem.FileSystem, path: Path.Path, directory: string): MediaStore => {
   const location = (id: string, extension: string) => path.join(directory, `${id}.${extension}`)
-  const removeAll = (paths: ReadonlyArray<string>) =>
-    Effect.ignore(Effect.forEach(paths, (file) => fs.remove(file, { force: true }), { discard: true }))
   return {
     name: "folder",
     store: (id, sources, record) => {
@@ -46,7 +45,7 @@ export const folder = (fs: FileSystem.FileSystem, path: Path.Path, directory: st
         discard: true
       }).pipe(
         Effect.andThen(record),
-        Effect.onError(() => removeAll([...targets, ...sources.map(([, source]) => source)]))
+        Effect.onError(() => removeAll(fs, [...targets, ...sources.map(([, source]) => source)]))
       )
     },
     size: (id, extension) =>
@@ -105,9 +104,7 @@ export const database = (sql: SqlClient.SqlClient, fs: FileSystem.FileSystem): M
         for (const [extension, source] of sources) yield* copyIn(id, extension, source)
         return result
       })).pipe(
-        Effect.onError(() =>
-          Effect.ignore(Effect.forEach(sources, ([, source]) => fs.remove(source, { force: true }), { discard: true }))
-        )
+        Effect.onError(() => removeAll(fs, sources.map(([, source]) => source)))
       ),
     size: (id, extension) =>
       Effect.map(
