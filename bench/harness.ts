@@ -118,6 +118,25 @@ export const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+/** Waits until `runners` processes hold shard locks (advisory locks in the database) and the split settles. */
+export const waitForShards = async (url: string, runners: number) => {
+  const until = Date.now() + 60_000
+  let previous = ""
+  let steady = 0
+  while (Date.now() < until) {
+    const held = psql(url, `
+      SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      GROUP BY pid ORDER BY pid`).trim()
+    const holders = held === "" ? 0 : held.split("\n").length
+    steady = holders >= runners && held === previous ? steady + 1 : 0
+    if (steady >= 4) return
+    previous = held
+    await sleep(500)
+  }
+  throw new Error(`the shards were not shared by ${runners} processes within 60 s (locks per process: ${previous.replace(/\n/g, ", ")})`)
+}
+
 export const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 

@@ -31,14 +31,14 @@ import {
   postgresSince,
   type Process,
   processCpu,
-  psql,
   readDatabase,
   runFolder,
   sendCreates,
   sleep,
   start,
   stop,
-  tail
+  tail,
+  waitForShards
 } from "../harness.ts"
 
 type Scenario = "burst" | "steady" | "workers"
@@ -278,25 +278,6 @@ const run = async (options: RunOptions): Promise<Result> => {
     else rmSync(folder, { recursive: true, force: true })
     folders.delete(folder)
   }
-}
-
-/** Waits until `runners` processes hold shard locks (advisory locks in the database) and the split settles. */
-const waitForShards = async (url: string, runners: number) => {
-  const until = Date.now() + 60_000
-  let previous = ""
-  let steady = 0
-  while (Date.now() < until) {
-    const held = psql(url, `
-      SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
-        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-      GROUP BY pid ORDER BY pid`).trim()
-    const holders = held === "" ? 0 : held.split("\n").length
-    steady = holders >= runners && held === previous ? steady + 1 : 0
-    if (steady >= 4) return
-    previous = held
-    await sleep(500)
-  }
-  throw new Error(`the shards were not shared by ${runners} processes within 60 s (locks per process: ${previous.replace(/\n/g, ", ")})`)
 }
 
 const ms = (value: number) => Number.isNaN(value) ? "-" : `${Math.round(value)}`

@@ -20,7 +20,8 @@ import {
   sendCreates,
   sleep,
   start,
-  stop
+  stop,
+  waitForShards
 } from "../harness.ts"
 
 const { values: flags } = parseArgs({
@@ -46,22 +47,6 @@ const takeovers = (log: string, since: number) =>
     return at >= since ? [{ at, message: match[2]! }] : []
   })
 
-/** Until both workers hold shard locks (advisory locks per connection) and the split has settled. */
-const shardsShared = async (url: string) => {
-  const until = Date.now() + 60_000
-  let previous = ""
-  let steady = 0
-  while (Date.now() < until) {
-    const held = psql(url, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
-      AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY pid ORDER BY pid`).trim()
-    steady = held.split("\n").filter((line) => line !== "").length >= 2 && held === previous ? steady + 1 : 0
-    if (steady >= 4) return
-    previous = held
-    await sleep(500)
-  }
-  throw new Error(`the shards were not shared by two workers within 60 s (locks per connection: ${previous})`)
-}
-
 const trial = async (index: number) => {
   const name = databaseName()
   createDatabase(name)
@@ -76,18 +61,20 @@ const trial = async (index: number) => {
   const workers = await Promise.all(
     ["one", "two"].map((worker) => start(folder, worker, { DATABASE_URL: url, HERALD_ROLE: "worker", BASE_URL: base }))
   )
-  await shardsShared(url)
+  await waitForShards(url, 2)
 
   const victim = workers[index % 2]!
   const survivor = workers[(index + 1) % 2]!
-  const killAt = Date.now() + 3_000
+  // Room for the creates on a busy machine: the kill must come before the posts are due.
+  const due = Date.now() + 8_000
   const { refused, sample } = await sendCreates(base, key, postCount, (i) => ({
     content: `Takeover ${index} post ${i}`,
     accountIds,
-    scheduledAt: new Date(killAt + 1_000).toISOString()
+    scheduledAt: new Date(due).toISOString()
   }))
   if (refused > 0) throw new Error(`${refused} posts refused: ${sample}`)
-  await sleep(killAt - Date.now())
+  if (Date.now() > due - 1_000) throw new Error("creating the posts took longer than 7 s; try fewer --posts")
+  await sleep(due - 1_000 - Date.now())
   victim.child.kill("SIGKILL")
   const killed = Date.now()
 
@@ -116,7 +103,7 @@ const trial = async (index: number) => {
   if (pauseSeconds > 0) {
     // The survivor alone now: bring the second worker back, let the shards settle, then freeze one for a while.
     const again = await start(folder, "three", { DATABASE_URL: url, HERALD_ROLE: "worker", BASE_URL: base })
-    await shardsShared(url)
+    await waitForShards(url, 2)
     const frozen = Date.now()
     again.child.kill("SIGSTOP")
     await sleep(pauseSeconds * 1000)
