@@ -15,7 +15,7 @@ const tuning: Partial<ShardingConfig.ShardingConfig["Service"]> = {
 }
 
 // Several runners over PostgreSQL. A runner that dies is dropped, and its shards taken over, within 10 s
-// (measured by bench/takeover): its heartbeat (written every 2 s, a third of the lock expiry) is stale after 6 s, each runner reads the
+// (5.8 to 6.8 s measured by bench/takeover): its heartbeat (written every 2 s, a third of the lock expiry) is stale after 6 s, each runner reads the
 // runner list every second, and the runner running the health check pings the others every 2 s (a dead one
 // is refused at once). A killed process's advisory shard locks go with its connection; a frozen one's with
 // its session, ended by the server after the same 6 s. A pause of a second or two loses nothing: the
