@@ -22,17 +22,20 @@ export const reportBodyDigest = (sha256: string) =>
     onSome: (digest) => digest.report(sha256)
   }))
 
-// The repeat's own body, hashed as it streams and thrown away; one longer than any upload cannot match.
+// The repeat's own body, hashed as it streams and thrown away; one longer than any upload cannot match, and
+// is not read past that.
 const digestOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.suspend(() => {
     const hash = createHash("sha256")
     let read = 0
     return Stream.runForEach(request.stream, (chunk) => {
       read += chunk.length
+      if (read > MediaApi.maxUploadBytes) return Effect.fail("too long" as const)
       hash.update(chunk)
       return Effect.void
     }).pipe(
-      Effect.map(() => read > MediaApi.maxUploadBytes ? Option.none<string>() : Option.some(hash.digest("hex"))),
+      Effect.map(() => Option.some(hash.digest("hex"))),
+      Effect.catchIf((error) => error === "too long", () => Effect.succeed(Option.none<string>())),
       Effect.orDie
     )
   })
