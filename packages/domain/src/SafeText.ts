@@ -52,30 +52,43 @@ export interface Found {
   readonly problem: string
 }
 
+interface Step {
+  readonly segment: string | number
+  readonly parent: Step | undefined
+}
+
+const pathOf = (base: ReadonlyArray<string | number>, step: Step | undefined) => {
+  const segments: Array<string | number> = []
+  for (let at = step; at !== undefined; at = at.parent) segments.push(at.segment)
+  return [...base, ...segments.reverse()]
+}
+
 /**
  * The first string in `value` (nested objects, arrays, and object keys too) that breaks the text rule.
- * A bad key is reported at the path of its object, naming the key as best it can.
+ * A bad key is reported at the path of its object, naming the key as best it can. Walks with its own stack,
+ * so a deeply nested body cannot exhaust the call stack.
  */
 export const find = (value: unknown, path: ReadonlyArray<string | number> = []): Found | undefined => {
-  if (typeof value === "string") {
-    const found = problem(value)
-    return found === undefined ? undefined : { path, problem: found }
-  }
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = find(value[index], [...path, index])
-      if (found !== undefined) return found
-    }
-    return undefined
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, entry] of Object.entries(value)) {
-      const keyProblem = problem(key)
-      if (keyProblem !== undefined) {
-        return { path: [...path, sanitize(key)], problem: `has a field name that ${keyProblem}` }
+  const stack: Array<readonly [unknown, Step | undefined]> = [[value, undefined]]
+  while (stack.length > 0) {
+    const [current, at] = stack.pop()!
+    if (typeof current === "string") {
+      const found = problem(current)
+      if (found !== undefined) return { path: pathOf(path, at), problem: found }
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) stack.push([current[index], { segment: index, parent: at }])
+    } else if (typeof current === "object" && current !== null) {
+      const entries = Object.entries(current)
+      for (const [key] of entries) {
+        const keyProblem = problem(key)
+        if (keyProblem !== undefined) {
+          return { path: pathOf(path, { segment: sanitize(key), parent: at }), problem: `has a field name that ${keyProblem}` }
+        }
       }
-      const found = find(entry, [...path, key])
-      if (found !== undefined) return found
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, entry] = entries[index]!
+        stack.push([entry, { segment: key, parent: at }])
+      }
     }
   }
   return undefined

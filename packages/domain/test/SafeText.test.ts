@@ -32,4 +32,10 @@ describe("SafeText", () => {
     assert.include(key?.problem, "field name")
     assert.deepStrictEqual(key?.path, ["options", "k\uFFFD"])
   })
+
+  it("walks a value nested deeper than the call stack goes", () => {
+    let deep: unknown = "\u0000"
+    for (let level = 0; level < 200_000; level++) deep = [deep]
+    assert.strictEqual(SafeText.find(deep)?.path.length, 200_000)
+  })
 })

@@ -29,6 +29,15 @@ const refusal = (kind: "Params" | "Query" | "Payload", found: SafeText.Found) =>
 // A segment that is not valid percent-encoding matches no route; the router answers it 404.
 const decodeSegment = Option.liftThrowable(decodeURIComponent)
 
+// Every pair, repeated names included (an endpoint may read a repeated parameter as a list).
+const findInPairs = (pairs: URLSearchParams): SafeText.Found | undefined => {
+  for (const [name, value] of pairs) {
+    const found = SafeText.find({ [name]: value })
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 const checkUrl = (url: string): HttpServerResponse.HttpServerResponse | undefined => {
   if (!url.includes("%")) return undefined
   const queryStart = url.indexOf("?")
@@ -39,7 +48,7 @@ const checkUrl = (url: string): HttpServerResponse.HttpServerResponse | undefine
     if (problem !== undefined) return refusal("Params", { path: [], problem })
   }
   if (queryStart === -1) return undefined
-  const found = SafeText.find(Object.fromEntries(new URLSearchParams(url.slice(queryStart + 1))))
+  const found = findInPairs(new URLSearchParams(url.slice(queryStart + 1)))
   return found === undefined ? undefined : refusal("Query", found)
 }
 
@@ -58,7 +67,7 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest) => {
         const value = parseJson(text)
         return Option.isNone(value) ? undefined : SafeText.find(value.value)
       }
-      return text.includes("%") ? SafeText.find(Object.fromEntries(new URLSearchParams(text))) : undefined
+      return text.includes("%") ? findInPairs(new URLSearchParams(text)) : undefined
     }),
     Effect.map((found) => found === undefined ? undefined : refusal("Payload", found)),
     Effect.orElseSucceed(() => undefined)
