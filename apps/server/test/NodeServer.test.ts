@@ -43,9 +43,9 @@ interface RawAnswer {
 const raw = (chunks: ReadonlyArray<readonly [delayMs: number, text: string]>, giveUpMs = 8_000) =>
   Effect.flatMap(HttpServer.HttpServer, (server) =>
     Effect.callback<RawAnswer>((resume) => {
-      const address = server.address as HttpServer.TcpAddress
+      const url = new URL(HttpServer.formatAddress(server.address))
       const started = performance.now()
-      const socket = connect(address.port, address.hostname)
+      const socket = connect(Number(url.port), url.hostname)
       let received = ""
       const timers: Array<NodeJS.Timeout> = []
       const finish = () => {
