@@ -72,7 +72,18 @@ const client = Effect.gen(function*() {
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
       Effect.orDie(sql`INSERT INTO events (id, workspace_id, event, data)
         VALUES (${randomUUID()}, ${workspace.id}, 'post.created', ${JSON.stringify({ postId: "pst_test", status: "draft", content })}::jsonb)`))
-  return { send, workspace, draft }
+  // An endpoint's recorded attempts, once there are at least `count`: the receiver sees a request before
+  // its attempt is written.
+  const recorded = (endpointId: string, count: number) =>
+    Effect.gen(function*() {
+      const until = Date.now() + 10_000
+      while (true) {
+        const listed: Array<any> = (yield* send("GET", `/webhooks/${endpointId}/deliveries`)).body.data
+        if (listed.length >= count || Date.now() > until) return listed
+        yield* Effect.sleep("20 millis")
+      }
+    })
+  return { send, workspace, draft, recorded }
 })
 
 // On both backends: the queue is the database's (claims under SKIP LOCKED, batched recording).
@@ -159,11 +170,11 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
   it.effect("redelivers the same body with a new delivery id and a fresh signature; sends webhook.test", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
-      const { draft, send } = yield* client
+      const { draft, recorded, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
       yield* draft("Again")
       const first = yield* waitFor(() => hook.received[0])
-      const listed = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries`)).body.data
+      const listed = yield* recorded(endpoint.id, 1)
       const again = yield* send("POST", `/webhooks/${endpoint.id}/deliveries/${listed[0].id}/redeliver`)
       assert.strictEqual(again.status, 200, again.text)
       assert.strictEqual(again.body.data.statusCode, 200)
@@ -306,15 +317,10 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
   it.effect("an answer later than the timeout (2 s here, 10 s by default) is a failed attempt", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200], 2_600)
-      const { draft, send } = yield* client
+      const { draft, recorded, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
       yield* draft("Too slow")
-      yield* waitFor(() => hook.received[0])
-      let listed: Array<any> = []
-      while (listed.length === 0) {
-        listed = (yield* send("GET", `/webhooks/${endpoint.id}/deliveries`)).body.data
-        yield* Effect.sleep("50 millis")
-      }
+      const listed = yield* recorded(endpoint.id, 1)
       assert.isNull(listed.at(-1).statusCode)
       assert.match(listed.at(-1).error, /timed out after 2 s/)
       assert.isNotNull(listed.at(-1).nextRetryAt)
@@ -340,10 +346,10 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
   it.effect("removes history older than 30 days (test clock)", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
-      const { draft, send } = yield* client
+      const { draft, recorded, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
       yield* draft("Old news")
-      yield* waitFor(() => hook.received[0])
+      yield* recorded(endpoint.id, 1)
       const delivery = yield* WebhookDelivery.WebhookDelivery
       const count = Effect.map(
         send("GET", `/webhooks/${endpoint.id}/deliveries`),
