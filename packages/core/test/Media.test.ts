@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Exit, Layer, Option, Stream } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { NodeServices } from "@effect/platform-node"
 import { backends } from "@herald/db/testing"
@@ -236,6 +236,21 @@ for (const backend of backends()) {
         )
         const fits = yield* upload("image/png", hugePng(6_000, 6_000))
         assert.include(fits, { width: 6_000, height: 6_000 })
+      }))
+
+    it.effect("converts at most two photos at a time, however many arrive at once", () =>
+      Effect.gen(function*() {
+        let most = 0
+        const sample = Effect.sync(() => {
+          most = Math.max(most, sharp.counters().process)
+        })
+        const sampler = yield* Effect.forkChild(Effect.forever(Effect.andThen(sample, Effect.sleep("2 millis"))))
+        const photo = hugePng(4_000, 4_000)
+        const stored = yield* Effect.forEach([1, 2, 3, 4], () => upload("image/png", photo), { concurrency: "unbounded" })
+        yield* Fiber.interrupt(sampler)
+        assert.deepStrictEqual(stored.map((item) => item.width), [4_000, 4_000, 4_000, 4_000])
+        assert.isAtLeast(most, 1)
+        assert.isAtMost(most, 2)
       }))
 
     it.effect("serves any byte range of a stored file, across chunk boundaries", () =>

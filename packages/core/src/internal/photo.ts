@@ -71,7 +71,10 @@ const checkPixels = (input: string): Effect.Effect<void, Unreadable> =>
     })
   )
 
-/** A converter that checks each photo's size and runs at most `conversionsAtOnce` conversions at a time. */
+/**
+ * A converter that checks each photo's size and runs at most `conversionsAtOnce` photos through sharp at a
+ * time (the header check included, so the bound is on every sharp task of uploads).
+ */
 export const makeConverter = Effect.map(Semaphore.make(conversionsAtOnce), (semaphore) =>
   (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
-    Effect.andThen(checkPixels(input), semaphore.withPermit(convertNow(input, output, preview))))
+    semaphore.withPermit(Effect.andThen(checkPixels(input), convertNow(input, output, preview))))
