@@ -110,14 +110,14 @@ const watchBody = (idleMs: number) => (request: IncomingMessage, response: Serve
   let quietLooks = 0
   const timer = setInterval(() => {
     if (request.complete || request.destroyed || response.writableEnded || socket.destroyed) {
-      clearInterval(timer)
+      stop()
       return
     }
     const waiting = request.readableLength === 0
     quietLooks = socket.bytesRead === bytesRead && waiting ? quietLooks + 1 : 0
     bytesRead = socket.bytesRead
     if (quietLooks < 2) return
-    clearInterval(timer)
+    stop()
     if (response.headersSent) {
       socket.destroy()
       return
@@ -131,8 +131,10 @@ const watchBody = (idleMs: number) => (request: IncomingMessage, response: Serve
     })
     response.end(body, () => socket.destroySoon())
   }, idleMs / 2)
+  // The response closes when it is sent or its connection is lost: either way the watch is over.
+  const stop = () => clearInterval(timer)
   timer.unref()
-  socket.once("close", () => clearInterval(timer))
+  response.once("close", stop)
 }
 
 export interface Options {
