@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { backends } from "@herald/db/testing"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import { type Operation, operations } from "./openapi.ts"
 
 // Herald's text rule over HTTP (apps/server/src/http/TextRule.ts): a NUL or an unpaired surrogate in any
@@ -26,7 +27,8 @@ const expectInvalid = (
   assert.match(answer.body.error.message, /NUL|unpaired surrogate/, what)
 }
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("text rule", (it) => {
+// On the embedded database, and on PostgreSQL when HERALD_TEST_DATABASE_URL names one.
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`text rule on ${backend.name}`, (it) => {
   it.effect("every operation refuses NUL and lone surrogates in path ids, query parameters and body fields", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
