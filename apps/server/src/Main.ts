@@ -115,7 +115,7 @@ export const layerWith = <E, R>(
       (found) => found.some(Option.isSome)
     )
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
-    const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl })
+    const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })
     const networks = Networks.Networks.layer(installation.adapters).pipe(Layer.provide(NodeHttpClient.layerUndici))
     const publicHttp = Http.serve(Http.routes(installation.sandboxRoutes)).pipe(
       Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {

@@ -65,6 +65,8 @@ export interface Installation {
 export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
   readonly sandbox: boolean
   readonly baseUrl: string
+  /** Other processes may use the database too (`DATABASE_URL`): the sandbox state is reloaded on each call. */
+  readonly sharedDatabase: boolean
 }) =>
   Effect.gen(function*() {
     if (options.sandbox) {
@@ -86,7 +88,9 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
           Layer.empty,
           ...simulators.map((simulator) =>
             HttpRouter.addAll(
-              SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store),
+              SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store, {
+                shared: options.sharedDatabase
+              }),
               { prefix: `/sandbox/${simulator.network}` }
             )
           )

@@ -25,19 +25,19 @@ export const make = Effect.gen(function*() {
           version: Number(row.version)
         }))
       ).pipe(Effect.orDie),
-    // One writer per network at a time (a transaction lock), so versions are taken in commit order and a
-    // process that loaded up to a version never misses a record committed later with a lower one.
-    save: (network, origin, changes) =>
-      sql.withTransaction(Effect.gen(function*() {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`herald.sandbox:${network}`}))`
-        const rows = JSON.stringify(changes.map((change) => ({ kind: change.kind, key: JSON.stringify(change.key), value: change.json })))
-        yield* sql`
-          INSERT INTO sandbox_records (network, kind, key, value, origin, version)
-          SELECT ${network}, kind, key, value, ${origin}, nextval('sandbox_records_version')
-          FROM json_to_recordset(${rows}::json) AS record (kind text, key text, value text)
-          ON CONFLICT (network, kind, key) DO UPDATE
-            SET value = excluded.value, origin = excluded.origin, version = excluded.version
-        `
-      })).pipe(Effect.orDie)
+    // One writer per network at a time (a lock held until the statement commits, taken before any version
+    // is), so versions are taken in commit order and a process that loaded up to a version never misses a
+    // record committed later with a lower one. One statement: one round trip.
+    save: (network, origin, changes) => {
+      const rows = JSON.stringify(changes.map((change) => ({ kind: change.kind, key: JSON.stringify(change.key), value: change.json })))
+      return sql`
+        WITH writer AS (SELECT pg_advisory_xact_lock(hashtext(${`herald.sandbox:${network}`})))
+        INSERT INTO sandbox_records (network, kind, key, value, origin, version)
+        SELECT ${network}, record.kind, record.key, record.value, ${origin}, nextval('sandbox_records_version')
+        FROM writer, json_to_recordset(${rows}::json) AS record (kind text, key text, value text)
+        ON CONFLICT (network, kind, key) DO UPDATE
+          SET value = excluded.value, origin = excluded.origin, version = excluded.version
+      `.pipe(Effect.asVoid, Effect.orDie)
+    }
   } satisfies SimulatorStore.SimulatorStore
 })

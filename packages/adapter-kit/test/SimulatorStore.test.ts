@@ -11,7 +11,7 @@ import * as SimulatorStore from "../src/SimulatorStore.ts"
 const serve = (store: SimulatorStore.SimulatorStore) => {
   const simulator = example({ baseUrl: "http://sandbox.test/example" })
   const web = HttpRouter.toWebHandler(
-    HttpRouter.addAll(SimulatorStore.serve(simulator, store)).pipe(Layer.provide(HttpServer.layerServices)),
+    HttpRouter.addAll(SimulatorStore.serve(simulator, store, { shared: true })).pipe(Layer.provide(HttpServer.layerServices)),
     { disableLogger: true }
   )
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
