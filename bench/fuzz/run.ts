@@ -2,38 +2,25 @@
 // database in the sandbox, sends N malformed requests over every operation of its OpenAPI document, one at a
 // time, and prints the count of requests, of 5xx answers and of errors outside the reference's shape.
 //
-//   node bench/fuzz/run.ts --requests 10000 [--seed S]
-import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
+//   node bench/fuzz/run.ts --requests 10000 [--seed S] [--postgres]
+import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { describe, judge, sample, send } from "../../apps/server/test/fuzz.ts"
+import { createDatabase, databaseName, databaseUrl, runFolder, start } from "../harness.ts"
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "10000" }, seed: { type: "string" } } })
+const { values } = parseArgs({
+  options: { requests: { type: "string", default: "10000" }, seed: { type: "string" }, postgres: { type: "boolean", default: false } }
+})
 const total = Number(values.requests)
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed)
 if (!Number.isInteger(total) || total < 1) throw new Error(`--requests wants a whole number, not ${values.requests}`)
 
-const root = resolve(import.meta.dirname, "../..")
-const dataDir = mkdtempSync(join(tmpdir(), "herald-fuzz-"))
-const herald = spawn(process.execPath, [join(root, "apps/cli/src/bin.ts"), "start", "--json"], {
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, HERALD_RATE_LIMIT_PER_MINUTE: "1000000000", DATABASE_URL: "", HERALD_SANDBOX: "true" },
-  stdio: ["ignore", "pipe", "pipe"]
-})
-const log: Array<string> = []
-createInterface({ input: herald.stderr! }).on("line", (line) => log.push(line))
-process.on("exit", () => {
-  herald.kill("SIGKILL")
-  rmSync(dataDir, { recursive: true, force: true })
-})
-process.on("SIGINT", () => process.exit(130))
-
-const started = JSON.parse(await new Promise<string>((resolveLine, reject) => {
-  createInterface({ input: herald.stdout! }).once("line", resolveLine)
-  herald.once("exit", (code) => reject(new Error(`Herald exited with ${code} before starting`)))
-}))
+// The embedded database by default; `--postgres` makes a database of its own on HERALD_BENCH_DATABASE_URL's server.
+const folder = runFolder("fuzz")
+const name = databaseName()
+if (values.postgres) createDatabase(name)
+const herald = await start(folder, "herald", values.postgres ? { DATABASE_URL: databaseUrl(name) } : {})
+const started = herald.started
 const base: string = started.listening
 const key: string = started.firstRun.key.key
 const authorization = { authorization: `Bearer ${key}`, "content-type": "application/json" }
@@ -68,9 +55,9 @@ for (let done = 0; done < total; done += batch) {
 }
 const seconds = (performance.now() - startedAt) / 1000
 
-console.log(`seed ${seed}; ${total} requests in ${seconds.toFixed(1)} s`)
+console.log(`seed ${seed}; ${values.postgres ? "PostgreSQL" : "embedded database"}; ${total} requests in ${seconds.toFixed(1)} s`)
 console.log(`statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status} × ${count}`).join(", ")}`)
 for (const problem of problems) console.log(`- ${problem}`)
-const internalLogged = log.filter((line) => line.includes("Unexpected failure answering a request")).length
+const internalLogged = readFileSync(herald.log, "utf8").split("\n").filter((line) => line.includes("Unexpected failure answering a request")).length
 console.log(`${serverErrors} × 5xx over ${total} requests; ${outsideShape} errors outside the error shape; ${internalLogged} unexpected failures logged`)
 process.exit(serverErrors + outsideShape === 0 ? 0 : 1)
