@@ -1,29 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { createServer } from "node:net"
 import type { Simulator } from "@herald/adapter-kit"
 import { Publisher } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import * as Packages from "../src/Packages.ts"
-import { fastTuning, quiet, settings } from "./harness.ts"
+import { fastTuning, freePort, quiet, settings } from "./harness.ts"
 import { settled, setup, simulated } from "./publishing.ts"
 
 // A process that dies at any step of a network call loses nothing and posts nothing twice. The first
 // server stops dead at the step (its fiber never continues, then everything it runs is torn down, as when
 // the process is killed); a second server on the same database and the same networks (the simulators
 // outlive both, as real networks do) takes the work over.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 // One simulator per network for the whole file, whichever server serves it.
 const simulators = new Map<string, Simulator.Simulator>()

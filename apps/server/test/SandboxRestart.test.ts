@@ -1,25 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
 import * as Packages from "../src/Packages.ts"
-import { fastTuning, quiet, request, settings } from "./harness.ts"
+import { fastTuning, freePort, quiet, request, settings } from "./harness.ts"
 import { settled, setup } from "./publishing.ts"
 
 // The sandbox networks keep their state in the database: a server stopped and started again on the same
 // database (on the same address, or as another process on another one) still honours the tokens the
 // simulators issued, Facebook's Page tokens included, and still shows the posts they accepted.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
 
 const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"]
 

@@ -6,19 +6,10 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
-import { bearer, examplePackage, fastTuning, quiet, request, settings, workspaceWithKey } from "./harness.ts"
+import { bearer, examplePackage, fastTuning, freePort, quiet, request, settings, workspaceWithKey } from "./harness.ts"
 
 // A receiver that fails at first, a server stopped while retries are pending, another server on the same
 // database: the receiver, dropping duplicates by the body's id, ends with exactly one copy of every event.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
 
 for (const backend of backends()) {
   describe(`webhooks across a restart, on ${backend.name}`, () => {

@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { mkdtempSync } from "node:fs"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
@@ -66,6 +67,16 @@ export const serverLayer = (
 
 /** Warnings and errors only: one line per publish attempt would bury a failing test's output. */
 export const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+
+/** A port free right now, for a test that starts servers on one address again (a restart). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
 
 /** The address the test server listens on. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => HttpServer.formatAddress(server.address))
