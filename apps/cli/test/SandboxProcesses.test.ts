@@ -1,0 +1,59 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import * as Processes from "./processes.ts"
+
+// Two Herald processes on one PostgreSQL, each serving the sandbox networks at its own address and
+// publishing through them: the Facebook Page token the first process's simulator issued when the Demo
+// account connected works on the second's, so every post goes out wherever its shard runs, and both
+// processes' simulators show every post. Runs when HERALD_TEST_DATABASE_URL names a server.
+const herald = Processes.make("sandbox")
+
+describe.skipIf(!Processes.available)("the sandbox shared by two processes on PostgreSQL", () => {
+  let first: Processes.Started
+  let second: Processes.Started
+
+  beforeAll(async () => {
+    await herald.create()
+    first = await herald.start("first", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
+    second = await herald.start("second", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
+    await herald.shardsShared(2)
+  }, 120_000)
+
+  afterAll(() => herald.dispose(), 60_000)
+
+  it("publishes to the Facebook sandbox account from either process, and both show every post", async () => {
+    const key: string = first.ready.firstRun.key.key
+    const facebook = first.ready.firstRun.accounts.find((account: any) => account.platform === "facebook").id
+    const ids: Array<string> = []
+    // Posts hash to the shards of both processes; each process publishes through its own simulators.
+    for (let index = 0; index < 12; index++) {
+      const answer = await fetch(`${first.ready.listening}/api/v1/posts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ content: `Shared sandbox ${index}`, accountIds: [facebook], publishNow: true })
+      })
+      assert.strictEqual(answer.status, 200, await answer.clone().text())
+      ids.push(((await answer.json()) as any).data.id)
+    }
+    const ended = new Set(["published", "partial", "failed"])
+    let posts: Array<any> = []
+    for (const until = Date.now() + 60_000; Date.now() < until;) {
+      posts = await Promise.all(ids.map(async (id) =>
+        ((await (await fetch(`${second.ready.listening}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
+      ))
+      if (posts.every((post) => ended.has(post.status))) break
+      await new Promise((wait) => setTimeout(wait, 250))
+    }
+    assert.deepStrictEqual(posts.map((post) => post.status), ids.map(() => "published"), JSON.stringify(posts.map((post) => post.targets)))
+    const accounts = (await (await fetch(`${second.ready.listening}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any
+    assert.strictEqual(accounts.data.find((account: any) => account.id === facebook).status, "connected")
+    const links = posts.map((post) => post.targets[0].url as string)
+    // Each process published some (12 posts land on one process's shards alone about once in 2,000 runs).
+    const ports = new Set(links.map((link) => new URL(link).port))
+    assert.deepStrictEqual([...ports].sort(), [first, second].map((process) => new URL(process.ready.listening).port).sort())
+    for (const process of [first, second]) {
+      const shown = ((await (await fetch(`${process.ready.listening}/sandbox/facebook/_posts`)).json()) as any).data
+      const urls = new Set(shown.map((post: any) => post.url))
+      assert.isTrue(links.every((link) => urls.has(link)), `${process.ready.listening} misses some of ${links.join(", ")}`)
+    }
+  })
+})
