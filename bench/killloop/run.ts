@@ -121,7 +121,8 @@ const leftOut = new Map<string, number>()
 let restartMs = 0
 
 for (let round = 1; round <= kills; round++) {
-  const marker = `kl${run}n${round}`
+  // Fixed width, so no marker is the start of another.
+  const marker = `kl${run}n${String(round).padStart(4, "0")}`
   // An account the sandbox lost track of (a restart it did not survive) needs reconnecting: left out, and counted.
   const listed = await api("/accounts").then((answer) => answer.json() as Promise<{ data: Array<{ id: string; status: string }> }>)
     .catch(() => ({ data: [] }))
@@ -224,8 +225,10 @@ console.log(`total: duplicates ${total(duplicate)}, stuck ${total(stuck)}, wrong
 const failures = new Map<string, number>()
 for (const row of rows) {
   if (row.target.status !== "failed") continue
-  // The reason without the account and post particulars, so alike failures group.
-  const reason = `${wronglyFailed(row) ? "WRONGLY " : ""}${(row.target.error ?? "").replace(/@\S+/g, "@…").slice(0, 160)}`
+  // The reason without the account, ids and other particulars, so alike failures group.
+  const reason = `${wronglyFailed(row) ? "WRONGLY " : ""}${
+    (row.target.error ?? "").replace(/@\S+/g, "@…").replace(/'[^']*'|\b[\w:~.-]*\d[\w:~.-]*\b/g, "…").slice(0, 150)
+  }`
   failures.set(reason, (failures.get(reason) ?? 0) + 1)
 }
 for (const [reason, times] of [...failures].sort((a, b) => b[1] - a[1])) console.log(`  failed ×${times}: ${reason}`)

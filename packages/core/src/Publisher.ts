@@ -4,11 +4,10 @@ import { type Adapter, PostVersion } from "@herald/adapter-kit"
 import type { Post } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
-import * as mediaItems from "./internal/mediaItems.ts"
 import * as pacing from "./internal/pacing.ts"
-import type { MediaRow } from "./internal/mediaItems.ts"
+import * as targetRows from "./internal/targetRows.ts"
+import { type TargetRow, words } from "./internal/targetRows.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
-import { type Draft, versionFor } from "./internal/postRules.ts"
 import { Networks } from "./Networks.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { TokenRefresh } from "./TokenRefresh.ts"
@@ -76,41 +75,6 @@ export type TargetEnd = "published" | "failed" | "gone"
 export type Begin =
   | { readonly _tag: "Started"; readonly lateMs: number; readonly pending: ReadonlyArray<string> }
   | { readonly _tag: "Skipped"; readonly reason: string }
-
-interface TargetRow extends Omit<PostPartsRow, "youtubeThumbnail"> {
-  readonly media: ReadonlyArray<MediaRow>
-  readonly thumbnail: MediaRow | null
-  readonly workspaceId: string
-  readonly platform: string
-  readonly username: string
-  readonly status: Post.TargetStatus
-  readonly call: "publish" | "poll" | null
-  readonly handle: string | null
-  readonly failedAttempts: number
-  readonly nextAttemptAt: Date | null
-  readonly accountStatus: string | null
-  readonly networkAccountId: string | null
-  readonly accessToken: Uint8Array | null
-}
-
-interface PostPartsRow {
-  readonly content: string
-  readonly platformContent: Record<string, string>
-  readonly xThread: ReadonlyArray<string>
-  readonly instagramFormat: "post" | "story"
-  readonly tiktok: Post.TikTokSettings
-  readonly firstComment: string | null
-  readonly youtubeTitle: string | null
-  readonly youtubeThumbnail: string | null
-}
-
-
-const words = (ms: number) => {
-  const seconds = Math.round(ms / 1000)
-  if (seconds < 120) return `${seconds} s`
-  const minutes = Math.round(seconds / 60)
-  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`
-}
 
 export class Publisher extends Context.Service<Publisher, {
   /** Moves a scheduled post whose time has come (same `version`) to `publishing`; anything else is skipped. */
@@ -182,52 +146,12 @@ export class Publisher extends Context.Service<Publisher, {
           return { _tag: "Started", lateMs, pending: started.pending } as const
         })
 
-        const mediaItem = (row: MediaRow) => mediaItems.mediaItem(baseUrl, row)
-
-        const mediaJson = (alias: string) =>
-          `jsonb_build_object('id', ${alias}.id, 'kind', ${alias}.kind, 'mimeType', ${alias}.mime_type, 'extension', ${alias}.extension,
-            'bytes', ${alias}.bytes, 'width', ${alias}.width, 'height', ${alias}.height, 'durationMs', ${alias}.duration_ms)`
-
-        /** The target, its account and the post's parts, as they are now: one query. */
-        const loadTarget = (postId: string, accountId: string) =>
-          Effect.map(
-            sql<TargetRow>`
-              SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
-                a.status AS account_status,
-                a.network_account_id, a.access_token, p.content, p.platform_content, p.x_thread, p.instagram_format,
-                p.tiktok, p.first_comment, p.youtube_title,
-                (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
-                  FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
-                (SELECT ${sql.literal(mediaJson("th"))} FROM media th WHERE th.id = p.youtube_thumbnail) AS thumbnail
-              FROM post_targets t
-              JOIN posts p ON p.id = t.post_id
-              LEFT JOIN accounts a ON a.id = t.account_id
-              WHERE t.post_id = ${postId} AND t.account_id = ${accountId}`,
-            (rows) => Option.fromUndefinedOr(rows[0])
-          )
+        const loadTarget = (postId: string, accountId: string) => targetRows.load(sql, postId, accountId)
 
         /** The post as it goes to `network`. */
-        const versionOf = (row: TargetRow, network: string) =>
-          versionFor(network, {
-            content: row.content,
-            platformContent: row.platformContent,
-            xThread: row.xThread,
-            instagramFormat: row.instagramFormat,
-            tiktok: row.tiktok,
-            firstComment: row.firstComment,
-            youtubeTitle: row.youtubeTitle,
-            youtubeThumbnail: row.thumbnail === null ? null : mediaItem(row.thumbnail),
-            media: row.media.map(mediaItem)
-          } satisfies Draft)
+        const versionOf = (row: TargetRow, network: string) => targetRows.versionOf(baseUrl, row, network)
 
-        const fail = (postId: string, accountId: string, error: string) =>
-          Effect.as(
-            sql`
-              UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now(),
-                failed_attempts = 0, next_attempt_at = NULL, rate_limited_since = NULL
-              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
-            "failed" as const
-          )
+        const fail = (postId: string, accountId: string, error: string) => targetRows.fail(sql, postId, accountId, error)
 
         // One statement (so one atomic change): the target's link and the post's first publication time.
         const published = (postId: string, accountId: string, result: Adapter.Published) =>
