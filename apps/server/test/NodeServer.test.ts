@@ -100,6 +100,14 @@ layer(ProbeServer)("node server", (it) => {
       assert.isAtLeast(answer.elapsedMs, bodyIdleMs * 2)
     }))
 
+  it.effect("answers headers that stop arriving with 408 in the error shape after about 10 s", () =>
+    Effect.gen(function*() {
+      const answer = yield* raw([[0, "GET /probe/echo HTTP/1.1\r\nHost: herald\r\nX-Slow: "]], 20_000)
+      assert.strictEqual(answer.status, 408, answer.head)
+      assert.strictEqual(answer.body?.error?.code, "invalid")
+      assert.isAtMost(answer.elapsedMs, 13_000)
+    }), { timeout: 30_000 })
+
   it.effect("answers headers over the limit with 431 in the error shape", () =>
     Effect.gen(function*() {
       const answer = yield* raw([[0, `GET /probe/echo HTTP/1.1\r\nHost: herald\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`]])

@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from "nod
 import type { Duplex } from "node:stream"
 import { ApiError } from "@herald/api"
 
-// Herald's Node HTTP server. Two things happen here, below Effect, because they run on every request and
+// Herald's Node HTTP server. These things happen here, below Effect, because they concern every request and
 // cost least at this level (docs/decisions/0003-api-overhead.md):
 //
 // - Every answer gets `X-Request-Id`, and the headers code on the request path asked for (the rate-limit
