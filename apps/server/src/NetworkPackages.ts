@@ -2,7 +2,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
-import { type Adapter, type AdapterConfig, type Simulator, SimulatorStore } from "@herald/adapter-kit"
+import { type Adapter, type AdapterConfig, Simulator, SimulatorStore } from "@herald/adapter-kit"
 import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
@@ -30,12 +30,16 @@ export const credentials = (network: string) =>
 
 /**
  * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted, oldest first, so a person
- * trying Herald (or a test driving several processes) can see what went out and that nothing went twice.
+ * trying Herald (or a test driving several processes) can see what went out and that nothing went twice;
+ * `?username=` keeps one sandbox account's.
  */
 const postsRoute = (simulator: Simulator.Simulator) =>
-  HttpRouter.route("GET", "/_posts", () =>
-    Effect.succeed(HttpServerResponse.jsonUnsafe({
-      data: [...simulator.state.posts.values()].map((post) => ({
+  HttpRouter.route("GET", "/_posts", Effect.map(Simulator.query, (query) => {
+    const username = query["username"]
+    const accountId = username === undefined ? undefined : simulator.state.accountByUsername(username)?.id ?? ""
+    const posts = [...simulator.state.posts.values()].filter((post) => accountId === undefined || post.accountId === accountId)
+    return HttpServerResponse.jsonUnsafe({
+      data: posts.map((post) => ({
         id: post.id,
         username: simulator.state.accounts.get(post.accountId)?.username ?? null,
         text: post.text,
@@ -43,7 +47,8 @@ const postsRoute = (simulator: Simulator.Simulator) =>
         url: post.url,
         createdAt: new Date(post.createdAt).toISOString()
       }))
-    })))
+    })
+  }))
 
 /** The simulator's root as the server serves it. */
 export const sandboxRoot = (baseUrl: string, network: string) => `${baseUrl}/sandbox/${network}`

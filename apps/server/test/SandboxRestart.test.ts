@@ -13,8 +13,8 @@ import { settled, setup } from "./publishing.ts"
 const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"]
 
 /** The posts a sandbox network shows over its control route, by URL. */
-const networkPosts = (base: string, platform: string) =>
-  Effect.map(request(`${base}/sandbox/${platform}/_posts`), (answer) => {
+const networkPosts = (base: string, platform: string, username?: string) =>
+  Effect.map(request(`${base}/sandbox/${platform}/_posts${username === undefined ? "" : `?username=${username}`}`), (answer) => {
     assert.strictEqual(answer.status, 200, answer.text)
     return (answer.body.data as ReadonlyArray<{ readonly url: string; readonly username: string | null }>)
   })
@@ -47,7 +47,12 @@ for (const backend of backends()) {
             const base = `http://127.0.0.1:${port}`
             for (const target of before.targets) {
               const shown = yield* networkPosts(base, target.platform)
-              assert.isTrue(shown.some((post) => post.url === target.url), `${target.platform} lost ${target.url}: ${JSON.stringify(shown)}`)
+              const found = shown.find((post) => post.url === target.url)
+              assert.isDefined(found, `${target.platform} lost ${target.url}: ${JSON.stringify(shown)}`)
+              // One account's posts, by its username.
+              const own = yield* networkPosts(base, target.platform, found!.username!)
+              assert.isTrue(own.some((post) => post.url === target.url) && own.every((post) => post.username === found!.username))
+              assert.deepStrictEqual(yield* networkPosts(base, target.platform, "nobody_here"), [])
             }
             const send = (method: string, path: string, body?: unknown) =>
               request(`${base}/api/v1${path}`, {
