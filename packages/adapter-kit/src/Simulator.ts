@@ -5,8 +5,8 @@ import * as Pkce from "./Pkce.ts"
 
 /**
  * A network's API as Herald's sandbox serves it: the same paths, shapes, async steps and error bodies as the
- * real one, over an in-memory `SimulatorState`. The server mounts `routes` under `/sandbox/<network>`;
- * the conformance suite serves them the same way.
+ * real one, over a `SimulatorState`. The server mounts `routes` under `/sandbox/<network>`, kept in its
+ * database through `SimulatorStore.serve`; the conformance suite serves them the same way, in memory.
  */
 export interface Simulator {
   readonly network: string
@@ -117,7 +117,7 @@ const control = <A extends { readonly username: string }>(
  * comment on an account's post (its newest when `postId` is absent) and `POST /_control/messages` sends the
  * account a direct message (in its conversation with `author`), so tests and people trying the sandbox can
  * fill an inbox. `username` is the account's, `author` the writer's; both answer 201 with what was stored.
- * An account is known once it consented here or a token of it was used since the simulator started.
+ * An account is known once it consented here or a token of it was used (in any process sharing the store).
  */
 export const controlRoutes = (state: SimulatorState): ReadonlyArray<HttpRouter.Route<never, never>> => [
   HttpRouter.route("POST", "/_control/comments", control(
