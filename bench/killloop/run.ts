@@ -93,6 +93,7 @@ const kill = (process: Process) =>
     process.child.kill("SIGKILL")
   })
 
+if (database !== undefined) createDatabase(database)
 const begin = Date.now()
 let current = await start(folder, "herald-0", env)
 const firstRun = current.started.firstRun
@@ -232,7 +233,12 @@ for (const row of rows) {
   failures.set(reason, (failures.get(reason) ?? 0) + 1)
 }
 for (const [reason, times] of [...failures].sort((a, b) => b[1] - a[1])) console.log(`  failed ×${times}: ${reason}`)
-for (const row of rows.filter((row) => duplicate(row) || stuck(row)).slice(0, 20)) {
-  console.log(`  ${row.target.platform} ${row.post} ${row.marker}: ${row.target.status}, held ${row.copies}×`)
+const round = (marker: string) => Number(marker.slice(-4))
+for (const network of networks) {
+  const failed = rows.filter((row) => row.target.platform === network && row.target.status === "failed").map((row) => round(row.marker))
+  if (failed.length > 0) console.log(`  ${network} failed in rounds ${failed.join(", ")}`)
+}
+for (const row of rows.filter((row) => duplicate(row) || stuck(row) || wronglyFailed(row)).slice(0, 20)) {
+  console.log(`  ${row.target.platform} ${row.post} round ${round(row.marker)}: ${row.target.status}, held ${row.copies}×`)
 }
 if (open !== 0) console.log(tail(log, 20))
