@@ -85,7 +85,7 @@ for (const backend of backends()) {
 
         // The database back, the account's next read settles it and announces it, once.
         yield* Effect.orDie(sql.unsafe("DROP TRIGGER inbox_test_refuse ON direct_messages"))
-        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now()`)
+        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() - interval '1 second'`)
         yield* Effect.orDie(inbox.pollDue)
         const mine = (yield* thread).filter((message: any) => message.text === text)
         assert.lengthOf(mine, 1)

@@ -105,12 +105,13 @@ for (const backend of backends()) {
         assert.include(logged!, "failures=1")
 
         // Not before its time, even when its network announces news; then, still refused, the wait doubles.
+        // (Made due a second back: the database clock has microseconds, the round's clock milliseconds.)
         const networkAccountId = refused.simulator.state.accountByUsername(`${refused.tag}_ex`)!.id
         yield* Effect.orDie(inbox.wake("example", [networkAccountId]))
         assert.approximately((yield* cursorOf(refused.account.id)).dueIn, 60, 5)
         yield* Effect.orDie(inbox.pollDue)
         assert.strictEqual((yield* cursorOf(refused.account.id)).failures, 1)
-        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() WHERE account_id = ${refused.account.id}`)
+        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() - interval '1 second' WHERE account_id = ${refused.account.id}`)
         yield* Effect.orDie(inbox.pollDue)
         const twice = yield* cursorOf(refused.account.id)
         assert.strictEqual(twice.failures, 2)
@@ -118,7 +119,7 @@ for (const backend of backends()) {
 
         // Once the database takes it again, its turn brings the comment that waited, once.
         yield* restore
-        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() WHERE account_id = ${refused.account.id}`)
+        yield* Effect.orDie(sql`UPDATE inbox_cursors SET next_poll_at = now() - interval '1 second' WHERE account_id = ${refused.account.id}`)
         yield* Effect.orDie(inbox.pollDue)
         const recovered = yield* cursorOf(refused.account.id)
         assert.strictEqual(recovered.failures, 0)
