@@ -291,6 +291,32 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.strictEqual(listed.body.data.filter((entry: any) => entry.content === "once").length, 3)
     }))
 
+  it.effect("refuses at once, saying why, a repeat whose first request never answered (its process stopped)", () =>
+    Effect.gen(function*() {
+      const { accountId, base, get, key } = yield* setup
+      const body = { content: "cut off", accountIds: [accountId], draft: true }
+      const send = () =>
+        request(`${base}/api/v1/posts`, {
+          method: "POST",
+          headers: { ...bearer(key.key), "content-type": "application/json", "idempotency-key": "cut-off" },
+          body: JSON.stringify(body)
+        })
+      assert.strictEqual((yield* send()).status, 200)
+      // What a process killed after the post's commit and before the answer's leaves: a claim with no answer.
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.orDie(sql`UPDATE idempotency_keys SET status_code = NULL, response_body = NULL,
+        created_at = now() - interval '1 hour' WHERE key = 'cut-off'`)
+      const started = Date.now()
+      const repeat = yield* send()
+      assert.isBelow(Date.now() - started, 10_000)
+      assert.strictEqual(repeat.status, 409, repeat.text)
+      assert.strictEqual(repeat.body.error.code, "conflict")
+      assert.match(repeat.body.error.message, /never answered .*whether it took effect is unknown/)
+      // Not run a second time.
+      const listed = yield* get("/posts?status=draft&limit=100")
+      assert.strictEqual(listed.body.data.filter((entry: any) => entry.content === "cut off").length, 1)
+    }))
+
   it.effect("attaches uploaded media in order; the post's media links serve the files", () =>
     Effect.gen(function*() {
       const { accountId, base, key, post } = yield* setup

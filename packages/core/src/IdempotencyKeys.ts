@@ -28,9 +28,12 @@ export type Claim =
   | { readonly _tag: "Replay"; readonly answer: Answer }
 
 // Keys are kept this long; a request still running under a key is waited for this long before a repeat is
-// refused as in progress.
+// refused as in progress. A claim with no answer after `abandoned` most likely belongs to a process that
+// stopped mid-request: its repeat is refused at once, saying so, since the first may or may not have taken
+// effect (its changes and its answer are not written in one transaction) and running it again could do it twice.
 const keep = Duration.hours(24)
 const waitForFirst = Duration.seconds(15)
+const abandoned = Duration.minutes(2)
 
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE: the first request with a key claims it (one row, so two
@@ -55,8 +58,9 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
             readonly statusCode: number | null
             readonly responseBody: string | null
             readonly bodySha256: string | null
+            readonly createdAt: Date
           }>`
-            SELECT request_hash, status_code, response_body, body_sha256 FROM idempotency_keys
+            SELECT request_hash, status_code, response_body, body_sha256, created_at FROM idempotency_keys
             WHERE workspace_id = ${workspaceId} AND key = ${key}`,
           (rows) => Option.fromNullishOr(rows[0])
         )
@@ -78,6 +82,13 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
             return { _tag: "Replay", answer: { statusCode, body: responseBody ?? "", bodySha256 } } as const
           }
           const now = yield* Clock.currentTimeMillis
+          if (now - new Date(existing.value.createdAt).getTime() > Duration.toMillis(abandoned)) {
+            return yield* new IdempotencyMismatch({
+              message: `The request first sent with Idempotency-Key "${key}" never answered (Herald stopped while ` +
+                `running it, or it is still running): whether it took effect is unknown; check, then send it again ` +
+                `with a new key if it did not`
+            })
+          }
           if (now - started > Duration.toMillis(waitForFirst)) {
             return yield* new IdempotencyMismatch({
               message: `A request with Idempotency-Key "${key}" is still in progress; try again in a moment`
