@@ -8,6 +8,7 @@ import { Main, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
+import type { DatabaseInfo } from "@herald/db"
 
 /** A command that could not be carried out; `code` uses the API's error codes. */
 export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
@@ -37,7 +38,7 @@ export class Admin extends Context.Service<Admin, {
       const apiKeys = yield* ApiKeys.ApiKeys
       const accounts = yield* Accounts.Accounts
       const team = yield* Team.Team
-      const database = yield* Effect.context<SqlClient.SqlClient | PgClient.PgClient>()
+      const database = yield* Effect.context<SqlClient.SqlClient | PgClient.PgClient | DatabaseInfo.DatabaseInfo>()
       const notFound = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "not_found", message: error.message }))
       const internal = (error: { readonly message: string }) =>
