@@ -339,7 +339,8 @@ export class Publisher extends Context.Service<Publisher, {
               continue
             }
             const { result, startedAt } = started
-            resumed = false
+            // Still looking first after a resumed try that failed: what the cut-off call made may be there.
+            if (result._tag === "Success") resumed = false
             yield* faults("during-call", where)
             yield* logAttempt(
               call,
