@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Simulator } from "@herald/adapter-kit"
+import { PublishError, type Simulator } from "@herald/adapter-kit"
 import { Publisher } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
@@ -48,11 +48,13 @@ const crashAndTakeOver = (input: {
   readonly stopAt: Fault
   readonly create: (tools: Effect.Success<ReturnType<typeof setup>>) => Effect.Effect<{ readonly id: string }, unknown>
   readonly text: string
+  /** The second server's packages, the first's by default. */
+  readonly takeOver?: ReadonlyArray<NetworkPackage>
 }) =>
   Effect.gen(function*() {
     const database = Layer.succeedContext(yield* Layer.build(input.backend.layer))
-    const server = (faults: Layer.Layer<never>) =>
-      Main.layerWith(settings({ port }), database, false, lasting, fastTuning).pipe(Layer.provide([faults, quiet]))
+    const server = (faults: Layer.Layer<never>, packages = lasting) =>
+      Main.layerWith(settings({ port }), database, false, packages, fastTuning).pipe(Layer.provide([faults, quiet]))
     const reached = yield* Deferred.make<void>()
     const stopDead = Layer.succeed(Publisher.PublishFaults, (at, where) =>
       input.stopAt(at, where) ? Effect.andThen(Deferred.succeed(reached, undefined), Effect.never) : Effect.void)
@@ -64,7 +66,7 @@ const crashAndTakeOver = (input: {
     yield* Scope.close(first, Exit.void)
 
     // The second process, on the same port and database, finishes the work.
-    const secondContext = yield* Layer.build(server(Layer.empty))
+    const secondContext = yield* Layer.build(server(Layer.empty, input.takeOver))
     const post = yield* settled(tools.get, created.id, 60_000)
     const onNetwork = yield* simulated(input.network, tools.accounts[input.network]!).pipe(Effect.provideContext(secondContext))
     return { post, target: post.targets[0], onNetwork, made: onNetwork.filter((item) => item.text === input.text) }
@@ -154,6 +156,44 @@ for (const backend of backends()) {
           assert.strictEqual(target.url, made[0]!.url)
         })), { timeout: 120_000 })
     }
+
+    it.live("instagram video, a resumed poll that fails in passing: the next poll still looks first", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const content = `Resumed poll fails, instagram on ${backend.name} ${Date.now()}`
+        // The second server's Instagram records whether each poll is resumed, and fails the first in passing.
+        const resumed: Array<boolean> = []
+        const takeOver = lasting.map((entry): NetworkPackage =>
+          entry.network !== "instagram" ? entry : {
+            ...entry,
+            make: (config) =>
+              Effect.map(entry.make(config), (adapter) => ({
+                ...adapter,
+                poll: (input, handle) => {
+                  resumed.push(input.resumed === true)
+                  return resumed.length === 1
+                    ? Effect.fail(PublishError.transient("instagram", "a passing fault"))
+                    : adapter.poll!(input, handle)
+                }
+              }))
+          })
+        const { made, post, target } = yield* crashAndTakeOver({
+          backend,
+          network: "instagram",
+          text: content,
+          takeOver,
+          // Stops dead once the poll has made the post on the network, before Herald has recorded it.
+          stopAt: (at, where) =>
+            at === "during-call" && where.network === "instagram" && where.call === "poll" &&
+            [...simulators.get("instagram")!.state.posts.values()].some((item) => item.text === content),
+          create: ({ accounts, create, uploadVideo }) =>
+            Effect.gen(function*() {
+              return yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts.instagram], publishNow: true })
+            })
+        })
+        assert.deepStrictEqual(resumed.slice(0, 2), [true, true])
+        assert.strictEqual(post.status, "published", target.error)
+        assert.strictEqual(made.length, 1, `posted ${made.length} times`)
+      })), { timeout: 120_000 })
   })
 }
 
