@@ -92,10 +92,16 @@ const densest = (times: ReadonlyArray<number>, spanMs: number) => {
   return most
 }
 
-for (const backend of backends()) {
+// The burst takes a minute of real time, so it runs on one database: PostgreSQL when the run has it (the
+// multi-process kind), else the embedded one; the pacing rows are the same SQL on both, and the two shorter
+// tests below run on each.
+const all = backends()
+const burstOn = all.at(-1)
+
+for (const backend of all) {
   const calls: Array<Call> = []
   layer(server(backend, calls), { timeout: 240_000, excludeTestServices: true })(`publishing under a rate limit (${backend.name})`, (it) => {
-    it.effect("100 posts to one TikTok account all publish within its quota over time, none failed for waiting", () =>
+    if (backend === burstOn) it.effect("100 posts to one TikTok account all publish within its quota over time, none failed for waiting", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { accounts, create, uploadVideo } = yield* setup(["tiktok"])
