@@ -11,6 +11,13 @@ import { settled, setup } from "./publishing.ts"
 // The MCP server driven by the SDK's own client over Streamable HTTP, against the REST API's answers for
 // the same resources: the tools call the same services and must answer the same bodies.
 
+/** The headers a raw MCP request over HTTP sends with a key. */
+const rawHeaders = (key: string) => ({
+  authorization: `Bearer ${key}`,
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream"
+})
+
 /** An SDK client connected to `/api/mcp` with the key, closed with the test's scope. */
 const connect = (base: string, key: string) =>
   Effect.acquireRelease(
@@ -213,11 +220,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
   it.effect("a body that is not JSON, and one over the limit, are refused before the transport", () =>
     Effect.gen(function*() {
       const { base, key } = yield* setup([])
-      const headers = {
-        authorization: `Bearer ${key.key}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream"
-      }
+      const headers = rawHeaders(key.key)
       const broken = yield* request(`${base}/api/mcp`, { method: "POST", headers, body: "{not json" })
       assert.strictEqual(broken.status, 400)
       assert.strictEqual(broken.body.error.code, -32700)
@@ -229,11 +232,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
   it.effect("malformed tools/call params are JSON-RPC Invalid params (-32602) in one readable sentence", () =>
     Effect.gen(function*() {
       const { base, key } = yield* setup([])
-      const headers = {
-        authorization: `Bearer ${key.key}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream"
-      }
+      const headers = rawHeaders(key.key)
       const cases: ReadonlyArray<readonly [params: unknown, field: string]> = [
         [{ name: 5 }, "name"],
         [{ name: "get_post", arguments: [1] }, "arguments"],

@@ -168,11 +168,16 @@ for (const backend of all) {
         yield* Effect.orDie(sql`UPDATE post_targets SET failed_attempts = 4 WHERE post_id = ${tired.id}`)
 
         const deadline = Date.now() + 30_000
-        let tiredPost = yield* get(tired.id)
-        while (tiredPost.status !== "failed" && tiredPost.status !== "published" && Date.now() < deadline) {
-          yield* Effect.sleep("10 seconds")
-          tiredPost = yield* get(tired.id)
-        }
+        /** The post once it has one of `statuses`, or as it is at the deadline (polled every 10 s of the fast clock). */
+        const reached = Effect.fnUntraced(function*(id: string, statuses: ReadonlyArray<string>) {
+          let post = yield* get(id)
+          while (!statuses.includes(post.status) && Date.now() < deadline) {
+            yield* Effect.sleep("10 seconds")
+            post = yield* get(id)
+          }
+          return post
+        })
+        const tiredPost = yield* reached(tired.id, ["failed", "published"])
         assert.strictEqual(tiredPost.status, "failed", JSON.stringify(tiredPost.targets))
         assert.match(tiredPost.targets[0].error, /gave up after 5 attempts/)
         // Five minutes after its time, the waiting one has not been sent yet.
@@ -182,11 +187,7 @@ for (const backend of all) {
           assert.strictEqual(row!.attempts, 0)
           assert.strictEqual(row!.status, "pending")
         }
-        let waitingPost = yield* get(waiting.id)
-        while (waitingPost.status !== "published" && Date.now() < deadline) {
-          yield* Effect.sleep("10 seconds")
-          waitingPost = yield* get(waiting.id)
-        }
+        const waitingPost = yield* reached(waiting.id, ["published"])
         assert.strictEqual(waitingPost.status, "published", JSON.stringify(waitingPost.targets))
         const [sent] = yield* Effect.orDie(sql<{ readonly endedAt: Date }>`SELECT ended_at FROM post_targets WHERE post_id = ${waiting.id}`)
         assert.isDefined(sent)
