@@ -180,7 +180,10 @@ describe("checkWebhookUrl", () => {
     ["https://localhost/hook", "a loopback address"],
     ["https://[::1]/hook", "::1, a loopback address"],
     ["https://10.1.2.3/hook", "10.1.2.3, a private address"],
-    ["https://10.0.0.5/hook", "https://10.0.0.5/hook resolves to 10.0.0.5, a private address; webhooks go only to public addresses"],
+    [
+      "https://10.0.0.5/hook",
+      "https://10.0.0.5/hook resolves to 10.0.0.5, a private address; webhooks go only to public addresses (HERALD_WEBHOOK_ALLOW_PRIVATE"
+    ],
     ["https://169.254.169.254/latest/meta-data/", "metadata"],
     ["https://[fd00:ec2::254]/", "metadata"],
     ["https://[::ffff:127.0.0.1]/", "loopback"],
@@ -204,6 +207,16 @@ describe("checkWebhookUrl", () => {
       }))
   }
 
+  // A newcomer trying a local receiver meets these first: the refusal names the setting that allows them.
+  for (const url of ["http://127.0.0.1:4000/hook", "http://localhost/hook", "https://localhost/hook", "https://10.1.2.3/hook"]) {
+    it.effect(`names HERALD_WEBHOOK_ALLOW_PRIVATE, for development only, when refusing ${url}`, () =>
+      Effect.gen(function*() {
+        const error = yield* refusal(url, { allowPrivate: false })
+        assert.include(error.message, "HERALD_WEBHOOK_ALLOW_PRIVATE=true")
+        assert.include(error.message, "development only")
+      }))
+  }
+
   it.effect("refuses a name when any of its addresses is not public", () =>
     Effect.gen(function*() {
       const error = yield* refusal("https://mixed.example.com/", {
@@ -212,7 +225,8 @@ describe("checkWebhookUrl", () => {
       })
       assert.strictEqual(
         error.message,
-        "https://mixed.example.com/ resolves to 10.0.0.7, a private address; webhooks go only to public addresses"
+        "https://mixed.example.com/ resolves to 10.0.0.7, a private address; webhooks go only to public addresses " +
+          "(HERALD_WEBHOOK_ALLOW_PRIVATE=true allows http:// and private or local addresses, for development only)"
       )
     }))
 

@@ -122,10 +122,13 @@ export const whyNotPublic = (ip: string): string | undefined => {
 
 export const isPublicAddress = (ip: string): boolean => whyNotPublic(ip) === undefined
 
+// Whoever tries a receiver on their own machine meets these refusals first: they name the setting that lifts them.
+const privateSetting = "HERALD_WEBHOOK_ALLOW_PRIVATE=true allows http:// and private or local addresses, for development only"
+
 const refusedAddress = (subject: string, address: string, why: string) =>
   new AddressRefused({
     address,
-    message: `${subject} resolves to ${address}, ${why}; webhooks go only to public addresses`
+    message: `${subject} resolves to ${address}, ${why}; webhooks go only to public addresses (${privateSetting})`
   })
 
 /** Every address a host name resolves to, in the shape of `dns.lookup(hostname, { all: true }, callback)`. */
@@ -170,7 +173,7 @@ export const parseWebhookUrl = Effect.fnUntraced(function*(text: string, allowPr
   }
   if (url.protocol === "http:" && !allowPrivate) {
     return yield* new AddressRefused({
-      message: `${url.href} is not an https:// URL; webhooks are sent only over HTTPS`
+      message: `${url.href} is not an https:// URL; webhooks are sent only over HTTPS (${privateSetting})`
     })
   }
   return url
