@@ -23,7 +23,7 @@ layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook en
       })
       assert.strictEqual(created.status, 200, created.text)
       const data = created.body.data
-      assert.match(data.id, /^wh_/)
+      assert.match(data.id, /^whk_[0-9A-Za-z]{22}$/)
       assert.strictEqual(data.url, "http://127.0.0.1:9/hook")
       assert.deepStrictEqual(data.events, ["post.published", "post.failed"])
       assert.strictEqual(data.description, "CI")
@@ -125,6 +125,21 @@ layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook en
       }
       const deleted = yield* send("DELETE", `/webhooks/${created.id}`)
       assert.deepStrictEqual(deleted.body, { data: { id: created.id, deleted: true } })
+      assert.strictEqual((yield* send("GET", `/webhooks/${created.id}`)).status, 404)
+    }))
+
+  it.effect("an endpoint id given out before the whk_ prefix (wh_…) still names its endpoint", () =>
+    Effect.gen(function*() {
+      const { send } = yield* client
+      const created = (yield* send("POST", "/webhooks", { url: "http://127.0.0.1:9/old" })).body.data
+      const oldId = created.id.replace(/^whk_/, "wh_")
+      const one = yield* send("GET", `/webhooks/${oldId}`)
+      assert.strictEqual(one.status, 200, one.text)
+      assert.strictEqual(one.body.data.id, created.id)
+      const patched = yield* send("PATCH", `/webhooks/${oldId}`, { description: "renamed" })
+      assert.strictEqual(patched.body.data.description, "renamed")
+      assert.strictEqual((yield* send("GET", `/webhooks/${oldId}/deliveries`)).status, 200)
+      assert.strictEqual((yield* send("DELETE", `/webhooks/${oldId}`)).status, 200)
       assert.strictEqual((yield* send("GET", `/webhooks/${created.id}`)).status, 404)
     }))
 

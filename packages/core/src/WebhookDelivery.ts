@@ -2,7 +2,7 @@ import { Clock, Context, Duration, Effect, Latch, Layer, Option, Queue, Redacted
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
-import { Webhook } from "@herald/domain"
+import { Ids as DomainIds, Webhook } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
 import { planned } from "./internal/planned.ts"
@@ -296,6 +296,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           new WebhookConflict({ message: `Webhook endpoint ${endpointId} is switched off; switch it on (PATCH enabled: true) first` })
 
         const test = Effect.fn("WebhookDelivery.test")(function*(workspaceId: string, endpointId: string) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const endpoint = yield* ownEndpoint(workspaceId, endpointId)
           if (!endpoint.enabled) return yield* switchedOff(endpointId)
           const eventId = randomUUID()
@@ -314,6 +315,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         })
 
         const redeliver = Effect.fn("WebhookDelivery.redeliver")(function*(workspaceId: string, endpointId: string, deliveryId: string) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const endpoint = yield* ownEndpoint(workspaceId, endpointId)
           const [message] = yield* sql<MessageRow>`
             UPDATE webhook_messages m SET attempts = m.attempts + 1
@@ -329,6 +331,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           readonly limit: number
           readonly cursor?: { readonly createdAt: Date; readonly id: string } | undefined
         }) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           yield* ownEndpoint(workspaceId, endpointId)
           const rows = yield* sql<DeliveryRow>`
             SELECT ${sql.literal(deliveryColumns)} FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id

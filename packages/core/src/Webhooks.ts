@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Webhook } from "@herald/domain"
+import { Ids as DomainIds, Webhook } from "@herald/domain"
 import { randomBytes } from "node:crypto"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
@@ -139,7 +139,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const create = Effect.fn("Webhooks.create")(function*(workspaceId: string, input: CreateInput) {
           const checked = yield* check(input)
           if (checked.problems.length > 0) return yield* new WebhookInvalid({ problems: checked.problems })
-          const id = yield* Ids.make("wh")
+          const id = yield* Ids.make(DomainIds.prefixes.webhookEndpoint)
           const secret = newSecret()
           return yield* sql.withTransaction(Effect.gen(function*() {
             // The workspace row is the lock that keeps two creates at once from making an eleventh.
@@ -167,10 +167,12 @@ export class Webhooks extends Context.Service<Webhooks, {
         })
 
         const get = Effect.fn("Webhooks.get")(function*(workspaceId: string, endpointId: string) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           return yield* one(workspaceId, endpointId)
         })
 
         const update = Effect.fn("Webhooks.update")(function*(workspaceId: string, endpointId: string, input: UpdateInput) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const checked = yield* check(input)
           if (checked.problems.length > 0) return yield* new WebhookInvalid({ problems: checked.problems })
           const now = yield* Clock.currentTimeMillis
@@ -201,11 +203,13 @@ export class Webhooks extends Context.Service<Webhooks, {
         })
 
         const remove = Effect.fn("Webhooks.remove")(function*(workspaceId: string, endpointId: string) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const rows = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId} RETURNING id`
           if (rows.length === 0) return yield* new WebhookNotFound({ endpointId })
         })
 
         const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(workspaceId: string, endpointId: string) {
+          endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const secret = newSecret()
           const rows = yield* sql<EndpointRow>`
             UPDATE webhook_endpoints SET secret = ${cipher.seal(Redacted.make(secret))}, updated_at = now()

@@ -70,7 +70,7 @@ describe("notices to workspace owners", () => {
       const workspace = yield* Effect.orDie(Effect.flatMap(Workspaces.Workspaces, (workspaces) =>
         workspaces.create({ name: "Owned", ownerEmail: "Owner@Example.com" })).pipe(Effect.provideContext(context)))
       yield* Effect.flatMap(Notifier.Notifier, (notifier) =>
-        notifier.endpointSwitchedOff({ workspaceId: workspace.id, endpointId: "wh_1", url: "https://hooks.example.com/x", failures: 50 })
+        notifier.endpointSwitchedOff({ workspaceId: workspace.id, endpointId: "whk_1", url: "https://hooks.example.com/x", failures: 50 })
       ).pipe(Effect.provideContext(context))
       assert.strictEqual(smtp.mails.length, 1)
       assert.include(smtp.mails[0]!.to.join(), "owner@example.com")
@@ -95,7 +95,7 @@ describe("notices to workspace owners", () => {
         workspaces.create({ name: "Logged", ownerEmail: "ops@example.com" })).pipe(Effect.provideContext(context)))
       const capture = Logger.make((options) => void lines.push(Logger.formatLogFmt.log(options)))
       yield* Effect.flatMap(Notifier.Notifier, (notifier) =>
-        notifier.endpointSwitchedOff({ workspaceId: workspace.id, endpointId: "wh_2", url: "https://hooks.example.com/y", failures: 50 })
+        notifier.endpointSwitchedOff({ workspaceId: workspace.id, endpointId: "whk_2", url: "https://hooks.example.com/y", failures: 50 })
       ).pipe(Effect.provideContext(context), Effect.provide(Logger.layer([capture])))
       const line = lines.find((entry) => entry.includes("e-mail not sent (set HERALD_SMTP_URL to send it)"))
       assert.isDefined(line)

@@ -7,12 +7,12 @@ import * as Failures from "../src/internal/webhookFailures.ts"
 // failed event (its retry failed too), "-" a failed attempt that does not count (a first attempt).
 const marks = { "+": "succeeded", "x": "event failed", "-": "failed" } as const
 const outcomes = (spec: string) =>
-  [...spec].map((mark, index) => ({ endpointId: `wh_${index % 2 === 0 ? "a" : "b"}`, outcome: marks[mark as keyof typeof marks] }))
-const onA = (spec: string) => [...spec].map((mark) => ({ endpointId: "wh_a", outcome: marks[mark as keyof typeof marks] }))
+  [...spec].map((mark, index) => ({ endpointId: `whk_${index % 2 === 0 ? "a" : "b"}`, outcome: marks[mark as keyof typeof marks] }))
+const onA = (spec: string) => [...spec].map((mark) => ({ endpointId: "whk_a", outcome: marks[mark as keyof typeof marks] }))
 
 describe("failure counts of a batch of attempts", () => {
   it("failed events add to the count", () => {
-    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("xx"))), { wh_a: { reset: false, added: 2 } })
+    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("xx"))), { whk_a: { reset: false, added: 2 } })
   })
 
   it("failed first attempts, however many end at once, count nothing and touch nothing", () => {
@@ -20,17 +20,17 @@ describe("failure counts of a batch of attempts", () => {
   })
 
   it("a success resets the count; only the failed events after the last success add to it", () => {
-    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("xx+x-+x-x"))), { wh_a: { reset: true, added: 2 } })
+    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("xx+x-+x-x"))), { whk_a: { reset: true, added: 2 } })
   })
 
   it("ending on a success resets the count to nothing", () => {
-    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("x+"))), { wh_a: { reset: true, added: 0 } })
+    assert.deepStrictEqual(Object.fromEntries(WebhookDelivery.failureCounts(onA("x+"))), { whk_a: { reset: true, added: 0 } })
   })
 
   it("endpoints are counted apart", () => {
     // a: x + x   b: x x x
     const counts = WebhookDelivery.failureCounts(outcomes("xx+xxx"))
-    assert.deepStrictEqual(Object.fromEntries(counts), { wh_a: { reset: true, added: 1 }, wh_b: { reset: false, added: 3 } })
+    assert.deepStrictEqual(Object.fromEntries(counts), { whk_a: { reset: true, added: 1 }, whk_b: { reset: false, added: 3 } })
   })
 })
 

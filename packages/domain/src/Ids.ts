@@ -32,5 +32,12 @@ export const prefixes = {
   reviewProfile: "rvp",
   reviewLink: "rvl",
   apiKey: "key",
-  account: "acc"
+  account: "acc",
+  webhookEndpoint: "whk"
 } as const
+
+/**
+ * A webhook endpoint id as a client may still send it: ids given out before the `whk_` prefix (`wh_…`) were
+ * renamed by migration 0020 to `whk_` and the same rest, so an old id still names its endpoint (decision 0016).
+ */
+export const currentWebhookEndpointId = (id: string): string => id.startsWith("wh_") ? `whk_${id.slice(3)}` : id
