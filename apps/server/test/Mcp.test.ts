@@ -90,6 +90,23 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.include(description, "exactly one of scheduledAt")
     })))
 
+  it.effect("list_posts.limit carries its range in the schema, and a call outside it is invalid, naming limit", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const client = yield* connect(base, key.key)
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      const limit = tools.find((tool) => tool.name === "list_posts")!.inputSchema.properties!.limit
+      assert.deepInclude(limit, { type: "integer", minimum: 1, maximum: 100 })
+      for (const outside of [0, 101]) {
+        const refused = failure(yield* call(client, "list_posts", { limit: outside }))
+        assert.strictEqual(refused.code, "invalid")
+        assert.include(refused.message, "limit")
+        assert.match(refused.message, /limit: Expected a value between 1 and 100/)
+        assert.deepStrictEqual((refused.details as ReadonlyArray<{ field: string }>).map((detail) => detail.field), ["limit"])
+      }
+      assert.lengthOf(success(yield* call(client, "list_posts", { limit: 100 })).data, 0)
+    })))
+
   it.effect("every tool answers what the REST API answers for the same resource", () =>
     Effect.scoped(Effect.gen(function*() {
       const { accounts, base, key, send } = yield* setup(["x", "linkedin"])

@@ -128,7 +128,12 @@ const ListPostsInput = Schema.Struct({
   status: Schema.optionalKey(Schema.String.annotate({
     description: `One status or a comma list: ${Post.PostStatus.literals.join(", ")}`
   })),
-  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Posts per page, 1 to 100 (20 by default)" })),
+  // The range is in the schema, not only in prose, so a client that checks arguments against it can.
+  limit: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
+      description: "Posts per page, 1 to 100 (20 by default)"
+    })
+  ),
   cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
 })
 
