@@ -7,6 +7,12 @@ export class SecretKeyUnavailable extends Schema.TaggedError<SecretKeyUnavailabl
 }) {}
 
 /**
+ * A new key in the form `HERALD_SECRET_KEY` takes: 32 random bytes as 64 hex characters. What an embedded
+ * first start writes into `secret.key`, and what `herald secret generate` prints.
+ */
+export const generate = Effect.sync(() => randomBytes(32).toString("hex"))
+
+/**
  * The 32-byte key that encrypts secrets at rest (network tokens, webhook signing secrets). From
  * `HERALD_SECRET_KEY`; in embedded mode, when unset, generated once into `<data folder>/secret.key`, readable
  * by its owner only. A PostgreSQL deployment must set it, so that every process shares one key.
@@ -29,7 +35,7 @@ export class SecretKey extends Context.Service<SecretKey, Redacted.Redacted<Uint
           new SecretKeyUnavailable({ message: `Could not read or create ${file}: ${String(cause)}` })
         yield* fs.makeDirectory(settings.dataDir, { recursive: true, mode: 0o700 }).pipe(Effect.mapError(unavailable))
         // `wx` creates the file only if it is missing, so two first starts cannot write different keys.
-        yield* fs.writeFileString(file, randomBytes(32).toString("hex") + "\n", { flag: "wx", mode: 0o600 }).pipe(
+        yield* fs.writeFileString(file, (yield* generate) + "\n", { flag: "wx", mode: 0o600 }).pipe(
           Effect.catchReason("PlatformError", "AlreadyExists", () => Effect.void),
           Effect.mapError(unavailable)
         )
