@@ -2,12 +2,13 @@ import { Config, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { Main, Packages } from "@herald/server"
 import { Database, DatabaseInfo } from "@herald/db"
-import { Settings } from "@herald/core"
+import { SecretKey, Settings } from "@herald/core"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
 import * as Failures from "./Failures.ts"
 import * as McpBridge from "./McpBridge.ts"
 import * as Output from "./Output.ts"
+import * as Start from "./Start.ts"
 import { DataDirLock } from "@herald/db"
 
 const json = Flag.Boolean("json").pipe(
@@ -53,35 +54,8 @@ const start = Command.make("start", { json }, ({ json }) =>
         role: started.role,
         runner: Option.getOrNull(started.runner),
         firstRun: Option.getOrNull(Option.map(started.firstRun, ({ accounts, key, workspace }) => ({ workspace, key, accounts })))
-      }, () => started.role === "worker" ? [
-        `Herald worker is running (${started.database} database, cluster runner on ${started.listening}).`,
-        `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
-        `  It publishes; the API is served by the processes with HERALD_ROLE=api or all.`
-      ] : [
-        `Herald is running (${started.database} database, listening on ${started.listening}${
-          started.role === "api" ? "; publishing is left to workers" : ""
-        }).`,
-        `  Networks: ${started.networks.join(", ") || "none configured"}${started.sandbox ? " (sandbox)" : ""}`,
-        `  API:   ${started.api}`,
-        `  Docs:  ${started.docs}`,
-        `  MCP:   ${started.mcp}`,
-        ...Option.match(started.firstRun, {
-          onNone: () => [],
-          onSome: ({ accounts, key, workspace }) => [
-            "",
-            `First run: created the workspace "${workspace.name}" (${workspace.id}).`,
-            `Its API key, shown only this once:`,
-            ``,
-            `  ${key.key}`,
-            ``,
-            ...(accounts.length === 0
-              ? []
-              : [`Sandbox accounts: ${accounts.map((account) => `@${account.username} (${account.platform}, ${account.id})`).join(", ")}`, ``]),
-            `Try it: curl -H "Authorization: Bearer ${key.key}" ${started.api}/accounts`
-          ]
-        })
-      ])
-    )
+      }, () => Start.banner(started))
+    ).pipe(Effect.onInterrupt(() => Start.stopped(json)))
   )).pipe(Command.withDescription("Start the service: REST API, docs, MCP and background work"))
 
 const migrate = Command.make("migrate", { json }, ({ json }) =>
@@ -278,6 +252,12 @@ const memberRemove = Command.make("remove", { memberId: memberArgument, json }, 
       Effect.flatMap((member) => Output.result(json, member, () => [`Removed ${member.email} (${member.id}).`]))
     ))).pipe(Command.withDescription("Remove a member from its workspace (not its only owner)"))
 
+// Only the value on stdout, so that `HERALD_SECRET_KEY=$(./herald secret generate)` takes it as it is.
+const secretGenerate = Command.make("generate", { json }, ({ json }) =>
+  Effect.flatMap(SecretKey.generate, (secret) => Output.result(json, { secret }, () => [secret]))).pipe(
+    Command.withDescription("Print a new HERALD_SECRET_KEY value: 32 random bytes as 64 hex characters")
+  )
+
 const mcp = Command.make("mcp", {
   url: Flag.String("url").pipe(
     Flag.withDescription("The Herald to reach, as its base URL (https://herald.example.com); HERALD_URL when not given"),
@@ -324,6 +304,10 @@ export const herald = Command.make("herald").pipe(
     Command.make("member").pipe(
       Command.withDescription("Workspace members and invitations"),
       Command.withSubcommands([memberList, memberInvite, memberRole, memberRemove])
+    ),
+    Command.make("secret").pipe(
+      Command.withDescription("Secrets for the settings"),
+      Command.withSubcommands([secretGenerate])
     )
   ])
 )

@@ -24,6 +24,16 @@ export const ensureDemo = Effect.gen(function*() {
 }).pipe(Effect.withSpan("FirstRun.ensureDemo"))
 
 /**
+ * The workspace the first run made, on a later start, so that the start can say how to make a key for it
+ * (its key was shown only once). None when it was renamed or there are only other workspaces.
+ */
+export const findDemo = Effect.gen(function*() {
+  const workspaces = yield* Workspaces.Workspaces
+  const all = yield* workspaces.list
+  return Option.fromNullishOr(all.find((workspace) => workspace.name === "Demo"))
+}).pipe(Effect.withSpan("FirstRun.findDemo"))
+
+/**
  * In the sandbox, the Demo workspace gets one account per network (`demo_<network>`), connected through
  * the real OAuth code path, so a newcomer can schedule posts at once. A network that fails is logged and
  * skipped: the server still starts.

@@ -54,6 +54,8 @@ export interface Started {
     readonly key: ApiKey.CreatedApiKey
     readonly accounts: ReadonlyArray<Account.Account>
   }>
+  /** On a later start of a process that serves the API: the Demo workspace, if it is still there. */
+  readonly laterStart: Option.Option<{ readonly demo: Option.Option<Workspace.Workspace> }>
 }
 
 const database = (settings: Settings.Settings) =>
@@ -184,6 +186,9 @@ export const run = (
       ...demo.value,
       accounts: yield* FirstRun.connectSandboxAccounts(demo.value.workspace.id).pipe(Effect.provideContext(context))
     })
+    const laterStart = info.role === "worker" || Option.isSome(demo)
+      ? Option.none()
+      : Option.some({ demo: yield* FirstRun.findDemo.pipe(Effect.provideContext(context)) })
     const server = Context.getOption(context, HttpServer.HttpServer)
     const base = yield* PublicUrl.pipe(Effect.provideContext(context))
     const installed = yield* Installed.pipe(Effect.provideContext(context))
@@ -203,7 +208,8 @@ export const run = (
       database: Option.isSome(settings.databaseUrl) ? "postgres" : "embedded",
       sandbox: installed.sandbox,
       networks: networks.all.map((adapter) => adapter.network),
-      firstRun
+      firstRun,
+      laterStart
     })
     return yield* Effect.never
   }))
