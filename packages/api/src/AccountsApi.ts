@@ -35,7 +35,10 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
     success: Data(Disconnected),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Disconnect an account: its tokens are deleted")
-).annotateMerge(OpenApi.annotations({ title: "Accounts" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Accounts",
+  description: "The network accounts the workspace posts as: list them, connect one through the network's consent page, disconnect one."
+})) {}
 
 /** Where networks send the person back after consent (no key: the `state` identifies the flow). */
 export class OAuthApi extends HttpApiGroup.make("oauth", { topLevel: true }).add(
@@ -50,4 +53,7 @@ export class OAuthApi extends HttpApiGroup.make("oauth", { topLevel: true }).add
     success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
     error: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }), HttpApiSchema.status(400))
   }).annotate(OpenApi.Summary, "OAuth callback: finishes connecting an account")
-) {}
+).annotateMerge(OpenApi.annotations({
+  title: "OAuth",
+  description: "Where a network sends the person back after its consent page. No key: the `state` it carries identifies the flow."
+})) {}

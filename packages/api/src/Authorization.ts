@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { Ids, Workspace } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, RateLimitedResponse, UnauthorizedResponse } from "./ApiError.ts"
 
@@ -16,7 +16,14 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, {
   provides: CurrentPrincipal
 }>()("@herald/api/Authorization", {
   requiredForClient: true,
-  security: { bearer: HttpApiSecurity.bearer },
+  // Lowercase as OpenAPI writes HTTP schemes: the docs page knows `bearer` (and sends `Authorization: Bearer`),
+  // not `Bearer`. The server reads the scheme in any case (RFC 9110).
+  security: {
+    bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(HttpApiSecurity.annotate(
+      OpenApi.Description,
+      "A workspace's API key (`hrld_…`), sent as `Authorization: Bearer <key>`; `herald key create` makes one"
+    ))
+  },
   // Invalid and Conflict come from the Idempotency-Key check that runs with it; Forbidden from a viewer's
   // key asking for a change.
   error: [UnauthorizedResponse, RateLimitedResponse, InvalidResponse, ConflictResponse, ForbiddenResponse]

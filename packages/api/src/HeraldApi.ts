@@ -10,6 +10,7 @@ import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
 import { InboxApi, NetworkWebhooksApi } from "./InboxApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
+import * as SchemaNames from "./internal/schemaNames.ts"
 
 /** The public REST contract under `/api/v1`: shared by the server, the typed client and the OpenAPI document. */
 export class V1 extends HttpApi.make("herald-v1")
@@ -26,13 +27,6 @@ export class V1 extends HttpApi.make("herald-v1")
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
-  .annotateMerge(OpenApi.annotations({
-    title: "Herald API",
-    version: "1",
-    description: "Schedule and publish social posts to seven networks. Every route needs " +
-      "`Authorization: Bearer <API_KEY>`; success bodies are `{ \"data\": ... }`, errors " +
-      "`{ \"error\": { \"code\", \"message\" } }`."
-  }))
 {}
 
 /** Everything the server answers through HttpApi: the v1 contract plus the unauthenticated system routes. */
@@ -43,5 +37,15 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(InvitationsApi)
   .add(ReviewPagesApi)
   .add(NetworkWebhooksApi)
-  .annotateMerge(OpenApi.annotations({ title: "Herald API", version: "1" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Herald API",
+    version: "1",
+    description: "Schedule and publish social posts to seven networks. Every `/api/v1` route needs " +
+      "`Authorization: Bearer <API_KEY>`; success bodies are `{ \"data\": ... }`, errors " +
+      "`{ \"error\": { \"code\", \"message\" } }`.",
+    license: { name: "MIT", identifier: "MIT" },
+    // The server serving the document replaces this with its own public address (`BASE_URL`).
+    servers: [{ url: "/", description: "The server serving this document" }],
+    transform: SchemaNames.plain
+  }))
 {}

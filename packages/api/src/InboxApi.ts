@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Inbox } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse, UnauthorizedResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
+import * as QueryInteger from "./internal/queryInteger.ts"
 
 /** A reply: its text. */
 export const Reply = Schema.Struct({
@@ -10,7 +11,7 @@ export const Reply = Schema.Struct({
 })
 
 const pageQuery = {
-  limit: Schema.optional(Schema.String),
+  limit: Schema.optional(QueryInteger.limit),
   cursor: Schema.optional(Schema.String)
 }
 
@@ -43,7 +44,10 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     success: Data(Inbox.Message),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)")
-).annotateMerge(OpenApi.annotations({ title: "Inbox" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Inbox",
+  description: "Comments on the accounts' posts and direct messages, read from the networks and answered as the account."
+})) {}
 
 /**
  * `/networks/:network/webhook`: where a network announces inbox news itself. No key: the adapter checks the
@@ -60,4 +64,7 @@ export class NetworkWebhooksApi extends HttpApiGroup.make("networkWebhooks", { t
     success: Schema.Struct({ received: Schema.Number.annotate({ description: "Accounts that will be read in the next round" }) }),
     error: [NotFoundResponse, UnauthorizedResponse]
   }).annotate(OpenApi.Summary, "A network's signed notification of inbox news: the accounts it names are read at once")
-) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Network Webhooks",
+  description: "Where networks announce inbox news. No key: each network's own signature is checked."
+})) {}

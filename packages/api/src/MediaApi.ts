@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { InvalidResponse, TooLargeResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
+import * as QueryInteger from "./internal/queryInteger.ts"
 
 export class MediaObject extends Schema.Class<MediaObject>("MediaObject")({
   /** Use it in a post's `mediaIds`. */
@@ -33,20 +34,16 @@ export const uploadTypes = ["image/jpeg", "image/png", "image/webp", "video/mp4"
 export const maxUploadBytes = 512 * 1024 * 1024
 
 // Whole non-negative numbers that fit the database's integer columns.
-const count = Schema.optional(
-  Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2 ** 31 - 1))
-)
+const count = (description: string) =>
+  Schema.optional(QueryInteger.number({ minimum: 0, maximum: 2 ** 31 - 1, description }))
 
 export class MediaApi extends HttpApiGroup.make("media").add(
   HttpApiEndpoint.post("upload", "/media", {
     payload: HttpApiSchema.StreamUint8Array({ contentType: [...uploadTypes], maxBytes: maxUploadBytes }),
     query: {
-      /** Video length in milliseconds; read from the file's MP4/MOV header when absent. */
-      durationMs: count,
-      /** Video width in pixels; read from the file when absent. */
-      width: count,
-      /** Video height in pixels; read from the file when absent. */
-      height: count
+      durationMs: count("Video length in milliseconds; read from the file's MP4/MOV header when absent"),
+      width: count("Video width in pixels; read from the file when absent"),
+      height: count("Video height in pixels; read from the file when absent")
     },
     success: Data(MediaObject),
     error: [InvalidResponse, TooLargeResponse]
@@ -57,7 +54,10 @@ export class MediaApi extends HttpApiGroup.make("media").add(
       "stored unchanged). The bytes must match the type. Videos' `durationMs`, `width` and `height` may be " +
       "given as query parameters; otherwise they are read from the file's header."
   }))
-).annotateMerge(OpenApi.annotations({ title: "Media" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Media",
+  description: "Upload photos and videos to attach to posts by their ids."
+})) {}
 
 /** The API's view of a stored file (REST and the `upload_image` tool): links under the public address. */
 export const toMediaObject = (publicUrl: string, stored: {

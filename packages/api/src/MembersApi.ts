@@ -46,7 +46,10 @@ export class MembersApi extends HttpApiGroup.make("members").add(
     success: Data(Removed),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Remove a member; the only owner cannot be removed")
-).annotateMerge(OpenApi.annotations({ title: "Members" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Members",
+  description: "The workspace's team: members with a role, and invitations by e-mail."
+})) {}
 
 const html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }))
 
@@ -57,4 +60,7 @@ export class InvitationsApi extends HttpApiGroup.make("invitations", { topLevel:
     success: html,
     error: html.pipe(HttpApiSchema.status(400))
   }).annotate(OpenApi.Summary, "Accept an invitation: the person becomes a member (member.joined)")
-) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Invitations",
+  description: "Invitation links opened in a browser. No key: the signed link is the proof."
+})) {}

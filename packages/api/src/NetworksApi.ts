@@ -28,4 +28,7 @@ export class NetworksApi extends HttpApiGroup.make("networks").add(
   HttpApiEndpoint.get("list", "/networks", {
     success: Data(Schema.Array(Network))
   }).annotate(OpenApi.Summary, "The networks offered, with their content limits and capabilities as data")
-).annotateMerge(OpenApi.annotations({ title: "Networks" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Networks",
+  description: "The networks this server publishes to, with each one's limits and capabilities as data."
+})) {}

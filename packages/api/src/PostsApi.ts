@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
+import * as QueryInteger from "./internal/queryInteger.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
 const field = {
@@ -98,7 +99,7 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
       from: Schema.optional(Schema.String),
       to: Schema.optional(Schema.String),
       status: Schema.optional(Schema.String),
-      limit: Schema.optional(Schema.String),
+      limit: Schema.optional(QueryInteger.limit),
       cursor: Schema.optional(Schema.String)
     },
     success: Page(Post.Post),
@@ -142,4 +143,7 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
     success: Data(Deleted),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Delete a post from Herald (not from the networks); refused while it is going out")
-).annotateMerge(OpenApi.annotations({ title: "Posts" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Posts",
+  description: "Create, schedule, change, approve and delete posts; each target network's status, link and error."
+})) {}

@@ -31,7 +31,10 @@ export class ReviewsApi extends HttpApiGroup.make("reviews").add(
     success: Data(Post.ReviewLink),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "A signed, expiring link showing a post awaiting approval to one review profile")
-).annotateMerge(OpenApi.annotations({ title: "Reviews" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Reviews",
+  description: "Review profiles and signed review links, for people outside the workspace to approve a post without a key."
+})) {}
 
 const html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }))
 
@@ -51,4 +54,7 @@ export class ReviewPagesApi extends HttpApiGroup.make("reviewPages", { topLevel:
     success: html,
     error: html.pipe(HttpApiSchema.status(400))
   }).annotate(OpenApi.Summary, "The reviewer approves the post or sends it back with a note (events carry profileId)")
-) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Review Pages",
+  description: "The review page a review link opens, and its form. No key: the signed link is the proof."
+})) {}

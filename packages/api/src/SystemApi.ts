@@ -17,4 +17,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true }).a
     success: Health,
     error: HealthUnavailable.pipe(HttpApiSchema.status(503))
   }).annotate(OpenApi.Summary, "200 when the service and its database answer")
-) {}
+).annotateMerge(OpenApi.annotations({
+  title: "System",
+  description: "The service's health, for load balancers and monitors. No key."
+})) {}

@@ -4,6 +4,7 @@ import { Webhook } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data, Page } from "./Envelope.ts"
 import { Deleted } from "./PostsApi.ts"
+import * as QueryInteger from "./internal/queryInteger.ts"
 
 /** `POST /api/v1/webhooks` (product.md, "Webhooks"). Unknown fields are refused. */
 export const CreateEndpoint = Schema.Struct({
@@ -61,7 +62,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
   }).annotate(OpenApi.Summary, "Send webhook.test to the endpoint now and answer how the attempt went"),
   HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
     params: { id: Schema.String },
-    query: { limit: Schema.optional(Schema.String), cursor: Schema.optional(Schema.String) },
+    query: { limit: Schema.optional(QueryInteger.limit), cursor: Schema.optional(Schema.String) },
     success: Page(Webhook.Delivery),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "The endpoint's delivery attempts, newest first (kept 30 days)"),
@@ -70,4 +71,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
     success: Data(Webhook.Delivery),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send a delivery's body again now, with a new delivery id and signature")
-).annotateMerge(OpenApi.annotations({ title: "Webhooks" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Webhooks",
+  description: "Endpoints that receive Herald's signed events (post.published and the rest), and their delivery attempts."
+})) {}

@@ -23,4 +23,7 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace").add(
     success: Data(Workspace.Workspace),
     error: ForbiddenResponse
   }).annotate(OpenApi.Summary, "Change the workspace's settings (owners, admins and workspace keys)")
-).annotateMerge(OpenApi.annotations({ title: "Workspace" })) {}
+).annotateMerge(OpenApi.annotations({
+  title: "Workspace",
+  description: "The key's workspace: its name and whether posts need approval."
+})) {}
