@@ -1,4 +1,4 @@
-import { type Adapter, Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { apiVersion } from "./FacebookConfig.ts"
@@ -96,7 +96,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           message: "The action attempted has been deemed abusive or is otherwise disallowed",
           code: 368,
           error_user_title: "Content blocked",
-          error_user_msg: "This content goes against the Community Standards (the sandbox rejects #sandbox-fail)."
+          error_user_msg: SimulatorState.refusal(text)
         })
       case "flaky":
         return graphError(500, {
@@ -420,6 +420,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           })
           return Simulator.json({ recipient_id: recipient.id, message_id: sent.id })
         }))),
+      // The permalinks posts and videos were given (`/{page-id}/posts/{id}/`, `/{page-id}/videos/{id}/`).
+      ...SimulatorPage.routes(["/:pageId/posts/:id", "/:pageId/videos/:id"], {
+        network: "Facebook",
+        state,
+        baseUrl,
+        page: (post) => SimulatorPage.ofPost(state, post, { network: "Facebook", handle: (username) => username })
+      }),
       ...Simulator.controlRoutes(state)
     ]
   }

@@ -1,4 +1,4 @@
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { randomBytes } from "node:crypto"
@@ -147,7 +147,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           code: 9,
           error_subcode: 2207051,
           error_user_title: "Action is blocked",
-          error_user_msg: "We restrict certain activity to protect our community (the sandbox rejects #sandbox-fail)."
+          error_user_msg: SimulatorState.refusal(text)
         })
       case "flaky":
         return graphError(500, {
@@ -484,7 +484,15 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         const fields = subscriptions.get(check.account.id)
         return Simulator.json({ data: fields === undefined ? [] : [{ subscribed_fields: fields }] })
       })),
-      ...Simulator.controlRoutes(state)
+      // The permalinks media were given (`/p/{shortcode}/`, `/reel/{shortcode}/`, `/stories/{username}/{id}/`).
+      ...SimulatorPage.routes(["/p/:shortcode", "/reel/:shortcode", "/stories/:username/:id"], {
+        network: "Instagram",
+        state,
+        baseUrl,
+        page: (post) => SimulatorPage.ofPost(state, post, { network: "Instagram", handle: (username) => username })
+      }),
+      // Instagram reads comments only on media: one left on an account without media would never be read.
+      ...Simulator.controlRoutes(state, { commentsNeedPost: true })
     ]
   }
 }

@@ -143,4 +143,28 @@ AdapterSuite.withHarness({ makeAdapter: InstagramAdapter.make, makeSimulator: In
       const next = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
       assert.deepStrictEqual(next.comments.map((entry) => entry.text), ["New"])
     }))
+
+  it.effect("refuses a comment for an account with no media, or on a post it does not have, saying why", () =>
+    Effect.gen(function*() {
+      const ctx = yield* context
+      const { account } = yield* AdapterSuite.connect(ctx, "ig_no_media")
+      const refused = yield* AdapterSuite.control(ctx, "comments", { username: "ig_no_media", author: "fan", text: "Hello?" })
+      assert.strictEqual(refused.status, 409)
+      const error = refused.body["error"] as { code: string; message: string }
+      assert.strictEqual(error.code, "conflict")
+      assert.include(error.message, "ig_no_media has no posts")
+      assert.include(error.message, "publish a post to this account first")
+      assert.strictEqual(ctx.simulator.state.commentsAfter(account.networkAccountId, 0).length, 0)
+
+      const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+        account,
+        post: AdapterSuite.post({ text: `now with media ${Date.now()}`, media: [AdapterSuite.media.photo(ctx)] })
+      })
+      const elsewhere = yield* AdapterSuite.control(ctx, "comments", { username: "ig_no_media", author: "fan", text: "Hi", postId: "17890000" })
+      assert.strictEqual(elsewhere.status, 404)
+      assert.deepInclude(elsewhere.body["error"], { code: "not_found" })
+      const accepted = yield* AdapterSuite.control(ctx, "comments", { username: "ig_no_media", author: "fan", text: "Nice photo" })
+      assert.strictEqual(accepted.status, 201)
+      assert.strictEqual(accepted.body["postId"], published.id)
+    }))
 })

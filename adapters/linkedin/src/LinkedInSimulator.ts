@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import * as LittleText from "./internal/littleText.ts"
 import * as Request from "./internal/request.ts"
 import * as Uploads from "./internal/simulatorUploads.ts"
@@ -141,7 +141,7 @@ export const make = (options: Options): Simulator.Simulator => {
   const triggered = (text: string, accountId: string) => {
     switch (state.trigger(text, accountId)) {
       case "fail":
-        return unprocessable("This content can't be shared because it goes against LinkedIn's Professional Community Policies")
+        return unprocessable(SimulatorState.refusal(text))
       case "flaky":
         return failure(503, "Service temporarily unavailable, try again later")
       case "revoke":
@@ -388,6 +388,21 @@ export const make = (options: Options): Simulator.Simulator => {
           ? failure(answer.status, answer.message)
           : HttpServerResponse.empty({ status: answer.status, headers: answer.etag === undefined ? {} : { etag: answer.etag } })
       })),
+      // The permalink each post was given (`/feed/update/{urn}/`). Uploads are kept as URNs, not bytes.
+      ...SimulatorPage.routes(["/feed/update/:urn"], {
+        network: "LinkedIn",
+        state,
+        baseUrl: options.baseUrl,
+        page: (post) =>
+          SimulatorPage.ofPost(state, post, {
+            network: "LinkedIn",
+            handle: (username) => username,
+            parts: [{
+              text: post.text,
+              media: post.media.map((urn) => ({ kind: urn.includes(":video:") ? "video" : "image", url: undefined }))
+            }]
+          })
+      }),
       ...Simulator.controlRoutes(state)
     ]
   }

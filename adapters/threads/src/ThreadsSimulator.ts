@@ -1,4 +1,4 @@
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
 
@@ -29,10 +29,11 @@ const expired = () =>
 const revoked = () =>
   graphError(400, "Error validating access token: The user has not authorized application.", 190, { error_subcode: 458 })
 const unknownToken = () => graphError(400, "Invalid OAuth access token - Cannot parse access token", 190)
-const restricted = () =>
+/** Threads' refusal of content (subcode 2207051), saying why the sandbox refused it. */
+const restricted = (text: string) =>
   graphError(400, "Action is restricted", 100, {
     error_subcode: 2207051,
-    error_user_msg: "This post goes against our Community Standards, so it could not be shared."
+    error_user_msg: SimulatorState.refusal(text)
   })
 const unavailable = () =>
   graphError(503, "An unexpected error has occurred. Please retry your request later.", 2, { is_transient: true })
@@ -251,7 +252,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }
       switch (text === "" ? undefined : state.trigger(text, account.id)) {
         case "fail":
-          return restricted()
+          return restricted(text)
         case "flaky":
           return unavailable()
         case "revoke":
@@ -400,6 +401,18 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("POST", "/v1.0/:userId/threads_publish", publish),
       HttpRouter.route("GET", "/v1.0/:id/conversation", conversation),
       HttpRouter.route("GET", "/v1.0/:id", lookup),
+      // The permalink each post was given (`/@{username}/post/{shortcode}`), a thread whole on its first post's.
+      ...SimulatorPage.routes(["/:handle/post/:shortcode"], {
+        network: "Threads",
+        state,
+        baseUrl,
+        page: (post) =>
+          SimulatorPage.ofPost(state, post, {
+            network: "Threads",
+            handle: (username) => username,
+            parts: SimulatorPage.threadOf(state, post).map(SimulatorPage.partOf)
+          })
+      }),
       ...Simulator.controlRoutes(state)
     ]
   }

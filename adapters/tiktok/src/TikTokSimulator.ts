@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
 
 // TikTok's Login Kit v2 and Content Posting API as Herald's sandbox serves them: the same paths, the
 // `{ data, error: { code, message, log_id } }` envelope, `publish_id`s that move from PROCESSING_DOWNLOAD to
@@ -166,6 +166,19 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       // The sandbox's control routes, as on every simulator: TikTok's API gives Herald no inbox, so items
       // injected here are kept but never read (they show that the sandbox takes them, nothing more).
       ...Simulator.controlRoutes(state),
+      // The links posts were given: `/@{username}/video/{id}`, `/@{username}/photo/{id}`, or the profile
+      // (`/@{username}`) for a post only its account sees.
+      ...SimulatorPage.routes(["/:handle/video/:id", "/:handle/photo/:id", "/:handle"], {
+        network: "TikTok",
+        state,
+        baseUrl,
+        page: (post) =>
+          SimulatorPage.ofPost(state, post, {
+            network: "TikTok",
+            title: post.details["kind"] === "photo" && typeof post.details["title"] === "string" ? post.details["title"] : undefined,
+            note: post.details["privacy"] === "SELF_ONLY" ? "Only the account can see this post." : undefined
+          })
+      }),
       // The consent screen takes `client_key` (not `client_id`) and comma-separated scopes.
       HttpRouter.route("GET", "/v2/auth/authorize/", Effect.map(Simulator.query, (params) => {
         const redirectUri = params["redirect_uri"]

@@ -1,4 +1,4 @@
-import { type Adapter, Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
@@ -138,11 +138,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       return check._tag === "Valid" ? handle(check.account) : Effect.succeed(unauthorized())
     })
 
-  /** The sandbox trigger in a text as X would refuse it (`refused` for `#sandbox-fail`); undefined when none. */
-  const triggered = (text: string, accountId: string, refused: () => HttpServerResponse.HttpServerResponse) => {
+  /** The sandbox trigger in a text as X would refuse it (a 403 saying why); undefined when none. */
+  const triggered = (text: string, accountId: string) => {
     switch (state.trigger(text, accountId)) {
       case "fail":
-        return refused()
+        return problem(403, "Forbidden", SimulatorState.refusal(text))
       case "flaky":
         return unavailable()
       case "revoke":
@@ -278,7 +278,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       if (replyTo !== undefined && !state.posts.has(replyTo) && comment?.accountId !== account.id) {
         return problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.")
       }
-      const refused = triggered(text, account.id, duplicate)
+      const refused = triggered(text, account.id)
       if (refused !== undefined) return refused
       if (comment !== undefined) {
         const reply = state.addComment({
@@ -431,7 +431,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }
       const text = request?.text ?? ""
       if (text.trim() === "") return invalid("One or more parameters to your request was invalid.")
-      const refused = triggered(text, account.id, () => problem(403, "Forbidden", "You are not permitted to send this message."))
+      const refused = triggered(text, account.id)
       if (refused !== undefined) return refused
       const sent = state.addMessage({
         accountId: account.id,
@@ -459,6 +459,21 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     network,
     state,
     routes: [
+      // The link each post was given (`https://x.com/{username}/status/{id}`), as a page.
+      ...SimulatorPage.routes(["/:username/status/:id"], {
+        network: "X",
+        state,
+        baseUrl,
+        page: (post) =>
+          SimulatorPage.ofPost(state, post, {
+            network: "X",
+            // X took the media's bytes, which the sandbox does not keep: each is shown as a placeholder.
+            parts: SimulatorPage.threadOf(state, post).map((part) => ({
+              text: part.text,
+              media: part.media.map((url) => ({ ...SimulatorPage.mediaOf(url), url: undefined }))
+            }))
+          })
+      }),
       HttpRouter.route("GET", "/i/oauth2/authorize", Simulator.authorize(state)),
       HttpRouter.route("POST", "/2/oauth2/token", token),
       HttpRouter.route("GET", "/2/users/me", me),

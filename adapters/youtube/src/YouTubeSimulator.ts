@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
 
 // Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
 // `access_type=offline`, non-rotating refresh tokens, resumable upload sessions (`Location`, 308 probes),
@@ -461,6 +461,21 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("GET", "/youtube/v3/commentThreads", commentThreads),
       HttpRouter.route("GET", "/youtube/v3/comments", listComments),
       HttpRouter.route("POST", "/youtube/v3/comments", insertComment),
+      // The link each video was given (`/watch?v={id}`). YouTube took the video's bytes, which the sandbox
+      // does not keep: the page says what was uploaded.
+      ...SimulatorPage.routes(["/watch"], {
+        network: "YouTube",
+        state,
+        baseUrl,
+        page: (post) =>
+          SimulatorPage.ofPost(state, post, {
+            network: "YouTube",
+            handle: (username) => username,
+            title: typeof post.details["title"] === "string" ? post.details["title"] : undefined,
+            parts: [{ text: post.text, media: post.media.map((label) => ({ kind: "video", url: undefined, label: `Video (${label})` })) }],
+            note: typeof post.details["privacy"] === "string" ? `Visibility: ${post.details["privacy"]}` : undefined
+          })
+      }),
       ...Simulator.controlRoutes(state)
     ]
   }

@@ -24,6 +24,12 @@ export interface Options {
   /** A form of post to use for text (networks whose plain form needs media give one with media). */
   readonly textPost?: (context: Context) => PostVersion
   readonly extra?: (it: Methods, context: Effect.Effect<Context, never, Harness>) => void
+  /**
+   * Whether the network's refusal carries words of the simulator's choosing, so a `#sandbox-fail` refusal
+   * says it was the sandbox's trigger (`SimulatorState.refusal`); false for networks that answer a refusal
+   * with a code only (TikTok's `fail_reason`, YouTube's `rejectionReason`). True unless said.
+   */
+  readonly refusalInWords?: boolean
 }
 
 export interface Context {
@@ -430,6 +436,19 @@ export const suite = (name: string, options: Options) =>
           )
           assert.strictEqual(reasonOf(error), "Rejected")
           assert.isAbove(error.reason.message.length, 5)
+          if (options.refusalInWords !== false) assert.include(error.reason.message, "contains #sandbox-fail.")
+        }))
+
+      it.effect("is refused the first time for #sandbox-fail-once, then accepted when sent again", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const input = { account, post: textPost(options, ctx, `second time lucky #sandbox-fail-once ${Date.now()}`) }
+          const first = yield* Effect.flip(publishToEnd(ctx.adapter, input))
+          assert.strictEqual(reasonOf(first), "Rejected")
+          if (options.refusalInWords !== false) assert.include(first.reason.message, "#sandbox-fail-once")
+          const again = yield* publishToEnd(ctx.adapter, input)
+          assert.isString(again.id)
         }))
 
       it.effect("fails once with a transient error for #sandbox-flaky, then succeeds", () =>

@@ -7,7 +7,7 @@
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError, Simulator, type SimulatorState } from "./index.ts"
+import { Adapter, type AdapterConfig, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
 
 const network = "example"
 
@@ -240,7 +240,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const triggered = (text: string, accountId: string) => {
     switch (state.trigger(text, accountId)) {
       case "fail":
-        return error("content_rejected", "This content is not allowed here", 400)
+        return error("content_rejected", SimulatorState.refusal(text), 400)
       case "flaky":
         return error("unavailable", "Try again in a moment", 503)
       case "revoke":
@@ -329,6 +329,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return yield* accept(account.id, (text) =>
             state.addMessage({ accountId: account.id, from: { username: account.username }, text, conversationId, outgoing: true }))
         }))),
+      // The link each post was given (`/{username}/posts/{id}`), as a page.
+      ...SimulatorPage.routes(["/:username/posts/:id"], {
+        network: "Example",
+        state,
+        baseUrl,
+        page: (post) => SimulatorPage.ofPost(state, post, { network: "Example" })
+      }),
       ...Simulator.controlRoutes(state)
     ]
   }

@@ -93,7 +93,13 @@ const ControlMessage = Schema.Struct({
   attachments: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
 })
 
-/** A control call: its JSON body checked, its account (`username`) found, what `store` made answered with 201. */
+/** A control route's refusal, in Herald's error shape (`{ error: { code, message } }`). */
+const refused = (status: number, code: string, message: string) => json({ error: { code, message } }, status)
+
+/**
+ * A control call: its JSON body checked, its account (`username`) found, what `store` made answered with 201
+ * (or the refusal `store` gave).
+ */
 const control = <A extends { readonly username: string }>(
   state: SimulatorState,
   schema: Schema.Decoder<A>,
@@ -103,35 +109,66 @@ const control = <A extends { readonly username: string }>(
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = Schema.decodeUnknownOption(schema)(yield* Effect.orElseSucceed(request.json, () => null))
-    if (Option.isNone(body)) return json({ error: "invalid_request", message: `The JSON body needs ${fields}` }, 400)
+    if (Option.isNone(body)) return refused(400, "invalid", `The JSON body needs ${fields}`)
     const account = state.accountByUsername(body.value.username)
     if (account === undefined) {
-      const message = `No ${state.network} sandbox account is called ${body.value.username}`
-      return json({ error: "unknown_account", message }, 404)
+      return refused(404, "not_found", `No ${state.network} sandbox account is called ${body.value.username}`)
     }
-    return json(store(account, body.value), 201)
+    const stored = store(account, body.value)
+    return HttpServerResponse.isHttpServerResponse(stored) ? stored : json(stored, 201)
   })
+
+export interface ControlOptions {
+  /**
+   * The network reads comments only from the account's posts (Instagram lists a media's comments, nothing
+   * else): a comment with no post of the account to sit on would be stored and never read, so it is refused.
+   */
+  readonly commentsNeedPost?: boolean | undefined
+}
 
 /**
  * What stands for the people on a network, who no adapter speaks for: `POST /_control/comments` leaves a
  * comment on an account's post (its newest when `postId` is absent) and `POST /_control/messages` sends the
  * account a direct message (in its conversation with `author`), so tests and people trying the sandbox can
- * fill an inbox. `username` is the account's, `author` the writer's; both answer 201 with what was stored.
- * An account is known once it consented here or a token of it was used (in any process sharing the store).
+ * fill an inbox. `username` is the account's, `author` the writer's; both answer 201 with what was stored,
+ * and refusals come in Herald's error shape. An account is known once it consented here or a token of it was
+ * used (in any process sharing the store).
  */
-export const controlRoutes = (state: SimulatorState): ReadonlyArray<HttpRouter.Route<never, never>> => [
+export const controlRoutes = (
+  state: SimulatorState,
+  options: ControlOptions = {}
+): ReadonlyArray<HttpRouter.Route<never, never>> => [
   HttpRouter.route("POST", "/_control/comments", control(
     state,
     ControlComment,
     "username, author and text (postId and replyTo may be given)",
-    (account, body) =>
-      state.addComment({
+    (account, body) => {
+      if (options.commentsNeedPost === true) {
+        const posts = state.postsOf(account.id)
+        if (posts.length === 0) {
+          return refused(
+            409,
+            "conflict",
+            `${account.username} has no posts on the ${state.network} sandbox yet, and ${state.network} reads comments only ` +
+              "on an account's posts: publish a post to this account first, then comment on it"
+          )
+        }
+        if (body.postId !== undefined && !posts.some((post) => post.id === body.postId)) {
+          return refused(
+            404,
+            "not_found",
+            `${account.username} has no post ${body.postId} on the ${state.network} sandbox (GET _posts?username=${account.username} lists its posts)`
+          )
+        }
+      }
+      return state.addComment({
         accountId: account.id,
         author: { username: body.author },
         text: body.text,
         postId: body.postId,
         replyTo: body.replyTo
       })
+    }
   )),
   HttpRouter.route("POST", "/_control/messages", control(
     state,

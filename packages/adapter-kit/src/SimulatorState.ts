@@ -5,8 +5,8 @@ import { type Change, Journal, type Saved, type Table, type TableOptions } from 
 // What a network's simulator remembers: the accounts that consented, the codes and tokens it issued, what
 // was "published", and the comments and direct messages of the accounts' inboxes. Shared by every
 // simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
-// rejected, `#sandbox-flaky` fails once with a transient error and then succeeds, `#sandbox-revoke` answers
-// as a revoked token does. It is held in memory as tables of records; `SimulatorStore.serve` saves what
+// rejected, `#sandbox-fail-once` is rejected the first time only, `#sandbox-flaky` fails once with a
+// transient error and then succeeds, `#sandbox-revoke` answers as a revoked token does. It is held in memory as tables of records; `SimulatorStore.serve` saves what
 // each request wrote and loads what other processes saved, so the sandbox outlives restarts and is the
 // same in every process. A simulator keeps its own records (containers, uploads) in `table(name)`.
 
@@ -83,6 +83,18 @@ export interface MessageInput {
 }
 
 export type Trigger = "fail" | "flaky" | "revoke"
+
+const failOnce = "#sandbox-fail-once"
+
+/**
+ * Why the sandbox refused a text (`fail`), in plain words: every simulator puts this where its network's
+ * "content rejected" answer carries its message, so the person reading the failure sees the trigger they
+ * typed rather than the network's wording for a reason that never happened.
+ */
+export const refusal = (text: string): string =>
+  text.replaceAll(failOnce, "").includes("#sandbox-fail")
+    ? "The sandbox refused this because its text contains #sandbox-fail."
+    : "The sandbox refused this once because its text contains #sandbox-fail-once; sending it again goes through."
 
 export type TokenCheck =
   | { readonly _tag: "Valid"; readonly account: SimulatedAccount; readonly grant: Grant }
@@ -189,6 +201,7 @@ export class SimulatorState {
   // Simulators lengthen a grant they just made (long-lived and Page tokens): noted on reads too.
   private readonly grants = this.journal.table<Grant>("grant", { mutable: true })
   private readonly flakySeen = this.journal.table<true>("flaky")
+  private readonly failedOnce = this.journal.table<true>("failedOnce")
   private readonly revokedAccounts = this.journal.table<true>("revoked")
   // (account, counterpart) to its conversation: one thread per person.
   private readonly conversationsByCounterpart = this.journal.table<string>("conversation")
@@ -338,13 +351,25 @@ export class SimulatorState {
     for (const [token, grant] of this.grants.view) if (grant.accountId === accountId) this.grants.set(token, { ...grant, revoked: true })
   }
 
-  /** The sandbox trigger in a text, if any; `#sandbox-revoke` also revokes the account's grants. */
+  /**
+   * The sandbox trigger in a text, if any; `#sandbox-revoke` also revokes the account's grants.
+   * `#sandbox-fail-once` answers `fail` the first time the account sends that text and nothing after, so a
+   * manual retry goes through; what was refused is kept with the rest of the state, so the retry may reach
+   * any process.
+   */
   trigger(text: string, accountId: string): Trigger | undefined {
     if (text.includes("#sandbox-revoke")) {
       this.revoke(accountId)
       return "revoke"
     }
-    if (text.includes("#sandbox-fail")) return "fail"
+    if (text.includes(failOnce)) {
+      const key = compound(accountId, text)
+      if (!this.failedOnce.has(key)) {
+        this.failedOnce.set(key, true)
+        return "fail"
+      }
+    }
+    if (text.replaceAll(failOnce, "").includes("#sandbox-fail")) return "fail"
     if (text.includes("#sandbox-flaky")) {
       const key = compound(accountId, text)
       if (!this.flakySeen.has(key)) {

@@ -113,11 +113,11 @@ AdapterSuite.withHarness({ makeAdapter: ExampleNetwork.make, makeSimulator: Exam
       for (const kind of ["comments", "messages"] as const) {
         const unknown = yield* AdapterSuite.control(ctx, kind, { username: "nobody_here", author: "lee", text: "hi" })
         assert.strictEqual(unknown.status, 404)
-        assert.strictEqual(unknown.body["error"], "unknown_account")
-        assert.isString(unknown.body["message"])
+        assert.deepInclude(unknown.body["error"], { code: "not_found" })
+        assert.include((unknown.body["error"] as { message: string }).message, "nobody_here")
         const missing = yield* AdapterSuite.control(ctx, kind, { username: "inbox_control", author: "lee" })
         assert.strictEqual(missing.status, 400)
-        assert.isString(missing.body["message"])
+        assert.deepInclude(missing.body["error"], { code: "invalid" })
       }
     }))
 })
