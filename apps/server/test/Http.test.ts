@@ -69,7 +69,7 @@ layer(serverLayer(), { timeout: 120_000 })("REST skeleton", (it) => {
       const cases: ReadonlyArray<readonly [Record<string, string>, RegExp]> = [
         [{ authorization: "Bearer not-a-key" }, /Malformed/],
         [{ authorization: `Bearer ${key.key.slice(0, -1)}${lastChar}` }, /checksum/],
-        [{ authorization: `Basic ${Buffer.from("user:pass").toString("base64")}` }, /Missing/],
+        [{ authorization: `Basic ${Buffer.from("user:pass").toString("base64")}` }, /must be `Bearer <key>`, not `Basic/],
         [{ authorization: "Bearer" }, /Missing/]
       ]
       for (const [headers, message] of cases) {

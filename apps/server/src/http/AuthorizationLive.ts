@@ -44,20 +44,71 @@ const viewerReads = (principal: ApiKeys.Principal) =>
       ? Effect.fail(new ApiError.Forbidden({ message: "This key acts for a viewer, who can read but not change anything" }))
       : Effect.void)
 
-/** A request without a valid key: counted against its address, then `unauthorized` with `WWW-Authenticate: Bearer`. */
+/** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
+export const bearerKey = (request: HttpServerRequest.HttpServerRequest): string =>
+  /^Bearer[ \t]+(.+?)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
+
+const token = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,19}$/
+
+/**
+ * Why a request carries no bearer key, named as precisely as is cheap: a bare key or another scheme in
+ * `Authorization`, or the key in a header or query parameter other APIs use. Never repeats what was sent
+ * beyond a scheme's or a name's spelling.
+ */
+export const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.Unauthenticated => {
+  const authorization = (request.headers["authorization"] ?? "").trim()
+  if (authorization !== "") {
+    const scheme = authorization.split(/[ \t]/, 1)[0] ?? ""
+    if (scheme.toLowerCase() === "bearer") return new ApiKeys.Unauthenticated({ reason: "missing" })
+    if (/^hrld_/i.test(authorization)) return new ApiKeys.Unauthenticated({ reason: "not_bearer" })
+    return token.test(scheme)
+      ? new ApiKeys.Unauthenticated({ reason: "other_scheme", sent: scheme })
+      : new ApiKeys.Unauthenticated({ reason: "not_bearer" })
+  }
+  for (const header of ["X-API-Key", "Api-Key"]) {
+    if (request.headers[header.toLowerCase()] !== undefined) {
+      return new ApiKeys.Unauthenticated({ reason: "wrong_header", sent: header })
+    }
+  }
+  const query = new URLSearchParams(request.url.split("?")[1] ?? "")
+  for (const parameter of ["api_key", "apiKey", "access_token"]) {
+    if (query.has(parameter)) return new ApiKeys.Unauthenticated({ reason: "in_query", sent: parameter })
+  }
+  return new ApiKeys.Unauthenticated({ reason: "missing" })
+}
+
+/**
+ * `WWW-Authenticate` for a refusal (RFC 6750, section 3): `error="invalid_token"` only when a key was sent,
+ * and always the message as `error_description`, so a client that shows only the header still tells its
+ * user how to authenticate. The description is narrowed to the characters RFC 6750 allows there.
+ */
+export const challenge = (refused: ApiKeys.Unauthenticated) => {
+  const description = refused.message.replace(/"/g, "'").replace(/\\/g, "/").replace(/[^\x20-\x7E]/g, "?")
+  return `Bearer realm="herald"${refused.noToken ? "" : `, error="invalid_token"`}, error_description="${description}"`
+}
+
+/** A request without a valid key: counted against its address, then `unauthorized` with `WWW-Authenticate`. */
 export const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
   Effect.gen(function*() {
     // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
     const request = yield* HttpServerRequest.HttpServerRequest
     const address = Option.getOrElse(request.remoteAddress, () => "unknown")
     yield* limit(rateLimiter, `address:${address}`)
-    yield* withHeaders({
-      "www-authenticate": refused.reason === "missing"
-        ? `Bearer realm="herald"`
-        : `Bearer realm="herald", error="invalid_token"`
-    })
+    yield* withHeaders({ "www-authenticate": challenge(refused) })
     return yield* new ApiError.Unauthorized({ message: refused.message })
   })
+
+/** The principal of a request's bearer key, or the refusal that says what is wrong with what it sent. */
+export const authenticate = (
+  apiKeys: ApiKeys.ApiKeys["Service"],
+  rateLimiter: RateLimiter.RateLimiter["Service"],
+  key: string
+) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    (key === "" ? Effect.fail(whyNoKey(request)) : apiKeys.authenticate(key)).pipe(
+      Effect.catchTag("SqlError", Effect.die),
+      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused))
+    ))
 
 export const layer = Layer.effect(
   Authorization.Authorization,
@@ -68,9 +119,7 @@ export const layer = Layer.effect(
 
     return Authorization.Authorization.of({
       bearer: (httpEffect, { credential }) =>
-        apiKeys.authenticate(Redacted.value(credential)).pipe(
-          Effect.catchTag("SqlError", Effect.die),
-          Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused)),
+        authenticate(apiKeys, rateLimiter, Redacted.value(credential)).pipe(
           Effect.flatMap((principal) =>
             Effect.andThen(
               Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal)),

@@ -4,7 +4,8 @@ import { ApiError } from "@herald/api"
 import { ApiKeys, RateLimiter } from "@herald/core"
 import { Server, Tools } from "@herald/mcp"
 import { PublicUrl } from "../PublicUrl.ts"
-import { limit, refuse } from "./AuthorizationLive.ts"
+import { authenticate, bearerKey, limit } from "./AuthorizationLive.ts"
+import * as OAuthDiscovery from "./OAuthDiscovery.ts"
 
 // `/api/mcp`: the MCP server for AI assistants (reference, "MCP server"), Streamable HTTP and stateless. The
 // bearer key is checked before the transport, as for REST (401 in the REST error shape, with
@@ -44,11 +45,7 @@ const handle = (tools: ReadonlyArray<Tools.Tool>) =>
     const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
     const publicUrl = yield* PublicUrl
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
-    const principal = yield* apiKeys.authenticate(bearer).pipe(
-      Effect.catchTag("SqlError", Effect.die),
-      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused))
-    )
+    const principal = yield* authenticate(apiKeys, rateLimiter, bearerKey(request))
     // A stateless server keeps no stream for GET and no session for DELETE to end (MCP, "Streamable HTTP").
     if (request.method !== "POST") {
       return rpcError(405, -32000, "Method not allowed: this MCP server is stateless and answers POST only", { allow: "POST" })
@@ -92,5 +89,11 @@ const handle = (tools: ReadonlyArray<Tools.Tool>) =>
       })
     ))
 
-/** The route, for every method (GET and DELETE are answered 405 once the key is checked). */
-export const layer = Layer.unwrap(Effect.map(Tools.make, (tools) => HttpRouter.add("*", "/api/mcp", handle(tools))))
+/**
+ * The route, for every method (GET and DELETE are answered 405 once the key is checked), and the OAuth
+ * discovery paths an MCP client tries after a 401, which say to use a bearer key.
+ */
+export const layer = Layer.mergeAll(
+  Layer.unwrap(Effect.map(Tools.make, (tools) => HttpRouter.add("*", "/api/mcp", handle(tools)))),
+  OAuthDiscovery.layer
+)
