@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { spawnSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -107,6 +107,16 @@ const deliveries = Effect.gen(function*() {
   return { oldSecret: endpoint.secret as string, newSecret: rotated as string, test, post, redelivered, afterRotation }
 })
 
+/** The known-answer vectors of docs/webhooks.md ("Test vectors"), as a receiver copying them reads them. */
+const documentedVectors = () => {
+  const doc = readFileSync(join(receivers, "../webhooks.md"), "utf8")
+  const section = doc.slice(doc.indexOf("\n## Test vectors\n"), doc.indexOf("\n## A receiver\n"))
+  return [...section.matchAll(/```text\n([\s\S]*?)```/g)].map((match) => {
+    const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(match[1]!)![1]!
+    return { secret: field("secret"), timestamp: Number(field("timestamp")), body: field("body"), header: field("header") }
+  })
+}
+
 const signatureOf = (delivery: Captured) => String(delivery.headers["service-signature"])
 const timeOf = (delivery: Captured) => Number(/t=(\d+)/.exec(signatureOf(delivery))![1])
 const eventOf = (delivery: Captured) => JSON.parse(delivery.body.toString("utf8"))
@@ -161,6 +171,14 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("copy-past
         refuses("timestamp_too_old", post.body, signatureOf(post), [oldSecret], t + 301)
         accepts(post, [oldSecret], t - 300)
         refuses("timestamp_in_future", post.body, signatureOf(post), [oldSecret], t - 301)
+
+        // The documented vectors, at their own time.
+        const vectors = documentedVectors()
+        assert.strictEqual(vectors.length, 2)
+        for (const vector of vectors) {
+          const event = JSON.parse(vector.body)
+          assert.strictEqual(verify(vector.body, vector.header, [vector.secret], vector.timestamp), `verified ${event.event} ${event.id}`)
+        }
 
         refuses("missing_header", post.body, "", [oldSecret])
         refuses("malformed_header", post.body, v1!, [oldSecret])
