@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
-import { accessSync, constants, copyFileSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
+import { execFile, execFileSync } from "node:child_process"
+import { accessSync, constants, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { delimiter, join, resolve } from "node:path"
+import { delimiter, dirname, join, resolve } from "node:path"
 import { Settings } from "@herald/core"
 
 // `./herald` as a newcomer runs it from a fresh clone: with the machine's own Node.js first on PATH (the
@@ -13,14 +13,16 @@ const launcher = join(root, "herald")
 // PATH without any node_modules/.bin (vitest and pnpm put theirs first), so `node` is the system's.
 const systemPath = (process.env["PATH"] ?? "").split(delimiter).filter((entry) => !entry.includes("node_modules"))
   .join(delimiter)
-const systemNode = systemPath.split(delimiter).map((entry) => join(entry, "node")).find((file) => {
-  try {
-    accessSync(file, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-})
+const onSystemPath = (name: string) =>
+  systemPath.split(delimiter).map((entry) => join(entry, name)).find((file) => {
+    try {
+      accessSync(file, constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+const systemNode = onSystemPath("node")
 
 interface Run {
   readonly code: number
@@ -28,10 +30,10 @@ interface Run {
   readonly stderr: string
 }
 
-const run = (file: string, args: ReadonlyArray<string>) =>
+const run = (file: string, args: ReadonlyArray<string>, cwd = root) =>
   new Promise<Run>((done) => {
     const env = { ...process.env, PATH: systemPath, BASE_URL: "", DATABASE_URL: "", HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-launcher-")) }
-    execFile(file, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(file, args, { env, cwd, timeout: 120_000 }, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
   })
 
@@ -91,5 +93,32 @@ describe("herald secret generate", () => {
     const document = JSON.parse(printed.stdout)
     assert.deepStrictEqual(Object.keys(document), ["secret"])
     assert.match(document.secret, /^[0-9a-f]{64}$/)
+  })
+})
+
+// The README's quick start from a fresh clone, with the system's Node.js and npx only: the packages come
+// from pnpm's store, as the test run's own install left it.
+describe.skipIf(onSystemPath("npx") === undefined)("a fresh clone", () => {
+  it("installs without engine warnings with the system's Node.js, then ./herald runs", async () => {
+    const clone = mkdtempSync(join(tmpdir(), "herald-clone-"))
+    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+      .split("\0").filter((file) => file !== "")
+    for (const file of files) {
+      mkdirSync(join(clone, dirname(file)), { recursive: true })
+      cpSync(join(root, file), join(clone, file), { verbatimSymlinks: true })
+    }
+    const install = await run(onSystemPath("npx")!, ["-y", "pnpm@12.21.0", "install", "--frozen-lockfile", "--prefer-offline"], clone)
+    assert.strictEqual(install.code, 0, install.stdout + install.stderr)
+    assert.notMatch(install.stdout + install.stderr, /Unsupported engine/)
+    const version = await run(join(clone, "herald"), ["--version"], clone)
+    rmSync(clone, { recursive: true, force: true })
+    assert.strictEqual(version.code, 0, version.stderr)
+    assert.match(version.stdout, /herald v\d/)
+  })
+
+  it("checks the packages' engines against the Node.js Herald runs on", () => {
+    const nodeDependency = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies.node
+    const checkedAgainst = /^nodeVersion: (.+)$/m.exec(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8"))?.[1]
+    assert.strictEqual(`npm:node@${checkedAgainst}`, nodeDependency)
   })
 })
