@@ -62,8 +62,8 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual(refused.body.error.code, "forbidden")
       const approved = yield* owner("POST", `/posts/${id}/approve`, { note: "Lovely" })
       assert.strictEqual(approved.status, 200, approved.text)
-      assert.strictEqual(approved.body.data.status, "scheduled")
-      // Approved after its time: out now.
+      // Approved after its time: out now, so going out rather than scheduled.
+      assert.strictEqual(approved.body.data.status, "publishing")
       assert.strictEqual((yield* settled(get, id)).status, "published")
       assert.strictEqual((yield* owner("POST", `/posts/${id}/approve`, {})).status, 409)
 
@@ -72,7 +72,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual(seen[0]!.data.status, "awaiting_approval")
       assert.isString(seen[1]!.data.memberId)
       assert.strictEqual(seen[2]!.data.note, "Lovely")
-      assert.strictEqual(seen[2]!.data.post.status, "scheduled")
+      assert.strictEqual(seen[2]!.data.post.status, "publishing")
     }))
 
   it.effect("changes requested send it back to draft; edited and resubmitted, it is approved", () =>

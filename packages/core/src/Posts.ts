@@ -109,7 +109,7 @@ export class Posts extends Context.Service<Posts, {
     Post.Post,
     PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
   >
-  /** A post awaiting approval is scheduled (`post.approved`); past its time, it goes out now. */
+  /** A post awaiting approval is scheduled (`post.approved`); past its time, it goes out now (`publishing`). */
   approve(workspaceId: string, postId: string, actor: Actor, note?: string): Effect.Effect<
     Post.Post,
     PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
@@ -181,7 +181,14 @@ export class Posts extends Context.Service<Posts, {
 
         const id = yield* Ids.make("pst")
         const awaiting = !draft && (yield* needsApproval(workspaceId, actor))
-        const status: Post.PostStatus = draft ? "draft" : awaiting ? "awaiting_approval" : "scheduled"
+        // Sent now, it is not scheduled: it is going out (the engine takes it from `publishing` on).
+        const status: Post.PostStatus = draft
+          ? "draft"
+          : awaiting
+          ? "awaiting_approval"
+          : input.publishNow === true
+          ? "publishing"
+          : "scheduled"
         // Built from what is written rather than read back, and written in one statement (a single statement
         // is atomic, so post, targets, media and the event commit together): a create is two round trips.
         const post = new Post.Post({
@@ -225,8 +232,13 @@ export class Posts extends Context.Service<Posts, {
           return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
         })
         const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
-        const event = Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post, status })
-        const submitted = Events.row(workspaceId, "post.submitted", { postId: id, post, ...actorData(actor ?? workspaceActor) })
+        // A post sent now has no event of its own: the next one it emits is its outcome (`post.published`, ...).
+        const created = status === "publishing"
+          ? []
+          : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post, status })]
+        const eventRows = awaiting
+          ? [...created, Events.row(workspaceId, "post.submitted", { postId: id, post, ...actorData(actor ?? workspaceActor) })]
+          : created
         yield* sql`
           WITH inserted_post AS (
             INSERT INTO posts (id, workspace_id, status, content, platform_content, x_thread, instagram_format, tiktok,
@@ -247,13 +259,18 @@ export class Posts extends Context.Service<Posts, {
             RETURNING post_id
           )`
         }
-          INSERT INTO events (id, workspace_id, event, data)
-          VALUES (${event.id}, ${event.workspaceId}, ${event.event}, ${event.data}::jsonb)${
-          awaiting ? sql`, (${submitted.id}, ${submitted.workspaceId}, ${submitted.event}, ${submitted.data}::jsonb)` : sql``
+${
+          eventRows.length === 0
+            ? sql`
+          SELECT id FROM inserted_post`
+            : sql`
+          INSERT INTO events (id, workspace_id, event, data) VALUES ${
+              sql.join(", ", false)(eventRows.map((row) => sql`(${row.id}, ${row.workspaceId}, ${row.event}, ${row.data}::jsonb)`))
+            }`
         }
         `
         // After the commit: the engine re-reads the post when the message arrives.
-        if (scheduledAt !== null && status === "scheduled") yield* scheduler.schedule(id, 1, scheduledAt)
+        if (scheduledAt !== null && (status === "scheduled" || status === "publishing")) yield* scheduler.schedule(id, 1, scheduledAt)
         return post
       })
 
@@ -394,10 +411,10 @@ export class Posts extends Context.Service<Posts, {
             return yield* new PostConflict({ message: `Post ${postId} is ${locked.status}; only partial or failed posts can be retried` })
           }
           const now = new Date(yield* Clock.currentTimeMillis)
-          // Published targets are left alone; the failed ones go out again.
+          // Published targets are left alone; the failed ones go out again, now.
           yield* sql`UPDATE post_targets SET status = 'pending', error = NULL WHERE post_id = ${postId} AND status = 'failed'`
           const [updated] = yield* sql<{ readonly version: number }>`
-            UPDATE posts SET status = 'scheduled', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
+            UPDATE posts SET status = 'publishing', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
               publish_note = NULL, updated_at = now()
             WHERE id = ${postId}
             RETURNING version`
@@ -446,8 +463,9 @@ export class Posts extends Context.Service<Posts, {
           const locked = yield* move(workspaceId, postId, "awaiting_approval", "approved")
           // Approved after its time: it goes out now.
           const at = locked.scheduledAt === null || locked.scheduledAt < now ? now : locked.scheduledAt
+          const status: Post.PostStatus = at.getTime() <= now.getTime() ? "publishing" : "scheduled"
           const [updated] = yield* sql<{ readonly version: number }>`
-            UPDATE posts SET status = 'scheduled', scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
+            UPDATE posts SET status = ${status}, scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
             WHERE id = ${postId} RETURNING version`
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.approved", {

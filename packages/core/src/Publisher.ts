@@ -77,7 +77,10 @@ export type Begin =
   | { readonly _tag: "Skipped"; readonly reason: string }
 
 export class Publisher extends Context.Service<Publisher, {
-  /** Moves a scheduled post whose time has come (same `version`) to `publishing`; anything else is skipped. */
+  /**
+   * Moves a scheduled post whose time has come (same `version`) to `publishing`, or takes up one already
+   * `publishing` at that version (sent now, or cut off mid-post); anything else is skipped.
+   */
   begin(postId: string, version: number): Effect.Effect<Begin, SqlError.SqlError>
   /** The accounts of the post's targets still to send. */
   pending(postId: string): Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
@@ -134,7 +137,8 @@ export class Publisher extends Context.Service<Publisher, {
               SELECT status, version FROM posts WHERE id = ${postId}`
             if (row === undefined) return { _tag: "Skipped", reason: "deleted" } as const
             if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
-            // Already begun: a process that died mid-post has its message delivered again.
+            // Already begun: a post sent now (saved `publishing`), or a process that died mid-post has its
+            // message delivered again.
             if (row.status === "publishing") return { _tag: "Started", lateMs: 0, pending: yield* pending(postId) } as const
             return { _tag: "Skipped", reason: `now ${row.status}` } as const
           }

@@ -8,7 +8,7 @@ import { Scheduler } from "./Scheduler.ts"
 /**
  * Publishing on `effect/cluster`. Scheduling a post sends a persisted message to the post's entity, due at
  * its time (`DeliverAt`) and keyed by post and version so a repeat is dropped. When it arrives the entity
- * re-reads the post and goes on only if it is still scheduled at that version; then it sends every target
+ * re-reads the post and goes on only if it is still scheduled (or, sent now, publishing) at that version; then it sends every target
  * and ends the post. The message stays unprocessed until that is done, so a process that dies part-way has
  * the message delivered again by the runner that takes its shard over, and the work resumes from the
  * targets' own journal (docs/decisions/0004 says why this is not an `effect/workflow`).
@@ -100,8 +100,9 @@ export const scheduler = Layer.effect(
 
 /**
  * Finds scheduled posts whose time passed without their message arriving (a process stopped between
- * saving the post and sending its message) and schedules them again; a message that is only late is
- * dropped as a repeat. Runs at start and then every `every`.
+ * saving the post and sending its message) and schedules them again; a message that is only late, or one
+ * already being worked on, is dropped as a repeat. Posts sent now are saved `publishing` with their message
+ * sent after the commit, so they are looked for too. Runs at start and then every `every`.
  */
 export const sweep = (every: Duration.Input = Duration.seconds(30)) =>
   Layer.effectDiscard(Effect.gen(function*() {
@@ -110,7 +111,7 @@ export const sweep = (every: Duration.Input = Duration.seconds(30)) =>
     const round = Effect.gen(function*() {
       const due = yield* sql<{ readonly id: string; readonly version: number; readonly scheduledAt: Date }>`
         SELECT id, version, scheduled_at FROM posts
-        WHERE status = 'scheduled' AND scheduled_at <= now() - interval '30 seconds'
+        WHERE status IN ('scheduled', 'publishing') AND scheduled_at <= now() - interval '30 seconds'
         ORDER BY scheduled_at LIMIT 1000`
       yield* Effect.forEach(due, (post) => schedulerService.schedule(post.id, post.version, post.scheduledAt), {
         concurrency: 16,

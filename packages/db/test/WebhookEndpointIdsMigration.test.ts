@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
-import { renameEndpointIds } from "../src/migrations/0020_webhook_endpoint_ids.ts"
+import { renameEndpointIds } from "../src/migrations/0020_endpoint_ids_and_publishing_due.ts"
 import { backends } from "../src/testing.ts"
 
 // Migration 0020 on a database with endpoints made before the `whk_` prefix: each keeps its settings, secret,

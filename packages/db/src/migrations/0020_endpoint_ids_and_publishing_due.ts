@@ -2,9 +2,13 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 // Webhook endpoint ids carry the `whk_` prefix product.md gives them: an endpoint made as `wh_<rest>` becomes
-// `whk_<rest>`, and so do its messages and deliveries (decision 0016).
+// `whk_<rest>`, and so do its messages and deliveries (decision 0016). And a post sent now is saved
+// `publishing` with its message sent after the commit: the engine's sweep looks for those as it looks for
+// scheduled posts whose message was lost, by their time.
 export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
   yield* renameEndpointIds
+  yield* sql`CREATE INDEX posts_publishing_due ON posts (scheduled_at) WHERE status = 'publishing'`
 })
 
 /**
