@@ -93,7 +93,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.strictEqual(tooLong.status, 400)
       assert.strictEqual(tooLong.body.error.code, "invalid")
       assert.strictEqual(tooLong.body.error.message, "example: text is 101 characters; the limit is 100")
-      assert.deepInclude(tooLong.body.error.details[0], { network: "example", field: "text" })
+      assert.deepInclude(tooLong.body.error.details[0], { network: "example", field: "content" })
       const empty = yield* post({ content: "", accountIds: [accountId], draft: true })
       assert.strictEqual(empty.status, 400)
       assert.include(empty.body.error.message, "example: a post needs text or media")
@@ -255,9 +255,11 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       yield* Effect.orDie(sql`UPDATE post_targets SET status = 'failed', error = 'no' WHERE post_id = ${id}`)
       const retried = yield* request(`${base}/api/v1/posts/${id}/retry`, { method: "POST", headers: bearer(key.key) })
       assert.strictEqual(retried.status, 200, retried.text)
-      assert.strictEqual(retried.body.data.status, "scheduled")
+      // Retried, it goes out at once.
+      assert.strictEqual(retried.body.data.status, "publishing")
       assert.deepInclude(retried.body.data.targets[0], { status: "pending", error: null })
-      assert.strictEqual((yield* events(workspace.id)).at(-1)!.event, "post.retried")
+      // It goes out at once, so its outcome may already follow.
+      assert.include((yield* events(workspace.id)).map((event) => event.event), "post.retried")
     }))
 
   it.effect("replays a repeat with the same Idempotency-Key and body, refuses another body, and makes one post of two at once", () =>

@@ -95,6 +95,8 @@ export const Violation = Schema.Struct({
   /** What the post has. */
   actual: Schema.String,
   /** The whole sentence: `x: text is 312 characters; the limit is 280`. */
-  message: Schema.String
+  message: Schema.String,
+  /** When the rule is about one attachment or one follow-up post: its place in `media` or `thread`, from 0. */
+  item: Schema.optionalKey(Schema.Number)
 })
 export type Violation = typeof Violation.Type

@@ -7,8 +7,11 @@ import type { FormLimits, Limits, MediaLimits, TextCounter, TextLimits, Violatio
 import type { MediaItem, PostVersion } from "./PostVersion.ts"
 import { count, links } from "./TextCounter.ts"
 
-/** Builds one violation; `sentence` is the message without the network's name, which every message starts with. */
-type Report = (field: ViolationField, limit: string, actual: string, sentence: string) => Violation
+/**
+ * Builds one violation; `sentence` is the message without the network's name, which every message starts with;
+ * `item`, the attachment's or follow-up's place (from 0) when the rule is about one of them.
+ */
+type Report = (field: ViolationField, limit: string, actual: string, sentence: string, item?: number) => Violation
 
 /**
  * Every rule `post` breaks on `network`, in a stable order: format, text (length, links, forbidden
@@ -16,12 +19,13 @@ type Report = (field: ViolationField, limit: string, actual: string, sentence: s
  * thumbnail, first comment. Empty when the post is fine.
  */
 export const validate = (network: string, limits: Limits, post: PostVersion): ReadonlyArray<Violation> => {
-  const report: Report = (field, limit, actual, sentence) => ({
+  const report: Report = (field, limit, actual, sentence, item) => ({
     network,
     field,
     limit,
     actual,
-    message: `${network}: ${sentence}`
+    message: `${network}: ${sentence}`,
+    ...(item === undefined ? {} : { item })
   })
   // `hasOwn`, not indexing: a format such as "constructor" must not find something on Object's prototype.
   if (!Object.hasOwn(limits.forms, post.format)) {
@@ -186,7 +190,7 @@ const checkAspectRatio = (
   const broken = ratio < bounds.min ? bounds.min : bounds.max
   const actual = `${width / divisor}:${height / divisor} (${decimalsApart(ratio, broken)})`
   const allowed = `between ${formatRatio(bounds.min)} and ${formatRatio(bounds.max)}`
-  return report("media", allowed, actual, `photo ${position} is ${actual}; allowed ${allowed}`)
+  return report("media", allowed, actual, `photo ${position} is ${actual}; allowed ${allowed}`, position - 1)
 }
 
 const checkDuration = (
@@ -203,7 +207,7 @@ const checkDuration = (
   const tenths = duration < bounds.min ? Math.floor(duration / 100) : Math.ceil(duration / 100)
   const actual = `${(tenths / 10).toFixed(1)} s`
   const allowed = `${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`
-  return report("media", allowed, actual, `video ${position} is ${actual} long; allowed ${allowed}`)
+  return report("media", allowed, actual, `video ${position} is ${actual} long; allowed ${allowed}`, position - 1)
 }
 
 const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<string>): Array<Violation> => {
@@ -224,12 +228,12 @@ const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<str
     const position = index + 2
     // A follow-up carries text only, so an empty one would be an empty post, which networks refuse.
     if (text.trim() === "") {
-      violations.push(report("thread", "text in every post", "empty", `thread post ${position} is empty`))
+      violations.push(report("thread", "text in every post", "empty", `thread post ${position} is empty`, index))
       return
     }
     const length = count(text, form.text.counter)
     if (length > limits.maxLength) {
-      violations.push(overLimit(report, "thread", `thread post ${position} is`, length, limits.maxLength, unit))
+      violations.push(overLimit(report, "thread", `thread post ${position} is`, length, limits.maxLength, unit, index))
     }
   })
   return violations
@@ -252,9 +256,17 @@ const checkExtras = (report: Report, form: FormLimits, post: PostVersion): Array
 }
 
 /** The shape of every "too long" or "too many" message: `text is 312 characters; the limit is 280`. */
-const overLimit = (report: Report, field: ViolationField, subject: string, actual: number, max: number, unit: string) => {
+const overLimit = (
+  report: Report,
+  field: ViolationField,
+  subject: string,
+  actual: number,
+  max: number,
+  unit: string,
+  item?: number
+) => {
   const amount = quantity(actual, unit)
-  return report(field, `at most ${quantity(max, unit)}`, amount, `${subject} ${amount}; the limit is ${max}`)
+  return report(field, `at most ${quantity(max, unit)}`, amount, `${subject} ${amount}; the limit is ${max}`, item)
 }
 
 const unitOf = (counter: TextCounter): string => counter === "utf8-bytes" ? "byte" : "character"

@@ -14,7 +14,12 @@ const where = {
   CallParams: "params"
 } as const
 
-const standard = SchemaIssue.makeFormatterStandardSchemaV1()
+// A field the request does not have (request schemas are strict) is told apart by its issue, not its words.
+const unknownField = "(unknown field)"
+
+const standard = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) => issue._tag === "UnexpectedKey" ? unknownField : SchemaIssue.defaultLeafHook(issue)
+})
 
 export interface Problem {
   readonly field: string
@@ -29,20 +34,23 @@ export const formatSchemaError = (
   kind: keyof typeof where,
   error: Schema.SchemaError
 ): { readonly message: string; readonly details: ReadonlyArray<Problem> } => {
-  const problems = standard(error.issue).issues.map((issue): Problem => ({
-    field: issue.path === undefined || issue.path.length === 0
+  const problems = standard(error.issue).issues.map((issue): Problem & { readonly unknown: boolean } => {
+    const field = issue.path === undefined || issue.path.length === 0
       ? where[kind]
-      : issue.path.map((segment) => typeof segment === "object" ? String(segment.key) : String(segment)).join("."),
-    message: issue.message
-  }))
+      : issue.path.map((segment) => typeof segment === "object" ? String(segment.key) : String(segment)).join(".")
+    return issue.message === unknownField
+      ? { field, message: `Unknown field "${field}": not a field of this request`, unknown: true }
+      : { field, message: issue.message, unknown: false }
+  })
   if (kind === "Payload" && problems.some((problem) => /JSON/.test(problem.message))) {
     return {
       message: "The request body is not valid JSON",
       details: [{ field: "body", message: "not valid JSON" }]
     }
   }
-  const listed = problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ")
-  return { message: `Invalid ${where[kind]}: ${listed}`, details: problems }
+  // An unknown field's message names it already.
+  const listed = problems.map((problem) => problem.unknown ? problem.message : `${problem.field}: ${problem.message}`).join("; ")
+  return { message: `Invalid ${where[kind]}: ${listed}`, details: problems.map(({ field, message }) => ({ field, message })) }
 }
 
 /** Text that breaks Herald's text rule (SafeText), in the same words and shape as a schema problem. */

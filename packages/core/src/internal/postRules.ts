@@ -1,5 +1,5 @@
 import { PostVersion } from "@herald/adapter-kit"
-import type { Adapter } from "@herald/adapter-kit"
+import type { Adapter, Limits } from "@herald/adapter-kit"
 import type { Post } from "@herald/domain"
 
 /** One problem with a post request, for the `invalid` answer's message and `details`. */
@@ -49,6 +49,33 @@ export const versionFor = (network: string, draft: Draft) =>
     settings: network === "tiktok" ? { ...draft.tiktok } : {}
   })
 
+/**
+ * Where a network's violation points in the request, as the client spelled it: the post's own text is
+ * `content`, or `platformContent.<network>` when that network has its own; an attachment or follow-up is
+ * `mediaIds.<n>` or `xThread.<n>` (from 0) when the rule is about one of them.
+ */
+export const requestField = (violation: Limits.Violation, network: string, draft: Draft): string => {
+  switch (violation.field) {
+    case "text":
+      return textField(network, draft)
+    case "media":
+      return violation.item === undefined ? "mediaIds" : `mediaIds.${violation.item}`
+    case "thread":
+      return violation.item === undefined ? "xThread" : `xThread.${violation.item}`
+    case "title":
+      return "youtubeTitle"
+    case "thumbnail":
+      return "youtubeThumbnail"
+    case "format":
+      return "instagramFormat"
+    case "firstComment":
+      return "firstComment"
+  }
+}
+
+const textField = (network: string, draft: Draft) =>
+  Object.hasOwn(draft.platformContent, network) ? `platformContent.${network}` : "content"
+
 /** Every limit the post breaks on each network it goes to, plus the rules no single network owns. */
 export const networkProblems = (adapters: ReadonlyArray<Adapter.Adapter>, draft: Draft): Array<Problem> => {
   const problems: Array<Problem> = []
@@ -59,11 +86,11 @@ export const networkProblems = (adapters: ReadonlyArray<Adapter.Adapter>, draft:
     const version = versionFor(adapter.network, draft)
     const violations = adapter.validate(version)
     for (const violation of violations) {
-      problems.push({ field: violation.field, network: adapter.network, message: violation.message })
+      problems.push({ field: requestField(violation, adapter.network, draft), network: adapter.network, message: violation.message })
     }
     const empty = version.text.trim() === "" && version.media.length === 0
     if (empty && !violations.some((violation) => violation.field === "text" || violation.field === "media")) {
-      problems.push({ field: "content", network: adapter.network, message: `${adapter.network}: a post needs text or media` })
+      problems.push({ field: textField(adapter.network, draft), network: adapter.network, message: `${adapter.network}: a post needs text or media` })
     }
   }
   return problems
