@@ -72,8 +72,12 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("authentic
       const { key } = yield* workspaceWithKey()
       const cases: ReadonlyArray<readonly [headers: Record<string, string>, query: string, problem: RegExp]> = [
         [{ authorization: key.key }, "", /^The Authorization header must be `Bearer <key>`: it holds the key without/],
+        // Any single word is taken for a key, and not repeated back.
+        [{ authorization: "sk_test_1234" }, "", /^The Authorization header must be `Bearer <key>`: it holds the key without/],
         [{ authorization: `Basic ${Buffer.from(`user:${key.key}`).toString("base64")}` }, "", /must be `Bearer <key>`, not `Basic \.\.\.`/],
         [{ authorization: `Token ${key.key}` }, "", /must be `Bearer <key>`, not `Token \.\.\.`/],
+        // Two words whose first does not read like a scheme: not repeated back either.
+        [{ authorization: "sk_test_1234 5678" }, "", /must be `Bearer <key>`; it uses another scheme/],
         [{ "x-api-key": key.key }, "", /not from X-API-Key/],
         [{}, `?api_key=${key.key}`, /not from the URL's api_key parameter/]
       ]
@@ -81,6 +85,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("authentic
         const rest = yield* request(`${base}/api/v1/accounts${query}`, { headers })
         expectRefusal(rest, problem, false)
         assert.notInclude(rest.text, key.key.slice(5))
+        assert.notInclude(rest.text, "sk_test")
         const mcp = yield* request(`${base}/api/mcp${query}`, {
           method: "POST",
           headers: { ...mcpHeaders, ...headers },

@@ -61,7 +61,9 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
       case "not_bearer":
         return "The Authorization header must be `Bearer <key>`: it holds the key without the `Bearer` scheme"
       case "other_scheme":
-        return `The Authorization header must be \`Bearer <key>\`, not \`${this.sent ?? "another scheme"} ...\``
+        return this.sent === undefined
+          ? "The Authorization header must be `Bearer <key>`; it uses another scheme"
+          : `The Authorization header must be \`Bearer <key>\`, not \`${this.sent} ...\``
       case "wrong_header":
         return `Herald reads the API key from the Authorization header, not from ${this.sent ?? "another header"}`
       case "in_query":

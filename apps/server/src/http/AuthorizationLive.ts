@@ -46,9 +46,10 @@ const viewerReads = (principal: ApiKeys.Principal) =>
 
 /** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
 export const bearerKey = (request: HttpServerRequest.HttpServerRequest): string =>
-  /^Bearer[ \t]+(.+?)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
+  /^Bearer +(.+?)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
 
-const token = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,19}$/
+// A scheme is named back only when it reads like one (Basic, Digest, Token, ApiKey): never a secret's spelling.
+const schemeName = /^[A-Za-z][A-Za-z-]{0,19}$/
 
 /**
  * Why a request carries no bearer key, named as precisely as is cheap: a bare key or another scheme in
@@ -58,12 +59,13 @@ const token = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,19}$/
 export const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.Unauthenticated => {
   const authorization = (request.headers["authorization"] ?? "").trim()
   if (authorization !== "") {
-    const scheme = authorization.split(/[ \t]/, 1)[0] ?? ""
+    const [scheme = "", credentials] = authorization.split(/\s+/, 2)
     if (scheme.toLowerCase() === "bearer") return new ApiKeys.Unauthenticated({ reason: "missing" })
-    if (/^hrld_/i.test(authorization)) return new ApiKeys.Unauthenticated({ reason: "not_bearer" })
-    return token.test(scheme)
+    // A single word is a credential without a scheme: a key, never repeated back.
+    if (credentials === undefined) return new ApiKeys.Unauthenticated({ reason: "not_bearer" })
+    return schemeName.test(scheme)
       ? new ApiKeys.Unauthenticated({ reason: "other_scheme", sent: scheme })
-      : new ApiKeys.Unauthenticated({ reason: "not_bearer" })
+      : new ApiKeys.Unauthenticated({ reason: "other_scheme" })
   }
   for (const header of ["X-API-Key", "Api-Key"]) {
     if (request.headers[header.toLowerCase()] !== undefined) {
