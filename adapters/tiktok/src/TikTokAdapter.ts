@@ -60,7 +60,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       const answer = yield* client.fetchStatus(account.accessToken, publishId)
       switch (answer.status) {
         case "FAILED":
-          return yield* Errors.fromFailReason(answer.fail_reason ?? "")
+          return yield* Errors.fromFailReason(answer.fail_reason ?? "", answer.message)
         // Direct Post ends at PUBLISH_COMPLETE; SEND_TO_USER_INBOX is the end of an upload-only post.
         case "PUBLISH_COMPLETE":
         case "SEND_TO_USER_INBOX": {

@@ -51,6 +51,8 @@ const Initialized = Schema.Struct({ publish_id: Schema.String })
 export const PublishStatus = Schema.Struct({
   status: Schema.String,
   fail_reason: Schema.optionalKey(Schema.String),
+  /** TikTok's own words beside a `fail_reason`: the envelope's `error.message`, which it fills for some failures. */
+  message: Schema.optionalKey(Schema.String),
   // Post ids are int64 in JSON; `keepLargeIntegers` hands them over as strings so no digit is lost.
   publicaly_available_post_id: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
 })
@@ -81,11 +83,15 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         Effect.mapError((error) => Errors.fromTransport(error.message, call))
       )
 
-    /** An API call: the envelope's error code decides failure; `data` is decoded with `schema`. */
+    /**
+     * An API call: the envelope's error code decides failure; `data` is decoded with `schema`, with the
+     * envelope's non-empty `error.message` as `message` when `withMessage`.
+     */
     const api = <A>(
       request: HttpClientRequest.HttpClientRequest,
       schema: Schema.Decoder<A>,
-      call: "read" | "create"
+      call: "read" | "create",
+      withMessage = false
     ): Effect.Effect<A, PublishError.PublishError> =>
       Effect.flatMap(exchange(request, call), ({ status, text }) => {
         const envelope = decodeJson(Envelope)(text)
@@ -96,8 +102,12 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         if (status >= 400 || Option.isNone(envelope)) {
           return Effect.fail(Errors.fromCode({ status, code: `http_${status}` }))
         }
+        const message = Option.getOrUndefined(error)?.message
+        const data = withMessage && message !== undefined && message !== "" && typeof envelope.value.data === "object"
+          ? { ...envelope.value.data, message }
+          : envelope.value.data
         return Effect.mapError(
-          Schema.decodeUnknownEffect(schema)(envelope.value.data),
+          Schema.decodeUnknownEffect(schema)(data),
           () =>
             call === "create"
               ? Errors.fromTransport(`unreadable answer to ${request.url}`, "create")
@@ -169,8 +179,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           (answer) => answer.publish_id
         ),
 
+      // The envelope's message is kept with the status, since a failed post's `error.code` is still "ok".
       fetchStatus: (accessToken: Redacted.Redacted<string>, publishId: string) =>
-        api(postJson("/v2/post/publish/status/fetch/", accessToken, { publish_id: publishId }), PublishStatus, "read")
+        api(postJson("/v2/post/publish/status/fetch/", accessToken, { publish_id: publishId }), PublishStatus, "read", true)
     }
   })
 

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 
 // TikTok's Login Kit v2 and Content Posting API as Herald's sandbox serves them: the same paths, the
 // `{ data, error: { code, message, log_id } }` envelope, `publish_id`s that move from PROCESSING_DOWNLOAD to
@@ -41,12 +41,14 @@ interface Pending {
   readonly kind: "video" | "photo"
   readonly body: InitBody
   readonly failReason: string | undefined
+  /** What the status answer's `error.message` says beside `fail_reason`. */
+  readonly failMessage?: string | undefined
   polls: number
   postId: string | undefined
 }
 
 const logId = () => `2026${Math.random().toString(16).slice(2, 18).toUpperCase()}`
-const ok = (data: unknown) => Simulator.json({ data, error: { code: "ok", message: "", log_id: logId() } })
+const ok = (data: unknown, message = "") => Simulator.json({ data, error: { code: "ok", message, log_id: logId() } })
 const apiError = (status: number, code: string, message: string) =>
   Simulator.json({ data: {}, error: { code, message, log_id: logId() } }, status)
 const tokenInvalid = () =>
@@ -108,6 +110,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         }
         const caption = kind === "video" ? info.title ?? "" : info.description ?? info.title ?? ""
         let failReason: string | undefined
+        let failMessage: string | undefined
         switch (state.trigger(caption, check.account.id)) {
           case "flaky":
             return apiError(500, "internal_error", "Something went wrong. Please try again later.")
@@ -116,9 +119,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           case "fail":
             // TikTok refuses content after accepting the init: the status turns FAILED.
             failReason = "spam_risk_text"
+            failMessage = SimulatorState.refusal(caption)
         }
         const publishId = `${kind === "video" ? "v" : "p"}_pub_url~v2-1.${state.id()}`
-        pending.set(publishId, { accountId: check.account.id, kind, body, failReason, polls: 0, postId: undefined })
+        pending.set(publishId, { accountId: check.account.id, kind, body, failReason, failMessage, polls: 0, postId: undefined })
         return ok({ publish_id: publishId })
       })
     )
@@ -132,7 +136,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       entry.polls++
       // TikTok pulls the media first; the post settles on the second poll.
       if (entry.polls < 2) return ok({ status: "PROCESSING_DOWNLOAD", uploaded_bytes: 0 })
-      if (entry.failReason !== undefined) return ok({ status: "FAILED", fail_reason: entry.failReason })
+      if (entry.failReason !== undefined) return ok({ status: "FAILED", fail_reason: entry.failReason }, entry.failMessage)
       const info = entry.body.post_info
       const isPublic = info.privacy_level !== "SELF_ONLY"
       if (entry.postId === undefined) {

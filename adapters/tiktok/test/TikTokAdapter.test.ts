@@ -8,8 +8,6 @@ const video = (context: AdapterSuite.Context) => AdapterSuite.media.video(contex
 AdapterSuite.suite("tiktok", {
   makeAdapter: TikTokAdapter.make,
   makeSimulator: TikTokSimulator.simulator,
-  // The network refuses with a code only: the sandbox cannot put the trigger in its words.
-  refusalInWords: false,
   // TikTok has no text-only posts: the plain form is a caption on a video.
   textPost: (context) => AdapterSuite.post({ media: [video(context)] }),
   extra: (it, harness) => {

@@ -78,9 +78,9 @@ export const fromCode = (params: {
   return build(kind, entry === undefined ? `TikTok answered ${detail}` : `${entry.explanation} (${detail})`)
 }
 
-/** A failed post as `status/fetch` reports it: a refusal unless the table knows better. */
-export const fromFailReason = (failReason: string): PublishError.PublishError =>
-  fromCode({ status: 200, code: failReason === "" ? "unknown" : failReason, message: "the post failed" })
+/** A failed post as `status/fetch` reports it, with TikTok's words when it gave some: a refusal unless the table knows better. */
+export const fromFailReason = (failReason: string, message?: string | undefined): PublishError.PublishError =>
+  fromCode({ status: 200, code: failReason === "" ? "unknown" : failReason, message: message ?? "the post failed" })
 
 /**
  * The call never got an answer. Reads and the token calls are safe to repeat; an `init` call may have
