@@ -1,7 +1,7 @@
 import { ByteSize, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { AdminApi, HeraldApi } from "@herald/api"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "@herald/api"
 import * as AccountsHandlers from "./http/AccountsHandlers.ts"
 import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
@@ -15,6 +15,7 @@ import * as MembersHandlers from "./http/MembersHandlers.ts"
 import * as NetworksHandlers from "./http/NetworksHandlers.ts"
 import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
+import * as PublicApi from "./http/PublicApi.ts"
 import * as ReviewsHandlers from "./http/ReviewsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
@@ -33,9 +34,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   sandboxRoutes,
   MediaFiles.layer,
   McpRoute.layer,
-  HttpApiBuilder.layer(HeraldApi.HeraldApi, { openapiPath }),
-  // The Scalar page embeds its script, so the docs work without reaching any other host.
-  HttpApiScalar.layer(HeraldApi.HeraldApi, { path: "/docs" }),
+  PublicApi.layer(openapiPath),
   ErrorRendering.layer,
   TextRule.layer
 ).pipe(
