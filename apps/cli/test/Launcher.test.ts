@@ -111,9 +111,13 @@ describe.skipIf(onSystemPath("npx") === undefined)("a fresh clone", () => {
     assert.strictEqual(install.code, 0, install.stdout + install.stderr)
     assert.notMatch(install.stdout + install.stderr, /Unsupported engine/)
     const version = await run(join(clone, "herald"), ["--version"], clone)
+    // Where no POSIX shell runs the script (Windows): the package script, on the Node.js pnpm puts first.
+    const throughPnpm = await run(onSystemPath("npx")!, ["-y", "pnpm@12.21.0", "herald", "secret", "generate", "--json"], clone)
     rmSync(clone, { recursive: true, force: true })
     assert.strictEqual(version.code, 0, version.stderr)
     assert.match(version.stdout, /herald v\d/)
+    assert.strictEqual(throughPnpm.code, 0, throughPnpm.stderr)
+    assert.match(JSON.parse(throughPnpm.stdout).secret, /^[0-9a-f]{64}$/)
   })
 
   it("checks the packages' engines against the Node.js Herald runs on", () => {
