@@ -77,6 +77,17 @@ layer(serverLayer({}, Packages.all.filter((entry) => entry.network === "x")), { 
       assert.deepStrictEqual(yield* ofPost(workspace.id, id), ["post.created", "post.submitted", "post.approved", "post.published"])
     }))
 
+  it.effect("a draft patched to a time already come goes out at once: publishing, no post.scheduled", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, send, workspace } = yield* setup(["x"])
+      const draft = yield* create({ content: "Now, from a draft", accountIds: [accounts.x], draft: true })
+      const patched = yield* send("PATCH", `/posts/${draft.id}`, { draft: false, scheduledAt: new Date(Date.now() - 5_000).toISOString() })
+      assert.strictEqual(patched.status, 200, patched.text)
+      assert.strictEqual(patched.body.data.status, "publishing")
+      assert.strictEqual((yield* settled(get, draft.id)).status, "published")
+      assert.deepStrictEqual(yield* ofPost(workspace.id, draft.id), ["post.created", "post.updated", "post.published"])
+    }))
+
   it.effect("a retried post goes out at once: publishing, then its outcome", () =>
     Effect.gen(function*() {
       const { accounts, create, get, send, workspace } = yield* setup(["x"])

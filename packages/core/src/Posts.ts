@@ -358,10 +358,13 @@ ${
           const problems = draftTime === undefined || "at" in draftTime ? checked.problems : [...checked.problems, draftTime]
           if (problems.length > 0) return yield* new PostInvalid({ problems })
           // An editor's change under approval goes (back) to approval rather than to the schedule.
+          // A time already come (up to a minute past is accepted) sends it now: going out, not scheduled.
           const status: Post.PostStatus = toDraft
             ? "draft"
             : current.status === "awaiting_approval" || approval
             ? "awaiting_approval"
+            : checked.scheduledAt !== null && checked.scheduledAt.getTime() <= checked.now
+            ? "publishing"
             : "scheduled"
           // A draft keeps the time it had (sent back for changes, it is what will be asked again) unless the
           // patch sets one.
@@ -396,7 +399,7 @@ ${
           return { post, version: updated!.version }
         }))
         // A new version: the message for the old one finds the post changed and does nothing.
-        if (post.status === "scheduled" && post.scheduledAt !== null) {
+        if ((post.status === "scheduled" || post.status === "publishing") && post.scheduledAt !== null) {
           yield* scheduler.schedule(postId, version, new Date(post.scheduledAt))
         }
         return post
