@@ -4,7 +4,7 @@ import * as Processes from "./processes.ts"
 // Two Herald processes on one PostgreSQL, each serving the sandbox networks at its own address and
 // publishing through them: the Facebook Page token the first process's simulator issued when the Demo
 // account connected works on the second's, so every post goes out wherever its shard runs, and both
-// processes' simulators show every post. Runs when HERALD_TEST_DATABASE_URL names a server.
+// processes' simulators show every post, and each post's link opens on either process. Runs when HERALD_TEST_DATABASE_URL names a server.
 const herald = Processes.make("sandbox")
 
 describe.skipIf(!Processes.available)("the sandbox shared by two processes on PostgreSQL", () => {
@@ -54,6 +54,14 @@ describe.skipIf(!Processes.available)("the sandbox shared by two processes on Po
       const shown = ((await (await fetch(`${process.ready.listening}/sandbox/facebook/_posts`)).json()) as any).data
       const urls = new Set(shown.map((post: any) => post.url))
       assert.isTrue(links.every((link) => urls.has(link)), `${process.ready.listening} misses some of ${links.join(", ")}`)
+    }
+    // A link opens its page on the process that did not publish it too (the link names the publisher's address).
+    for (const link of links) {
+      const other = [first, second].find((process) => new URL(process.ready.listening).port !== new URL(link).port)!
+      const url = new URL(link)
+      const page = await fetch(`${other.ready.listening}${url.pathname}${url.search}`)
+      assert.strictEqual(page.status, 200, `${link} on ${other.ready.listening}`)
+      assert.include(await page.text(), "Shared sandbox ")
     }
   })
 })

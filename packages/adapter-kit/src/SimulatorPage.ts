@@ -178,15 +178,23 @@ export const ofPost = (
   }
 }
 
+// A link's path and query below the simulator's root, without trailing slashes; undefined for another root.
+const below = (root: string, link: string): string | undefined => {
+  const url = new URL(link, "http://simulator")
+  const path = `${url.pathname}${url.search}`
+  return path.startsWith(root) ? path.slice(root.length).replace(/\/+(\?|$)/, "$1") : undefined
+}
+
 /**
- * The post a request's path (and query) is the link of: the part of the post's `url` after the
- * simulator's root, as the router hands a request over (its mount prefix taken off).
+ * The post a request's path (and query) is the link of: the part of the post's `url` below the simulator's
+ * root, as the router hands a request over (its mount prefix taken off). Hosts are not compared: every
+ * process sharing the sandbox serves the links the others gave out under their own addresses.
  */
 export const postAt = (state: SimulatorState, baseUrl: string, requestUrl: string): SimulatedPost | undefined => {
-  const wanted = requestUrl.replace(/\/+(\?|$)/, "$1")
+  const root = new URL(baseUrl).pathname.replace(/\/+$/, "")
+  const wanted = below("", requestUrl)
   for (const post of state.posts.values()) {
-    if (!post.url.startsWith(baseUrl)) continue
-    if (post.url.slice(baseUrl.length).replace(/\/+(\?|$)/, "$1") === wanted) return post
+    if (below(root, post.url) === wanted) return post
   }
   return undefined
 }

@@ -11,8 +11,8 @@ import * as SimulatorStore from "../src/SimulatorStore.ts"
 
 const root = "http://sandbox.test/example"
 
-const serve = (store: SimulatorStore.SimulatorStore) => {
-  const simulator = example({ baseUrl: root })
+const serve = (store: SimulatorStore.SimulatorStore, baseUrl = root) => {
+  const simulator = example({ baseUrl })
   const web = HttpRouter.toWebHandler(
     HttpRouter.addAll(SimulatorStore.serve(simulator, store, { shared: true }), { prefix: "/example" }).pipe(
       Layer.provide(HttpServer.layerServices)
@@ -20,7 +20,7 @@ const serve = (store: SimulatorStore.SimulatorStore) => {
     { disableLogger: true }
   )
   const call = async (method: string, url: string, token?: string, body?: unknown) => {
-    const response = await web.handler(new Request(url.startsWith("http") ? url : `${root}${url}`, {
+    const response = await web.handler(new Request(url.startsWith("http") ? url : `${baseUrl}${url}`, {
       method,
       headers: {
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
@@ -87,7 +87,8 @@ describe("SimulatorPage", () => {
   it("opens on another process sharing the store, which also honours #sandbox-fail-once as refused once", async () => {
     const store = SimulatorStore.memory()
     const first = serve(store)
-    const second = serve(store)
+    // Another process serves the sandbox at its own address.
+    const second = serve(store, "http://127.0.0.1:4000/example")
     const account = first.simulator.state.consent("page_eve")
     const grant = first.simulator.state.grant(account.id)
 
@@ -98,7 +99,9 @@ describe("SimulatorPage", () => {
     const accepted = await second.call("POST", "/posts", grant.accessToken, { text: "Try me #sandbox-fail-once" })
     assert.strictEqual(accepted.status, 201, accepted.text)
     const { url } = JSON.parse(accepted.text) as { url: string }
-    const page = await first.call("GET", url)
+    // The link names the second process's address; the first serves it under its own.
+    assert.isTrue(url.startsWith("http://127.0.0.1:4000/example/"))
+    const page = await first.call("GET", url.replace("http://127.0.0.1:4000/example", root))
     assert.strictEqual(page.status, 200)
     assert.include(page.text, "Try me #sandbox-fail-once")
 
