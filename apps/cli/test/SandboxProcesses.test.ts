@@ -3,8 +3,9 @@ import * as Processes from "./processes.ts"
 
 // Two Herald processes on one PostgreSQL, each serving the sandbox networks at its own address and
 // publishing through them: the Facebook Page token the first process's simulator issued when the Demo
-// account connected works on the second's, so every post goes out wherever its shard runs, and both
-// processes' simulators show every post, and each post's link opens on either process. Runs when HERALD_TEST_DATABASE_URL names a server.
+// account connected works on the second's, so every post goes out wherever its shard runs, both processes'
+// simulators show every post, and each post's link opens on either process. Runs when
+// HERALD_TEST_DATABASE_URL names a server.
 const herald = Processes.make("sandbox")
 
 describe.skipIf(!Processes.available)("the sandbox shared by two processes on PostgreSQL", () => {
