@@ -10,7 +10,7 @@ import { setup } from "./publishing.ts"
 // A refused post's `details[].field` is the request's own field, as the client sent it (REST and MCP alike):
 // the place to fix, not the name of the part of the post the network's rule is about.
 
-const networks = new Set(["x", "youtube"])
+const networks = new Set(["x", "youtube", "tiktok"])
 
 layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { timeout: 120_000, excludeTestServices: true })(
   "post problems name the request's fields",
@@ -44,6 +44,20 @@ layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)
         })
         assert.strictEqual(title.status, 400, title.text)
         assert.deepStrictEqual(title.body.error.details.map((detail: any) => [detail.network, detail.field]), [["youtube", "youtubeTitle"]])
+      }))
+
+    it.effect("branded TikTok content that is private is tiktok.privacy", () =>
+      Effect.gen(function*() {
+        const { accounts, send, uploadVideo } = yield* setup(["tiktok"])
+        const answer = yield* send("POST", "/posts", {
+          content: "ad",
+          mediaIds: [yield* uploadVideo],
+          tiktok: { privacy: "SELF_ONLY", brandedContent: true },
+          accountIds: [accounts.tiktok],
+          draft: true
+        })
+        assert.strictEqual(answer.status, 400, answer.text)
+        assert.deepStrictEqual(answer.body.error.details.map((detail: any) => detail.field), ["tiktok.privacy"])
       }))
 
     it.effect("an unknown field is named, as not a field of this request", () =>

@@ -80,7 +80,7 @@ const textField = (network: string, draft: Draft) =>
 export const networkProblems = (adapters: ReadonlyArray<Adapter.Adapter>, draft: Draft): Array<Problem> => {
   const problems: Array<Problem> = []
   if (draft.tiktok.brandedContent === true && draft.tiktok.privacy === "SELF_ONLY") {
-    problems.push({ field: "tiktok", network: "tiktok", message: "tiktok: branded content cannot be private (SELF_ONLY)" })
+    problems.push({ field: "tiktok.privacy", network: "tiktok", message: "tiktok: branded content cannot be private (SELF_ONLY)" })
   }
   for (const adapter of adapters) {
     const version = versionFor(adapter.network, draft)
