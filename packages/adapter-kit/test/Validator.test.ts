@@ -477,4 +477,12 @@ describe("Validator reporting", () => {
     )
     assert.strictEqual(summarize([]), "")
   })
+
+  it("says which attachment or follow-up a rule is about (its place from 0), and nothing for the whole post", () => {
+    const places = (network: string, version: PostVersion) =>
+      validate(network, table[network]!, version).map((violation) => [violation.field, violation.item])
+    assert.deepStrictEqual(places("instagram", post({ media: [photo(), photo(1000, 3000)] })), [["media", 1]])
+    assert.deepStrictEqual(places("x", post({ text: "first", thread: ["second", " ", text(281)] })), [["thread", 1], ["thread", 2]])
+    assert.deepStrictEqual(places("x", post({ text: text(281), media: photos(5) })), [["text", undefined], ["media", undefined]])
+  })
 })
