@@ -112,7 +112,7 @@ describe("the served OpenAPI document", () => {
         assert.deepStrictEqual(document.components.securitySchemes.bearer.scheme, "bearer")
       }))
 
-    it.effect("describes every field of the post, queued and xThreadMedia included", () =>
+    it.effect("describes every field of the post, queued and xThreadMedia included, and the list's parameters", () =>
       Effect.gen(function*() {
         const { document } = yield* served
         const post = document.components.schemas.Post
@@ -121,6 +121,10 @@ describe("the served OpenAPI document", () => {
         }
         assert.match(post.properties.queued.description, /always false/i)
         assert.isString(post.properties.xThreadMedia.description)
+        // The list's query parameters too, so a client knows what from, status and cursor take.
+        for (const parameter of document.paths["/api/v1/posts"].get.parameters) {
+          assert.isString(parameter.schema.description, parameter.name)
+        }
       }))
   })
 })

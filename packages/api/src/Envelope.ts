@@ -5,4 +5,12 @@ export const Data = <S extends Schema.Top>(data: S) => Schema.Struct({ data })
 
 /** A list body: `{ "data": [...], "nextCursor": string | null }` (product.md, "Ids, times, shapes"). */
 export const Page = <S extends Schema.Top>(item: S) =>
-  Schema.Struct({ data: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
+  Schema.Struct({
+    data: Schema.Array(item),
+    nextCursor: Schema.NullOr(Schema.String).annotate({
+      description: "Send it as cursor for the next page; null on the last page"
+    })
+  })
+
+/** The `cursor` query parameter of a paged list. */
+export const cursor = Schema.String.annotate({ description: "The previous page's nextCursor; absent for the first page" })

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Inbox } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse, UnauthorizedResponse } from "./ApiError.ts"
-import { Data, Page } from "./Envelope.ts"
+import { cursor, Data, Page } from "./Envelope.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
 /** A reply: its text. */
@@ -12,7 +12,7 @@ export const Reply = Schema.Struct({
 
 const pageQuery = {
   limit: Schema.optional(QueryInteger.limit),
-  cursor: Schema.optional(Schema.String)
+  cursor: Schema.optional(cursor)
 }
 
 export class InboxApi extends HttpApiGroup.make("inbox").add(

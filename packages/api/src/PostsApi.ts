@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
-import { Data, Page } from "./Envelope.ts"
+import { cursor, Data, Page } from "./Envelope.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
@@ -96,11 +96,15 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
   }).annotate(OpenApi.Summary, "Create a post: a draft, scheduled for a time, or published now"),
   HttpApiEndpoint.get("list", "/posts", {
     query: {
-      from: Schema.optional(Schema.String),
-      to: Schema.optional(Schema.String),
-      status: Schema.optional(Schema.String),
+      from: Schema.optional(Schema.String.annotate({
+        description: "Posts at or after this time (ISO 8601: a date, or a time with a zone): scheduledAt, or createdAt when unscheduled"
+      })),
+      to: Schema.optional(Schema.String.annotate({ description: "Posts before this time (ISO 8601: a date, or a time with a zone)" })),
+      status: Schema.optional(Schema.String.annotate({
+        description: "One status or a comma list: draft, awaiting_approval, scheduled, publishing, published, partial, failed"
+      })),
       limit: Schema.optional(QueryInteger.limit),
-      cursor: Schema.optional(Schema.String)
+      cursor: Schema.optional(cursor)
     },
     success: Page(Post.Post),
     error: InvalidResponse

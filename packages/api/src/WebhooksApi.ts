@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Webhook } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
-import { Data, Page } from "./Envelope.ts"
+import { cursor, Data, Page } from "./Envelope.ts"
 import { Deleted } from "./PostsApi.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
@@ -62,7 +62,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
   }).annotate(OpenApi.Summary, "Send webhook.test to the endpoint now and answer how the attempt went"),
   HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
     params: { id: Schema.String },
-    query: { limit: Schema.optional(QueryInteger.limit), cursor: Schema.optional(Schema.String) },
+    query: { limit: Schema.optional(QueryInteger.limit), cursor: Schema.optional(cursor) },
     success: Page(Webhook.Delivery),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "The endpoint's delivery attempts, newest first (kept 30 days)"),
