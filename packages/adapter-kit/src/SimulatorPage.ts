@@ -61,7 +61,7 @@ const isFetchable = (url: string | undefined): url is string => url !== undefine
 
 const renderMedia = (media: Media) => {
   if (!isFetchable(media.url)) {
-    return `<div class="missing">${escape(media.label ?? (media.kind === "video" ? "A video" : "A photo"))}</div>`
+    return `<div class="missing">${escape(media.label ?? `A ${media.kind === "video" ? "video" : "photo"} (the sandbox keeps no copy of its bytes)`)}</div>`
   }
   const source = escape(media.url)
   return media.kind === "video"
@@ -178,23 +178,27 @@ export const ofPost = (
   }
 }
 
-// A link's path and query below the simulator's root, without trailing slashes; undefined for another root.
-const below = (root: string, link: string): string | undefined => {
+// A link's path below the simulator's root (without trailing slashes) and its query; undefined for another root.
+const below = (root: string, link: string) => {
   const url = new URL(link, "http://simulator")
-  const path = `${url.pathname}${url.search}`
-  return path.startsWith(root) ? path.slice(root.length).replace(/\/+(\?|$)/, "$1") : undefined
+  return url.pathname.startsWith(root)
+    ? { path: url.pathname.slice(root.length).replace(/\/+$/, ""), query: url.searchParams }
+    : undefined
 }
 
 /**
- * The post a request's path (and query) is the link of: the part of the post's `url` below the simulator's
- * root, as the router hands a request over (its mount prefix taken off). Hosts are not compared: every
+ * The post a request is the link of: the post whose `url` has the same path below the simulator's root (as
+ * the router hands a request over, its mount prefix taken off), and whose query parameters (YouTube's `v`)
+ * the request carries; more may follow (a comment's link adds its own). Hosts are not compared: every
  * process sharing the sandbox serves the links the others gave out under their own addresses.
  */
 export const postAt = (state: SimulatorState, baseUrl: string, requestUrl: string): SimulatedPost | undefined => {
   const root = new URL(baseUrl).pathname.replace(/\/+$/, "")
-  const wanted = below("", requestUrl)
+  const wanted = below("", requestUrl)!
   for (const post of state.posts.values()) {
-    if (below(root, post.url) === wanted) return post
+    const link = below(root, post.url)
+    if (link === undefined || link.path !== wanted.path) continue
+    if ([...link.query].every(([name, value]) => wanted.query.get(name) === value)) return post
   }
   return undefined
 }

@@ -78,6 +78,9 @@ describe("SimulatorPage", () => {
     assert.include(page.text, "So &lt;good&gt;")
     assert.include(page.text, "@page_dora")
 
+    // A comment's link adds to the post's (LinkedIn's `?commentUrn=`): it opens the post's page.
+    assert.strictEqual((await process.call("GET", `${url}/?commentUrn=urn%3Ali%3Acomment%3A1`)).status, 200)
+
     const missing = await process.call("GET", `${root}/page_dora/posts/404404`)
     assert.strictEqual(missing.status, 404)
     assert.match(missing.type, /^text\/html/)
