@@ -61,7 +61,8 @@ const isFetchable = (url: string | undefined): url is string => url !== undefine
 
 const renderMedia = (media: Media) => {
   if (!isFetchable(media.url)) {
-    return `<div class="missing">${escape(media.label ?? `A ${media.kind === "video" ? "video" : "photo"} (the sandbox keeps no copy of its bytes)`)}</div>`
+    const label = media.label ?? `A ${media.kind === "video" ? "video" : "photo"} (the sandbox keeps no copy of its bytes)`
+    return `<div class="missing">${escape(label)}</div>`
   }
   const source = escape(media.url)
   return media.kind === "video"

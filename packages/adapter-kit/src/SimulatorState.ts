@@ -6,9 +6,9 @@ import { type Change, Journal, type Saved, type Table, type TableOptions } from 
 // was "published", and the comments and direct messages of the accounts' inboxes. Shared by every
 // simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
 // rejected, `#sandbox-fail-once` is rejected the first time only, `#sandbox-flaky` fails once with a
-// transient error and then succeeds, `#sandbox-revoke` answers as a revoked token does. It is held in memory as tables of records; `SimulatorStore.serve` saves what
-// each request wrote and loads what other processes saved, so the sandbox outlives restarts and is the
-// same in every process. A simulator keeps its own records (containers, uploads) in `table(name)`.
+// transient error and then succeeds, `#sandbox-revoke` answers as a revoked token does. It is held in
+// memory as tables of records; `SimulatorStore.serve` saves what each request wrote and loads what other
+// processes saved, so the sandbox outlives restarts and is the same in every process. A simulator keeps its own records (containers, uploads) in `table(name)`.
 
 export type { Change, Saved, Table, TableOptions }
 
