@@ -2,7 +2,7 @@ import { Console, Effect, Option } from "effect"
 import type { Main } from "@herald/server"
 
 /** How the README tells a person to run the command line: the launcher at the repository's root. */
-export const invocation = "./herald"
+const invocation = "./herald"
 
 /** What `herald start` prints for a person once the service runs. */
 export const banner = (started: Main.Started): ReadonlyArray<string> =>

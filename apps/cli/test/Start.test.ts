@@ -63,7 +63,9 @@ describe("herald start, stopped and started again", () => {
   it("a later start says how to make a key for the Demo workspace; SIGTERM stops it with exit code 0", async () => {
     const later = await start([], /^\s+MCP:/)
     // The hint is printed with the addresses, right after them.
-    await new Promise((wait) => setTimeout(wait, 200))
+    for (let waited = 0; waited < 5_000 && !later.lines.some((line) => line.includes("key create")); waited += 100) {
+      await new Promise((wait) => setTimeout(wait, 100))
+    }
     assert.include(later.lines.join("\n"), `./herald key create --workspace ${demoId}`)
     assert.isFalse(later.lines.some((line) => line.startsWith("First run:")))
     assert.strictEqual(await stop(later, "SIGTERM"), 0)
