@@ -4,10 +4,11 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
 
-// `herald mcp` as an assistant runs it: messages on stdin, answers on stdout. An assistant that writes its
-// calls and closes its input at once (a script piping a file in) still gets every answer.
+// `herald mcp` as an assistant runs it: through the `./herald` launcher (docs/mcp.md's configuration),
+// messages on stdin, answers on stdout. An assistant that writes its calls and closes its input at once (a
+// script piping a file in) still gets every answer.
 
-const bin = resolve(import.meta.dirname, "../src/bin.ts")
+const launcher = resolve(import.meta.dirname, "../../../herald")
 
 /** A stand-in for a Herald's /api/mcp that answers each call after `delayMs`, echoing the tool's name. */
 const slowMcp = (delayMs: number) =>
@@ -41,8 +42,8 @@ describe("herald mcp", () => {
       )
       const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
         const child = execFile(
-          process.execPath,
-          [bin, "mcp", "--url", mcp.url, "--key", "hrld_test"],
+          launcher,
+          ["mcp", "--url", mcp.url, "--key", "hrld_test"],
           { env: { ...process.env, BASE_URL: "" }, timeout: 60_000 },
           (error, stdout, stderr) => done({ code: error === null ? 0 : (error.code as number) ?? 1, stdout, stderr })
         )
