@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { baseUrl, request, serverLayer } from "./harness.ts"
+import { call, connect } from "./mcpClient.ts"
 import { settled, setup } from "./publishing.ts"
 
 // The MCP server driven by the SDK's own client over Streamable HTTP, against the REST API's answers for
@@ -17,22 +18,6 @@ const rawHeaders = (key: string) => ({
   "content-type": "application/json",
   accept: "application/json, text/event-stream"
 })
-
-/** An SDK client connected to `/api/mcp` with the key, closed with the test's scope. */
-const connect = (base: string, key: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "herald-test", version: "1.0.0" })
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } }
-      }))
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
-
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<CallToolResult>)
 
 /** A failed call's REST error, read from its text. */
 const failure = (result: CallToolResult) => {

@@ -1,10 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import * as Packages from "../src/Packages.ts"
 import { serverLayer } from "./harness.ts"
+import * as Mcp from "./mcpClient.ts"
 import { setup } from "./publishing.ts"
 
 // A refused post's `details[].field` is the request's own field, as the client sent it (REST and MCP alike):
@@ -73,19 +71,10 @@ layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)
     it.effect("create_post over MCP names the same fields", () =>
       Effect.gen(function*() {
         const { accounts, base, key } = yield* setup(["x"])
-        const client = yield* Effect.acquireRelease(
-          Effect.promise(async () => {
-            const client = new Client({ name: "herald-test", version: "1.0.0" })
-            await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-              requestInit: { headers: { authorization: `Bearer ${key.key}` } }
-            }))
-            return client
-          }),
-          (client) => Effect.promise(() => client.close())
-        )
+        const client = yield* Mcp.connect(base, key.key)
         const call = (args: Record<string, unknown>) =>
           Effect.map(
-            Effect.promise(() => client.callTool({ name: "create_post", arguments: args }) as Promise<CallToolResult>),
+            Mcp.call(client, "create_post", args),
             (result) => {
               assert.isTrue(result.isError, JSON.stringify(result))
               return JSON.parse((result.content[0] as { text: string }).text).error

@@ -1,12 +1,10 @@
 import { assert, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { baseUrl, bearer, request, serverLayer } from "./harness.ts"
+import * as Mcp from "./mcpClient.ts"
 import { events, settled, setup } from "./publishing.ts"
 
 // A post sent now is not scheduled: whichever way it is sent now (publishNow over REST or MCP, approved
@@ -29,21 +27,8 @@ layer(serverLayer({}, Packages.all.filter((entry) => entry.network === "x")), { 
   it.effect("create_post over MCP with publishNow answers publishing, with no post.scheduled", () =>
     Effect.gen(function*() {
       const { accounts, base, get, key, workspace } = yield* setup(["x"])
-      const client = yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const client = new Client({ name: "herald-test", version: "1.0.0" })
-          await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-            requestInit: { headers: { authorization: `Bearer ${key.key}` } }
-          }))
-          return client
-        }),
-        (client) => Effect.promise(() => client.close())
-      )
-      const result = yield* Effect.promise(() =>
-        client.callTool({ name: "create_post", arguments: { content: "Out via MCP", accountIds: [accounts.x], publishNow: true } }) as Promise<
-          CallToolResult
-        >
-      )
+      const client = yield* Mcp.connect(base, key.key)
+      const result = yield* Mcp.call(client, "create_post", { content: "Out via MCP", accountIds: [accounts.x], publishNow: true })
       assert.notStrictEqual(result.isError, true, JSON.stringify(result))
       const created = (result.structuredContent as any).data
       assert.strictEqual(created.status, "publishing")
