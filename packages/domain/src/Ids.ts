@@ -24,6 +24,12 @@ export type ApiKeyId = typeof ApiKeyId.Type
 export const AccountId = prefixed("acc").pipe(Schema.brand("AccountId"))
 export type AccountId = typeof AccountId.Type
 
+export const PersonId = prefixed("per").pipe(Schema.brand("PersonId"))
+export type PersonId = typeof PersonId.Type
+
+export const SessionId = prefixed("ses").pipe(Schema.brand("SessionId"))
+export type SessionId = typeof SessionId.Type
+
 /** The prefix each kind of id carries. */
 export const prefixes = {
   workspace: "ws",
@@ -33,7 +39,9 @@ export const prefixes = {
   reviewLink: "rvl",
   apiKey: "key",
   account: "acc",
-  webhookEndpoint: "whk"
+  webhookEndpoint: "whk",
+  person: "per",
+  session: "ses"
 } as const
 
 /**

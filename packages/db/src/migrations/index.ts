@@ -20,6 +20,7 @@ import publishingPacing from "./0017_publishing_pacing.ts"
 import webhookShutoff from "./0018_webhook_shutoff.ts"
 import sandboxState from "./0019_sandbox_state.ts"
 import endpointIdsAndPublishingDue from "./0020_endpoint_ids_and_publishing_due.ts"
+import peopleAndSessions from "./0021_people_and_sessions.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -42,5 +43,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0017_publishing_pacing": publishingPacing,
   "0018_webhook_shutoff": webhookShutoff,
   "0019_sandbox_state": sandboxState,
-  "0020_endpoint_ids_and_publishing_due": endpointIdsAndPublishingDue
+  "0020_endpoint_ids_and_publishing_due": endpointIdsAndPublishingDue,
+  "0021_people_and_sessions": peopleAndSessions
 }

@@ -1,0 +1,175 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as Ids from "./Ids.ts"
+import * as Attempts from "./internal/attempts.ts"
+import * as Passwords from "./internal/passwords.ts"
+
+/**
+ * People who sign in to the console: one e-mail address across workspaces, matched to each workspace's
+ * members by address, case-insensitively. Passwords are scrypt hashes (decision 0021).
+ */
+
+export interface Person {
+  readonly id: DomainIds.PersonId
+  readonly email: string
+  readonly name: string | null
+  readonly hasPassword: boolean
+}
+
+/** A workspace the person is a member of, with the member's role. */
+export interface Membership {
+  readonly id: DomainIds.WorkspaceId
+  readonly name: string
+  readonly role: Workspace.Role
+  readonly memberId: DomainIds.MemberId
+}
+
+export class WrongCredentials extends Schema.TaggedError<WrongCredentials>()("WrongCredentials", {}) {
+  override get message() {
+    return "Wrong e-mail or password"
+  }
+}
+
+export class TooManyAttempts extends Schema.TaggedError<TooManyAttempts>()("TooManyAttempts", {
+  retryAfterSeconds: Schema.Number
+}) {
+  override get message() {
+    return `Too many sign-in attempts; try again in ${this.retryAfterSeconds} seconds`
+  }
+}
+
+export class PersonInvalid extends Schema.TaggedError<PersonInvalid>()("PersonInvalid", {
+  field: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+}
+
+export class PersonNotFound extends Schema.TaggedError<PersonNotFound>()("PersonNotFound", { email: Schema.String }) {
+  override get message() {
+    return `No member with the e-mail ${this.email}`
+  }
+}
+
+/** Limits of decision 0021: failures per e-mail address, attempts per client address, per 15 minutes. */
+export const failuresPerEmail = 5
+export const attemptsPerAddress = 30
+
+interface PersonRow {
+  readonly id: string
+  readonly email: string
+  readonly name: string | null
+  readonly passwordHash: string | null
+}
+
+const toPerson = (row: PersonRow): Person => ({
+  id: DomainIds.PersonId.make(row.id),
+  email: row.email,
+  name: row.name,
+  hasPassword: row.passwordHash !== null
+})
+
+export class People extends Context.Service<People, {
+  byEmail(email: string): Effect.Effect<Option.Option<Person>, SqlError.SqlError>
+  get(personId: string): Effect.Effect<Person, SqlError.SqlError>
+  /** The person with this address, made when there is none yet. */
+  ensure(email: string): Effect.Effect<Person, SqlError.SqlError>
+  memberships(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
+  /** Counts an attempt against the client address (and, for sign-in, the e-mail), refusing past the limits. */
+  limit(address: string, email: string): Effect.Effect<void, TooManyAttempts | SqlError.SqlError>
+  /** Checks a password; unknown e-mail and wrong password fail alike and take as long. */
+  signIn(email: string, password: string): Effect.Effect<Person, WrongCredentials | SqlError.SqlError>
+  checkPassword(personId: string, password: string): Effect.Effect<boolean, SqlError.SqlError>
+  setPassword(personId: string, password: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
+  rename(personId: string, name: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
+}>()("@herald/core/People") {
+  static readonly layer = Layer.effect(
+    People,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql.literal("id, email, name, password_hash")
+
+      const row = (email: string) =>
+        Effect.map(sql<PersonRow>`SELECT ${columns} FROM people WHERE lower(email) = ${email.trim().toLowerCase()}`, (rows) =>
+          Option.fromNullishOr(rows[0]))
+
+      const byEmail = (email: string) => Effect.map(row(email), Option.map(toPerson))
+
+      const get = (personId: string) =>
+        Effect.flatMap(sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`, (rows) =>
+          rows[0] === undefined ? Effect.die(`person ${personId} vanished`) : Effect.succeed(toPerson(rows[0])))
+
+      const ensure = Effect.fn("People.ensure")(function*(email: string) {
+        const address = email.trim().toLowerCase()
+        const id = yield* Ids.make(DomainIds.prefixes.person)
+        yield* sql`INSERT INTO people (id, email) VALUES (${id}, ${address}) ON CONFLICT DO NOTHING`
+        const found = yield* byEmail(address)
+        return Option.getOrElse(found, () => ({ id: DomainIds.PersonId.make(id), email: address, name: null, hasPassword: false }))
+      })
+
+      const memberships = (personId: string) =>
+        Effect.map(
+          sql<{ readonly id: string; readonly name: string; readonly role: Workspace.Role; readonly memberId: string }>`
+            SELECT w.id, w.name, m.role, m.id AS member_id
+            FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
+            WHERE p.id = ${personId} ORDER BY w.name, w.id`,
+          (rows) =>
+            rows.map((membership) => ({
+              id: DomainIds.WorkspaceId.make(membership.id),
+              name: membership.name,
+              role: membership.role,
+              memberId: DomainIds.MemberId.make(membership.memberId)
+            }))
+        )
+
+      const limit = Effect.fn("People.limit")(function*(address: string, email: string) {
+        const now = yield* Clock.currentTimeMillis
+        const attempts = yield* Attempts.count(sql, `address:${address}`)
+        const failures = yield* Attempts.current(sql, `email:${email.trim().toLowerCase()}`)
+        if (attempts > attemptsPerAddress || failures >= failuresPerEmail) {
+          return yield* new TooManyAttempts({ retryAfterSeconds: Attempts.retryAfter(now) })
+        }
+      })
+
+      const signIn = Effect.fn("People.signIn")(function*(email: string, password: string) {
+        const found = yield* row(email)
+        const stored = Option.match(found, { onNone: () => Passwords.dummy, onSome: (person) => person.passwordHash ?? Passwords.dummy })
+        const matches = yield* Passwords.verify(password, stored)
+        if (Option.isSome(found) && found.value.passwordHash !== null && matches) return toPerson(found.value)
+        yield* Attempts.count(sql, `email:${email.trim().toLowerCase()}`)
+        return yield* new WrongCredentials()
+      })
+
+      const checkPassword = Effect.fn("People.checkPassword")(function*(personId: string, password: string) {
+        const [found] = yield* sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`
+        return yield* Passwords.verify(password, found?.passwordHash ?? Passwords.dummy)
+      })
+
+      const setPassword = Effect.fn("People.setPassword")(function*(personId: string, password: string) {
+        const person = yield* get(personId)
+        if (password.length < 10 || password.length > 200) {
+          return yield* new PersonInvalid({ field: "password", reason: "must be 10 to 200 characters long" })
+        }
+        if (password.trim().toLowerCase() === person.email.toLowerCase()) {
+          return yield* new PersonInvalid({ field: "password", reason: "must not be your e-mail address" })
+        }
+        const hashed = yield* Passwords.hash(password)
+        const now = yield* Clock.currentTimeMillis
+        yield* sql`UPDATE people SET password_hash = ${hashed}, password_changed_at = ${new Date(now)} WHERE id = ${personId}`
+      })
+
+      const rename = Effect.fn("People.rename")(function*(personId: string, name: string) {
+        const trimmed = name.trim()
+        if (trimmed.length === 0 || trimmed.length > 200) {
+          return yield* new PersonInvalid({ field: "name", reason: "must be 1 to 200 characters long" })
+        }
+        yield* sql`UPDATE people SET name = ${trimmed} WHERE id = ${personId}`
+      })
+
+      return People.of({ byEmail, get, ensure, memberships, limit, signIn, checkPassword, setPassword, rename })
+    })
+  )
+}

@@ -1,0 +1,289 @@
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as Ids from "./Ids.ts"
+import * as Tokens from "./internal/tokens.ts"
+import { type Membership, People, type Person } from "./People.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+
+/**
+ * Console sessions and one-time sign-in links (decision 0021). A session lives 14 days from its last use
+ * (touched at most every 5 minutes) and at most 60 days from sign-in; it is read from the database on every
+ * request, so a revoked one is refused at once by every process. Only SHA-256 digests of tokens are stored.
+ */
+
+export const idleLifetime = Duration.days(14)
+export const absoluteLifetime = Duration.days(60)
+const touchEvery = Duration.minutes(5)
+/** After signing in through a link, a password may be set without the current one for this long. */
+const linkGrace = Duration.minutes(30)
+
+export type LinkPurpose = "first_run" | "sign_in" | "reset"
+export const linkLifetimes: Record<LinkPurpose, Duration.Duration> = {
+  first_run: Duration.days(7),
+  sign_in: Duration.hours(24),
+  reset: Duration.hours(1)
+}
+
+export class LinkRefused extends Schema.TaggedError<LinkRefused>()("LinkRefused", {}) {
+  override get message() {
+    return "This link has been used or has expired; ask for a new one"
+  }
+}
+
+export class SessionRefused extends Schema.TaggedError<SessionRefused>()("SessionRefused", {}) {
+  override get message() {
+    return "Not signed in, or the session has ended: sign in again"
+  }
+}
+
+export class NotAMember extends Schema.TaggedError<NotAMember>()("NotAMember", { workspaceId: Schema.String }) {
+  override get message() {
+    return `You are not a member of workspace ${this.workspaceId}`
+  }
+}
+
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", { sessionId: Schema.String }) {
+  override get message() {
+    return `Session ${this.sessionId} does not exist`
+  }
+}
+
+/** Who a session acts as: the person's member in the session's current workspace. */
+export interface Principal {
+  readonly sessionId: DomainIds.SessionId
+  readonly personId: DomainIds.PersonId
+  readonly workspaceId: DomainIds.WorkspaceId
+  readonly memberId: DomainIds.MemberId
+  readonly role: Workspace.Role
+  readonly csrfToken: string
+  /** Seconds the session lives from now, for the cookie's Max-Age. */
+  readonly maxAgeSeconds: number
+}
+
+export interface Described {
+  readonly person: Person
+  readonly workspace: Membership
+  readonly workspaces: ReadonlyArray<Membership>
+  readonly csrfToken: string
+  readonly expiresAt: string
+  readonly mustSetPassword: boolean
+}
+
+export interface Listed {
+  readonly id: DomainIds.SessionId
+  readonly createdAt: string
+  readonly lastUsedAt: string
+  readonly expiresAt: string
+  readonly userAgent: string | null
+  readonly address: string | null
+  readonly current: boolean
+}
+
+export interface Client {
+  readonly userAgent: string | null
+  readonly address: string | null
+}
+
+interface SessionRow {
+  readonly id: string
+  readonly personId: string
+  readonly csrfToken: string
+  readonly workspaceId: string
+  readonly createdAt: Date
+  readonly lastUsedAt: Date
+  readonly expiresAt: Date
+  readonly absoluteExpiresAt: Date
+  readonly userAgent: string | null
+  readonly address: string | null
+  readonly via: "password" | "link"
+  readonly mustSetPassword: boolean
+  readonly revokedAt: Date | null
+}
+
+const sessionColumns =
+  "id, person_id, csrf_token, workspace_id, created_at, last_used_at, expires_at, absolute_expires_at, user_agent, address, via, must_set_password, revoked_at"
+
+export class Sessions extends Context.Service<Sessions, {
+  /** Starts a session in a workspace the person is a member of; answers the cookie's token. */
+  start(input: {
+    readonly personId: string
+    readonly workspaceId: string
+    readonly via: "password" | "link"
+    readonly mustSetPassword: boolean
+    readonly client: Client
+  }): Effect.Effect<{ readonly token: string; readonly principal: Principal }, NotAMember | SqlError.SqlError>
+  authenticate(token: string): Effect.Effect<Principal, SessionRefused | SqlError.SqlError>
+  describe(sessionId: string): Effect.Effect<Described, SessionRefused | SqlError.SqlError>
+  switchWorkspace(sessionId: string, workspaceId: string): Effect.Effect<void, NotAMember | SqlError.SqlError>
+  revoke(sessionId: string): Effect.Effect<void, SqlError.SqlError>
+  list(personId: string, currentId: string): Effect.Effect<ReadonlyArray<Listed>, SqlError.SqlError>
+  revokeOwn(personId: string, sessionId: string): Effect.Effect<void, SessionNotFound | SqlError.SqlError>
+  /** After a password change: every other session of the person ends; this one needs no new password. */
+  passwordChanged(personId: string, keepSessionId: string): Effect.Effect<void, SqlError.SqlError>
+  /** Whether a password may be set without the current one (within 30 minutes of signing in by link). */
+  withinLinkGrace(sessionId: string): Effect.Effect<boolean, SqlError.SqlError>
+  /** A one-time link `{BASE_URL}/app/link#<token>`. */
+  issueLink(personId: string, workspaceId: string, purpose: LinkPurpose): Effect.Effect<
+    { readonly url: string; readonly expiresAt: string },
+    SqlError.SqlError
+  >
+  /** Uses a one-time link up. */
+  consumeLink(token: string): Effect.Effect<
+    { readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose },
+    LinkRefused | SqlError.SqlError
+  >
+}>()("@herald/core/Sessions") {
+  static readonly layer = Layer.effect(
+    Sessions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const people = yield* People
+      const publicUrl = yield* PublicUrl
+      const columns = sql.literal(sessionColumns)
+
+      const membership = (personId: string, workspaceId: string) =>
+        Effect.map(people.memberships(personId), (all) => Option.fromNullishOr(all.find((one) => one.id === workspaceId)))
+
+      const principalOf = (row: SessionRow, member: Membership, now: number): Principal => ({
+        sessionId: DomainIds.SessionId.make(row.id),
+        personId: DomainIds.PersonId.make(row.personId),
+        workspaceId: member.id,
+        memberId: member.memberId,
+        role: member.role,
+        csrfToken: row.csrfToken,
+        maxAgeSeconds: Math.max(0, Math.floor((row.expiresAt.getTime() - now) / 1000))
+      })
+
+      const start = Effect.fn("Sessions.start")(function*(input: Parameters<Sessions["Service"]["start"]>[0]) {
+        const member = yield* membership(input.personId, input.workspaceId)
+        if (Option.isNone(member)) return yield* new NotAMember({ workspaceId: input.workspaceId })
+        const now = yield* Clock.currentTimeMillis
+        const id = yield* Ids.make(DomainIds.prefixes.session)
+        const token = Tokens.make()
+        const [row] = yield* sql<SessionRow>`
+          INSERT INTO sessions (id, person_id, token_hash, csrf_token, workspace_id, created_at, last_used_at, expires_at,
+            absolute_expires_at, user_agent, address, via, must_set_password)
+          VALUES (${id}, ${input.personId}, ${Tokens.digest(token)}, ${Tokens.make()}, ${input.workspaceId}, ${new Date(now)},
+            ${new Date(now)}, ${new Date(now + Duration.toMillis(idleLifetime))}, ${new Date(now + Duration.toMillis(absoluteLifetime))},
+            ${input.client.userAgent?.slice(0, 500) ?? null}, ${input.client.address}, ${input.via}, ${input.mustSetPassword})
+          RETURNING ${columns}`
+        return { token, principal: principalOf(row!, member.value, now) }
+      })
+
+      const live = (row: SessionRow | undefined, now: number): row is SessionRow =>
+        row !== undefined && row.revokedAt === null && row.expiresAt.getTime() > now
+
+      const authenticate = Effect.fn("Sessions.authenticate")(function*(token: string) {
+        const now = yield* Clock.currentTimeMillis
+        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE token_hash = ${Tokens.digest(token)}`
+        if (!live(row, now)) return yield* new SessionRefused()
+        const member = yield* membership(row.personId, row.workspaceId)
+        if (Option.isNone(member)) return yield* new SessionRefused()
+        if (now - row.lastUsedAt.getTime() < Duration.toMillis(touchEvery)) return principalOf(row, member.value, now)
+        const expiresAt = new Date(Math.min(now + Duration.toMillis(idleLifetime), row.absoluteExpiresAt.getTime()))
+        yield* sql`UPDATE sessions SET last_used_at = ${new Date(now)}, expires_at = ${expiresAt} WHERE id = ${row.id}`
+        return principalOf({ ...row, expiresAt }, member.value, now)
+      })
+
+      const describe = Effect.fn("Sessions.describe")(function*(sessionId: string) {
+        const now = yield* Clock.currentTimeMillis
+        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE id = ${sessionId}`
+        if (!live(row, now)) return yield* new SessionRefused()
+        const person = yield* people.get(row.personId)
+        const workspaces = yield* people.memberships(row.personId)
+        const workspace = workspaces.find((one) => one.id === row.workspaceId)
+        if (workspace === undefined) return yield* new SessionRefused()
+        return {
+          person,
+          workspace,
+          workspaces,
+          csrfToken: row.csrfToken,
+          expiresAt: row.expiresAt.toISOString(),
+          mustSetPassword: row.mustSetPassword || !person.hasPassword
+        }
+      })
+
+      const switchWorkspace = Effect.fn("Sessions.switchWorkspace")(function*(sessionId: string, workspaceId: string) {
+        const [row] = yield* sql<{ readonly personId: string }>`SELECT person_id FROM sessions WHERE id = ${sessionId}`
+        const member = row === undefined ? Option.none() : yield* membership(row.personId, workspaceId)
+        if (Option.isNone(member)) return yield* new NotAMember({ workspaceId })
+        yield* sql`UPDATE sessions SET workspace_id = ${workspaceId} WHERE id = ${sessionId}`
+      })
+
+      const revoke = (sessionId: string) =>
+        Effect.asVoid(sql`UPDATE sessions SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${sessionId}`)
+
+      const list = Effect.fn("Sessions.list")(function*(personId: string, currentId: string) {
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* sql<SessionRow>`
+          SELECT ${columns} FROM sessions
+          WHERE person_id = ${personId} AND revoked_at IS NULL AND expires_at > ${new Date(now)}
+          ORDER BY created_at DESC, id DESC`
+        return rows.map((row): Listed => ({
+          id: DomainIds.SessionId.make(row.id),
+          createdAt: row.createdAt.toISOString(),
+          lastUsedAt: row.lastUsedAt.toISOString(),
+          expiresAt: row.expiresAt.toISOString(),
+          userAgent: row.userAgent,
+          address: row.address,
+          current: row.id === currentId
+        }))
+      })
+
+      const revokeOwn = Effect.fn("Sessions.revokeOwn")(function*(personId: string, sessionId: string) {
+        const rows = yield* sql`
+          UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId} AND person_id = ${personId} AND revoked_at IS NULL
+          RETURNING id`
+        if (rows.length === 0) return yield* new SessionNotFound({ sessionId })
+      })
+
+      const passwordChanged = (personId: string, keepSessionId: string) =>
+        Effect.andThen(
+          sql`UPDATE sessions SET revoked_at = now() WHERE person_id = ${personId} AND id <> ${keepSessionId} AND revoked_at IS NULL`,
+          sql`UPDATE sessions SET must_set_password = false WHERE id = ${keepSessionId}`
+        ).pipe(Effect.asVoid)
+
+      const withinLinkGrace = Effect.fn("Sessions.withinLinkGrace")(function*(sessionId: string) {
+        const now = yield* Clock.currentTimeMillis
+        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE id = ${sessionId}`
+        return row !== undefined && row.via === "link" && now - row.createdAt.getTime() < Duration.toMillis(linkGrace)
+      })
+
+      const issueLink = Effect.fn("Sessions.issueLink")(function*(personId: string, workspaceId: string, purpose: LinkPurpose) {
+        const now = yield* Clock.currentTimeMillis
+        const token = Tokens.make()
+        const expiresAt = new Date(now + Duration.toMillis(linkLifetimes[purpose]))
+        yield* sql`
+          INSERT INTO login_links (token_hash, person_id, workspace_id, purpose, expires_at)
+          VALUES (${Tokens.digest(token)}, ${personId}, ${workspaceId}, ${purpose}, ${expiresAt})`
+        return { url: `${publicUrl}/app/link#${token}`, expiresAt: expiresAt.toISOString() }
+      })
+
+      const consumeLink = Effect.fn("Sessions.consumeLink")(function*(token: string) {
+        const now = yield* Clock.currentTimeMillis
+        // One statement marks the link used, so two requests with one link cannot both succeed.
+        const [row] = yield* sql<{ readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose }>`
+          UPDATE login_links SET used_at = ${new Date(now)}
+          WHERE token_hash = ${Tokens.digest(token)} AND used_at IS NULL AND expires_at > ${new Date(now)}
+          RETURNING person_id, workspace_id, purpose`
+        if (row === undefined) return yield* new LinkRefused()
+        return row
+      })
+
+      return Sessions.of({
+        start,
+        authenticate,
+        describe,
+        switchWorkspace,
+        revoke,
+        list,
+        revokeOwn,
+        passwordChanged,
+        withinLinkGrace,
+        issueLink,
+        consumeLink
+      })
+    })
+  )
+}

@@ -1,0 +1,33 @@
+import { Clock, Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** Sign-in attempts are counted in fixed 15-minute windows (decision 0021). */
+export const windowMillis = 15 * 60_000
+
+const windowOf = (now: number) => now - (now % windowMillis)
+
+/** Seconds until the current window ends. */
+export const retryAfter = (now: number) => Math.max(1, Math.ceil((windowOf(now) + windowMillis - now) / 1000))
+
+/** Adds one to the subject's count in the current window and answers the new count (exact across processes). */
+export const count = (sql: SqlClient.SqlClient, subject: string) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.map(
+      sql<{ readonly count: number }>`
+        INSERT INTO sign_in_attempts (subject, window_start, count) VALUES (${subject}, ${new Date(windowOf(now))}, 1)
+        ON CONFLICT (subject, window_start) DO UPDATE SET count = sign_in_attempts.count + 1
+        RETURNING count`,
+      (rows) => Number(rows[0]?.count ?? 0)
+    ))
+
+/** The subject's count in the current window, without adding to it; older windows are dropped on the way. */
+export const current = (sql: SqlClient.SqlClient, subject: string) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.andThen(
+      sql`DELETE FROM sign_in_attempts WHERE window_start < ${new Date(windowOf(now) - windowMillis)}`,
+      Effect.map(
+        sql<{ readonly count: number }>`
+          SELECT count FROM sign_in_attempts WHERE subject = ${subject} AND window_start = ${new Date(windowOf(now))}`,
+        (rows) => Number(rows[0]?.count ?? 0)
+      )
+    ))
