@@ -1,13 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { delimiter, join, resolve } from "node:path"
+import { basename, delimiter, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, beforeAll, describe, it } from "vitest"
 import * as byName from "@herald/client"
 // Herald's own signer, the one that signs every delivery, so the packed verifier is checked against it.
 import { signature } from "../../core/src/WebhookDelivery.ts"
 import * as bySource from "../src/index.ts"
+import * as apiByName from "@herald/client/api"
+import * as apiBySource from "../src/api/index.ts"
 
 // The package as someone outside the repository gets it: `npm pack`, installed from the tarball into an
 // empty project, imported by plain Node (no TypeScript, no build tool) and type-checked by a TS consumer.
@@ -37,6 +40,16 @@ const npm = (args: ReadonlyArray<string>, cwd: string) =>
     stdio: ["ignore", "pipe", "pipe"]
   })
 
+/**
+ * The API half's one dependency (and its own), packed from the repository's installed copies: the consumer
+ * installs them beside the tarball, so the test needs no network and no registry.
+ */
+const dependencyFolders = () => {
+  const openapiFetch = realpathSync(join(packageDir, "node_modules/openapi-fetch"))
+  const helpers = dirname(createRequire(join(openapiFetch, "package.json")).resolve("openapi-typescript-helpers/package.json"))
+  return [openapiFetch, helpers]
+}
+
 let tarball = ""
 let tarballFiles: ReadonlyArray<string> = []
 
@@ -46,10 +59,16 @@ beforeAll(() => {
   tarballFiles = packed[0].files.map((file: { readonly path: string }) => file.path)
   mkdirSync(consumer)
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
-  npm(["install", tarball], consumer)
+  // Packed from copies: pnpm's store hard-links identical files, and npm's tarball keeps only the first of them.
+  const dependencies = dependencyFolders().map((folder) => {
+    const copy = join(work, "dependencies", basename(folder))
+    cpSync(folder, copy, { recursive: true })
+    return join(work, JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], copy))[0].filename)
+  })
+  npm(["install", tarball, ...dependencies], consumer)
 }, 120_000)
 
-const run = (file: string, header: string) =>
+const run = (file: string, header = "") =>
   spawnSync(systemNode, [file], {
     cwd: consumer,
     encoding: "utf8",
@@ -57,15 +76,15 @@ const run = (file: string, header: string) =>
   })
 
 describe("the packed @herald/client", () => {
-  it("is a public package of built JavaScript and declarations, without sources, tests or dependencies", () => {
+  it("is a public package of built JavaScript and declarations, without sources or tests, depending on openapi-fetch only", () => {
     const manifest = JSON.parse(readFileSync(join(consumer, "node_modules/@herald/client/package.json"), "utf8"))
     assert.isUndefined(manifest.private)
     assert.match(manifest.version, /^\d+\.\d+\.\d+$/)
     assert.isString(manifest.license)
     assert.isString(manifest.description)
-    assert.isUndefined(manifest.dependencies)
+    assert.deepStrictEqual(Object.keys(manifest.dependencies), ["openapi-fetch"])
     assert.isUndefined(manifest.peerDependencies)
-    for (const file of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/Webhooks.js", "dist/cjs/index.js"]) {
+    for (const file of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/Webhooks.js", "dist/cjs/index.js", "dist/api/index.js", "dist/api/index.d.ts", "dist/api/schema.d.ts", "dist/cjs/api/index.js"]) {
       assert.include(tarballFiles, file)
     }
     assert.deepStrictEqual(tarballFiles.filter((file) => !file.startsWith("dist/") && file !== "package.json" && file !== "README.md"), [])
@@ -86,6 +105,18 @@ describe("the packed @herald/client", () => {
       }`
     writeFileSync(join(consumer, "check.mjs"), `import { verifyWebhook, Webhooks, WebhookVerificationError } from "@herald/client"\n${check}`)
     writeFileSync(join(consumer, "check.cjs"), `const { verifyWebhook, Webhooks, WebhookVerificationError } = require("@herald/client")\n${check}`)
+    // The main export loads no dependency: a receiver's install without openapi-fetch works the same.
+    const installed = join(consumer, "node_modules/openapi-fetch")
+    renameSync(installed, `${installed}-hidden`)
+    try {
+      for (const file of ["check.mjs", "check.cjs"]) {
+        const genuine = run(file, header)
+        assert.strictEqual(genuine.status, 0, `${systemNode} ${file}: ${genuine.stderr}`)
+        assert.strictEqual(genuine.stdout.trim(), `accepted 9c4e2a71-3b8d-4f60-a5e2-7d1c9b3f0a48 post.published ${header}`)
+      }
+    } finally {
+      renameSync(`${installed}-hidden`, installed)
+    }
     for (const file of ["check.mjs", "check.cjs"]) {
       const genuine = run(file, header)
       assert.strictEqual(genuine.status, 0, `${systemNode} ${file}: ${genuine.stderr}`)
@@ -95,10 +126,30 @@ describe("the packed @herald/client", () => {
     }
   })
 
+  it("calls the API through @herald/client/api from plain Node ESM and CommonJS, with the key as a bearer token", () => {
+    const call = `
+      const client = createHeraldClient({
+        baseUrl: "http://herald.test",
+        apiKey: "hk_live_abc",
+        fetch: async (request) => {
+          console.log(request.method + " " + request.url + " " + request.headers.get("authorization"))
+          return new Response(JSON.stringify({ data: [{ id: "pst_1" }], nextCursor: null }), { headers: { "content-type": "application/json" } })
+        }
+      })
+      client.GET("/api/v1/posts", { params: { query: { limit: 2 } } }).then(({ data }) => console.log(data.data[0].id))`
+    writeFileSync(join(consumer, "api.mjs"), `import { createHeraldClient } from "@herald/client/api"\n${call}`)
+    writeFileSync(join(consumer, "api.cjs"), `const { createHeraldClient } = require("@herald/client/api")\n${call}`)
+    for (const file of ["api.mjs", "api.cjs"]) {
+      const answer = run(file)
+      assert.strictEqual(answer.status, 0, `${systemNode} ${file}: ${answer.stderr}`)
+      assert.strictEqual(answer.stdout.trim(), "GET http://herald.test/api/v1/posts?limit=2 Bearer hk_live_abc\npst_1")
+    }
+  })
+
   it("type-checks a TypeScript consumer against the packed declarations", () => {
     writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
       compilerOptions: { module: "NodeNext", target: "ES2022", strict: true, noEmit: true, types: [], skipLibCheck: false },
-      files: ["consumer.ts"]
+      files: ["consumer.ts", "api.ts"]
     }))
     writeFileSync(join(consumer, "consumer.ts"), `
       import { verifyWebhook, Webhooks, WebhookVerificationError, type WebhookEvent, type WebhookVerificationReason } from "@herald/client"
@@ -111,6 +162,20 @@ describe("the packed @herald/client", () => {
       const wrong: WebhookVerificationReason = "expired"
       export { event, reason, wrong }
     `)
+    writeFileSync(join(consumer, "api.ts"), `
+      import { createHeraldClient, type HeraldError, type components } from "@herald/client/api"
+      const client = createHeraldClient({ baseUrl: "http://localhost:3000", apiKey: "hk_live_abc" })
+      export const list = async () => {
+        const { data, error } = await client.GET("/api/v1/posts", { params: { query: { limit: 2 } } })
+        const posts: ReadonlyArray<components["schemas"]["Post"]> = data?.data ?? []
+        const failure: HeraldError | undefined = error
+        // @ts-expect-error the query is typed by the contract
+        await client.GET("/api/v1/posts", { params: { query: { limit: "2" } } })
+        // @ts-expect-error and so are the paths
+        await client.GET("/api/v1/nothing")
+        return { posts, failure }
+      }
+    `)
     const checked = spawnSync(systemNode, [join(repositoryRoot, "node_modules/typescript/bin/tsc"), "-p", consumer], { encoding: "utf8" })
     assert.strictEqual(checked.status, 0, checked.stdout + checked.stderr)
   })
@@ -118,5 +183,6 @@ describe("the packed @herald/client", () => {
   it("inside the repository the package name resolves to the TypeScript source, with nothing to build", () => {
     assert.strictEqual(byName.verifyWebhook, bySource.verifyWebhook)
     assert.strictEqual(byName.Webhooks, bySource.Webhooks)
+    assert.strictEqual(apiByName.createHeraldClient, apiBySource.createHeraldClient)
   })
 })
