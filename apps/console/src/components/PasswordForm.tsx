@@ -1,0 +1,67 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { useState, type FormEvent } from "react"
+import { ApiError } from "../api/ApiError.ts"
+import { api, unwrap } from "../api/client.ts"
+import { sessionQuery } from "../api/session.ts"
+import { ErrorMessage } from "./Banner.tsx"
+import { Button } from "./Button.tsx"
+import { TextField } from "./Field.tsx"
+
+// Set or change the password (PUT /api/v1/auth/password). The current one is asked for when the person has
+// one, unless they have just come in through a link (the API decides; it names the field when missing).
+export const PasswordForm = ({ askCurrent, submitLabel, onDone }: {
+  readonly askCurrent: boolean
+  readonly submitLabel: string
+  readonly onDone: () => void
+}) => {
+  const queryClient = useQueryClient()
+  const [current, setCurrent] = useState("")
+  const [password, setPassword] = useState("")
+  const change = useMutation({
+    mutationFn: () =>
+      unwrap(api.PUT("/api/v1/auth/password", {
+        body: askCurrent ? { password, currentPassword: current } : { password }
+      })),
+    onSuccess: async () => {
+      setCurrent("")
+      setPassword("")
+      await queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey })
+      await queryClient.invalidateQueries({ queryKey: ["sessions"] })
+      onDone()
+    }
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    change.mutate()
+  }
+  const error = change.error instanceof ApiError ? change.error : undefined
+  return (
+    <form onSubmit={submit} className="stack" noValidate>
+      <ErrorMessage error={change.error} />
+      {askCurrent
+        ? (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(event) => setCurrent(event.currentTarget.value)}
+            error={error?.about("currentPassword")}
+          />
+        )
+        : null}
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 10 characters; a phrase of a few words is good."
+        value={password}
+        onChange={(event) => setPassword(event.currentTarget.value)}
+        error={error?.about("password")}
+      />
+      <div>
+        <Button type="submit" variant="primary" busy={change.isPending}>{submitLabel}</Button>
+      </div>
+    </form>
+  )
+}

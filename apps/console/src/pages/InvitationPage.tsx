@@ -1,0 +1,141 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { Link, useNavigate } from "@tanstack/react-router"
+import { useRef, useState, type FormEvent } from "react"
+import { ApiError } from "../api/ApiError.ts"
+import { api, unwrap } from "../api/client.ts"
+import { remember, sessionQuery } from "../api/session.ts"
+import { ErrorMessage } from "../components/Banner.tsx"
+import { AuthCard } from "../components/AuthCard.tsx"
+import { Button } from "../components/Button.tsx"
+import { TextField } from "../components/Field.tsx"
+import { Loading } from "../components/Page.tsx"
+
+interface Preview {
+  readonly workspace: { readonly id: string; readonly name: string }
+  readonly email: string
+  readonly role: string
+  readonly personExists: boolean
+  readonly expiresAt: string
+}
+
+// /app/invitation#<token>: what the invitation is for, then joining as a new person (name and password) or
+// as the person who already has an account (signed in, or with their password).
+export const InvitationPage = () => {
+  const token = useRef<string | undefined>(undefined)
+  if (token.current === undefined) {
+    token.current = window.location.hash.slice(1)
+    if (token.current !== "") window.history.replaceState(window.history.state, "", window.location.pathname)
+  }
+  const value = token.current
+  const preview = useQuery({
+    queryKey: ["invitation", value],
+    queryFn: async () => (await unwrap(api.POST("/api/v1/auth/invitation", { body: { token: value } }))) as Preview,
+    enabled: value !== "",
+    retry: false,
+    staleTime: Infinity
+  })
+  // Who is signed in here already, if anyone: such a person accepts with one click.
+  const session = useQuery({ ...sessionQuery, retry: false })
+  if (value === "") {
+    return (
+      <AuthCard title="Invitation">
+        <ErrorMessage error={new Error("This address has no invitation in it. Open the whole link you were given.")} />
+      </AuthCard>
+    )
+  }
+  if (preview.isPending) return <AuthCard title="Invitation"><Loading what="Reading the invitation" /></AuthCard>
+  if (preview.isError) {
+    return (
+      <AuthCard title="Invitation" footer={<p><Link to="/sign-in">Sign in</Link></p>}>
+        <ErrorMessage error={preview.error} />
+      </AuthCard>
+    )
+  }
+  const invitation = preview.data
+  const signedInAsInvitee = session.data !== undefined && session.data.person.email.toLowerCase() === invitation.email.toLowerCase()
+  return (
+    <AuthCard title={`Join ${invitation.workspace.name}`}>
+      <p>
+        You are invited to <strong>{invitation.workspace.name}</strong> as {article(invitation.role)}{" "}
+        <strong>{invitation.role}</strong>, with the address <strong>{invitation.email}</strong>.
+      </p>
+      <Accept token={value} invitation={invitation} signedIn={signedInAsInvitee} />
+    </AuthCard>
+  )
+}
+
+const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a")
+
+const Accept = ({ token, invitation, signedIn }: {
+  readonly token: string
+  readonly invitation: Preview
+  readonly signedIn: boolean
+}) => {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [name, setName] = useState("")
+  const [password, setPassword] = useState("")
+  const accept = useMutation({
+    mutationFn: async () =>
+      remember(
+        await unwrap(api.POST("/api/v1/auth/invitation/accept", {
+          body: !invitation.personExists ? { token, name, password } : signedIn ? { token } : { token, password }
+        }))
+      ),
+    onSuccess: (session) => {
+      queryClient.clear()
+      queryClient.setQueryData(sessionQuery.queryKey, session)
+      void navigate({ to: "/accounts" })
+    }
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    accept.mutate()
+  }
+  const error = accept.error instanceof ApiError ? accept.error : undefined
+  return (
+    <form onSubmit={submit} className="stack" noValidate>
+      <ErrorMessage error={accept.error} />
+      {!invitation.personExists
+        ? (
+          <>
+            <TextField
+              label="Your name"
+              autoComplete="name"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={error?.about("name")}
+            />
+            <TextField
+              label="Choose a password"
+              type="password"
+              autoComplete="new-password"
+              hint="At least 10 characters; a phrase of a few words is good."
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={error?.about("password")}
+            />
+          </>
+        )
+        : signedIn
+        ? null
+        : (
+          <>
+            <p>You already have a Herald account with this address: sign in to accept.</p>
+            <input type="email" hidden readOnly autoComplete="username" value={invitation.email} />
+            <TextField
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={error?.about("password")}
+            />
+          </>
+        )}
+      <div>
+        <Button type="submit" variant="primary" busy={accept.isPending}>Accept invitation</Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,4 @@
+import { Coming } from "../components/Page.tsx"
+
+// Replaced by the page itself (issue 15).
+export const WorkspacePage = () => <Coming title="Workspace" />

@@ -1,0 +1,29 @@
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+// Builds apps/console/dist before the console's tests when it is missing or older than any source file.
+const root = fileURLToPath(new URL("..", import.meta.url))
+
+const newest = (path: string): number =>
+  statSync(path).isDirectory()
+    ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
+    : statSync(path).mtimeMs
+
+export const stale = (): boolean => {
+  const built = join(root, "dist", "index.html")
+  if (!existsSync(built)) return true
+  const sources = Math.max(
+    newest(join(root, "src")),
+    newest(join(root, "index.html")),
+    newest(join(root, "vite.config.ts")),
+    newest(join(root, "..", "..", "packages", "client", "src"))
+  )
+  return sources > statSync(built).mtimeMs
+}
+
+export default async function setup() {
+  if (!stale()) return
+  const { build } = await import("vite")
+  await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn" })
+}

@@ -1,0 +1,186 @@
+// The console's end-to-end harness: a real Herald on a fresh data folder, headless Chromium through
+// playwright-core, and the checks every page must pass (no other host, axe-core, optional screenshots).
+//
+//   const herald = await startHerald()            // ./herald start --json, PORT=0, temp HERALD_DATA_DIR
+//   const browser = await launchBrowser()
+//   const { page } = await browser.open(herald)   // a fresh context; records requests to other hosts
+//   await page.goto(herald.url("/app/sign-in"))
+//   await checkPage(page, "sign-in")              // axe: no serious/critical; screenshot docs/console/sign-in.png
+//   browser.otherHosts()                          // [] or the URLs asked of other hosts (assert in afterEach)
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+
+const repository = resolve(import.meta.dirname, "../../..")
+export const chromiumPath = process.env["HERALD_CHROMIUM"] ?? "/usr/bin/chromium"
+
+/** Why the browser tests cannot run here, or undefined. Test files `describe.skipIf(missing)` and say it once. */
+export const missing = existsSync(chromiumPath)
+  ? undefined
+  : `console tests skipped: no Chromium at ${chromiumPath} (install Debian's chromium, or set HERALD_CHROMIUM)`
+
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+  readonly json: any
+}
+
+export interface Herald {
+  /** The service's own origin, as links and cookies name it: http://localhost:<port>. */
+  readonly origin: string
+  /** What `herald start --json` printed (firstRun.key.key is the Demo workspace's API key). */
+  readonly started: any
+  /** The first run's one-time console link, signing in the Demo owner. */
+  readonly consoleLink: string
+  readonly url: (path: string) => string
+  /** `./herald <args>` against this Herald's data folder (admin commands reach the running server). */
+  readonly cli: (...args: ReadonlyArray<string>) => Promise<Run>
+  /** /api/v1 with the Demo key (or another): JSON in, status and JSON out. */
+  readonly api: (method: string, path: string, body?: unknown, key?: string) => Promise<{ status: number; body: any }>
+  readonly stop: () => Promise<void>
+}
+
+export const startHerald = async (): Promise<Herald> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "herald-console-"))
+  // Vitest puts Vite's BASE_URL ("/") into the environment; Herald would read it as its own.
+  const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HERALD_SMTP_URL: "" }
+  const server: ChildProcess = spawn(join(repository, "herald"), ["start", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] })
+  let errors = ""
+  server.stderr!.on("data", (chunk) => (errors = (errors + String(chunk)).slice(-4000)))
+  const started = await new Promise<any>((resolveStart, reject) => {
+    createInterface({ input: server.stdout! }).once("line", (line) => {
+      try {
+        resolveStart(JSON.parse(line))
+      } catch (error) {
+        reject(new Error(`herald start printed no JSON: ${line}\n${errors}`))
+      }
+    })
+    server.once("exit", (code) => reject(new Error(`herald start exited with ${code}\n${errors}`)))
+  })
+  const origin = new URL(started.api).origin
+  const consoleLink: string = started.consoleLink ?? started.firstRun?.consoleLink ?? ""
+  const cli = (...args: ReadonlyArray<string>) =>
+    new Promise<Run>((resolveRun) => {
+      execFile(join(repository, "herald"), [...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+        let json: unknown = undefined
+        try {
+          json = JSON.parse(stdout)
+        } catch {
+          json = undefined
+        }
+        resolveRun({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr, json })
+      })
+    })
+  const api = async (method: string, path: string, body?: unknown, key: string = started.firstRun.key.key) => {
+    const response = await fetch(`${origin}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
+  }
+  const stop = () =>
+    new Promise<void>((resolveStop) => {
+      const done = () => {
+        rmSync(dataDir, { recursive: true, force: true })
+        resolveStop()
+      }
+      if (server.exitCode !== null || server.signalCode !== null) return done()
+      server.once("exit", done)
+      server.kill("SIGTERM")
+    })
+  return { origin, started, consoleLink, url: (path) => `${origin}${path}`, cli, api, stop }
+}
+
+export interface ConsoleBrowser {
+  /** A new browser context (its own cookies: a second person or a second session) and a page in it. */
+  readonly open: (herald: Herald, options?: { readonly width?: number; readonly height?: number }) => Promise<{ context: BrowserContext; page: Page }>
+  /** Every request any page made to a host other than Herald's, since the last call; then forgotten. */
+  readonly otherHosts: () => ReadonlyArray<string>
+  readonly close: () => Promise<void>
+}
+
+export const launchBrowser = async (): Promise<ConsoleBrowser> => {
+  const userDataDir = mkdtempSync(join(tmpdir(), "herald-chromium-"))
+  const browser: Browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      `--user-data-dir=${userDataDir}`
+    ]
+  })
+  let elsewhere: Array<string> = []
+  return {
+    open: async (herald, options) => {
+      const own = new URL(herald.origin).host
+      const context = await browser.newContext({
+        viewport: { width: options?.width ?? 1280, height: options?.height ?? 800 },
+        // The clipboard, for copy buttons.
+        permissions: ["clipboard-read", "clipboard-write"]
+      })
+      // Attempts, not successes: the machine may have no internet, and a page that tries is the fault.
+      context.on("request", (request) => {
+        const url = new URL(request.url())
+        if ((url.protocol === "http:" || url.protocol === "https:") && url.host !== own) elsewhere.push(request.url())
+      })
+      const page = await context.newPage()
+      return { context, page }
+    },
+    otherHosts: () => {
+      const seen = elsewhere
+      elsewhere = []
+      return seen
+    },
+    close: async () => {
+      await browser.close()
+      rmSync(userDataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+const axeSource = join(repository, "node_modules", "axe-core", "axe.min.js")
+const screenshots = join(repository, "docs", "console")
+
+export interface Violation {
+  readonly id: string
+  readonly impact: string
+  readonly help: string
+  readonly targets: ReadonlyArray<string>
+}
+
+/**
+ * The checks for a page as it now shows: axe-core's serious and critical violations (returned, for the test
+ * to assert empty), and with HERALD_SCREENSHOTS=1 a screenshot in docs/console/<name>.png.
+ */
+export const checkPage = async (page: Page, name: string): Promise<ReadonlyArray<Violation>> => {
+  await page.addScriptTag({ path: axeSource })
+  const violations: ReadonlyArray<Violation> = await page.evaluate(async () => {
+    // Runs in the page, where axe-core has just been loaded.
+    const axe = (globalThis as any).axe
+    const result = await axe.run((globalThis as any).document, { resultTypes: ["violations"] })
+    return result.violations
+      .filter((violation: any) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation: any) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        targets: violation.nodes.map((node: any) => node.target.join(" "))
+      }))
+  })
+  if (process.env["HERALD_SCREENSHOTS"] === "1") {
+    mkdirSync(screenshots, { recursive: true })
+    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: false })
+  }
+  return violations
+}
