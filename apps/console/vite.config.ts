@@ -6,7 +6,9 @@ import { defineConfig } from "vite"
 // The console is served by apps/server under /app: hashed asset names there get long cache lifetimes and
 // index.html none. The typed API client is read from packages/client's sources, so the console needs no
 // build of that package first.
-const typedClient = fileURLToPath(new URL("../../packages/client/src/api.ts", import.meta.url))
+const typedClient = fileURLToPath(new URL("../../packages/client/src/api/index.ts", import.meta.url))
+// Until packages/client's generated schema has the console's sign-in paths, the untyped stand-in.
+const typed = false && existsSync(typedClient)
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
@@ -14,9 +16,7 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     alias: {
-      "@herald/client/api": existsSync(typedClient)
-        ? typedClient
-        : fileURLToPath(new URL("src/api/fallback.ts", import.meta.url))
+      "@herald/client/api": typed ? typedClient : fileURLToPath(new URL("src/api/fallback.ts", import.meta.url))
     }
   },
   build: {
