@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -10,7 +10,7 @@ import * as Console from "../src/http/Console.ts"
 import * as ErrorRendering from "../src/http/ErrorRendering.ts"
 import * as Http from "../src/Http.ts"
 import * as NodeServer from "../src/internal/nodeServer.ts"
-import { request } from "./request.ts"
+import { baseUrl, request, serverLayer } from "./harness.ts"
 
 // The console as the server serves it (apps/server/src/http/Console.ts), from a fake Vite build in a temp
 // folder: hashed assets cached for good, index.html and the SPA fallback revalidated, the CSP everywhere,
@@ -173,4 +173,22 @@ describe("the console's routes", () => {
         }
       }))
   })
+})
+
+// The real server's routes (Http.routes) include the console, at its default build folder (built or not).
+layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("the console in the whole server", (it) => {
+  it.effect("redirects / to /app/ and answers /app/ with the console or the page saying how to build it", () =>
+    Effect.gen(function*() {
+      const url = yield* baseUrl
+      const root = yield* request(`${url}/`, { redirect: "manual" })
+      assert.strictEqual(root.status, 302)
+      assert.strictEqual(root.headers.get("location"), "/app/")
+      const app = yield* request(`${url}/app/accounts`)
+      const built = existsSync(join(Console.defaultDist, "index.html"))
+      assert.strictEqual(app.status, built ? 200 : 503, app.text)
+      assert.include(app.text, built ? `<div id="root">` : "npx -y pnpm@12.21.0 install")
+      assertSecured(app.headers, "/app/accounts")
+      // The API is untouched by the console's fallback.
+      assert.strictEqual((yield* request(`${url}/api/v1/accounts`)).status, 401)
+    }))
 })
