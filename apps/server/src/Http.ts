@@ -5,6 +5,7 @@ import { AdminApi } from "@herald/api"
 import * as AccountsHandlers from "./http/AccountsHandlers.ts"
 import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
+import * as Console from "./http/Console.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as InboxHandlers from "./http/InboxHandlers.ts"
@@ -17,6 +18,7 @@ import * as OAuthHandlers from "./http/OAuthHandlers.ts"
 import * as PostsHandlers from "./http/PostsHandlers.ts"
 import * as PublicApi from "./http/PublicApi.ts"
 import * as ReviewsHandlers from "./http/ReviewsHandlers.ts"
+import * as SessionsHandlers from "./http/SessionsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
@@ -32,6 +34,7 @@ export const openapiPath = "/api/v1/openapi.json"
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.mergeAll(
   sandboxRoutes,
+  Console.layer(),
   MediaFiles.layer,
   McpRoute.layer,
   PublicApi.layer(openapiPath),
@@ -50,6 +53,8 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
     PostsHandlers.layer,
     ReviewsHandlers.layer,
     ReviewsHandlers.pagesLayer,
+    SessionsHandlers.layer,
+    SessionsHandlers.signInLayer,
     WebhooksHandlers.layer,
     WorkspaceHandlers.layer,
     SystemHandlers.layer

@@ -20,7 +20,7 @@ const setup = Effect.gen(function*() {
   const keyFor = (email: string, role: string) =>
     Effect.gen(function*() {
       const invitation = yield* team.invite(workspace.id, { email, role })
-      const { member } = yield* team.accept(invitation.url.split("/").at(-1)!)
+      const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
       return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
     }).pipe(Effect.orDie)
   const editor = yield* keyFor(`ed@${tag}.test`, "editor")

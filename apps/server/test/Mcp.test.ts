@@ -301,7 +301,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       const apiKeys = yield* ApiKeys.ApiKeys
       const viewerKey = yield* Effect.orDie(Effect.gen(function*() {
         const invitation = yield* team.invite(workspace.id, { email: `viewer-${Date.now()}@mcp.test`, role: "viewer" })
-        const { member } = yield* team.accept(invitation.url.split("/").at(-1)!)
+        const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
         return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
       }))
       const client = yield* connect(base, viewerKey)

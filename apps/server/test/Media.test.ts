@@ -3,7 +3,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Authorization, MediaApi } from "@herald/api"
+import { ApiError, Authorization, MediaApi } from "@herald/api"
 import { IdempotencyKeys, Media, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import { Ids } from "@herald/domain"
@@ -39,6 +39,7 @@ const StandInAuthorization = Layer.effect(
   Authorization.Authorization,
   Effect.map(IdempotencyKeys.IdempotencyKeys, (keys) =>
     Authorization.Authorization.of({
+      session: () => Effect.fail(new ApiError.Unauthorized({ message: "no sessions here" })),
       bearer: (httpEffect, { credential }) => {
         const workspaceId = Ids.WorkspaceId.make(Redacted.value(credential))
         return Idempotency.run(
@@ -47,6 +48,8 @@ const StandInAuthorization = Layer.effect(
           Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
             workspaceId,
             keyId: Ids.ApiKeyId.make("key_0000000000000000test"),
+            sessionId: null,
+            personId: null,
             memberId: null,
             role: null
           })

@@ -46,7 +46,17 @@ const team = Effect.gen(function*() {
   return { base, key, workspace, send }
 })
 
-const open = (url: string) => request(url.replace("localhost", "127.0.0.1"))
+/**
+ * Accepts an invitation as the console does: the token from the link's fragment, POSTed with a name and a
+ * password for the new person, from the service's own origin.
+ */
+const open = (url: string) =>
+  Effect.flatMap(baseUrl, (base) =>
+    request(`${base}/api/v1/auth/invitation/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: new URL(url).origin },
+      body: JSON.stringify({ token: url.split("#").at(-1), name: "New Person", password: "a long enough password" })
+    }))
 
 for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 60_000, excludeTestServices: true })(
   `team on ${backend.name}`,
@@ -62,14 +72,15 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         assert.match(invitation.id, /^inv_/)
         assert.strictEqual(invitation.email, "ed@acme.test")
         assert.strictEqual(invitation.role, "editor")
-        assert.match(invitation.url, /\/invitations\/inv_[0-9A-Za-z]+\.\d+\.[A-Za-z0-9_-]{43}$/)
+        assert.match(invitation.url, /\/app\/invitation#inv_[0-9A-Za-z]+\.\d+\.[A-Za-z0-9_-]{43}$/)
         assert.strictEqual(new URL(invitation.url).port, new URL(base).port)
         assert.isAbove(Date.parse(invitation.expiresAt) - Date.now(), 6.9 * 86_400_000)
         assert.deepStrictEqual((yield* send("GET", "/members/invitations")).body.data, [invitation])
 
         const accepted = yield* open(invitation.url)
-        assert.strictEqual(accepted.status, 200)
-        assert.include(accepted.text, "ed@acme.test is now an editor of Acme on Herald")
+        assert.strictEqual(accepted.status, 200, accepted.text)
+        assert.strictEqual(accepted.body.data.person.email, "ed@acme.test")
+        assert.deepStrictEqual([accepted.body.data.workspace.name, accepted.body.data.workspace.role], ["Acme", "editor"])
         const members = (yield* send("GET", "/members")).body.data
         assert.deepStrictEqual(members.map((member: any) => [member.email, member.role]), [["owner@acme.test", "owner"], ["ed@acme.test", "editor"]])
         assert.deepStrictEqual((yield* send("GET", "/members/invitations")).body.data, [])
@@ -85,6 +96,11 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         const again = yield* open(invitation.url)
         assert.strictEqual(again.status, 400)
         assert.include(again.text, "used already")
+        // The link e-mailed before the console, opened in a browser, ends on the console's invitation page.
+        const token = invitation.url.split("#").at(-1)
+        const old = yield* Effect.promise(() => fetch(`${base}/invitations/${token}`, { redirect: "manual" }))
+        assert.strictEqual(old.status, 303)
+        assert.strictEqual(old.headers.get("location"), `/app/invitation#${token}`)
         assert.strictEqual((yield* send("DELETE", `/members/invitations/${invitation.id}`)).status, 409)
       })))
 
@@ -97,7 +113,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         assert.strictEqual(tampered.status, 400)
         assert.include(tampered.text, "altered")
         const expiredToken = (yield* SignedLinks.SignedLinks).sign("invitation", first.id, new Date(Date.now() - 1000))
-        const expired = yield* open(first.url.replace(/[^/]+$/, expiredToken))
+        const expired = yield* open(first.url.replace(/[^#]+$/, expiredToken))
         assert.strictEqual(expired.status, 400)
         assert.include(expired.text, "expired")
         // Inviting the address again replaces the first link.

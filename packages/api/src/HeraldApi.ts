@@ -10,6 +10,7 @@ import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
 import { InboxApi, NetworkWebhooksApi } from "./InboxApi.ts"
 import { Authorization } from "./Authorization.ts"
 import { SystemApi } from "./SystemApi.ts"
+import { SessionsApi, SignInApi } from "./SessionsApi.ts"
 import * as SchemaNames from "./internal/schemaNames.ts"
 
 /** The public REST contract under `/api/v1`: shared by the server, the typed client and the OpenAPI document. */
@@ -23,6 +24,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(WorkspaceApi)
   .add(ReviewsApi)
   .add(InboxApi)
+  .add(SessionsApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.
@@ -33,6 +35,7 @@ export class V1 extends HttpApi.make("herald-v1")
 export class HeraldApi extends HttpApi.make("herald")
   .addHttpApi(V1)
   .add(SystemApi)
+  .add(SignInApi)
   .add(OAuthApi)
   .add(InvitationsApi)
   .add(ReviewPagesApi)
@@ -41,7 +44,7 @@ export class HeraldApi extends HttpApi.make("herald")
     title: "Herald API",
     version: "1",
     description: "Schedule and publish social posts to seven networks. Every `/api/v1` route needs " +
-      "`Authorization: Bearer <API_KEY>`; success bodies are `{ \"data\": ... }`, errors " +
+      "`Authorization: Bearer <API_KEY>` (or the web console's session cookie, see Sessions); success bodies are `{ \"data\": ... }`, errors " +
       "`{ \"error\": { \"code\", \"message\" } }`.",
     license: { name: "MIT", identifier: "MIT" },
     // The server serving the document replaces this with its own public address (`BASE_URL`).

@@ -51,16 +51,16 @@ export class MembersApi extends HttpApiGroup.make("members").add(
   description: "The workspace's team: members with a role, and invitations by e-mail."
 })) {}
 
-const html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }))
-
-/** `GET /invitations/:token`: the link of an invitation, opened in a browser; no key, the link is the proof. */
+/**
+ * `GET /invitations/:token`: an invitation link sent before the console; it now ends on the console's
+ * invitation page (`303` to `/app/invitation#<token>`), where the person accepts it.
+ */
 export class InvitationsApi extends HttpApiGroup.make("invitations", { topLevel: true }).add(
   HttpApiEndpoint.get("accept", "/invitations/:token", {
     params: { token: Schema.String },
-    success: html,
-    error: html.pipe(HttpApiSchema.status(400))
-  }).annotate(OpenApi.Summary, "Accept an invitation: the person becomes a member (member.joined)")
+    success: HttpApiSchema.Empty(303)
+  }).annotate(OpenApi.Summary, "An older invitation link: redirects to the console's invitation page")
 ).annotateMerge(OpenApi.annotations({
   title: "Invitations",
-  description: "Invitation links opened in a browser. No key: the signed link is the proof."
+  description: "Invitation links opened in a browser, redirected to the console (`/app/invitation`)."
 })) {}

@@ -25,6 +25,8 @@ export class Notifier extends Context.Service<Notifier, {
   endpointSwitchedOff(notice: SwitchedOff): Effect.Effect<void>
   /** Any e-mail (an invitation): sent, or logged in full without SMTP; a failure is logged, never raised. */
   send(mail: Mail): Effect.Effect<void>
+  /** Whether e-mail goes out (`HERALD_SMTP_URL` is set), for what only makes sense by e-mail (a password reset). */
+  readonly sends: boolean
 }>()("@herald/core/Notifier") {
   static readonly layer = (options: { readonly smtpUrl: Option.Option<Redacted.Redacted<string>>; readonly from?: string | undefined }) =>
     Layer.effect(
@@ -72,7 +74,7 @@ export class Notifier extends Context.Service<Notifier, {
             })
           }).pipe(Effect.catchCause((cause) => Effect.logError("notifying the workspace owners failed", cause)))
 
-        return Notifier.of({ endpointSwitchedOff, send })
+        return Notifier.of({ endpointSwitchedOff, send, sends: Option.isSome(transport) })
       })
     )
 }

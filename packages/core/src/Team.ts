@@ -77,6 +77,11 @@ export class Team extends Context.Service<Team, {
   /** The invitations not yet accepted, revoked or expired. */
   invitations(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Invitation>, SqlError.SqlError>
   revokeInvitation(workspaceId: string, invitationId: string): Effect.Effect<void, InvitationNotFound | TeamConflict | SqlError.SqlError>
+  /** What an invitation link is for, checked as `accept` checks it, without accepting it. */
+  preview(token: string): Effect.Effect<
+    { readonly workspace: Workspace.Workspace; readonly email: string; readonly role: Workspace.Role; readonly expiresAt: string },
+    InvitationRefused | SqlError.SqlError
+  >
   /** Opens an invitation link: the person becomes a member (`member.joined`). */
   accept(token: string): Effect.Effect<
     { readonly member: Workspace.Member; readonly workspace: Workspace.Workspace },
@@ -97,7 +102,8 @@ export class Team extends Context.Service<Team, {
       const publicUrl = yield* PublicUrl
       const apiKeys = yield* ApiKeys
 
-      const urlOf = (row: InvitationRow) => `${publicUrl}/invitations/${links.sign(purpose, row.id, row.expiresAt)}`
+      // The console's invitation page; the token rides in the fragment, so it never reaches a log or a Referer.
+      const urlOf = (row: InvitationRow) => `${publicUrl}/app/invitation#${links.sign(purpose, row.id, row.expiresAt)}`
       const toInvitation = (row: InvitationRow) =>
         new Workspace.Invitation({
           id: DomainIds.InvitationId.make(row.id),
@@ -184,6 +190,19 @@ export class Team extends Context.Service<Team, {
         yield* sql`UPDATE invitations SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${invitationId}`
       })
 
+      const preview = Effect.fn("Team.preview")(function*(token: string) {
+        const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) =>
+          new InvitationRefused({ message: refused.message }))
+        const [row] = yield* sql<InvitationRow>`SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${link.id}`
+        if (row === undefined || row.revokedAt !== null) {
+          return yield* new InvitationRefused({ message: "This invitation was withdrawn: ask for a new one" })
+        }
+        if (row.acceptedAt !== null) return yield* new InvitationRefused({ message: "This invitation was used already" })
+        const [workspace] = yield* sql<WorkspaceRow>`
+          SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${row.workspaceId}`
+        return { workspace: toWorkspace(workspace!), email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }
+      })
+
       const accept = Effect.fn("Team.accept")(function*(token: string) {
         const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) =>
           new InvitationRefused({ message: refused.message }))
@@ -248,7 +267,7 @@ export class Team extends Context.Service<Team, {
         }))
       })
 
-      return Team.of({ members, member, invite, invitations, revokeInvitation, accept, changeRole, remove })
+      return Team.of({ members, member, invite, invitations, revokeInvitation, preview, accept, changeRole, remove })
     })
   )
 }

@@ -1,9 +1,11 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
-import { ApiKeys, IdempotencyKeys, RateLimiter } from "@herald/core"
+import { ApiKeys, IdempotencyKeys, RateLimiter, Sessions } from "@herald/core"
 import * as Idempotency from "./Idempotency.ts"
+import * as SessionAuth from "./SessionAuth.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
+import { PublicUrl } from "../PublicUrl.ts"
 
 // The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
 // window) and the current state (remaining, seconds to reset) ride on every answer, errors included.
@@ -38,7 +40,7 @@ export const limit = (
   })
 
 /** A viewer's key reads: any other method is refused before the handler runs. */
-const viewerReads = (principal: ApiKeys.Principal) =>
+const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD"
       ? Effect.fail(new ApiError.Forbidden({ message: "This key acts for a viewer, who can read but not change anything" }))
@@ -118,21 +120,61 @@ export const layer = Layer.effect(
     const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
     const idempotencyKeys = yield* IdempotencyKeys.IdempotencyKeys
+    const sessions = yield* Sessions.Sessions
+    const publicUrl = yield* PublicUrl
+    const sessionRefused = new Sessions.SessionRefused()
+
+    /** A request with a bearer key (or neither a key nor a cookie): as before sessions existed. */
+    const bearerRequest = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, key: string) =>
+      authenticate(apiKeys, rateLimiter, key).pipe(
+        Effect.flatMap((principal) =>
+          Effect.andThen(
+            Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal)),
+            Idempotency.run(
+              idempotencyKeys,
+              principal.workspaceId,
+              Effect.provideService(httpEffect, Authorization.CurrentPrincipal, { ...principal, sessionId: null, personId: null })
+            )
+          ))
+      )
 
     return Authorization.Authorization.of({
+      // HttpApi tries the schemes in order and sends the last one's failure, so both are checked in `bearer`,
+      // tried last; this one only declares the cookie in the OpenAPI document and steps aside.
+      session: () => Effect.fail(new ApiError.Unauthorized({ message: sessionRefused.message })),
       bearer: (httpEffect, { credential }) =>
-        authenticate(apiKeys, rateLimiter, Redacted.value(credential)).pipe(
-          Effect.flatMap((principal) =>
-            Effect.andThen(
-              Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal)),
-              Idempotency.run(
-                idempotencyKeys,
-                principal.workspaceId,
-                Effect.provideService(httpEffect, Authorization.CurrentPrincipal, principal)
-              )
-            )
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const token = request.cookies[Authorization.sessionCookie] ?? ""
+          // The cookie counts only when no Authorization header is sent: a key, when sent, always wins.
+          if (request.headers["authorization"] !== undefined || token === "") {
+            return bearerRequest(httpEffect, Redacted.value(credential))
+          }
+          return sessions.authenticate(token).pipe(
+            Effect.catchTag("SqlError", Effect.die),
+            Effect.catchTag("SessionRefused", (refused) =>
+              Effect.andThen(
+                limit(rateLimiter, `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`),
+                Effect.fail(new ApiError.Unauthorized({ message: refused.message }))
+              )),
+            Effect.flatMap((session) =>
+              SessionAuth.csrf(publicUrl, session.csrfToken).pipe(
+                Effect.andThen(limit(rateLimiter, `person:${session.personId}`)),
+                Effect.andThen(viewerReads(session)),
+                Effect.andThen(Idempotency.run(
+                  idempotencyKeys,
+                  session.workspaceId,
+                  Effect.provideService(httpEffect, Authorization.CurrentPrincipal, {
+                    workspaceId: session.workspaceId,
+                    keyId: null,
+                    sessionId: session.sessionId,
+                    personId: session.personId,
+                    memberId: session.memberId,
+                    role: session.role
+                  })
+                ))
+              ))
           )
-        )
+        })
     })
   })
 )

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
-import { page } from "../internal/page.ts"
+import { HttpServerResponse } from "effect/http"
 
 const invalid = (error: Team.TeamInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
@@ -58,19 +58,12 @@ export const layer = HttpApiBuilder.group(
   })
 )
 
-/** The invitation link, opened in a browser: a page saying what happened. */
+/** An invitation link of before the console, opened in a browser: on to the console's invitation page. */
 export const invitationsLayer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
   "invitations",
-  Effect.fnUntraced(function*(handlers) {
-    const team = yield* Team.Team
-    return handlers.handle("accept", ({ params }) =>
-      team.accept(params.token).pipe(
-        Effect.map(({ member, workspace }) =>
-          page("Welcome", `${member.email} is now ${/^[aeiou]/.test(member.role) ? "an" : "a"} ${member.role} of ${workspace.name} on Herald.`)
-        ),
-        Effect.catchTag("SqlError", Effect.die),
-        Effect.catchTag("InvitationRefused", (refused) => Effect.fail(page("Invitation not accepted", refused.message)))
-      ))
-  })
+  (handlers) =>
+    handlers.handle("accept", ({ params }) =>
+      // The token moves to the fragment, which browsers keep across the redirect and never send on.
+      Effect.succeed(HttpServerResponse.redirect(`/app/invitation#${params.token}`, { status: 303 })))
 )

@@ -1,0 +1,252 @@
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { HttpServerRequest } from "effect/http"
+import { ApiError, Authorization, HeraldApi, SessionsApi } from "@herald/api"
+import { Notifier, People, Sessions, Team } from "@herald/core"
+import * as NodeServer from "../internal/nodeServer.ts"
+import { PublicUrl } from "../PublicUrl.ts"
+import * as SessionAuth from "./SessionAuth.ts"
+
+// The console's sign-in and sessions (decision 0021): each handler calls the People, Sessions and Team
+// services and maps their errors; the cookie and CSRF rules live in SessionAuth.
+
+const toSession = (described: Sessions.Described) =>
+  new SessionsApi.Session({
+    person: new SessionsApi.SessionPerson(described.person),
+    workspace: new SessionsApi.SessionWorkspace(described.workspace),
+    workspaces: described.workspaces.map((one) => new SessionsApi.SessionWorkspace(one)),
+    csrfToken: described.csrfToken,
+    expiresAt: described.expiresAt,
+    mustSetPassword: described.mustSetPassword
+  })
+
+const tooMany = (refused: People.TooManyAttempts) =>
+  Effect.andThen(
+    Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+      NodeServer.addHeaders(request.source, { "retry-after": String(refused.retryAfterSeconds) })),
+    Effect.fail(new ApiError.RateLimited({ message: refused.message }))
+  )
+
+const invalid = (error: { readonly field: string; readonly message: string }) =>
+  Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))
+
+const clientAddress = Effect.map(HttpServerRequest.HttpServerRequest, (request) => Option.getOrElse(request.remoteAddress, () => "unknown"))
+
+/** The session of a request authenticated by its cookie; a key has none. */
+const currentSession = Effect.flatMap(Authorization.CurrentPrincipal, (principal) =>
+  principal.sessionId === null || principal.personId === null
+    ? Effect.fail(new ApiError.Unauthorized({ message: "Not signed in: this needs the console's session cookie, not an API key" }))
+    : Effect.succeed({ sessionId: principal.sessionId, personId: principal.personId }))
+
+export const signInLayer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "signIn",
+  Effect.fnUntraced(function*(handlers) {
+    const people = yield* People.People
+    const sessions = yield* Sessions.Sessions
+    const team = yield* Team.Team
+    const notifier = yield* Notifier.Notifier
+    const publicUrl = yield* PublicUrl
+
+    /** Starts a session, sets its cookie and answers it. */
+    const begin = Effect.fnUntraced(function*(input: Omit<Parameters<Sessions.Sessions["Service"]["start"]>[0], "client">) {
+      const started = yield* sessions.start({ ...input, client: yield* SessionAuth.client })
+      yield* SessionAuth.setCookie(publicUrl, started.token, started.principal.maxAgeSeconds)
+      return { data: toSession(yield* sessions.describe(started.principal.sessionId)) }
+    })
+
+    /** The workspace a person signs in to: the first they are a member of. */
+    const firstWorkspace = Effect.fnUntraced(function*(personId: string) {
+      const [first] = yield* people.memberships(personId)
+      if (first === undefined) return yield* new ApiError.Unauthorized({ message: "Wrong e-mail or password" })
+      return first.id
+    })
+
+    return handlers
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* SessionAuth.sameOrigin(publicUrl)
+          yield* people.limit(yield* clientAddress, payload.email)
+          const person = yield* people.signIn(payload.email, payload.password)
+          const workspaceId = yield* firstWorkspace(person.id)
+          return yield* begin({ personId: person.id, workspaceId, via: "password", mustSetPassword: false })
+        }).pipe(
+          Effect.catchTag("TooManyAttempts", tooMany),
+          Effect.catchTag("WrongCredentials", (wrong) => Effect.fail(new ApiError.Unauthorized({ message: wrong.message }))),
+          Effect.catchTag(["SqlError", "NotAMember", "SessionRefused"], Effect.die)
+        ))
+      .handle("link", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* SessionAuth.sameOrigin(publicUrl)
+          const link = yield* sessions.consumeLink(payload.token)
+          return yield* begin({
+            personId: link.personId,
+            workspaceId: link.workspaceId,
+            via: "link",
+            mustSetPassword: link.purpose === "reset"
+          })
+        }).pipe(
+          Effect.catchTag(["LinkRefused", "NotAMember"], () =>
+            Effect.fail(new ApiError.Invalid({ message: new Sessions.LinkRefused().message }))),
+          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+        ))
+      .handle("passwordReset", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* SessionAuth.sameOrigin(publicUrl)
+          if (!notifier.sends) return { data: new SessionsApi.ResetAnswer({ email: "unavailable" }) }
+          yield* people.limit(yield* clientAddress, payload.email)
+          const person = yield* people.byEmail(payload.email)
+          if (Option.isSome(person)) {
+            const workspaces = yield* people.memberships(person.value.id)
+            if (workspaces[0] !== undefined) {
+              const link = yield* sessions.issueLink(person.value.id, workspaces[0].id, "reset")
+              yield* notifier.send({
+                to: [person.value.email],
+                subject: "Reset your Herald password",
+                text: [
+                  "Someone (hopefully you) asked to reset the password of your Herald sign-in.",
+                  "",
+                  `Open this link to set a new one (it works once, until ${link.expiresAt}):`,
+                  link.url,
+                  "",
+                  "If you did not ask for it, ignore this e-mail: your password stays as it is."
+                ].join("\n")
+              })
+            }
+          }
+          return { data: new SessionsApi.ResetAnswer({ email: "sent" }) }
+        }).pipe(Effect.catchTag("TooManyAttempts", tooMany), Effect.catchTag("SqlError", Effect.die)))
+      .handle("invitation", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* SessionAuth.sameOrigin(publicUrl)
+          const invitation = yield* team.preview(payload.token)
+          const person = yield* people.byEmail(invitation.email)
+          return {
+            data: new SessionsApi.InvitationPreview({
+              workspace: new SessionsApi.InvitationWorkspace({ id: invitation.workspace.id, name: invitation.workspace.name }),
+              email: invitation.email,
+              role: invitation.role,
+              personExists: Option.isSome(person) && person.value.hasPassword,
+              expiresAt: invitation.expiresAt
+            })
+          }
+        }).pipe(
+          Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("acceptInvitation", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* SessionAuth.sameOrigin(publicUrl)
+          const invitation = yield* team.preview(payload.token)
+          const existing = Option.filter(yield* people.byEmail(invitation.email), (person) => person.hasPassword)
+          if (Option.isSome(existing)) {
+            const signedIn = yield* SessionAuth.optionalSession(sessions)
+            const asThem = Option.isSome(signedIn) && signedIn.value.personId === existing.value.id
+            if (!asThem) {
+              yield* people.limit(yield* clientAddress, invitation.email)
+              const matches = payload.password !== undefined && (yield* people.checkPassword(existing.value.id, payload.password))
+              if (!matches) {
+                return yield* new ApiError.Unauthorized({
+                  message: `Sign in as ${invitation.email} or send that person's password to accept this invitation`
+                })
+              }
+            }
+          } else {
+            const problems = [
+              ...(payload.name === undefined || payload.name.trim() === "" ? [{ field: "name", message: "name is required" }] : []),
+              ...(payload.password === undefined ? [{ field: "password", message: "password is required" }] : [])
+            ]
+            if (problems.length > 0) {
+              return yield* new ApiError.Invalid({ message: problems.map((problem) => problem.message).join("; "), details: problems })
+            }
+          }
+          const person = yield* people.ensure(invitation.email)
+          if (Option.isNone(existing)) {
+            yield* people.setPassword(person.id, payload.password!)
+            yield* people.rename(person.id, payload.name!)
+          }
+          const accepted = yield* team.accept(payload.token)
+          return yield* begin({ personId: person.id, workspaceId: accepted.workspace.id, via: "password", mustSetPassword: false })
+        }).pipe(
+          Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
+          Effect.catchTag("PersonInvalid", invalid),
+          Effect.catchTag("TooManyAttempts", tooMany),
+          Effect.catchTag(["SqlError", "NotAMember", "SessionRefused"], Effect.die)
+        ))
+  })
+)
+
+export const layer = HttpApiBuilder.group(
+  HeraldApi.HeraldApi,
+  "sessions",
+  Effect.fnUntraced(function*(handlers) {
+    const people = yield* People.People
+    const sessions = yield* Sessions.Sessions
+    const publicUrl = yield* PublicUrl
+
+    const describe = (sessionId: string) =>
+      Effect.map(sessions.describe(sessionId), (described) => ({ data: toSession(described) }))
+
+    return handlers
+      .handle("session", () =>
+        Effect.flatMap(currentSession, (session) => describe(session.sessionId)).pipe(
+          Effect.catchTag("SessionRefused", (refused) => Effect.fail(new ApiError.Unauthorized({ message: refused.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("signOut", () =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          yield* Effect.orDie(sessions.revoke(session.sessionId))
+          yield* SessionAuth.clearCookie(publicUrl)
+        }))
+      .handle("workspace", ({ payload }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          yield* sessions.switchWorkspace(session.sessionId, payload.workspaceId)
+          return yield* describe(session.sessionId)
+        }).pipe(
+          Effect.catchTag("NotAMember", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+        ))
+      .handle("password", ({ payload }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          const person = yield* people.get(session.personId)
+          if (person.hasPassword && !(yield* sessions.withinLinkGrace(session.sessionId))) {
+            const matches = payload.currentPassword !== undefined &&
+              (yield* people.checkPassword(session.personId, payload.currentPassword))
+            if (!matches) {
+              return yield* invalid({
+                field: "currentPassword",
+                message: payload.currentPassword === undefined ? "currentPassword is required" : "currentPassword is wrong"
+              })
+            }
+          }
+          yield* people.setPassword(session.personId, payload.password)
+          yield* sessions.passwordChanged(session.personId, session.sessionId)
+        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("SqlError", Effect.die)))
+      .handle("profile", ({ payload }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          yield* people.rename(session.personId, payload.name)
+          return yield* describe(session.sessionId)
+        }).pipe(
+          Effect.catchTag("PersonInvalid", invalid),
+          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+        ))
+      .handle("sessions", () =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          const listed = yield* Effect.orDie(sessions.list(session.personId, session.sessionId))
+          return { data: listed.map((one) => new SessionsApi.SessionListed(one)) }
+        }))
+      .handle("revoke", ({ params }) =>
+        Effect.gen(function*() {
+          const session = yield* currentSession
+          yield* sessions.revokeOwn(session.personId, params.id)
+        }).pipe(
+          Effect.catchTag("SessionNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+  })
+)

@@ -1,0 +1,255 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { People, Sessions, Team } from "@herald/core"
+import { backends } from "@herald/db/testing"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+
+// The console's sign-in over real HTTP (decision 0021): passwords, links, the session cookie and its CSRF rule,
+// the same role rules as keys, and sessions that end when revoked.
+
+let count = 0
+const password = "correct horse battery"
+
+/** A workspace whose owner (and, when asked, an editor and a viewer) can sign in with a password. */
+const setup = Effect.gen(function*() {
+  const base = yield* baseUrl
+  const origin = new URL(base.replace("127.0.0.1", "localhost")).origin
+  const tag = `s${++count}${Date.now().toString(36)}`
+  const { key, workspace } = yield* workspaceWithKey(`WS ${tag}`, `owner@${tag}.test`)
+  const people = yield* People.People
+  const team = yield* Team.Team
+  const member = (email: string, role: string) =>
+    Effect.gen(function*() {
+      if (role !== "owner") {
+        const invitation = yield* team.invite(workspace.id, { email, role })
+        yield* team.accept(invitation.url.split("#").at(-1)!)
+      }
+      const person = yield* people.ensure(email)
+      yield* people.setPassword(person.id, password)
+      return person
+    }).pipe(Effect.orDie)
+  const owner = yield* member(`owner@${tag}.test`, "owner")
+  /** A header given as "" is left out. */
+  const send = (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    request(`${base}/api/v1${path}`, {
+      method,
+      headers: Object.fromEntries(Object.entries({
+        origin,
+        ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+        ...options.headers
+      }).filter(([, value]) => value !== "")),
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+    })
+  /** Signs in and answers a caller sending the cookie (and the CSRF token, unless told otherwise). */
+  const signIn = (email: string) =>
+    Effect.gen(function*() {
+      const answer = yield* send("POST", "/auth/sign-in", { body: { email, password } })
+      assert.strictEqual(answer.status, 200, answer.text)
+      const cookie = answer.headers.get("set-cookie")!.split(";")[0]!
+      const csrfToken: string = answer.body.data.csrfToken
+      const as = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+        send(method, path, { body, headers: { cookie, "x-csrf-token": csrfToken, ...headers } })
+      return { answer, cookie, csrfToken, as }
+    })
+  return { base, origin, tag, key, workspace, owner, member, send, signIn }
+})
+
+for (const backend of backends()) {
+  layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`console sessions on ${backend.name}`, (it) => {
+    it.effect("signs in with the right password; a wrong one and an unknown address get the same answer", () =>
+      Effect.gen(function*() {
+        const { owner, send, signIn, tag, workspace } = yield* setup
+        const { answer, as } = yield* signIn(`Owner@${tag}.test`)
+        const cookie = answer.headers.get("set-cookie")!
+        assert.match(cookie, /^herald_session=[A-Za-z0-9_-]{43};/)
+        assert.include(cookie, "HttpOnly")
+        assert.include(cookie, "Path=/")
+        assert.match(cookie, /SameSite=Lax/i)
+        assert.notInclude(cookie, "Secure")
+        assert.match(cookie, /Max-Age=1209[0-9]{3}/)
+        assert.strictEqual(answer.body.data.person.id, owner.id)
+        assert.deepStrictEqual(answer.body.data.workspace, { id: workspace.id, name: workspace.name, role: "owner", memberId: answer.body.data.workspace.memberId })
+        assert.isFalse(answer.body.data.mustSetPassword)
+        assert.strictEqual((yield* as("GET", "/auth/session")).body.data.person.email, `owner@${tag}.test`)
+
+        const wrong = yield* send("POST", "/auth/sign-in", { body: { email: `owner@${tag}.test`, password: "not the password" } })
+        const unknown = yield* send("POST", "/auth/sign-in", { body: { email: `nobody@${tag}.test`, password } })
+        assert.strictEqual(wrong.status, 401)
+        assert.strictEqual(wrong.text, unknown.text)
+        assert.deepStrictEqual(wrong.body.error, { code: "unauthorized", message: "Wrong e-mail or password" })
+        assert.isNull(wrong.headers.get("set-cookie"))
+      }))
+
+    it.effect("the cookie authenticates /api/v1 with the member's role, and changes need Origin and X-CSRF-Token", () =>
+      Effect.gen(function*() {
+        const { key, member, signIn, tag } = yield* setup
+        const owner = yield* signIn(`owner@${tag}.test`)
+        const accounts = yield* owner.as("GET", "/accounts")
+        assert.strictEqual(accounts.status, 200, accounts.text)
+        assert.deepStrictEqual(accounts.body.data, [])
+
+        const change = { content: "From the console", accountIds: [] }
+        const noToken = yield* owner.as("POST", "/posts", change, { "x-csrf-token": "" })
+        assert.strictEqual(noToken.status, 403)
+        assert.include(noToken.body.error.message, "X-CSRF-Token")
+        const wrongToken = yield* owner.as("POST", "/posts", change, { "x-csrf-token": "forged" })
+        assert.strictEqual(wrongToken.status, 403)
+        const otherSite = yield* owner.as("POST", "/posts", change, { origin: "https://evil.example" })
+        assert.strictEqual(otherSite.status, 403)
+        assert.include(otherSite.body.error.message, "Cross-site request refused")
+        const noOrigin = yield* owner.as("POST", "/posts", change, { origin: "" })
+        assert.strictEqual(noOrigin.status, 403)
+        assert.include(noOrigin.body.error.message, "Origin header is missing")
+        const allowed = yield* owner.as("POST", "/posts", { content: "A draft from the console" })
+        assert.notStrictEqual(allowed.status, 403, allowed.text)
+        assert.notStrictEqual(allowed.status, 401, allowed.text)
+
+        // A bearer key needs neither, and wins over a cookie sent alongside.
+        const keyed = yield* owner.as("GET", "/workspace", undefined, bearer(key.key))
+        assert.strictEqual(keyed.status, 200)
+
+        yield* member(`vi@${tag}.test`, "viewer")
+        const viewer = yield* signIn(`vi@${tag}.test`)
+        assert.strictEqual((yield* viewer.as("GET", "/accounts")).status, 200)
+        const refused = yield* viewer.as("POST", "/posts", { content: "A viewer's draft" })
+        assert.strictEqual(refused.status, 403, refused.text)
+      }))
+
+    it.effect("MCP ignores the cookie", () =>
+      Effect.gen(function*() {
+        const { base, signIn, tag } = yield* setup
+        const { cookie } = yield* signIn(`owner@${tag}.test`)
+        const answer = yield* request(`${base}/api/mcp`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+        })
+        assert.strictEqual(answer.status, 401)
+      }))
+
+    it.effect("a one-time link works once, until it expires, and asks for a password when there is none", () =>
+      Effect.gen(function*() {
+        const { send, tag, workspace } = yield* setup
+        const people = yield* People.People
+        const sessions = yield* Sessions.Sessions
+        const team = yield* Team.Team
+        const invitation = yield* Effect.orDie(team.invite(workspace.id, { email: `new@${tag}.test`, role: "editor" }))
+        yield* Effect.orDie(team.accept(invitation.url.split("#").at(-1)!))
+        const person = yield* Effect.orDie(people.ensure(`new@${tag}.test`))
+        const link = yield* Effect.orDie(sessions.issueLink(person.id, workspace.id, "sign_in"))
+        assert.match(link.url, /\/app\/link#[A-Za-z0-9_-]{43}$/)
+        const token = link.url.split("#").at(-1)
+        const first = yield* send("POST", "/auth/link", { body: { token } })
+        assert.strictEqual(first.status, 200, first.text)
+        assert.isTrue(first.body.data.mustSetPassword)
+        assert.strictEqual(first.body.data.workspace.role, "editor")
+        const again = yield* send("POST", "/auth/link", { body: { token } })
+        assert.strictEqual(again.status, 400)
+        assert.strictEqual(again.body.error.message, "This link has been used or has expired; ask for a new one")
+
+        const sql = yield* SqlClient.SqlClient
+        const old = yield* Effect.orDie(sessions.issueLink(person.id, workspace.id, "sign_in"))
+        yield* Effect.orDie(sql`UPDATE login_links SET expires_at = now() - interval '1 second' WHERE used_at IS NULL AND person_id = ${person.id}`)
+        assert.strictEqual((yield* send("POST", "/auth/link", { body: { token: old.url.split("#").at(-1) } })).status, 400)
+
+        // Setting the first password needs no current one; it must be long enough and not the address.
+        const cookie = first.headers.get("set-cookie")!.split(";")[0]!
+        const as = (body: unknown) => send("PUT", "/auth/password", { body, headers: { cookie, "x-csrf-token": first.body.data.csrfToken } })
+        const short = yield* as({ password: "short" })
+        assert.strictEqual(short.status, 400)
+        assert.strictEqual(short.body.error.details[0].field, "password")
+        assert.strictEqual((yield* as({ password: `new@${tag}.test` })).status, 400)
+        assert.strictEqual((yield* as({ password: "a fine new password" })).status, 204)
+        const session = yield* send("GET", "/auth/session", { headers: { cookie } })
+        assert.isFalse(session.body.data.mustSetPassword)
+        assert.isTrue(session.body.data.person.hasPassword)
+      }))
+
+    it.effect("changing the password needs the current one and ends the other sessions; sessions are listed and revoked", () =>
+      Effect.gen(function*() {
+        const { signIn, tag } = yield* setup
+        const laptop = yield* signIn(`owner@${tag}.test`)
+        const phone = yield* signIn(`owner@${tag}.test`)
+        const listed = yield* laptop.as("GET", "/auth/sessions")
+        assert.strictEqual(listed.status, 200)
+        assert.lengthOf(listed.body.data, 2)
+        assert.deepStrictEqual(listed.body.data.map((one: any) => one.current), [false, true])
+        assert.match(listed.body.data[0].id, /^ses_/)
+
+        const noCurrent = yield* laptop.as("PUT", "/auth/password", { password: "another good password" })
+        assert.strictEqual(noCurrent.status, 400)
+        assert.strictEqual(noCurrent.body.error.details[0].field, "currentPassword")
+        assert.strictEqual((yield* laptop.as("PUT", "/auth/password", { password: "another good password", currentPassword: password })).status, 204)
+        assert.strictEqual((yield* phone.as("GET", "/auth/session")).status, 401)
+        assert.strictEqual((yield* laptop.as("GET", "/auth/session")).status, 200)
+
+        const other = (yield* laptop.as("GET", "/auth/sessions")).body.data
+        assert.lengthOf(other, 1)
+        assert.strictEqual((yield* laptop.as("DELETE", `/auth/sessions/ses_0000000000000000000000`)).status, 404)
+        assert.strictEqual((yield* laptop.as("POST", "/auth/sign-out")).status, 204)
+        assert.strictEqual((yield* laptop.as("GET", "/accounts")).status, 401)
+      }))
+
+    it.effect("a member of two workspaces switches between them", () =>
+      Effect.gen(function*() {
+        const { signIn, tag, workspace } = yield* setup
+        const other = yield* workspaceWithKey(`Second ${tag}`, `owner@${tag}.test`)
+        const { as } = yield* signIn(`owner@${tag}.test`)
+        const session = (yield* as("GET", "/auth/session")).body.data
+        assert.sameMembers(session.workspaces.map((one: any) => one.id), [workspace.id, other.workspace.id])
+        const switched = yield* as("PUT", "/auth/workspace", { workspaceId: other.workspace.id })
+        assert.strictEqual(switched.status, 200, switched.text)
+        assert.strictEqual(switched.body.data.workspace.id, other.workspace.id)
+        assert.strictEqual((yield* as("GET", "/workspace")).body.data.id, other.workspace.id)
+        assert.strictEqual((yield* as("PUT", "/auth/workspace", { workspaceId: "ws_0000000000000000000000" })).status, 404)
+      }))
+
+    it.effect("sign-in is rate limited per e-mail address: 429 with Retry-After", () =>
+      Effect.gen(function*() {
+        const { send, tag } = yield* setup
+        for (let attempt = 0; attempt < People.failuresPerEmail; attempt++) {
+          assert.strictEqual((yield* send("POST", "/auth/sign-in", { body: { email: `owner@${tag}.test`, password: "wrong password" } })).status, 401)
+        }
+        const limited = yield* send("POST", "/auth/sign-in", { body: { email: `owner@${tag}.test`, password } })
+        assert.strictEqual(limited.status, 429)
+        assert.strictEqual(limited.body.error.code, "rate_limited")
+        assert.isAbove(Number(limited.headers.get("retry-after")), 0)
+      }))
+
+    it.effect("password reset answers unavailable without SMTP; no person is made", () =>
+      Effect.gen(function*() {
+        const { send, tag } = yield* setup
+        const answer = yield* send("POST", "/auth/password-reset", { body: { email: `owner@${tag}.test` } })
+        assert.strictEqual(answer.status, 202, answer.text)
+        assert.deepStrictEqual(answer.body.data, { email: "unavailable" })
+        assert.isTrue(Option.isNone(yield* Effect.orDie(Effect.flatMap(People.People, (people) => people.byEmail(`nobody@${tag}.test`)))))
+      }))
+  })
+}
+
+layer(serverLayer({ baseUrl: Option.some("https://herald.example") }, [examplePackage]), { timeout: 60_000, excludeTestServices: true })(
+  "console sessions behind https",
+  (it) => {
+    it.effect("the cookie is Secure when BASE_URL is https, and sign-in from another origin is refused", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const tag = `h${Date.now().toString(36)}`
+        yield* workspaceWithKey(`WS ${tag}`, `owner@${tag}.test`)
+        const people = yield* People.People
+        const person = yield* Effect.orDie(people.ensure(`owner@${tag}.test`))
+        yield* Effect.orDie(people.setPassword(person.id, password))
+        const signIn = (origin: string) =>
+          request(`${base}/api/v1/auth/sign-in`, {
+            method: "POST",
+            headers: { origin, "content-type": "application/json" },
+            body: JSON.stringify({ email: `owner@${tag}.test`, password })
+          })
+        const answer = yield* signIn("https://herald.example")
+        assert.strictEqual(answer.status, 200, answer.text)
+        assert.include(answer.headers.get("set-cookie")!, "Secure")
+        const foreign = yield* signIn("https://evil.example")
+        assert.strictEqual(foreign.status, 403)
+      }))
+  }
+)
