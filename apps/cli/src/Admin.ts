@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
 import { AdminApi } from "@herald/api"
-import { Accounts, ApiKeys, Settings, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Sessions, Settings, Team, Workspaces } from "@herald/core"
 import { Main, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
@@ -29,6 +29,7 @@ export class Admin extends Context.Service<Admin, {
   inviteMember(input: typeof AdminApi.InviteMember.Type): Effect.Effect<Workspace.Invitation, AdminError>
   changeRole(memberId: string, role: string): Effect.Effect<Workspace.Member, AdminError>
   removeMember(memberId: string): Effect.Effect<Workspace.Member, AdminError>
+  loginLink(input: typeof AdminApi.LoginLink.Type): Effect.Effect<AdminApi.LoginLinkCreated, AdminError>
 }>()("@herald/cli/Admin") {
   /** Straight on the database: used when no server holds the embedded one, and always with PostgreSQL. */
   static readonly layerDirect = Layer.effect(
@@ -38,6 +39,7 @@ export class Admin extends Context.Service<Admin, {
       const apiKeys = yield* ApiKeys.ApiKeys
       const accounts = yield* Accounts.Accounts
       const team = yield* Team.Team
+      const sessions = yield* Sessions.Sessions
       const database = yield* Effect.context<SqlClient.SqlClient | PgClient.PgClient | DatabaseInfo.DatabaseInfo>()
       const notFound = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "not_found", message: error.message }))
@@ -48,6 +50,12 @@ export class Admin extends Context.Service<Admin, {
       const conflict = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "conflict", message: error.message }))
       return Admin.of({
+        loginLink: (input) =>
+          sessions.loginLink(input.workspaceId, input.email).pipe(
+            Effect.map((link) => new AdminApi.LoginLinkCreated(link)),
+            Effect.catchTag("NotAMember", () => notFound({ message: `${input.email} is not a member of workspace ${input.workspaceId}` })),
+            Effect.catchTag("SqlError", internal)
+          ),
         listMembers: (workspaceId) =>
           workspaces.members(workspaceId).pipe(Effect.catchTag("WorkspaceNotFound", notFound), Effect.catchTag("SqlError", internal)),
         inviteMember: (input) =>
@@ -163,7 +171,8 @@ export class Admin extends Context.Service<Admin, {
           listMembers: (workspaceId) => remote(client.members.list({ params: { workspaceId } })),
           inviteMember: (input) => remote(client.members.invite({ payload: input })),
           changeRole: (memberId, role) => remote(client.members.changeRole({ params: { memberId }, payload: { role } })),
-          removeMember: (memberId) => remote(client.members.remove({ params: { memberId } }))
+          removeMember: (memberId) => remote(client.members.remove({ params: { memberId } })),
+          loginLink: (input) => remote(client.members.loginLink({ payload: input }))
         })
       })
     ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ socketPath })))

@@ -2,12 +2,16 @@ import { Effect, Layer, Option } from "effect"
 import { Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import { Admin, AdminError } from "./Admin.ts"
-import { Accounts, ApiKeys, Cipher, Notifier, PublicUrl, SecretKey, SignedLinks, Team } from "@herald/core"
+import { Accounts, ApiKeys, Cipher, Notifier, People, PublicUrl, SecretKey, Sessions, SignedLinks, Team } from "@herald/core"
 import { NodeServices } from "@effect/platform-node"
 
 /** What the operator's commands need besides the database, as a server has them (invitation links, e-mail). */
 const services = (settings: Settings.Settings) =>
-  Layer.mergeAll(Accounts.Accounts.layer, Team.Team.layer.pipe(Layer.provideMerge(ApiKeys.ApiKeys.layer))).pipe(
+  Layer.mergeAll(
+    Accounts.Accounts.layer,
+    Team.Team.layer.pipe(Layer.provideMerge(ApiKeys.ApiKeys.layer)),
+    Sessions.Sessions.layer.pipe(Layer.provideMerge(People.People.layer))
+  ).pipe(
     Layer.provide(Layer.mergeAll(
       Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }),
       Layer.succeed(PublicUrl.PublicUrl, Option.getOrElse(settings.baseUrl, () => `http://localhost:${settings.port}`))

@@ -53,7 +53,8 @@ const start = Command.make("start", { json }, ({ json }) =>
         networks: started.networks,
         role: started.role,
         runner: Option.getOrNull(started.runner),
-        firstRun: Option.getOrNull(Option.map(started.firstRun, ({ accounts, key, workspace }) => ({ workspace, key, accounts })))
+        firstRun: Option.getOrNull(Option.map(started.firstRun, ({ accounts, key, workspace }) => ({ workspace, key, accounts }))),
+        consoleLink: Option.getOrNull(Option.map(started.firstRun, ({ consoleLink }) => consoleLink))
       }, () => Start.banner(started))
     ).pipe(Effect.onInterrupt(() => Start.stopped(json)))
   )).pipe(Command.withDescription("Start the service: REST API, docs, MCP and background work"))
@@ -240,6 +241,22 @@ const memberInvite = Command.make("invite", {
       )
     ))).pipe(Command.withDescription("Invite an address to a workspace with a role; prints the signed link"))
 
+const memberLoginLink = Command.make("login-link", {
+  workspace: workspaceFlag,
+  email: Flag.String("email").pipe(Flag.withDescription("The member's e-mail address")),
+  json
+}, ({ email, json, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.loginLink({ workspaceId: workspace, email }).pipe(
+      Effect.flatMap((link) =>
+        Output.result(json, { url: link.url, expiresAt: link.expiresAt }, () => [
+          `A sign-in link for ${email} to the console; it works once, until ${link.expiresAt}:`,
+          ``,
+          `  ${link.url}`
+        ])
+      )
+    ))).pipe(Command.withDescription("Print a one-time sign-in link (24 h) to the web console for a member"))
+
 const memberRole = Command.make("role", { memberId: memberArgument, role: roleFlag, json }, ({ json, memberId, role }) =>
   withAdmin(json, (admin) =>
     admin.changeRole(memberId, role).pipe(
@@ -303,7 +320,7 @@ export const herald = Command.make("herald").pipe(
     ),
     Command.make("member").pipe(
       Command.withDescription("Workspace members and invitations"),
-      Command.withSubcommands([memberList, memberInvite, memberRole, memberRemove])
+      Command.withSubcommands([memberList, memberInvite, memberLoginLink, memberRole, memberRemove])
     ),
     Command.make("secret").pipe(
       Command.withDescription("Secrets for the settings"),

@@ -22,12 +22,15 @@ export const banner = (started: Main.Started): ReadonlyArray<string> =>
       `  MCP:   ${started.mcp}`,
       ...Option.match(started.firstRun, {
         onNone: () => [],
-        onSome: ({ accounts, key, workspace }) => [
+        onSome: ({ accounts, consoleLink, key, workspace }) => [
           "",
           `First run: created the workspace "${workspace.name}" (${workspace.id}).`,
           `Its API key, shown only this once:`,
           ``,
           `  ${key.key}`,
+          ``,
+          `Console: ${consoleLink}`,
+          `  (signs in its owner owner@demo.example once, within 7 days, and asks for a password)`,
           ``,
           ...(accounts.length === 0
             ? []
@@ -44,7 +47,8 @@ export const banner = (started: Main.Started): ReadonlyArray<string> =>
             onSome: (workspace) =>
               `  Key:   ${invocation} key create --workspace ${workspace.id} makes one for the ${workspace.name} workspace ` +
               `(${invocation} workspace list shows the others)`
-          })
+          }),
+          `  Console: ${invocation} member login-link --workspace <id> --email <e-mail> prints a sign-in link`
         ]
       })
     ]

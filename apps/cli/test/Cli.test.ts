@@ -150,9 +150,14 @@ describe("herald with the server running", () => {
     const invited = await herald("member", "invite", "--workspace", workspace.id, "--email", "Ed@Team.test", "--role", "editor", "--json")
     assert.strictEqual(invited.code, 0, invited.stderr)
     assert.strictEqual(invited.json.email, "ed@team.test")
-    assert.match(invited.json.url, /\/invitations\/inv_/)
-    const opened = await fetch(invited.json.url.replace("localhost", "127.0.0.1"))
-    assert.strictEqual(opened.status, 200)
+    assert.match(invited.json.url, /\/app\/invitation#inv_/)
+    // Accepted as the console does: the token from the fragment, a name and a password for the new person.
+    const opened = await fetch(`${started.listening}/api/v1/auth/invitation/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: new URL(invited.json.url).origin },
+      body: JSON.stringify({ token: invited.json.url.split("#").at(-1), name: "Ed", password: "a long enough password" })
+    })
+    assert.strictEqual(opened.status, 200, await opened.clone().text())
     const members = (await herald("member", "list", "--workspace", workspace.id, "--json")).json
     assert.deepStrictEqual(members.map((member: any) => [member.email, member.role]), [["boss@team.test", "owner"], ["ed@team.test", "editor"]])
     const ed = members[1]
@@ -166,6 +171,34 @@ describe("herald with the server running", () => {
     assert.strictEqual((await herald("member", "role", ed.id, "--role", "admin", "--json")).json.error.code, "not_found")
     const bad = await herald("member", "invite", "--workspace", workspace.id, "--email", "nope", "--role", "chief", "--json")
     assert.strictEqual(bad.json.error.code, "invalid")
+  })
+
+  it("the first run's console link signs in the Demo owner once; herald member login-link prints another", async () => {
+    assert.match(started.consoleLink, /^http:\/\/localhost:\d+\/app\/link#[A-Za-z0-9_-]{43}$/)
+    const useLink = (url: string) =>
+      fetch(`${started.listening}/api/v1/auth/link`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: new URL(url).origin },
+        body: JSON.stringify({ token: url.split("#").at(-1) })
+      })
+    const first = await useLink(started.consoleLink)
+    assert.strictEqual(first.status, 200)
+    const session = (await first.json()) as any
+    assert.strictEqual(session.data.person.email, "owner@demo.example")
+    assert.strictEqual(session.data.workspace.role, "owner")
+    assert.isTrue(session.data.mustSetPassword)
+    assert.strictEqual((await useLink(started.consoleLink)).status, 400)
+
+    const link = await herald("member", "login-link", "--workspace", started.firstRun.workspace.id, "--email", "Owner@Demo.example", "--json")
+    assert.strictEqual(link.code, 0, link.stderr)
+    assert.deepStrictEqual(Object.keys(link.json).sort(), ["expiresAt", "url"])
+    assert.isAbove(Date.parse(link.json.expiresAt) - Date.now(), 23.9 * 3_600_000)
+    assert.strictEqual((await useLink(link.json.url)).status, 200)
+    const plain = await herald("member", "login-link", "--workspace", started.firstRun.workspace.id, "--email", "owner@demo.example")
+    assert.include(plain.stdout, "/app/link#")
+    const unknown = await herald("member", "login-link", "--workspace", started.firstRun.workspace.id, "--email", "nobody@demo.example", "--json")
+    assert.strictEqual(unknown.code, 1)
+    assert.strictEqual(unknown.json.error.code, "not_found")
   })
 
   it("herald mcp bridges an assistant on stdio to the server's /api/mcp with the key", async () => {

@@ -54,6 +54,8 @@ describe("herald start, stopped and started again", () => {
     if (existsSync(`/proc/${first.child.pid}/comm`)) {
       assert.strictEqual(readFileSync(`/proc/${first.child.pid}/comm`, "utf8").trim(), "herald")
     }
+    // The first run prints the Demo owner's one-time console link beside the key.
+    assert.isTrue(first.lines.some((line) => /^Console: http:\/\/localhost:\d+\/app\/link#[A-Za-z0-9_-]{43}$/.test(line)))
     // The first run shows its key; a hint how to make one would be noise here.
     assert.isFalse(first.lines.some((line) => line.includes("key create")))
     assert.strictEqual(await stop(first, "SIGINT"), 0)
@@ -63,10 +65,12 @@ describe("herald start, stopped and started again", () => {
   it("a later start says how to make a key for the Demo workspace; SIGTERM stops it with exit code 0", async () => {
     const later = await start([], /^\s+MCP:/)
     // The hint is printed with the addresses, right after them.
-    for (let waited = 0; waited < 5_000 && !later.lines.some((line) => line.includes("key create")); waited += 100) {
+    for (let waited = 0; waited < 5_000 && !later.lines.some((line) => line.includes("login-link")); waited += 100) {
       await new Promise((wait) => setTimeout(wait, 100))
     }
     assert.include(later.lines.join("\n"), `./herald key create --workspace ${demoId}`)
+    // And how to get a sign-in link to the console (the first run's link was shown once).
+    assert.include(later.lines.join("\n"), "Console: ./herald member login-link --workspace <id> --email <e-mail>")
     assert.isFalse(later.lines.some((line) => line.startsWith("First run:")))
     assert.strictEqual(await stop(later, "SIGTERM"), 0)
     assert.strictEqual(later.lines.at(-1), "Herald stopped.")
@@ -77,6 +81,7 @@ describe("herald start, stopped and started again", () => {
     assert.strictEqual(await stop(running, "SIGINT"), 0)
     assert.strictEqual(running.lines.length, 1)
     assert.strictEqual(JSON.parse(running.lines[0]!).firstRun, null)
+    assert.strictEqual(JSON.parse(running.lines[0]!).consoleLink, null)
     assert.isTrue(running.stderr.some((line) => line.includes(`message="Herald stopped"`)), running.stderr.join("\n"))
   })
 })

@@ -1,25 +1,33 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiKeys, Networks, Workspaces } from "@herald/core"
+import { ApiKeys, Networks, People, Sessions, Workspaces } from "@herald/core"
 import { Installed } from "./Installed.ts"
 import * as SandboxConnect from "./SandboxConnect.ts"
 
+/** The Demo workspace's owner: an address of a reserved domain (RFC 2606), so no mail goes anywhere real. */
+export const demoOwner = "owner@demo.example"
+
 /**
  * On an empty database, creates the workspace "Demo" with one API key, so a newcomer can call the API at
- * once. The key is returned only here: it is printed once and never stored in readable form.
+ * once, and its owner `owner@demo.example` with a one-time console link (7 days) that asks for a password.
+ * The key and the link are returned only here: printed once, never stored in readable form.
  */
 export const ensureDemo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const workspaces = yield* Workspaces.Workspaces
   const apiKeys = yield* ApiKeys.ApiKeys
+  const people = yield* People.People
+  const sessions = yield* Sessions.Sessions
   // Several processes may start together on one PostgreSQL; the table lock lets exactly one of them seed it.
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`LOCK TABLE workspaces IN SHARE ROW EXCLUSIVE MODE`
     const [row] = yield* sql<{ readonly count: number | string }>`SELECT count(*) AS count FROM workspaces`
     if (Number(row?.count ?? 0) > 0) return Option.none()
-    const workspace = yield* workspaces.create({ name: "Demo" })
+    const workspace = yield* workspaces.create({ name: "Demo", ownerEmail: demoOwner })
     const key = yield* Effect.orDie(apiKeys.create({ workspaceId: workspace.id, name: "Demo key" }))
-    return Option.some({ workspace, key })
+    const person = yield* people.ensure(demoOwner)
+    const link = yield* sessions.issueLink(person.id, workspace.id, "first_run")
+    return Option.some({ workspace, key, consoleLink: link.url })
   }))
 }).pipe(Effect.withSpan("FirstRun.ensureDemo"))
 

@@ -54,6 +54,8 @@ export interface Started {
   readonly firstRun: Option.Option<{
     readonly workspace: Workspace.Workspace
     readonly key: ApiKey.CreatedApiKey
+    /** The Demo owner's one-time console link (`{BASE_URL}/app/link#…`, 7 days). */
+    readonly consoleLink: string
     readonly accounts: ReadonlyArray<Account.Account>
   }>
   /** On a later start of a process that serves the API: the Demo workspace, if it is still there. */

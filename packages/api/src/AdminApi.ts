@@ -67,6 +67,12 @@ export class AdminAccounts extends HttpApiGroup.make("accounts").add(
 
 export const InviteMember = Schema.Struct({ workspaceId: Schema.String, email: Schema.String, role: Schema.String })
 
+export const LoginLink = Schema.Struct({ workspaceId: Schema.String, email: Schema.String })
+export class LoginLinkCreated extends Schema.Class<LoginLinkCreated>("LoginLinkCreated")({
+  url: Schema.String,
+  expiresAt: Schema.String
+}) {}
+
 export class AdminMembers extends HttpApiGroup.make("members").add(
   HttpApiEndpoint.get("list", "/workspaces/:workspaceId/members", {
     params: { workspaceId: Schema.String },
@@ -88,6 +94,11 @@ export class AdminMembers extends HttpApiGroup.make("members").add(
     params: { memberId: Schema.String },
     success: Data(Workspace.Member),
     error: [NotFoundResponse, ConflictResponse]
+  }),
+  HttpApiEndpoint.post("loginLink", "/members/login-link", {
+    payload: LoginLink,
+    success: Data(LoginLinkCreated),
+    error: NotFoundResponse
   })
 ) {}
 

@@ -39,7 +39,7 @@ export class SessionRefused extends Schema.TaggedError<SessionRefused>()("Sessio
 
 export class NotAMember extends Schema.TaggedError<NotAMember>()("NotAMember", { workspaceId: Schema.String }) {
   override get message() {
-    return `You are not a member of workspace ${this.workspaceId}`
+    return `No such member in workspace ${this.workspaceId}`
   }
 }
 
@@ -127,6 +127,11 @@ export class Sessions extends Context.Service<Sessions, {
   issueLink(personId: string, workspaceId: string, purpose: LinkPurpose): Effect.Effect<
     { readonly url: string; readonly expiresAt: string },
     SqlError.SqlError
+  >
+  /** The operator's sign-in link (24 h) for a workspace's member, by e-mail. */
+  loginLink(workspaceId: string, email: string): Effect.Effect<
+    { readonly url: string; readonly expiresAt: string },
+    NotAMember | SqlError.SqlError
   >
   /** Uses a one-time link up. */
   consumeLink(token: string): Effect.Effect<
@@ -260,6 +265,14 @@ export class Sessions extends Context.Service<Sessions, {
         return { url: `${publicUrl}/app/link#${token}`, expiresAt: expiresAt.toISOString() }
       })
 
+      const loginLink = Effect.fn("Sessions.loginLink")(function*(workspaceId: string, email: string) {
+        const [member] = yield* sql<{ readonly email: string }>`
+          SELECT email FROM members WHERE workspace_id = ${workspaceId} AND lower(email) = ${email.trim().toLowerCase()}`
+        if (member === undefined) return yield* new NotAMember({ workspaceId })
+        const person = yield* people.ensure(member.email)
+        return yield* issueLink(person.id, workspaceId, "sign_in")
+      })
+
       const consumeLink = Effect.fn("Sessions.consumeLink")(function*(token: string) {
         const now = yield* Clock.currentTimeMillis
         // One statement marks the link used, so two requests with one link cannot both succeed.
@@ -282,6 +295,7 @@ export class Sessions extends Context.Service<Sessions, {
         passwordChanged,
         withinLinkGrace,
         issueLink,
+        loginLink,
         consumeLink
       })
     })

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
-import { Accounts, ApiKeys, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Sessions, Team, Workspaces } from "@herald/core"
 import * as SandboxConnect from "../SandboxConnect.ts"
 
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
@@ -81,7 +81,15 @@ const MembersHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const workspaces = yield* Workspaces.Workspaces
     const team = yield* Team.Team
+    const sessions = yield* Sessions.Sessions
     return handlers
+      .handle("loginLink", ({ payload }) =>
+        sessions.loginLink(payload.workspaceId, payload.email).pipe(
+          Effect.map((link) => ({ data: new AdminApi.LoginLinkCreated(link) })),
+          Effect.catchTag("NotAMember", () =>
+            Effect.fail(new ApiError.NotFound({ message: `${payload.email} is not a member of workspace ${payload.workspaceId}` }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("list", ({ params }) =>
         workspaces.members(params.workspaceId).pipe(
           Effect.map((data) => ({ data })),
