@@ -128,6 +128,16 @@ describe("the console's routes", () => {
         assert.strictEqual(revalidated.status, 304)
       }))
 
+    it.effect("answers HEAD with the headers GET would send and no body", () =>
+      Effect.gen(function*() {
+        const url = yield* base
+        const answer = yield* request(`${url}/app/assets/index-Ab12Cd.js`, { method: "HEAD" })
+        assert.strictEqual(answer.status, 200)
+        assert.strictEqual(answer.text, "")
+        assert.strictEqual(answer.headers.get("cache-control"), "public, max-age=31536000, immutable")
+        assertSecured(answer.headers, "HEAD")
+      }))
+
     it.effect("redirects / and /app to /app/", () =>
       Effect.gen(function*() {
         for (const path of ["/", "/app"]) {
