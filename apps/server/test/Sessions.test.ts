@@ -1,9 +1,12 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { People, Sessions, Team } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import * as SandboxConnect from "../src/SandboxConnect.ts"
+import * as Main from "../src/Main.ts"
+import { type Received, smtpServer } from "../../../packages/core/test/smtp.ts"
+import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, settings, workspaceWithKey } from "./harness.ts"
 
 // The console's sign-in over real HTTP (decision 0021): passwords, links, the session cookie and its CSRF rule,
 // the same role rules as keys, and sessions that end when revoked.
@@ -205,6 +208,80 @@ for (const backend of backends()) {
         assert.strictEqual((yield* as("PUT", "/auth/workspace", { workspaceId: "ws_0000000000000000000000" })).status, 404)
       }))
 
+    it.effect("an editor's session makes a post that waits for approval when the workspace asks for it", () =>
+      Effect.gen(function*() {
+        const { member, signIn, tag } = yield* setup
+        const owner = yield* signIn(`owner@${tag}.test`)
+        assert.strictEqual((yield* owner.as("PATCH", "/workspace", { approvalRequired: true })).status, 200)
+        yield* member(`ed@${tag}.test`, "editor")
+        const editor = yield* signIn(`ed@${tag}.test`)
+        assert.strictEqual((yield* editor.as("PATCH", "/workspace", { approvalRequired: false })).status, 403)
+        const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: owner.answer.body.data.workspace.id, platform: "example", username: `${tag}_x` }))
+        const created = yield* editor.as("POST", "/posts", {
+          content: "Needs a yes",
+          accountIds: [account.id],
+          scheduledAt: new Date(Date.now() + 3_600_000).toISOString()
+        })
+        assert.strictEqual(created.status, 200, created.text)
+        assert.strictEqual(created.body.data.status, "awaiting_approval")
+      }))
+
+    it.effect("an invitation is previewed, then accepted by a new person and by one who has a password", () =>
+      Effect.gen(function*() {
+        const { member, send, signIn, tag, workspace } = yield* setup
+        const team = yield* Team.Team
+        const tokenOf = (url: string) => url.split("#").at(-1)!
+        const fresh = yield* Effect.orDie(team.invite(workspace.id, { email: `Fresh@${tag}.test`, role: "viewer" }))
+        const preview = yield* send("POST", "/auth/invitation", { body: { token: tokenOf(fresh.url) } })
+        assert.strictEqual(preview.status, 200, preview.text)
+        assert.deepStrictEqual(preview.body.data, {
+          workspace: { id: workspace.id, name: workspace.name },
+          email: `fresh@${tag}.test`,
+          role: "viewer",
+          personExists: false,
+          expiresAt: fresh.expiresAt
+        })
+        const missing = yield* send("POST", "/auth/invitation/accept", { body: { token: tokenOf(fresh.url) } })
+        assert.strictEqual(missing.status, 400)
+        assert.deepStrictEqual(missing.body.error.details.map((problem: any) => problem.field), ["name", "password"])
+        const joined = yield* send("POST", "/auth/invitation/accept", {
+          body: { token: tokenOf(fresh.url), name: "Fresh Person", password: "a long enough password" }
+        })
+        assert.strictEqual(joined.status, 200, joined.text)
+        assert.deepStrictEqual([joined.body.data.person.name, joined.body.data.workspace.role], ["Fresh Person", "viewer"])
+        assert.match(joined.headers.get("set-cookie")!, /^herald_session=/)
+        const used = yield* send("POST", "/auth/invitation", { body: { token: tokenOf(fresh.url) } })
+        assert.strictEqual(used.status, 400)
+        assert.include(used.body.error.message, "used already")
+
+        // Someone who already signs in elsewhere: their password, or their session, proves it is them.
+        yield* workspaceWithKey(`Elsewhere ${tag}`, `known@${tag}.test`)
+        yield* member(`known@${tag}.test`, "owner")
+        const invited = yield* Effect.orDie(team.invite(workspace.id, { email: `known@${tag}.test`, role: "editor" }))
+        assert.isTrue((yield* send("POST", "/auth/invitation", { body: { token: tokenOf(invited.url) } })).body.data.personExists)
+        const wrong = yield* send("POST", "/auth/invitation/accept", { body: { token: tokenOf(invited.url), password: "not theirs at all" } })
+        assert.strictEqual(wrong.status, 401)
+        const known = yield* signIn(`known@${tag}.test`)
+        const accepted = yield* known.as("POST", "/auth/invitation/accept", { token: tokenOf(invited.url) })
+        assert.strictEqual(accepted.status, 200, accepted.text)
+        assert.strictEqual(accepted.body.data.workspace.id, workspace.id)
+        assert.lengthOf(accepted.body.data.workspaces, 2)
+      }))
+
+    it.effect("sign-in is rate limited per client address: 429 with Retry-After", () =>
+      Effect.gen(function*() {
+        const { send, tag } = yield* setup
+        const sql = yield* SqlClient.SqlClient
+        // The other tests signed in from this address too: start its count at the limit.
+        yield* Effect.orDie(sql`DELETE FROM sign_in_attempts WHERE subject LIKE 'address:%'`)
+        let last = 0
+        for (let attempt = 0; attempt <= People.attemptsPerAddress; attempt++) {
+          last = (yield* send("POST", "/auth/sign-in", { body: { email: `user${attempt}@${tag}.test`, password: "whatever it is" } })).status
+        }
+        assert.strictEqual(last, 429)
+        yield* Effect.orDie(sql`DELETE FROM sign_in_attempts WHERE subject LIKE 'address:%'`)
+      }))
+
     it.effect("sign-in is rate limited per e-mail address: 429 with Retry-After", () =>
       Effect.gen(function*() {
         const { send, tag } = yield* setup
@@ -253,3 +330,57 @@ layer(serverLayer({ baseUrl: Option.some("https://herald.example") }, [examplePa
       }))
   }
 )
+
+/** Every log line of the server, at every level. */
+const logged: Array<string> = []
+const capture = Logger.make((options) => void logged.push(Logger.formatLogFmt.log(options)))
+
+/** A server with SMTP (a local server keeping what it is sent) whose every log line is kept. */
+const smtpServerLayer = Layer.unwrap(Effect.gen(function*() {
+  const smtp = yield* Effect.acquireRelease(Effect.promise(smtpServer), (made) => Effect.promise(made.close))
+  return Main.layerWith(settings({ smtpUrl: Option.some(Redacted.make(`smtp://127.0.0.1:${smtp.port}`)) }), backends()[0]!.layer, false, [examplePackage], fastTuning).pipe(
+    Layer.provideMerge(Layer.succeed(Mails, smtp.mails)),
+    Layer.provide(Logger.layer([capture])),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "All"))
+  )
+}))
+
+class Mails extends Context.Service<Mails, Array<Received>>()("test/Mails") {}
+
+layer(smtpServerLayer, { timeout: 60_000, excludeTestServices: true })("console sessions with e-mail", (it) => {
+  it.effect("a password reset is e-mailed to a known person only; its link signs in once and asks for a new password", () =>
+    Effect.gen(function*() {
+      const { send, tag } = yield* setup
+      const mails = yield* Mails
+      const unknown = yield* send("POST", "/auth/password-reset", { body: { email: `nobody@${tag}.test` } })
+      assert.strictEqual(unknown.status, 202)
+      assert.deepStrictEqual(unknown.body.data, { email: "sent" })
+      const known = yield* send("POST", "/auth/password-reset", { body: { email: `Owner@${tag}.test` } })
+      assert.deepStrictEqual(known.body.data, { email: "sent" })
+      for (let waited = 0; waited < 5_000 && mails.length === 0; waited += 50) yield* Effect.sleep("50 millis")
+      assert.lengthOf(mails, 1)
+      assert.include(mails[0]!.to.join(), `owner@${tag}.test`)
+      const body = mails[0]!.data.replace(/=\r?\n/g, "").replace(/=3D/g, "=")
+      const url = /(http:\/\/\S+\/app\/link#[A-Za-z0-9_-]{43})/.exec(body)?.[1]
+      assert.isDefined(url, body)
+      const token = url!.split("#").at(-1)!
+      const used = yield* send("POST", "/auth/link", { body: { token } })
+      assert.strictEqual(used.status, 200, used.text)
+      assert.isTrue(used.body.data.mustSetPassword)
+      const cookie = used.headers.get("set-cookie")!.split(";")[0]!
+      const newPassword = "a brand new password"
+      const changed = yield* send("PUT", "/auth/password", {
+        body: { password: newPassword },
+        headers: { cookie, "x-csrf-token": used.body.data.csrfToken }
+      })
+      assert.strictEqual(changed.status, 204, changed.text)
+      assert.strictEqual((yield* send("POST", "/auth/link", { body: { token } })).status, 400)
+
+      // Nothing secret reached the log: passwords, link tokens, session cookies, CSRF tokens.
+      assert.isAbove(logged.length, 0)
+      const log = logged.join("\n")
+      for (const secret of [password, newPassword, token, cookie.split("=")[1]!, used.body.data.csrfToken]) {
+        assert.notInclude(log, secret)
+      }
+    }))
+})
