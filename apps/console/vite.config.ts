@@ -1,5 +1,4 @@
 import react from "@vitejs/plugin-react"
-import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vite"
 
@@ -7,16 +6,14 @@ import { defineConfig } from "vite"
 // index.html none. The typed API client is read from packages/client's sources, so the console needs no
 // build of that package first.
 const typedClient = fileURLToPath(new URL("../../packages/client/src/api/index.ts", import.meta.url))
-// Until packages/client's generated schema has the console's sign-in paths, the untyped stand-in.
-const typed = false && existsSync(typedClient)
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "/app/",
   plugins: [react()],
   resolve: {
     alias: {
-      "@herald/client/api": typed ? typedClient : fileURLToPath(new URL("src/api/fallback.ts", import.meta.url))
+      "@herald/client/api": typedClient
     }
   },
   build: {
@@ -34,5 +31,7 @@ export default defineConfig({
       }
     }
   },
+  // React's production build even when the build runs inside vitest (NODE_ENV=test).
+  define: command === "build" ? { "process.env.NODE_ENV": JSON.stringify("production") } : {},
   logLevel: "warn"
-})
+}))

@@ -8,7 +8,7 @@
 //   await checkPage(page, "sign-in")              // axe: no serious/critical; screenshot docs/console/sign-in.png
 //   browser.otherHosts()                          // [] or the URLs asked of other hosts (assert in afterEach)
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
@@ -44,10 +44,11 @@ export interface Herald {
   readonly stop: () => Promise<void>
 }
 
-export const startHerald = async (): Promise<Herald> => {
+/** `env`: settings for this Herald on top of the test's (`{ HERALD_WEBHOOK_ALLOW_PRIVATE: "true" }`). */
+export const startHerald = async (options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<Herald> => {
   const dataDir = mkdtempSync(join(tmpdir(), "herald-console-"))
   // Vitest puts Vite's BASE_URL ("/") into the environment; Herald would read it as its own.
-  const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HERALD_SMTP_URL: "" }
+  const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HERALD_SMTP_URL: "", ...options.env }
   const server: ChildProcess = spawn(join(repository, "herald"), ["start", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] })
   let errors = ""
   server.stderr!.on("data", (chunk) => (errors = (errors + String(chunk)).slice(-4000)))
@@ -102,11 +103,13 @@ export interface ConsoleBrowser {
   readonly open: (herald: Herald, options?: { readonly width?: number; readonly height?: number }) => Promise<{ context: BrowserContext; page: Page }>
   /** Every request any page made to a host other than Herald's, since the last call; then forgotten. */
   readonly otherHosts: () => ReadonlyArray<string>
+  /** Uncaught errors in any page's scripts, since the last call; then forgotten. */
+  readonly pageErrors: () => ReadonlyArray<string>
   readonly close: () => Promise<void>
 }
 
 export const launchBrowser = async (): Promise<ConsoleBrowser> => {
-  const userDataDir = mkdtempSync(join(tmpdir(), "herald-chromium-"))
+  // playwright-core gives every launch a fresh temporary user-data folder of its own (and removes it).
   const browser: Browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -116,11 +119,11 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
       "--disable-background-networking",
       "--disable-component-update",
       "--no-first-run",
-      "--disable-sync",
-      `--user-data-dir=${userDataDir}`
+      "--disable-sync"
     ]
   })
   let elsewhere: Array<string> = []
+  let errors: Array<string> = []
   return {
     open: async (herald, options) => {
       const own = new URL(herald.origin).host
@@ -134,7 +137,10 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
         const url = new URL(request.url())
         if ((url.protocol === "http:" || url.protocol === "https:") && url.host !== own) elsewhere.push(request.url())
       })
+      // A step that waits longer than this has failed; say so before the test's own timeout.
+      context.setDefaultTimeout(15_000)
       const page = await context.newPage()
+      page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`))
       return { context, page }
     },
     otherHosts: () => {
@@ -142,9 +148,13 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
       elsewhere = []
       return seen
     },
+    pageErrors: () => {
+      const seen = errors
+      errors = []
+      return seen
+    },
     close: async () => {
       await browser.close()
-      rmSync(userDataDir, { recursive: true, force: true })
     }
   }
 }
@@ -164,7 +174,9 @@ export interface Violation {
  * to assert empty), and with HERALD_SCREENSHOTS=1 a screenshot in docs/console/<name>.png.
  */
 export const checkPage = async (page: Page, name: string): Promise<ReadonlyArray<Violation>> => {
-  await page.addScriptTag({ path: axeSource })
+  // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') rightly refuses an
+  // injected <script>, and must stay on for the test to see what a person's browser sees.
+  await page.evaluate(readFileSync(axeSource, "utf8"))
   const violations: ReadonlyArray<Violation> = await page.evaluate(async () => {
     // Runs in the page, where axe-core has just been loaded.
     const axe = (globalThis as any).axe
