@@ -152,7 +152,7 @@ export const layerWith = <E, R>(
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
         // Reviews act on posts through the same Posts.
         Reviews.Reviews.layer.pipe(Layer.provideMerge(Posts.Posts.layer)),
-        Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate }),
+        Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate, disableAfter: settings.webhookDisableAfter }),
         Team.Team.layer,
         Sessions.Sessions.layer.pipe(Layer.provideMerge(People.People.layer)),
         Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),

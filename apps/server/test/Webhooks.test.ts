@@ -30,7 +30,12 @@ layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook en
       assert.strictEqual(data.enabled, true)
       assert.match(data.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
       assert.match(data.secret, /^whsec_[A-Za-z0-9_-]{43}$/)
-      assert.deepStrictEqual(Object.keys(data).sort(), ["createdAt", "description", "enabled", "events", "id", "secret", "url"])
+      assert.deepStrictEqual(Object.keys(data).sort(), [
+        "createdAt", "description", "disabledAt", "enabled", "events", "failures", "id", "secret", "switchedOff", "url"
+      ])
+      assert.strictEqual(data.failures, 0)
+      assert.isNull(data.switchedOff)
+      assert.isNull(data.disabledAt)
 
       const listed = yield* send("GET", "/webhooks")
       assert.strictEqual(listed.status, 200)
@@ -43,6 +48,31 @@ layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook en
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* Effect.orDie(sql<{ readonly secret: Uint8Array }>`SELECT secret FROM webhook_endpoints WHERE id = ${data.id}`)
       assert.notInclude(Buffer.from(row!.secret).toString("latin1"), data.secret.slice(6))
+    }))
+
+  it.effect("says why an endpoint is off (after failures, or by hand) and its failure count, for the settings' banner", () =>
+    Effect.gen(function*() {
+      const { send } = yield* client
+      const created = (yield* send("POST", "/webhooks", { url: "http://127.0.0.1:9/why" })).body.data
+      const sql = yield* SqlClient.SqlClient
+      // What the sender does at the 50th failed event in a row (HERALD_WEBHOOK_DISABLE_AFTER's default).
+      yield* Effect.orDie(sql`
+        UPDATE webhook_endpoints SET consecutive_failures = 50, enabled = false, disabled_at = now() WHERE id = ${created.id}`)
+      const auto = (yield* send("GET", `/webhooks/${created.id}`)).body.data
+      assert.strictEqual(auto.enabled, false)
+      assert.strictEqual(auto.switchedOff, "failures")
+      assert.strictEqual(auto.failures, 50)
+      assert.match(auto.disabledAt, /^\d{4}-\d\d-\d\dT/)
+      const listed = (yield* send("GET", "/webhooks")).body.data.find((endpoint: any) => endpoint.id === created.id)
+      assert.strictEqual(listed.switchedOff, "failures")
+
+      const on = (yield* send("PATCH", `/webhooks/${created.id}`, { enabled: true })).body.data
+      assert.deepStrictEqual([on.enabled, on.switchedOff, on.failures, on.disabledAt], [true, null, 0, null])
+
+      yield* Effect.orDie(sql`UPDATE webhook_endpoints SET consecutive_failures = 3 WHERE id = ${created.id}`)
+      const off = (yield* send("PATCH", `/webhooks/${created.id}`, { enabled: false })).body.data
+      assert.deepStrictEqual([off.enabled, off.switchedOff, off.failures], [false, "by_hand", 3])
+      assert.match(off.disabledAt, /^\d{4}-\d\d-\d\dT/)
     }))
 
   it.effect("an empty or missing selection receives every event", () =>

@@ -42,6 +42,8 @@ export interface UpdateInput {
 export interface Options {
   /** `http://` and private addresses allowed (development only). */
   readonly allowPrivate: boolean
+  /** Failed events in a row that switch an endpoint off (the sender's setting), to say why one is off. */
+  readonly disableAfter?: number | undefined
 }
 
 /** At most this many endpoints per workspace (product.md, "Webhooks"). */
@@ -53,18 +55,28 @@ interface EndpointRow {
   readonly events: ReadonlyArray<string>
   readonly description: string | null
   readonly enabled: boolean
+  readonly consecutiveFailures: number
+  readonly disabledAt: Date | null
   readonly createdAt: Date
 }
 
-const columns = "id, url, events, description, enabled, created_at"
+const columns = "id, url, events, description, enabled, consecutive_failures, disabled_at, created_at"
 
-const toEndpoint = (row: EndpointRow) =>
+/** The sender's default switch-off count (HERALD_WEBHOOK_DISABLE_AFTER). */
+const defaultDisableAfter = 50
+
+const endpointOf = (disableAfter: number) => (row: EndpointRow) =>
   new Webhook.Endpoint({
     id: row.id,
     url: row.url,
     events: row.events,
     description: row.description,
     enabled: row.enabled,
+    failures: row.consecutiveFailures,
+    // The sender switches an endpoint off only when its count reaches the setting; a switch-off by hand keeps
+    // the count it had, below that.
+    switchedOff: row.enabled ? null : row.consecutiveFailures >= disableAfter ? "failures" : "by_hand",
+    disabledAt: row.enabled || row.disabledAt === null ? null : iso(row.disabledAt),
     createdAt: iso(row.createdAt)
   })
 
@@ -102,6 +114,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const sql = yield* SqlClient.SqlClient
         const cipher = yield* Cipher
         const lookup = yield* HostLookup
+        const toEndpoint = endpointOf(options.disableAfter ?? defaultDisableAfter)
 
         // Every problem of the fields sent, so a client fixes them in one go.
         const check = Effect.fnUntraced(function*(input: UpdateInput) {

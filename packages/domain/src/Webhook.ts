@@ -37,6 +37,15 @@ export class Endpoint extends Schema.Class<Endpoint>("WebhookEndpoint")({
   events: Schema.Array(Schema.String),
   description: Schema.NullOr(Schema.String),
   enabled: Schema.Boolean,
+  /** Events failed in a row (each counted once, when its first retry fails too); a success or switching on resets it. */
+  failures: Schema.Int,
+  /**
+   * Why the endpoint is off: `failures` when Herald switched it off after too many failed events in a row,
+   * `by_hand` when someone switched it off; null while it is on.
+   */
+  switchedOff: Schema.NullOr(Schema.Literals(["failures", "by_hand"])),
+  /** When it was switched off, or null while it is on. */
+  disabledAt: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 }) {}
 

@@ -370,6 +370,41 @@ export interface paths {
         patch: operations["members.changeRole"];
         trace?: never;
     };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's keys, revoked ones included (owners, admins and workspace keys) */
+        get: operations["keys.list"];
+        put?: never;
+        /** Create a key acting for a member (or for the workspace); the answer is the only time the key is shown */
+        post: operations["keys.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a key: refused at once by every process; it stays listed as revoked */
+        post: operations["keys.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspace": {
         parameters: {
             query?: never;
@@ -401,6 +436,23 @@ export interface paths {
         /** Add a review profile: someone outside the workspace who reviews posts */
         post: operations["reviews.createProfile"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/review-profiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a review profile: its review links stop working */
+        delete: operations["reviews.deleteProfile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -720,7 +772,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth callback: finishes connecting an account */
+        /**
+         * OAuth callback: finishes connecting an account
+         * @description Answers a page saying whether the account is connected; when the flow was started with `returnTo`, a `303` to that console path with `?connected=<accountId>` or `?error=<message>` instead.
+         */
         get: operations["callback"];
         put?: never;
         post?: never;
@@ -980,6 +1035,11 @@ export interface components {
             profileId: string;
             expiresAt: string;
         };
+        Deleted: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
         ReviewProfile: {
             id: string;
             name: string;
@@ -990,7 +1050,43 @@ export interface components {
             id: string;
             name: string;
             approvalRequired: boolean;
+            /** @description The workspace's time zone, an IANA name such as `Europe/Paris`; `UTC` until set */
+            timeZone: string;
             createdAt: string;
+        };
+        Key: {
+            id: string;
+            name: string;
+            /** @description How every Herald key starts (`hrld_`) */
+            prefix: string;
+            /** @description The key's last four characters, to tell keys apart */
+            lastFour: string;
+            /** @description The member the key acts for, with that member's role; null for a workspace key, which may do anything */
+            member: components["schemas"]["KeyMember"] | null;
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        KeyMember: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+        };
+        CreatedKey: {
+            id: string;
+            name: string;
+            /** @description How every Herald key starts (`hrld_`) */
+            prefix: string;
+            /** @description The key's last four characters, to tell keys apart */
+            lastFour: string;
+            /** @description The member the key acts for, with that member's role; null for a workspace key, which may do anything */
+            member: components["schemas"]["KeyMember"] | null;
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description The key, shown this once: Herald keeps only its hash */
+            key: string;
         };
         Removed: {
             id: string;
@@ -1037,13 +1133,11 @@ export interface components {
             events: string[];
             description: string | null;
             enabled: boolean;
+            failures: number;
+            switchedOff: ("failures" | "by_hand") | null;
+            disabledAt: string | null;
             createdAt: string;
             secret: string;
-        };
-        Deleted: {
-            id: string;
-            /** @enum {boolean} */
-            deleted: true;
         };
         WebhookEndpoint: {
             id: string;
@@ -1051,6 +1145,9 @@ export interface components {
             events: string[];
             description: string | null;
             enabled: boolean;
+            failures: number;
+            switchedOff: ("failures" | "by_hand") | null;
+            disabledAt: string | null;
             createdAt: string;
         };
         TooLarge: {
@@ -1210,6 +1307,18 @@ export interface components {
                 };
             };
             capabilities: components["schemas"]["Capabilities"];
+            connect: components["schemas"]["Connect"];
+        };
+        Connect: {
+            method: string;
+            fields: components["schemas"]["ConnectField"][];
+        };
+        ConnectField: {
+            name: string;
+            label: string;
+            hint?: string;
+            required: boolean;
+            secret: boolean;
         };
         Capabilities: {
             text: boolean;
@@ -1239,6 +1348,7 @@ export interface components {
             avatarUrl: string | null;
             /** @enum {string} */
             status: "connected" | "needs_reconnect" | "disconnected";
+            statusReason: string | null;
             connectedAt: string;
         };
     };
@@ -1321,6 +1431,7 @@ export interface operations {
         parameters: {
             query?: {
                 username?: string;
+                returnTo?: string;
             };
             header?: never;
             path: {
@@ -3588,6 +3699,227 @@ export interface operations {
             };
         };
     };
+    "keys.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"][];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "keys.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the key is for, to recognise it in the list */
+                    name: string;
+                    /** @description The member (mem_…) the key acts for, with that member's role; absent for a workspace key */
+                    memberId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedKey"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "keys.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     "workspace.get": {
         parameters: {
             query?: never;
@@ -3669,6 +4001,8 @@ export interface operations {
                     name?: string;
                     /** @description Posts scheduled by editors' keys wait for an owner's or admin's approval */
                     approvalRequired?: boolean;
+                    /** @description The workspace's time zone, an IANA name such as `Europe/Paris` (`UTC` by default) */
+                    timeZone?: string;
                 };
             };
         };
@@ -3852,6 +4186,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "reviews.deleteProfile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
                 };
             };
             /** @description Conflict */
@@ -5178,6 +5590,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description <No Content> */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
