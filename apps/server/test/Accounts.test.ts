@@ -34,6 +34,17 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
       assert.strictEqual(example.limits.forms.post.text.max, 100)
       assert.strictEqual(example.limits.forms.post.text.counter, "characters")
       assert.isTrue(example.capabilities.reconcile)
+      // How to connect it is data too: OAuth, asking (in the sandbox) for the simulated account's name.
+      assert.deepStrictEqual(example.connect, {
+        method: "oauth",
+        fields: [{
+          name: "username",
+          label: "Sandbox username",
+          hint: "The simulated account to connect; a new one when left empty.",
+          required: false,
+          secret: false
+        }]
+      })
     }))
 
   it.effect("connects an account through OAuth; reconnecting keeps its id; tokens are sealed at rest", () =>
@@ -155,6 +166,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
       assert.strictEqual(outcome._tag, "NeedsReconnect")
       const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
       assert.strictEqual(listed.body.data[0].status, "needs_reconnect")
+      assert.include(listed.body.data[0].statusReason, "example")
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* Effect.orDie(sql<{ readonly statusReason: string }>`
         SELECT status_reason FROM accounts WHERE id = ${account.id}`)
@@ -166,7 +178,95 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
       // Connecting it again brings it back, with the same id.
       yield* connect(base, key.key, "ivan")
       const relisted = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
-      assert.deepInclude(relisted.body.data[0], { id: account.id, status: "connected" })
+      assert.deepInclude(relisted.body.data[0], { id: account.id, status: "connected", statusReason: null })
+    }))
+})
+
+// The console starts a connection with `returnTo` and gets the person back on its own page, not the
+// callback's: only a path under /app/ is accepted, so the callback can send no one to another site.
+layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("connecting from the console (returnTo)", (it) => {
+  const start = (base: string, key: string, query: string) =>
+    request(`${base}/api/v1/accounts/connect/example?${query}`, { headers: bearer(key) })
+  const consent = (url: string) =>
+    Effect.promise(() => fetch(url, { redirect: "manual" })).pipe(
+      Effect.map((answer) => answer.headers.get("location")!.replace("localhost", "127.0.0.1"))
+    )
+  const noFollow = (url: string) => Effect.promise(() => fetch(url, { redirect: "manual" }))
+
+  it.effect("answers 303 back to the console path with the new account's id", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const started = yield* start(base, key.key, "username=dora&returnTo=%2Fapp%2Faccounts")
+      assert.strictEqual(started.status, 200, started.text)
+      const back = yield* noFollow(yield* consent(started.body.data.url))
+      assert.strictEqual(back.status, 303)
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.deepInclude(listed.body.data[0], { username: "dora", status: "connected" })
+      assert.strictEqual(back.headers.get("location"), `/app/accounts?connected=${listed.body.data[0].id}`)
+    }))
+
+  it.effect("answers 303 back with the error when the connection fails (a reused state, a refusal)", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const started = yield* start(base, key.key, "username=emil&returnTo=%2Fapp%2Fsettings%2F")
+      const callback = yield* consent(started.body.data.url)
+      assert.strictEqual((yield* noFollow(callback)).status, 303)
+      const reused = yield* noFollow(callback)
+      assert.strictEqual(reused.status, 303)
+      const location = new URL(reused.headers.get("location")!, base)
+      assert.strictEqual(location.pathname, "/app/settings/")
+      assert.include(location.searchParams.get("error"), "not valid")
+      assert.isNull(location.searchParams.get("connected"))
+
+      const state = new URL(callback).searchParams.get("state")!
+      const refused = yield* noFollow(`${base}/oauth/example/callback?error=access_denied&state=${state}`)
+      assert.strictEqual(refused.status, 303)
+      assert.strictEqual(
+        refused.headers.get("location"),
+        `/app/settings/?${new URLSearchParams({ error: "The network said: access_denied" })}`
+      )
+    }))
+
+  it.effect("keeps the callback's page when the flow was started without returnTo", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const started = yield* start(base, key.key, "username=finn")
+      const answer = yield* noFollow(yield* consent(started.body.data.url))
+      assert.strictEqual(answer.status, 200)
+      assert.include(yield* Effect.promise(() => answer.text()), "@finn")
+    }))
+
+  it.effect("refuses a returnTo that is not a path under /app/ with 400 invalid", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      for (
+        const returnTo of [
+          "https://evil.example/app/",
+          "//evil.example/app/",
+          "/\\evil.example",
+          "/api/v1/accounts",
+          "/app",
+          "/app//evil.example",
+          "/app/../api/v1/keys",
+          "/app/%2e%2e/api",
+          "/app/accounts?x=1",
+          "javascript:alert(1)"
+        ]
+      ) {
+        const answer = yield* start(base, key.key, new URLSearchParams({ returnTo }).toString())
+        assert.strictEqual(answer.status, 400, returnTo)
+        assert.strictEqual(answer.body.error.code, "invalid")
+        assert.include(answer.body.error.message, "returnTo")
+      }
+      // A forged state naming another site falls back to the page: nothing redirects off the console.
+      const forged = `forged.${Buffer.from("//evil.example").toString("base64url")}`
+      const answer = yield* noFollow(`${base}/oauth/example/callback?code=abc&state=${forged}`)
+      assert.strictEqual(answer.status, 400)
+      assert.isNull(answer.headers.get("location"))
     }))
 })
 

@@ -1,4 +1,5 @@
 import type { Effect, Option, Redacted } from "effect"
+import * as Connect from "./Connect.ts"
 import type { Limits, Violation } from "./Limits.ts"
 import type { PostVersion } from "./PostVersion.ts"
 import type { PublishError } from "./PublishError.ts"
@@ -191,6 +192,8 @@ export interface Hooks {
   readonly limits: Limits
   readonly capabilities: Capabilities
   readonly oauth: OAuth
+  /** How a person connects an account, as clients ask for it; OAuth's consent page when absent. */
+  readonly connect?: Connect.Connect
   readonly publish: (input: PublishInput) => Effect.Effect<PublishStep, PublishError>
   readonly poll?: (input: PublishInput, handle: string) => Effect.Effect<PublishStep, PublishError>
   /**
@@ -203,11 +206,13 @@ export interface Hooks {
 }
 
 export interface Adapter extends Hooks {
+  readonly connect: Connect.Connect
   /** Every limit the post breaks on this network; empty when it can go out. */
   readonly validate: (post: PostVersion) => ReadonlyArray<Violation>
 }
 
 export const make = (hooks: Hooks): Adapter => ({
   ...hooks,
+  connect: hooks.connect ?? Connect.oauth,
   validate: (post) => Validator.validate(hooks.network, hooks.limits, post)
 })

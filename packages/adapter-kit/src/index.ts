@@ -1,4 +1,5 @@
 export * as Adapter from "./Adapter.ts"
+export * as Connect from "./Connect.ts"
 export * as AdapterConfig from "./AdapterConfig.ts"
 export * as Limits from "./Limits.ts"
 export * as LimitsTable from "./LimitsTable.ts"

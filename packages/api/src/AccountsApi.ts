@@ -25,7 +25,12 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
     params: { platform: Schema.String },
     query: {
       /** Sandbox only: the simulated account to log in as. */
-      username: Schema.optional(Schema.String)
+      username: Schema.optional(Schema.String),
+      /**
+       * A console path (under `/app/`, nothing else) to come back to: the callback then answers `303` to it
+       * with `?connected=<accountId>` or `?error=<message>` instead of its page.
+       */
+      returnTo: Schema.optional(Schema.String)
     },
     success: Data(ConnectLink),
     error: [NotFoundResponse, InvalidResponse]
@@ -50,9 +55,18 @@ export class OAuthApi extends HttpApiGroup.make("oauth", { topLevel: true }).add
       error: Schema.optional(Schema.String),
       error_description: Schema.optional(Schema.String)
     },
-    success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
+    success: [
+      Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
+      // When the flow was started with `returnTo`: back to that console page, saying how it went.
+      HttpApiSchema.Empty(303)
+    ],
     error: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }), HttpApiSchema.status(400))
   }).annotate(OpenApi.Summary, "OAuth callback: finishes connecting an account")
+    .annotate(
+      OpenApi.Description,
+      "Answers a page saying whether the account is connected; when the flow was started with `returnTo`, " +
+        "a `303` to that console path with `?connected=<accountId>` or `?error=<message>` instead."
+    )
 ).annotateMerge(OpenApi.annotations({
   title: "OAuth",
   description: "Where a network sends the person back after its consent page. No key: the `state` it carries identifies the flow."

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Limits } from "@herald/adapter-kit"
+import { Connect, Limits } from "@herald/adapter-kit"
 import { Data } from "./Envelope.ts"
 
 export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
@@ -21,7 +21,13 @@ export class Network extends Schema.Class<Network>("Network")({
   key: Schema.String,
   name: Schema.String,
   limits: Limits.Limits,
-  capabilities: Capabilities
+  capabilities: Capabilities,
+  /**
+   * How an account of this network connects: `method` (`oauth` today: `GET /api/v1/accounts/connect/:platform`
+   * answers the consent page) and the `fields` to ask the person for first, sent as that call's query
+   * parameters. A client should say it cannot connect a method it does not know.
+   */
+  connect: Connect.Connect
 }) {}
 
 export class NetworksApi extends HttpApiGroup.make("networks").add(

@@ -12,6 +12,7 @@ interface AccountRow {
   readonly displayName: string | null
   readonly avatarUrl: string | null
   readonly status: Account.AccountStatus
+  readonly statusReason: string | null
   readonly connectedAt: Date | string
 }
 
@@ -35,7 +36,7 @@ export class Accounts extends Context.Service<Accounts, {
 
       const load = (workspaceId: string) =>
         sql<AccountRow>`
-          SELECT id, platform, username, display_name, avatar_url, status, connected_at
+          SELECT id, platform, username, display_name, avatar_url, status, status_reason, connected_at
           FROM accounts WHERE workspace_id = ${workspaceId} AND status <> 'disconnected'
           ORDER BY created_at, id
         `.pipe(Effect.map((rows) =>
@@ -47,6 +48,7 @@ export class Accounts extends Context.Service<Accounts, {
               displayName: row.displayName,
               avatarUrl: row.avatarUrl,
               status: row.status,
+              statusReason: row.statusReason,
               connectedAt: iso(row.connectedAt)
             })
           )

@@ -21,6 +21,37 @@ export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("Acco
   }
 }
 
+/** `returnTo` is not a console path: refused, so the callback can never send a person elsewhere. */
+export class InvalidReturnTo extends Schema.TaggedError<InvalidReturnTo>()("InvalidReturnTo", {
+  returnTo: Schema.String
+}) {
+  override get message() {
+    return "returnTo must be a path under /app/ (such as /app/accounts), without a host, query or fragment"
+  }
+}
+
+// Path segments of letters, digits and `-_.~`, none starting with a dot (so no `..`), under `/app/`: no
+// host, no scheme, no `//`, no backslash, no percent-encoding for a browser to reinterpret.
+const segment = "[A-Za-z0-9_~-][A-Za-z0-9._~-]*"
+const consolePath = new RegExp(`^/app/(?:${segment}(?:/${segment})*/?)?$`)
+
+/** Whether `path` may be a `returnTo`: a path under the console's `/app/`. */
+export const isReturnPath = (path: string): boolean => path.length <= 200 && consolePath.test(path)
+
+// The console page to come back to travels in the `state` itself, after the random part and a dot (not
+// in base64url's alphabet): the network hands the state back untouched, so the callback knows where to
+// send the person even when the flow failed, and a forged state can name only a console path.
+const withReturnTo = (state: string, returnTo: string | undefined) =>
+  returnTo === undefined ? state : `${state}.${Buffer.from(returnTo).toString("base64url")}`
+
+/** The console path a callback's `state` asks to come back to, if any (and only a valid one). */
+export const returnTo = (state: string | undefined): string | undefined => {
+  const dot = state?.lastIndexOf(".") ?? -1
+  if (state === undefined || dot < 0) return undefined
+  const path = Buffer.from(state.slice(dot + 1), "base64url").toString("utf8")
+  return isReturnPath(path) ? path : undefined
+}
+
 // A consent screen left open longer than this must be started again.
 const stateLifetime = Duration.minutes(15)
 
@@ -43,9 +74,11 @@ export class Connections extends Context.Service<Connections, {
     readonly platform: string
     readonly redirectUri: string
     readonly sandboxUsername?: string | undefined
+    /** A console path to come back to after consent (see `returnTo`). */
+    readonly returnTo?: string | undefined
   }): Effect.Effect<
     { readonly url: string; readonly state: string; readonly expiresAt: string },
-    UnknownNetwork | SqlError.SqlError
+    UnknownNetwork | InvalidReturnTo | SqlError.SqlError
   >
   complete(input: {
     readonly platform: string
@@ -67,9 +100,13 @@ export class Connections extends Context.Service<Connections, {
         readonly platform: string
         readonly redirectUri: string
         readonly sandboxUsername?: string | undefined
+        readonly returnTo?: string | undefined
       }) {
+        if (input.returnTo !== undefined && !isReturnPath(input.returnTo)) {
+          return yield* new InvalidReturnTo({ returnTo: input.returnTo })
+        }
         const adapter = yield* networks.get(input.platform)
-        const state = Pkce.state()
+        const state = withReturnTo(Pkce.state(), input.returnTo)
         const verifier = adapter.oauth.pkce ? Pkce.verifier() : undefined
         const now = yield* Clock.currentTimeMillis
         const expiresAt = new Date(now + Duration.toMillis(stateLifetime))
@@ -175,6 +212,7 @@ export class Connections extends Context.Service<Connections, {
           displayName: stored!.displayName,
           avatarUrl: stored!.avatarUrl,
           status: stored!.status,
+          statusReason: null,
           connectedAt: stored!.connectedAt.toISOString()
         })
       })

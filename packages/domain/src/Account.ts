@@ -13,5 +13,7 @@ export class Account extends Schema.Class<Account>("Account")({
   displayName: Schema.NullOr(Schema.String),
   avatarUrl: Schema.NullOr(Schema.String),
   status: AccountStatus,
+  /** Why the account needs reconnecting (the network's answer); null while it is connected. */
+  statusReason: Schema.NullOr(Schema.String),
   connectedAt: Schema.String
 }) {}

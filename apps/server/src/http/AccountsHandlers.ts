@@ -25,9 +25,12 @@ export const layer = HttpApiBuilder.group(
             workspaceId: principal.workspaceId,
             platform: params.platform,
             redirectUri: `${publicUrl}/oauth/${params.platform}/callback`,
-            sandboxUsername: query.username
+            sandboxUsername: query.username,
+            returnTo: query.returnTo
           }).pipe(
             Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+            Effect.catchTag("InvalidReturnTo", (error) =>
+              Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "returnTo", message: error.message }] }))),
             Effect.catchTag("SqlError", Effect.die)
           )
           return { data: new AccountsApi.ConnectLink({ url: started.url, expiresAt: started.expiresAt }) }

@@ -1,9 +1,14 @@
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { HeraldApi } from "@herald/api"
 import { Connections } from "@herald/core"
 
 import { page } from "../internal/page.ts"
+
+// Back to the console page that started the flow, saying how it went (`returnTo` is a checked `/app/` path).
+const backTo = (returnTo: string, outcome: { readonly connected: string } | { readonly error: string }) =>
+  HttpServerResponse.redirect(`${returnTo}?${new URLSearchParams(outcome)}`, { status: 303 })
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
@@ -11,18 +16,19 @@ export const layer = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const connections = yield* Connections.Connections
     return handlers.handle("callback", ({ params, query }) => {
-      if (query.error !== undefined) {
-        return Effect.fail(page("Not connected", `The network said: ${query.error_description ?? query.error}`))
-      }
-      if (query.code === undefined || query.state === undefined) {
-        return Effect.fail(page("Not connected", "The network's answer has no code or state."))
-      }
+      const returnTo = Connections.returnTo(query.state)
+      const notConnected = (message: string) =>
+        returnTo === undefined ? Effect.fail(page("Not connected", message)) : Effect.succeed(backTo(returnTo, { error: message }))
+      if (query.error !== undefined) return notConnected(`The network said: ${query.error_description ?? query.error}`)
+      if (query.code === undefined || query.state === undefined) return notConnected("The network's answer has no code or state.")
       return connections.complete({ platform: params.platform, state: query.state, code: query.code }).pipe(
         Effect.map((account) =>
-          page("Connected", `@${account.username} on ${account.platform} is connected to Herald (${account.id}).`)
+          returnTo === undefined
+            ? page("Connected", `@${account.username} on ${account.platform} is connected to Herald (${account.id}).`)
+            : backTo(returnTo, { connected: account.id })
         ),
         Effect.catchTag("SqlError", Effect.die),
-        Effect.catch((error) => Effect.fail(page("Not connected", error.message)))
+        Effect.catch((error) => notConnected(error.message))
       )
     })
   })
