@@ -171,9 +171,10 @@ export interface Violation {
 
 /**
  * The checks for a page as it now shows: axe-core's serious and critical violations (returned, for the test
- * to assert empty), and with HERALD_SCREENSHOTS=1 a screenshot in docs/console/<name>.png.
+ * to assert empty), and with HERALD_SCREENSHOTS=1 and a name, a full-page screenshot in docs/console/<name>.png
+ * (leave the name out for a page whose screenshot another test owns).
  */
-export const checkPage = async (page: Page, name: string): Promise<ReadonlyArray<Violation>> => {
+export const checkPage = async (page: Page, name?: string): Promise<ReadonlyArray<Violation>> => {
   // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') rightly refuses an
   // injected <script>, and must stay on for the test to see what a person's browser sees.
   await page.evaluate(readFileSync(axeSource, "utf8"))
@@ -190,9 +191,9 @@ export const checkPage = async (page: Page, name: string): Promise<ReadonlyArray
         targets: violation.nodes.map((node: any) => node.target.join(" "))
       }))
   })
-  if (process.env["HERALD_SCREENSHOTS"] === "1") {
+  if (name !== undefined && process.env["HERALD_SCREENSHOTS"] === "1") {
     mkdirSync(screenshots, { recursive: true })
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: false })
+    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true })
   }
   return violations
 }
