@@ -9,6 +9,7 @@ import * as Console from "./http/Console.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as InboxHandlers from "./http/InboxHandlers.ts"
+import * as KeysHandlers from "./http/KeysHandlers.ts"
 import * as McpRoute from "./http/McpRoute.ts"
 import * as NetworkWebhooks from "./http/NetworkWebhooks.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
@@ -44,6 +45,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
   Layer.provide([
     AccountsHandlers.layer,
     InboxHandlers.layer,
+    KeysHandlers.layer,
     NetworkWebhooks.layer,
     MediaHandlers.layer,
     MembersHandlers.layer,

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { InvitationsApi, MembersApi } from "./MembersApi.ts"
+import { KeysApi } from "./KeysApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import { PostsApi } from "./PostsApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
@@ -21,6 +22,7 @@ export class V1 extends HttpApi.make("herald-v1")
   .add(MediaApi)
   .add(WebhooksApi)
   .add(MembersApi)
+  .add(KeysApi)
   .add(WorkspaceApi)
   .add(ReviewsApi)
   .add(InboxApi)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Workspace } from "@herald/domain"
-import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
 const role = Schema.String.annotate({ description: `One of ${Workspace.Role.literals.join(", ")}` })
@@ -25,30 +25,32 @@ export class MembersApi extends HttpApiGroup.make("members").add(
   HttpApiEndpoint.post("invite", "/members/invitations", {
     payload: Invite,
     success: Data(Workspace.Invitation),
-    error: [InvalidResponse, ConflictResponse]
+    error: [InvalidResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Invite an address with a role: answers the signed link (valid 7 days), also e-mailed"),
   HttpApiEndpoint.get("invitations", "/members/invitations", {
-    success: Data(Schema.Array(Workspace.Invitation))
+    success: Data(Schema.Array(Workspace.Invitation)),
+    error: ForbiddenResponse
   }).annotate(OpenApi.Summary, "The invitations not yet accepted, withdrawn or expired"),
   HttpApiEndpoint.delete("revokeInvitation", "/members/invitations/:id", {
     params: { id: Schema.String },
     success: Data(Revoked),
-    error: [NotFoundResponse, ConflictResponse]
+    error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Withdraw an invitation: its link stops working"),
   HttpApiEndpoint.patch("changeRole", "/members/:id", {
     params: { id: Schema.String },
     payload: ChangeRole,
     success: Data(Workspace.Member),
-    error: [InvalidResponse, NotFoundResponse, ConflictResponse]
+    error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Change a member's role; the only owner stays owner"),
   HttpApiEndpoint.delete("remove", "/members/:id", {
     params: { id: Schema.String },
     success: Data(Removed),
-    error: [NotFoundResponse, ConflictResponse]
+    error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Remove a member; the only owner cannot be removed")
 ).annotateMerge(OpenApi.annotations({
   title: "Members",
-  description: "The workspace's team: members with a role, and invitations by e-mail."
+  description: "The workspace's team: members with a role, and invitations by e-mail. Everyone reads the members; " +
+    "owners, admins and workspace keys manage the team, never granting or touching a role above their own."
 })) {}
 
 /**

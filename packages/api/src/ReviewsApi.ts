@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
+import { Deleted } from "./PostsApi.ts"
 
 /** `POST /api/v1/review-profiles`. */
 export const CreateProfile = Schema.Struct({
@@ -25,6 +26,11 @@ export class ReviewsApi extends HttpApiGroup.make("reviews").add(
   HttpApiEndpoint.get("profiles", "/review-profiles", {
     success: Data(Schema.Array(Post.ReviewProfile))
   }).annotate(OpenApi.Summary, "The workspace's review profiles"),
+  HttpApiEndpoint.delete("deleteProfile", "/review-profiles/:id", {
+    params: { id: Schema.String },
+    success: Data(Deleted),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Delete a review profile: its review links stop working"),
   HttpApiEndpoint.post("createLink", "/posts/:id/review-links", {
     params: { id: Schema.String },
     payload: CreateLink,

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Workspace } from "@herald/domain"
-import { ForbiddenResponse } from "./ApiError.ts"
+import { ForbiddenResponse, InvalidResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
 /** `PATCH /api/v1/workspace`: only what is sent changes. */
@@ -11,6 +11,9 @@ export const UpdateWorkspace = Schema.Struct({
   })),
   approvalRequired: Schema.optionalKey(Schema.Boolean.annotate({
     description: "Posts scheduled by editors' keys wait for an owner's or admin's approval"
+  })),
+  timeZone: Schema.optionalKey(Schema.String.annotate({
+    description: "The workspace's time zone, an IANA name such as `Europe/Paris` (`UTC` by default)"
   }))
 })
 
@@ -21,9 +24,9 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace").add(
   HttpApiEndpoint.patch("update", "/workspace", {
     payload: UpdateWorkspace,
     success: Data(Workspace.Workspace),
-    error: ForbiddenResponse
+    error: [ForbiddenResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "Change the workspace's settings (owners, admins and workspace keys)")
 ).annotateMerge(OpenApi.annotations({
   title: "Workspace",
-  description: "The key's workspace: its name and whether posts need approval."
+  description: "The key's workspace: its name, whether posts need approval, and its time zone."
 })) {}

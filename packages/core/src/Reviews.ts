@@ -23,6 +23,14 @@ export class ReviewInvalid extends Schema.TaggedError<ReviewInvalid>()("ReviewIn
 /** A review link that cannot be used: the link itself, or what it points at. */
 export class ReviewRefused extends Schema.TaggedError<ReviewRefused>()("ReviewRefused", { message: Schema.String }) {}
 
+export class ReviewProfileNotFound extends Schema.TaggedError<ReviewProfileNotFound>()("ReviewProfileNotFound", {
+  profileId: Schema.String
+}) {
+  override get message() {
+    return `Review profile ${this.profileId} does not exist`
+  }
+}
+
 const purpose = "review"
 /** A review link works this long unless asked otherwise (`expiresInHours`, 1 to 720). */
 export const defaultLifetime = Duration.days(7)
@@ -50,6 +58,8 @@ export class Reviews extends Context.Service<Reviews, {
     ReviewInvalid | SqlError.SqlError
   >
   profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>, SqlError.SqlError>
+  /** Deletes a profile and with it its review links, which then stop working. */
+  deleteProfile(workspaceId: string, profileId: string): Effect.Effect<void, ReviewProfileNotFound | SqlError.SqlError>
   /** A link for one post awaiting approval and one profile. */
   createLink(workspaceId: string, postId: string, input: {
     readonly profileId: string
@@ -95,6 +105,12 @@ export class Reviews extends Context.Service<Reviews, {
             SELECT id, name, email, created_at FROM review_profiles WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
           (rows) => rows.map(toProfile)
         )
+
+      const deleteProfile = Effect.fn("Reviews.deleteProfile")(function*(workspaceId: string, profileId: string) {
+        const rows = yield* sql`
+          DELETE FROM review_profiles WHERE id = ${profileId} AND workspace_id = ${workspaceId} RETURNING id`
+        if (rows.length === 0) return yield* new ReviewProfileNotFound({ profileId })
+      })
 
       const createLink = Effect.fn("Reviews.createLink")(function*(workspaceId: string, postId: string, input: {
         readonly profileId: string
@@ -163,7 +179,7 @@ export class Reviews extends Context.Service<Reviews, {
         return { post, profile: toProfile(row), expiresAt }
       })
 
-      return Reviews.of({ createProfile, profiles, createLink, open, decide })
+      return Reviews.of({ createProfile, profiles, deleteProfile, createLink, open, decide })
     })
   )
 }

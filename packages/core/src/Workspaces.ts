@@ -13,6 +13,28 @@ export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("
   }
 }
 
+/** A change the workspace refuses; `problems` name the fields, as `details` of a `400 invalid`. */
+export class WorkspaceInvalid extends Schema.TaggedError<WorkspaceInvalid>()("WorkspaceInvalid", {
+  problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+}) {
+  override get message() {
+    return this.problems.map((problem) => problem.message).join("; ")
+  }
+}
+
+// IANA names only (`Europe/Paris`, `UTC`, `Etc/GMT+5`): Intl also takes offsets such as `+05:00`, which are no zone.
+const ianaName = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/
+
+/** Succeeds with the name when this runtime's Intl knows it as a time zone, else fails with WorkspaceInvalid. */
+export const checkTimeZone = (name: string): Effect.Effect<string, WorkspaceInvalid> => {
+  const refused = new WorkspaceInvalid({
+    problems: [{ field: "timeZone", message: `timeZone "${name}" is not an IANA time zone name (such as Europe/Paris or UTC)` }]
+  })
+  if (!ianaName.test(name)) return Effect.fail(refused)
+  // Intl throws a RangeError for a zone it does not know.
+  return Effect.try({ try: () => new Intl.DateTimeFormat("en", { timeZone: name }), catch: () => refused }).pipe(Effect.as(name))
+}
+
 export interface CreateInput {
   readonly name: string
   readonly ownerEmail?: string | undefined
@@ -22,22 +44,26 @@ export interface WorkspaceRow {
   readonly id: string
   readonly name: string
   readonly approvalRequired: boolean
+  readonly timeZone: string
   readonly createdAt: Date | string
 }
 
-export const workspaceColumns = "id, name, approval_required, created_at"
+export const workspaceColumns = "id, name, approval_required, time_zone, created_at"
 
 export const toWorkspace = (row: WorkspaceRow) =>
   new Workspace.Workspace({
     id: DomainIds.WorkspaceId.make(row.id),
     name: row.name,
     approvalRequired: row.approvalRequired,
+    timeZone: row.timeZone,
     createdAt: iso(row.createdAt)
   })
 
 export interface UpdateInput {
   readonly name?: string | undefined
   readonly approvalRequired?: boolean | undefined
+  /** An IANA time zone name; refused with WorkspaceInvalid when Intl does not know it. */
+  readonly timeZone?: string | undefined
 }
 
 export class Workspaces extends Context.Service<Workspaces, {
@@ -46,7 +72,7 @@ export class Workspaces extends Context.Service<Workspaces, {
   get(id: string): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | SqlError.SqlError>
   members(id: string): Effect.Effect<ReadonlyArray<Workspace.Member>, WorkspaceNotFound | SqlError.SqlError>
   /** `PATCH /api/v1/workspace`: only what is sent changes. */
-  update(id: string, input: UpdateInput): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | SqlError.SqlError>
+  update(id: string, input: UpdateInput): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | WorkspaceInvalid | SqlError.SqlError>
 }>()("@herald/core/Workspaces") {
   static readonly layer = Layer.effect(
     Workspaces,
@@ -96,9 +122,11 @@ export class Workspaces extends Context.Service<Workspaces, {
       })
 
       const update = Effect.fn("Workspaces.update")(function*(id: string, input: UpdateInput) {
+        if (input.timeZone !== undefined) yield* checkTimeZone(input.timeZone)
         const [row] = yield* sql<WorkspaceRow>`
           UPDATE workspaces SET name = coalesce(${input.name ?? null}, name),
-            approval_required = coalesce(${input.approvalRequired ?? null}, approval_required)
+            approval_required = coalesce(${input.approvalRequired ?? null}, approval_required),
+            time_zone = coalesce(${input.timeZone ?? null}, time_zone)
           WHERE id = ${id} RETURNING ${sql.literal(workspaceColumns)}`
         if (row === undefined) return yield* new WorkspaceNotFound({ workspaceId: id })
         return toWorkspace(row)

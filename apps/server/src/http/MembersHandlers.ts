@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
+import { Workspace } from "@herald/domain"
+import * as Roles from "../internal/roles.ts"
 import { HttpServerResponse } from "effect/http"
 
 const invalid = (error: Team.TeamInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
@@ -9,6 +11,22 @@ const notFound = (error: { readonly message: string }) => Effect.fail(new ApiErr
 const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
+
+// Everyone reads the members; owners, admins and workspace keys manage the team, and never beyond their own
+// role (docs/decisions/0024-api-keys-over-rest.md). Invitations are managed too: their links let anyone join.
+const manager = Roles.manager("The team")
+const isRole = (role: string): role is Workspace.Role => (Workspace.Role.literals as ReadonlyArray<string>).includes(role)
+const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
+
+/** The member, when it is in the principal's workspace and its role is not above the principal's. */
+const withinReach = (team: Team.Team["Service"], memberId: string, action: string) =>
+  Effect.gen(function*() {
+    const principal = yield* manager
+    const member = yield* team.member(memberId)
+    if (member.workspaceId !== principal.workspaceId) return yield* new Team.MemberNotFound({ memberId })
+    yield* Roles.notAbove(principal.role, member.role, `${action} ${article(member.role)} ${member.role}`)
+    return principal
+  })
 
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
@@ -22,26 +40,33 @@ export const layer = HttpApiBuilder.group(
           Effect.orDie
         ))
       .handle("invite", ({ payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => team.invite(workspaceId, payload)).pipe(
+        Effect.flatMap(manager, (principal) =>
+          Effect.andThen(
+            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `invite ${article(payload.role)} ${payload.role}`) : Effect.void,
+            team.invite(principal.workspaceId, payload)
+          )).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("TeamInvalid", invalid),
           Effect.catchTag("TeamConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("invitations", () =>
-        Effect.flatMap(workspace, (workspaceId) => team.invitations(workspaceId)).pipe(
-          Effect.map((data) => ({ data })),
-          Effect.orDie
+        Effect.flatMap(manager, (principal) => Effect.orDie(team.invitations(principal.workspaceId))).pipe(
+          Effect.map((data) => ({ data }))
         ))
       .handle("revokeInvitation", ({ params }) =>
-        Effect.flatMap(workspace, (workspaceId) => team.revokeInvitation(workspaceId, params.id)).pipe(
+        Effect.flatMap(manager, (principal) => team.revokeInvitation(principal.workspaceId, params.id)).pipe(
           Effect.as({ data: new MembersApi.Revoked({ id: params.id, revoked: true }) }),
           Effect.catchTag("InvitationNotFound", notFound),
           Effect.catchTag("TeamConflict", conflict),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("changeRole", ({ params, payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => team.changeRole(workspaceId, params.id, payload.role)).pipe(
+        withinReach(team, params.id, "change the role of").pipe(
+          Effect.tap((principal) =>
+            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `make anyone ${article(payload.role)} ${payload.role}`) : Effect.void
+          ),
+          Effect.flatMap((principal) => team.changeRole(principal.workspaceId, params.id, payload.role)),
           Effect.map((data) => ({ data })),
           Effect.catchTag("TeamInvalid", invalid),
           Effect.catchTag("MemberNotFound", notFound),
@@ -49,7 +74,8 @@ export const layer = HttpApiBuilder.group(
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("remove", ({ params }) =>
-        Effect.flatMap(workspace, (workspaceId) => team.remove(workspaceId, params.id)).pipe(
+        withinReach(team, params.id, "remove").pipe(
+          Effect.flatMap((principal) => team.remove(principal.workspaceId, params.id)),
           Effect.as({ data: new MembersApi.Removed({ id: params.id, removed: true }) }),
           Effect.catchTag("MemberNotFound", notFound),
           Effect.catchTag("TeamConflict", conflict),

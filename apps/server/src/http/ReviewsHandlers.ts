@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi } from "@herald/api"
+import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Reviews } from "@herald/core"
 import { escape, page } from "../internal/page.ts"
 
@@ -21,6 +21,12 @@ export const layer = HttpApiBuilder.group(
         ))
       .handle("profiles", () =>
         Effect.flatMap(workspace, (workspaceId) => reviews.profiles(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
+      .handle("deleteProfile", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => reviews.deleteProfile(workspaceId, params.id)).pipe(
+          Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
+          Effect.catchTag("ReviewProfileNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("createLink", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => reviews.createLink(workspaceId, params.id, payload)).pipe(
           Effect.map((data) => ({ data })),

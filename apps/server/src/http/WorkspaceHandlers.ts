@@ -22,7 +22,11 @@ export const layer = HttpApiBuilder.group(
               message: `This key acts for a member whose role is ${principal.role}; settings are for owners and admins`
             })
           }
-          return { data: yield* Effect.orDie(workspaces.update(principal.workspaceId, payload)) }
-        }))
+          return { data: yield* workspaces.update(principal.workspaceId, payload) }
+        }).pipe(
+          Effect.catchTag("WorkspaceInvalid", (error) =>
+            Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))),
+          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+        ))
   })
 )

@@ -21,6 +21,7 @@ import webhookShutoff from "./0018_webhook_shutoff.ts"
 import sandboxState from "./0019_sandbox_state.ts"
 import endpointIdsAndPublishingDue from "./0020_endpoint_ids_and_publishing_due.ts"
 import peopleAndSessions from "./0021_people_and_sessions.ts"
+import workspaceTimeZone from "./0022_workspace_time_zone.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -44,5 +45,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0018_webhook_shutoff": webhookShutoff,
   "0019_sandbox_state": sandboxState,
   "0020_endpoint_ids_and_publishing_due": endpointIdsAndPublishingDue,
-  "0021_people_and_sessions": peopleAndSessions
+  "0021_people_and_sessions": peopleAndSessions,
+  "0022_workspace_time_zone": workspaceTimeZone
 }
