@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
-import { HttpServer } from "effect/http"
+import { Effect, Layer } from "effect"
+import { HttpServer, HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { ApiError, Authorization, MediaApi } from "@herald/api"
@@ -12,6 +12,7 @@ import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
+import { bearerKey } from "../src/http/AuthorizationLive.ts"
 import * as ErrorRendering from "../src/http/ErrorRendering.ts"
 import * as Idempotency from "../src/http/Idempotency.ts"
 import * as MediaFiles from "../src/http/MediaFiles.ts"
@@ -39,9 +40,10 @@ const StandInAuthorization = Layer.effect(
   Authorization.Authorization,
   Effect.map(IdempotencyKeys.IdempotencyKeys, (keys) =>
     Authorization.Authorization.of({
-      session: () => Effect.fail(new ApiError.Unauthorized({ message: "no sessions here" })),
-      bearer: (httpEffect, { credential }) => {
-        const workspaceId = Ids.WorkspaceId.make(Redacted.value(credential))
+      // The last scheme tried answers; the stand-in reads the bearer "key" as the workspace id.
+      bearer: () => Effect.fail(new ApiError.Unauthorized({ message: "tried in session" })),
+      session: (httpEffect) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const workspaceId = Ids.WorkspaceId.make(bearerKey(request))
         return Idempotency.run(
           keys,
           workspaceId,
@@ -54,7 +56,7 @@ const StandInAuthorization = Layer.effect(
             role: null
           })
         )
-      }
+      })
     }))
 )
 

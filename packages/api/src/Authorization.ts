@@ -28,17 +28,18 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, {
 }>()("@herald/api/Authorization", {
   requiredForClient: true,
   // Lowercase as OpenAPI writes HTTP schemes: the docs page knows `bearer` (and sends `Authorization: Bearer`),
-  // not `Bearer`. The server reads the scheme in any case (RFC 9110).
+  // not `Bearer`. The server reads the scheme in any case (RFC 9110). The bearer key comes first: the docs
+  // page's samples use the first scheme.
   security: {
+    bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(HttpApiSecurity.annotate(
+      OpenApi.Description,
+      "A workspace's API key (`hrld_…`), sent as `Authorization: Bearer <key>`; `herald key create` makes one"
+    )),
     session: HttpApiSecurity.apiKey({ in: "cookie", key: sessionCookie }).pipe(HttpApiSecurity.annotate(
       OpenApi.Description,
       "The web console's session cookie, set by `POST /api/v1/auth/sign-in`; used only when no `Authorization` " +
         "header is sent. Requests that change something must send `Origin` (the service's own) and " +
         "`X-CSRF-Token` (from `GET /api/v1/auth/session`)"
-    )),
-    bearer: HttpApiSecurity.http({ scheme: "bearer" }).pipe(HttpApiSecurity.annotate(
-      OpenApi.Description,
-      "A workspace's API key (`hrld_…`), sent as `Authorization: Bearer <key>`; `herald key create` makes one"
     ))
   },
   // Invalid and Conflict come from the Idempotency-Key check that runs with it; Forbidden from a viewer's

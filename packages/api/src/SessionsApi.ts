@@ -100,7 +100,7 @@ export class SignInApi extends HttpApiGroup.make("signIn").add(
     error: [InvalidResponse, UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse]
   }).annotate(OpenApi.Summary, "Accept an invitation (member.joined) and sign in in its workspace")
 ).prefix("/api/v1").annotateMerge(OpenApi.annotations({
-  title: "Sign-in",
+  title: "Sign In",
   description: "The web console's sign-in. No key: these set the `herald_session` cookie (HttpOnly, SameSite=Lax). " +
     "The `Origin` header must be the service's own."
 })) {}

@@ -139,15 +139,15 @@ export const layer = Layer.effect(
       )
 
     return Authorization.Authorization.of({
-      // HttpApi tries the schemes in order and sends the last one's failure, so both are checked in `bearer`,
-      // tried last; this one only declares the cookie in the OpenAPI document and steps aside.
-      session: () => Effect.fail(new ApiError.Unauthorized({ message: sessionRefused.message })),
-      bearer: (httpEffect, { credential }) =>
+      // HttpApi tries the schemes in order and sends the last one's failure, so the key and the cookie are both
+      // checked in `session`, tried last; `bearer` (first, for the docs page) steps aside without effect.
+      bearer: () => Effect.fail(new ApiError.Unauthorized({ message: sessionRefused.message })),
+      session: (httpEffect, { credential }) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          const token = request.cookies[Authorization.sessionCookie] ?? ""
+          const token = Redacted.value(credential)
           // The cookie counts only when no Authorization header is sent: a key, when sent, always wins.
           if (request.headers["authorization"] !== undefined || token === "") {
-            return bearerRequest(httpEffect, Redacted.value(credential))
+            return bearerRequest(httpEffect, bearerKey(request))
           }
           return sessions.authenticate(token).pipe(
             Effect.catchTag("SqlError", Effect.die),
