@@ -5,7 +5,6 @@ import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, st
 // Signing in to the console as a person does, in headless Chromium against a real Herald: the first-run
 // link, a password, signing out and in, sessions, an invitation, and a second workspace. The tests run in
 // order and share the Demo owner's state.
-if (missing !== undefined) console.log(missing)
 
 const owner = "owner@demo.example"
 const password = "correct horse battery staple"

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { chromiumPath, missing } from "./harness.ts"
 
-// Builds apps/console/dist before the console's tests when it is missing or older than any source file.
+// Says once that the console's browser tests are skipped, or builds apps/console/dist before the console's tests when it is missing or older than any source file.
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 const newest = (path: string): number =>
@@ -23,6 +24,11 @@ export const stale = (): boolean => {
 }
 
 export default async function setup() {
+  // One line for the whole project when there is no browser to run it in; each file then skips itself.
+  if (!existsSync(chromiumPath)) {
+    console.log(missing)
+    return
+  }
   if (!stale()) return
   const { build } = await import("vite")
   await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn" })

@@ -1,28 +1,15 @@
+import type { components } from "@herald/client/api"
 import { queryOptions, useQuery } from "@tanstack/react-query"
 import { api, setCsrfToken, unwrap } from "./client.ts"
 
 // The signed-in person, their current workspace and the CSRF token, as GET /api/v1/auth/session answers.
-export interface Workspace {
-  readonly id: string
-  readonly name: string
-  readonly role: "owner" | "admin" | "editor" | "viewer"
-  readonly memberId: string
-}
-
-export interface Session {
-  readonly person: { readonly id: string; readonly email: string; readonly name: string | null; readonly hasPassword: boolean }
-  readonly workspace: Workspace
-  readonly workspaces: ReadonlyArray<Workspace>
-  readonly csrfToken: string
-  readonly expiresAt: string
-  readonly mustSetPassword: boolean
-}
+export type Session = components["schemas"]["Session"]
+export type Workspace = components["schemas"]["SessionWorkspace"]
 
 /** Every answer that is a Session goes through here, so the CSRF token is always the current one. */
-export const remember = (session: unknown): Session => {
-  const known = session as Session
-  setCsrfToken(known.csrfToken)
-  return known
+export const remember = (session: Session): Session => {
+  setCsrfToken(session.csrfToken)
+  return session
 }
 
 export const sessionQuery = queryOptions({

@@ -1,3 +1,4 @@
+import type { components } from "@herald/client/api"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Link, useNavigate } from "@tanstack/react-router"
 import { useRef, useState, type FormEvent } from "react"
@@ -10,13 +11,7 @@ import { Button } from "../components/Button.tsx"
 import { TextField } from "../components/Field.tsx"
 import { Loading } from "../components/Page.tsx"
 
-interface Preview {
-  readonly workspace: { readonly id: string; readonly name: string }
-  readonly email: string
-  readonly role: string
-  readonly personExists: boolean
-  readonly expiresAt: string
-}
+type Preview = components["schemas"]["InvitationPreview"]
 
 // /app/invitation#<token>: what the invitation is for, then joining as a new person (name and password) or
 // as the person who already has an account (signed in, or with their password).
@@ -29,7 +24,7 @@ export const InvitationPage = () => {
   const value = token.current
   const preview = useQuery({
     queryKey: ["invitation", value],
-    queryFn: async () => (await unwrap(api.POST("/api/v1/auth/invitation", { body: { token: value } }))) as Preview,
+    queryFn: () => unwrap(api.POST("/api/v1/auth/invitation", { body: { token: value } })),
     enabled: value !== "",
     retry: false,
     staleTime: Infinity

@@ -11,16 +11,6 @@ import { PasswordForm } from "../components/PasswordForm.tsx"
 import { Table } from "../components/Table.tsx"
 import { when } from "../components/when.ts"
 
-interface SignedInSession {
-  readonly id: string
-  readonly createdAt: string
-  readonly lastUsedAt: string
-  readonly expiresAt: string
-  readonly userAgent: string | null
-  readonly address: string | null
-  readonly current: boolean
-}
-
 // The person's own settings: name, password, and where they are signed in.
 export const ProfilePage = () => {
   const session = useSession()
@@ -83,7 +73,7 @@ const Sessions = () => {
   const queryClient = useQueryClient()
   const sessions = useQuery({
     queryKey: ["sessions"],
-    queryFn: async () => (await unwrap(api.GET("/api/v1/auth/sessions"))) as ReadonlyArray<SignedInSession>
+    queryFn: () => unwrap(api.GET("/api/v1/auth/sessions"))
   })
   const revoke = useMutation({
     mutationFn: (id: string) => unwrap(api.DELETE("/api/v1/auth/sessions/{id}", { params: { path: { id } } })),

@@ -12,7 +12,7 @@ import { TextField } from "../components/Field.tsx"
 export const ResetPage = () => {
   const [email, setEmail] = useState("")
   const ask = useMutation({
-    mutationFn: () => unwrap(api.POST("/api/v1/auth/password-reset", { body: { email } })) as Promise<{ email: "sent" | "unavailable" }>
+    mutationFn: () => unwrap(api.POST("/api/v1/auth/password-reset", { body: { email } }))
   })
   const submit = (event: FormEvent) => {
     event.preventDefault()
