@@ -1,0 +1,49 @@
+import type { components } from "@herald/client/api"
+import { queryOptions, useMutation } from "@tanstack/react-query"
+import { api, unwrap } from "../../api/client.ts"
+
+export type Account = components["schemas"]["Account"]
+export type Network = components["schemas"]["Network"]
+
+export const accountsQuery = queryOptions({
+  queryKey: ["accounts"],
+  queryFn: () => unwrap(api.GET("/api/v1/accounts"))
+})
+
+export const networksQuery = queryOptions({
+  queryKey: ["networks"],
+  queryFn: () => unwrap(api.GET("/api/v1/networks")),
+  // What a server offers changes only when it restarts with other settings.
+  staleTime: 5 * 60_000
+})
+
+/** The connect methods this console knows how to carry out; any other is named, not guessed at. */
+export const knownMethod = (network: Network): boolean => network.connect.method === "oauth"
+
+/** This page: the API sends the person back here from the network's consent page, saying how it went. */
+const returnTo = "/app/accounts"
+
+/**
+ * Starts connecting (or reconnecting) an account of a network through its OAuth consent page: the API
+ * answers the page's address with the network's `fields` as query parameters and `returnTo`, and the
+ * browser goes there. It stays busy while the browser leaves.
+ */
+export const useConnect = () =>
+  useMutation({
+    mutationFn: async ({ network, values }: { readonly network: Network; readonly values: Readonly<Record<string, string>> }) => {
+      // Only the fields the API asked for, and only those filled in: an empty optional field is not sent.
+      const fields = Object.fromEntries(
+        network.connect.fields.flatMap((field) => {
+          const value = values[field.name]?.trim() ?? ""
+          return value === "" ? [] : [[field.name, value]]
+        })
+      )
+      const link = await unwrap(api.GET("/api/v1/accounts/connect/{platform}", {
+        // The fields' names come from the API at run time, so they are not in the compiled query type.
+        params: { path: { platform: network.key }, query: { ...fields, returnTo } }
+      }))
+      window.location.assign(link.url)
+      // Never settles: the page is leaving, and the button should stay busy until it has.
+      return new Promise<never>(() => {})
+    }
+  })
