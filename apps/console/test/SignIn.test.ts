@@ -158,7 +158,10 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
   it("switches between the person's workspaces", async () => {
     const created = await herald.cli("workspace", "create", "--name", "Acme", "--owner-email", owner, "--json")
     assert.strictEqual(created.code, 0, created.stderr)
-    await page.goto(herald.url("/app/accounts"))
+    // /app/ opens the accounts page.
+    await page.goto(herald.url("/app/"))
+    await page.getByRole("heading", { name: "Accounts" }).waitFor()
+    assert.strictEqual(new URL(page.url()).pathname, "/app/accounts")
     const switcher = page.getByLabel("Workspace")
     await switcher.waitFor()
     assert.strictEqual(await switcher.locator("option:checked").innerText(), "Demo")
