@@ -45,6 +45,7 @@ layer(serverLayer(), { timeout: 120_000 })("REST skeleton", (it) => {
         "id",
         "platform",
         "status",
+        "statusReason",
         "username"
       ])
       assert.strictEqual(account.status, "connected")
