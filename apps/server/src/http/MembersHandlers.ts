@@ -91,5 +91,5 @@ export const invitationsLayer = HttpApiBuilder.group(
   (handlers) =>
     handlers.handle("accept", ({ params }) =>
       // The token moves to the fragment, which browsers keep across the redirect and never send on.
-      Effect.succeed(HttpServerResponse.redirect(`/app/invitation#${params.token}`, { status: 303 })))
+      Effect.succeed(HttpServerResponse.redirect(`/app/invitation#${encodeURIComponent(params.token)}`, { status: 303 })))
 )
