@@ -1,4 +1,78 @@
-import { Coming } from "../components/Page.tsx"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState, type FormEvent } from "react"
+import { ApiError } from "../api/ApiError.ts"
+import { api, unwrap } from "../api/client.ts"
+import { sessionQuery } from "../api/session.ts"
+import { Banner, ErrorMessage } from "../components/Banner.tsx"
+import { Button } from "../components/Button.tsx"
+import { TextField } from "../components/Field.tsx"
+import { Page, QueryState } from "../components/Page.tsx"
+import { ReviewProfiles } from "./settings/ReviewProfiles.tsx"
+import { TimeZoneField } from "./settings/TimeZoneField.tsx"
 
-// Replaced by the page itself (issue 15).
-export const WorkspacePage = () => <Coming title="Workspace" />
+export const workspaceKey = ["workspace"] as const
+
+type Workspace = Awaited<ReturnType<typeof getWorkspace>>
+const getWorkspace = () => unwrap(api.GET("/api/v1/workspace"))
+
+// Settings > Workspace: its name, whether posts need approval, its time zone, and the review profiles that
+// client review links are made for.
+export const WorkspacePage = () => {
+  const workspace = useQuery({ queryKey: workspaceKey, queryFn: getWorkspace })
+  return (
+    <Page title="Workspace" description="Settings for everyone in this workspace.">
+      <section className="card stack" aria-labelledby="settings-heading">
+        <h2 id="settings-heading">Settings</h2>
+        <QueryState query={workspace} what="the workspace">
+          {(current) => <SettingsForm current={current} />}
+        </QueryState>
+      </section>
+      <section className="card stack" aria-labelledby="profiles-heading">
+        <h2 id="profiles-heading">Review profiles</h2>
+        <p>
+          People outside the workspace (a client, a legal team) who review posts awaiting approval through a link,
+          without signing in.
+        </p>
+        <ReviewProfiles />
+      </section>
+    </Page>
+  )
+}
+
+const SettingsForm = ({ current }: { readonly current: Workspace }) => {
+  const queryClient = useQueryClient()
+  const [name, setName] = useState(current.name)
+  const [approvalRequired, setApprovalRequired] = useState(current.approvalRequired)
+  const [timeZone, setTimeZone] = useState(current.timeZone)
+  const save = useMutation({
+    mutationFn: () => unwrap(api.PATCH("/api/v1/workspace", { body: { name, approvalRequired, timeZone } })),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(workspaceKey, saved)
+      // The workspace's name shows in the top bar, from the session.
+      await queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey })
+    }
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    save.mutate()
+  }
+  const error = save.error instanceof ApiError ? save.error : undefined
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <ErrorMessage error={save.error} />
+      {save.isSuccess ? <Banner tone="success"><p>Settings saved.</p></Banner> : null}
+      <TextField label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={error?.about("name")} />
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={approvalRequired} onChange={(event) => setApprovalRequired(event.currentTarget.checked)} />
+          <span>Approvals required</span>
+        </label>
+        <p className="field-hint">Posts that editors schedule wait for an owner's or admin's approval before they go out.</p>
+      </div>
+      <TimeZoneField value={timeZone} onChange={setTimeZone} error={error?.about("timeZone")} />
+      <div>
+        <Button type="submit" variant="primary" busy={save.isPending}>Save settings</Button>
+      </div>
+    </form>
+  )
+}
