@@ -190,7 +190,9 @@ for (const backend of backends()) {
         const other = (yield* laptop.as("GET", "/auth/sessions")).body.data
         assert.lengthOf(other, 1)
         assert.strictEqual((yield* laptop.as("DELETE", `/auth/sessions/ses_0000000000000000000000`)).status, 404)
-        assert.strictEqual((yield* laptop.as("POST", "/auth/sign-out")).status, 204)
+        const signedOut = yield* laptop.as("POST", "/auth/sign-out")
+        assert.strictEqual(signedOut.status, 204)
+        assert.match(signedOut.headers.get("set-cookie")!, /^herald_session=;.*Max-Age=0/)
         assert.strictEqual((yield* laptop.as("GET", "/accounts")).status, 401)
       }))
 
