@@ -117,6 +117,7 @@ for (const backend of backends()) {
         assert.strictEqual((yield* viewer.as("GET", "/accounts")).status, 200)
         const refused = yield* viewer.as("POST", "/posts", { content: "A viewer's draft" })
         assert.strictEqual(refused.status, 403, refused.text)
+        assert.strictEqual(refused.body.error.message, "This session acts for a viewer, who can read but not change anything")
       }))
 
     it.effect("MCP ignores the cookie", () =>

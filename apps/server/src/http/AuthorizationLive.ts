@@ -39,11 +39,11 @@ export const limit = (
     )
   })
 
-/** A viewer's key reads: any other method is refused before the handler runs. */
-const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }) =>
+/** A viewer's key or session reads: any other method is refused before the handler runs. */
+const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD"
-      ? Effect.fail(new ApiError.Forbidden({ message: "This key acts for a viewer, who can read but not change anything" }))
+      ? Effect.fail(new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` }))
       : Effect.void)
 
 /** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
@@ -129,7 +129,7 @@ export const layer = Layer.effect(
       authenticate(apiKeys, rateLimiter, key).pipe(
         Effect.flatMap((principal) =>
           Effect.andThen(
-            Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal)),
+            Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal, "key")),
             Idempotency.run(
               idempotencyKeys,
               principal.workspaceId,
@@ -159,7 +159,7 @@ export const layer = Layer.effect(
             Effect.flatMap((session) =>
               SessionAuth.csrf(publicUrl, session.csrfToken).pipe(
                 Effect.andThen(limit(rateLimiter, `person:${session.personId}`)),
-                Effect.andThen(viewerReads(session)),
+                Effect.andThen(viewerReads(session, "session")),
                 Effect.andThen(Idempotency.run(
                   idempotencyKeys,
                   session.workspaceId,
