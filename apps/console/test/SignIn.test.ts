@@ -173,6 +173,32 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     assert.strictEqual(await page.getByLabel("Workspace").locator("option:checked").innerText(), "Acme")
   })
 
+  it("lets a person who already has an account accept an invitation to another workspace with their password", async () => {
+    const listed = await herald.cli("workspace", "list", "--json")
+    const acme = (listed.json as Array<any>).find((workspace) => workspace.name === "Acme")
+    assert.isDefined(acme, listed.stdout)
+    const key = await herald.cli("key", "create", "--workspace", acme.id, "--name", "invitations", "--json")
+    assert.strictEqual(key.code, 0, key.stderr)
+    const invited = await herald.api("POST", "/members/invitations", { email: "sam@demo.example", role: "viewer" }, key.json.key)
+    assert.strictEqual(invited.status, 200, JSON.stringify(invited.body))
+
+    const visitor = await browser.open(herald)
+    await visitor.page.goto(invited.body.data.url)
+    await visitor.page.getByRole("heading", { name: "Join Acme" }).waitFor()
+    await visitor.page.getByText("You already have a Herald account").waitFor()
+    await visitor.page.getByLabel("Password").fill("not Sam's password")
+    await visitor.page.getByRole("button", { name: "Accept invitation" }).click()
+    await visitor.page.getByRole("alert").waitFor()
+    await visitor.page.getByLabel("Password").fill("another good long password")
+    await visitor.page.getByRole("button", { name: "Accept invitation" }).click()
+    await visitor.page.getByRole("heading", { name: "Accounts" }).waitFor()
+    // Sam is now in both workspaces, looking at Acme.
+    const switcher = visitor.page.getByLabel("Workspace")
+    assert.strictEqual(await switcher.locator("option:checked").innerText(), "Acme")
+    assert.deepStrictEqual((await switcher.locator("option").allInnerTexts()).sort(), ["Acme", "Demo"])
+    await visitor.context.close()
+  })
+
   it("folds the navigation behind a menu button on a phone", async () => {
     const phone = await browser.open(herald, { width: 375, height: 740 })
     await phone.page.goto(herald.url("/app/sign-in"))
