@@ -34,7 +34,11 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
     assert.deepStrictEqual(browser.pageErrors(), [])
   })
 
-  const accessible = async (target: Page, name?: string) => assert.deepStrictEqual(await checkPage(target, name), [])
+  const accessible = async (target: Page, name?: string) => {
+    // A full-page screenshot of a scrolled page would draw the sticky top bar mid-page.
+    if (name !== undefined) await target.evaluate(() => window.scrollTo(0, 0))
+    assert.deepStrictEqual(await checkPage(target, name), [])
+  }
   const accounts = (key: string) => fetch(herald.url("/api/v1/accounts"), { headers: { authorization: `Bearer ${key}` } })
 
   it("creates a key shown once with a copy button, which works until it is revoked", async () => {
@@ -95,7 +99,7 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
     await page.getByRole("button", { name: "Withdraw the invitation of lee@demo.example" }).click()
     await page.getByRole("dialog", { name: "Withdraw this invitation?" }).getByRole("button", { name: "Withdraw invitation" }).click()
     await page.getByRole("button", { name: "Withdraw the invitation of lee@demo.example" }).waitFor({ state: "detached" })
-    await accessible(page, "settings-team")
+    await accessible(page)
 
     const kim = await browser.open(herald)
     await kim.page.goto(link)
@@ -118,6 +122,11 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
       const answer = await fetch("/api/v1/members")
       return JSON.stringify(await answer.json()).includes(`"email":"kim@demo.example","role":"admin"`)
     })
+    await page.getByLabel("E-mail").fill("ana@demo.example")
+    await page.getByLabel("Role", { exact: true }).selectOption("viewer")
+    await page.getByRole("button", { name: "Send invitation" }).click()
+    await page.getByRole("cell", { name: "ana@demo.example", exact: true }).waitFor()
+    await accessible(page, "settings-team")
     // The API keeps an owner, and the page says so in its words.
     await page.getByLabel("Role of owner@demo.example").selectOption("viewer")
     await page.getByRole("alert").filter({ hasText: "only owner" }).waitFor()
@@ -156,13 +165,13 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
     await page.getByRole("button", { name: "Delete review profile Legal" }).waitFor({ state: "detached" })
     const profiles = (await herald.api("GET", "/review-profiles")).body.data
     assert.deepStrictEqual(profiles.map((profile: any) => profile.name), ["Client A"])
+    await accessible(page, "settings-workspace")
 
     // A name the API refuses shows its message beside the field, and nothing changes.
     await page.getByLabel("Name", { exact: true }).fill("")
     await page.getByRole("button", { name: "Save settings" }).click()
     await page.getByRole("alert").waitFor()
     assert.strictEqual((await herald.api("GET", "/workspace")).body.data.name, "Demo Studio")
-    await page.getByLabel("Name", { exact: true }).fill("Demo Studio")
-    await accessible(page, "settings-workspace")
+    await accessible(page)
   })
 })

@@ -49,7 +49,7 @@ export const ApiKeysPage = () => {
             rowKey={(row) => row.id}
             columns={[
               { header: "Name", cell: (row) => row.name },
-              { header: "Key", cell: (row) => <code>{keyEnds(row)}</code> },
+              { header: "Key", cell: (row) => <code className="key-ends">{keyEnds(row)}</code> },
               {
                 header: "Acts as",
                 cell: (row) =>

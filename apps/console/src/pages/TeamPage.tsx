@@ -57,7 +57,7 @@ export const TeamPage = () => {
                   header: "E-mail",
                   cell: (row) => (
                     <>
-                      {row.email}
+                      <span>{row.email}</span>
                       {row.id === session.workspace.memberId ? <span className="badge">You</span> : null}
                     </>
                   )
