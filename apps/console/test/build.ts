@@ -31,5 +31,14 @@ export default async function setup() {
   }
   if (!stale()) return
   const { build } = await import("vite")
-  await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn" })
+  // Vite builds for production only when NODE_ENV says so or is unset; vitest sets it to "test", and the
+  // React plugin would then compile JSX to jsxDEV, which production React lacks (every page would throw).
+  const environment = process.env["NODE_ENV"]
+  process.env["NODE_ENV"] = "production"
+  try {
+    await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn" })
+  } finally {
+    if (environment === undefined) delete process.env["NODE_ENV"]
+    else process.env["NODE_ENV"] = environment
+  }
 }
