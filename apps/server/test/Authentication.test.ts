@@ -10,7 +10,7 @@ import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harne
 // authenticate in its body and in `WWW-Authenticate` (which OAuth-capable MCP clients read instead of the
 // body), and the OAuth discovery paths those clients then try say the same.
 
-const howTo = "Send an API key as `Authorization: Bearer <key>`; create one with `herald key create --workspace <ws_...>`"
+const howTo = "Send an API key as `Authorization: Bearer <key>`; create one in the console (Settings > API keys) or with `herald key create --workspace <ws_...>`"
 
 // RFC 6750, section 3: the challenge's syntax, error_description limited to %x20-21 / %x23-5B / %x5D-7E.
 const challengeSyntax =

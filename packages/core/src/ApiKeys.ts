@@ -22,7 +22,7 @@ export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKey
  * without `"` or a backslash, as RFC 6750's `error_description` allows.
  */
 export const howToAuthenticate = "Send an API key as `Authorization: Bearer <key>`; " +
-  "create one with `herald key create --workspace <ws_...>`"
+  "create one in the console (Settings > API keys) or with `herald key create --workspace <ws_...>`"
 
 /**
  * Why a request was refused; each reason reads as a sentence for the person who sent it, followed by how to
