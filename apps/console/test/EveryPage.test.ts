@@ -64,11 +64,13 @@ describe.skipIf(missing !== undefined)("every console page", () => {
   const check = async (page: Page, path: string) => {
     await page.goto(address(path))
     await page.locator("h1").first().waitFor()
-    await page.waitForFunction(() => document.querySelector(".loading") === null)
+    // Run in the page (the tests' own types have no DOM, hence `globalThis`).
+    await page.waitForFunction(() => (globalThis as any).document.querySelector(".loading") === null)
     assert.deepStrictEqual(await checkPage(page), [], path)
     await page.locator("body").click({ position: { x: 1, y: 1 } }).catch(() => undefined)
     await page.keyboard.press("Tab")
     const focus = await page.evaluate(() => {
+      const { document, getComputedStyle, innerHeight, innerWidth } = globalThis as any
       // A page with no control at all (a message with no way on) has no focus to see.
       const controls = document.querySelectorAll("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])")
       if (controls.length === 0) return { focused: true, what: "nothing", outline: true, ring: false, onScreen: true } as const
@@ -82,7 +84,7 @@ describe.skipIf(missing !== undefined)("every console page", () => {
         outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
         ring: style.boxShadow !== "none",
         onScreen: box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 &&
-          box.top < window.innerHeight && box.left < window.innerWidth
+          box.top < innerHeight && box.left < innerWidth
       } as const
     })
     assert.isTrue(focus.focused, `${path}: Tab focuses nothing`)
