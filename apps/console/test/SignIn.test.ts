@@ -33,7 +33,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
 
   it("sends a visitor without a session to sign-in, and back to where they were going afterwards", async () => {
     await page.goto(herald.url("/app/settings/profile"))
-    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Sign in", exact: true }).waitFor()
     assert.include(new URL(page.url()).pathname, "/app/sign-in")
     assert.strictEqual(new URL(page.url()).searchParams.get("redirect"), "/settings/profile")
     await accessible(page, "sign-in")
@@ -42,7 +42,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
   it("signs the Demo owner in from the first-run link and asks for a password, which then works", async () => {
     assert.match(herald.consoleLink, /\/app\/link#.+/)
     await page.goto(herald.consoleLink)
-    await page.getByRole("heading", { name: "Set your password" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Set your password", exact: true }).waitFor()
     // The one-time token leaves the address bar and the history at once.
     assert.strictEqual(new URL(page.url()).hash, "")
     assert.include(await page.locator("main").innerText(), owner)
@@ -56,7 +56,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
 
     await page.getByLabel("New password").fill(password)
     await page.getByRole("button", { name: "Set password" }).click()
-    await page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
     assert.include(page.url(), "/app/accounts")
     await accessible(page)
 
@@ -71,10 +71,10 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
   it("signs out from the person menu, refuses a wrong password in the API's words, and signs in with the right one", async () => {
     await page.getByRole("button", { name: /account menu/ }).click()
     await page.getByRole("button", { name: "Sign out" }).click()
-    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Sign in", exact: true }).waitFor()
     // Signed out for real: the console's pages send the visitor back to sign-in.
     await page.goto(herald.url("/app/settings/api-keys"))
-    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Sign in", exact: true }).waitFor()
 
     await page.getByLabel("E-mail").fill(owner)
     await page.getByLabel("Password").fill("not the password at all")
@@ -85,7 +85,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in" }).click()
     // Back where the visitor was going.
-    await page.getByRole("heading", { name: "API keys" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "API keys", exact: true }).waitFor()
     assert.include(page.url(), "/app/settings/api-keys")
   })
 
@@ -95,10 +95,10 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await other.page.getByLabel("E-mail").fill(owner)
     await other.page.getByLabel("Password").fill(password)
     await other.page.getByRole("button", { name: "Sign in" }).click()
-    await other.page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await other.page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
 
     await page.goto(herald.url("/app/settings/profile"))
-    await page.getByRole("heading", { name: "Profile" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Profile", exact: true }).waitFor()
     const rows = page.getByRole("table", { name: "Your sessions" }).locator("tbody tr")
     await rows.nth(1).waitFor()
     assert.strictEqual(await rows.count(), 2)
@@ -110,7 +110,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
 
     // The other browser is signed out on its next request.
     await other.page.goto(herald.url("/app/settings/team"))
-    await other.page.getByRole("heading", { name: "Sign in" }).waitFor()
+    await other.page.getByRole("heading", { level: 1, name: "Sign in", exact: true }).waitFor()
     await other.context.close()
   })
 
@@ -124,7 +124,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     const visitor = await browser.open(herald)
     await visitor.page.goto(herald.url("/app/sign-in"))
     await visitor.page.getByRole("link", { name: "Forgot password?" }).click()
-    await visitor.page.getByRole("heading", { name: "Reset your password" }).waitFor()
+    await visitor.page.getByRole("heading", { level: 1, name: "Reset your password", exact: true }).waitFor()
     await accessible(visitor.page, "reset")
     await visitor.page.getByLabel("E-mail").fill(owner)
     await visitor.page.getByRole("button", { name: "Send reset link" }).click()
@@ -138,7 +138,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     assert.strictEqual(invited.status, 200, JSON.stringify(invited.body))
     const visitor = await browser.open(herald)
     await visitor.page.goto(invited.body.data.url)
-    await visitor.page.getByRole("heading", { name: "Join Demo" }).waitFor()
+    await visitor.page.getByRole("heading", { level: 1, name: "Join Demo", exact: true }).waitFor()
     assert.strictEqual(new URL(visitor.page.url()).hash, "")
     assert.include(await visitor.page.locator("main").innerText(), "sam@demo.example")
     await accessible(visitor.page, "invitation")
@@ -146,7 +146,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await visitor.page.getByLabel("Your name").fill("Sam")
     await visitor.page.getByLabel("Choose a password").fill("another good long password")
     await visitor.page.getByRole("button", { name: "Accept invitation" }).click()
-    await visitor.page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await visitor.page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
     assert.include(await visitor.page.getByRole("banner").innerText(), "Demo")
     await visitor.page.getByRole("button", { name: /Sam/ }).waitFor()
     await visitor.context.close()
@@ -160,7 +160,7 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     assert.strictEqual(created.code, 0, created.stderr)
     // /app/ opens the accounts page.
     await page.goto(herald.url("/app/"))
-    await page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
     assert.strictEqual(new URL(page.url()).pathname, "/app/accounts")
     const switcher = page.getByLabel("Workspace")
     await switcher.waitFor()
@@ -184,14 +184,14 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
 
     const visitor = await browser.open(herald)
     await visitor.page.goto(invited.body.data.url)
-    await visitor.page.getByRole("heading", { name: "Join Acme" }).waitFor()
+    await visitor.page.getByRole("heading", { level: 1, name: "Join Acme", exact: true }).waitFor()
     await visitor.page.getByText("You already have a Herald account").waitFor()
     await visitor.page.getByLabel("Password").fill("not Sam's password")
     await visitor.page.getByRole("button", { name: "Accept invitation" }).click()
     await visitor.page.getByRole("alert").waitFor()
     await visitor.page.getByLabel("Password").fill("another good long password")
     await visitor.page.getByRole("button", { name: "Accept invitation" }).click()
-    await visitor.page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await visitor.page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
     // Sam is now in both workspaces, looking at Acme.
     const switcher = visitor.page.getByLabel("Workspace")
     assert.strictEqual(await switcher.locator("option:checked").innerText(), "Acme")
@@ -205,14 +205,14 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await phone.page.getByLabel("E-mail").fill(owner)
     await phone.page.getByLabel("Password").fill(password)
     await phone.page.getByRole("button", { name: "Sign in" }).click()
-    await phone.page.getByRole("heading", { name: "Accounts" }).waitFor()
+    await phone.page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
     const navigation = phone.page.getByRole("navigation", { name: "Main" })
     assert.isFalse(await navigation.isVisible())
     await phone.page.getByRole("button", { name: "Menu", exact: true }).click()
     await navigation.getByRole("link", { name: "Team" }).waitFor()
     await accessible(phone.page, "phone-navigation")
     await navigation.getByRole("link", { name: "Team" }).click()
-    await phone.page.getByRole("heading", { name: "Team" }).waitFor()
+    await phone.page.getByRole("heading", { level: 1, name: "Team", exact: true }).waitFor()
     assert.isFalse(await navigation.isVisible())
     await phone.context.close()
   })
