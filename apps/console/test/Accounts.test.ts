@@ -140,6 +140,20 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
     await page.unroute("**/api/v1/networks")
   })
 
+  it("fits a phone: nothing wider than the screen but the accounts table, which scrolls on its own", async () => {
+    const phone = (await browser.open(herald, { width: 375, height: 740 })).page
+    await phone.context().addCookies(await page.context().cookies())
+    await phone.goto(herald.url("/app/accounts"))
+    await phone.getByRole("form", { name: "Connect X" }).waitFor()
+    const overflow = await phone.evaluate(() => {
+      const page = globalThis as any
+      return page.document.documentElement.scrollWidth - page.innerWidth
+    })
+    assert.isAtMost(overflow, 0)
+    assert.deepStrictEqual(await checkPage(phone), [])
+    await phone.context().close()
+  })
+
   it("refuses to start a connection that would come back anywhere but the console", async () => {
     const answer = await herald.api("GET", "/accounts/connect/x?returnTo=%2F%2Fevil.example%2Fapp%2F")
     assert.strictEqual(answer.status, 400)
