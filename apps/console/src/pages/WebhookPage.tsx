@@ -284,7 +284,7 @@ const Deliveries = ({ id }: { readonly id: string }) => {
             rows={data.data}
             rowKey={(row) => row.id}
             columns={[
-              { header: "Time", cell: (row) => when(row.createdAt) },
+              { header: "Time", cell: (row) => <span className="nowrap">{when(row.createdAt)}</span> },
               { header: "Event", cell: (row) => <code>{row.event}</code> },
               { header: "Event id", cell: (row) => <code className="event-id" title={row.eventId}>{row.eventId.slice(0, 8)}</code> },
               { header: "Attempt", align: "end", cell: (row) => row.attempt },
