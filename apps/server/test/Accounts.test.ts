@@ -284,6 +284,8 @@ describe("outside the sandbox", () => {
         const { key } = yield* workspaceWithKey()
         const networks = yield* request(`${base}/api/v1/networks`, { headers: bearer(key.key) })
         assert.deepStrictEqual(networks.body.data.map((network: any) => network.key), ["example"])
+        // Outside the sandbox there is no simulated account to pick: OAuth asks nothing first.
+        assert.deepStrictEqual(networks.body.data[0].connect, { method: "oauth", fields: [] })
         const started = yield* request(`${base}/api/v1/accounts/connect/example`, { headers: bearer(key.key) })
         const url = new URL(started.body.data.url)
         assert.strictEqual(url.origin, "https://example.invalid")
