@@ -81,7 +81,7 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
     assert.deepStrictEqual(browser.otherHosts(), [])
   })
 
-  const accessible = async (name: string) => assert.deepStrictEqual(await checkPage(page, name), [])
+  const accessible = async (name?: string) => assert.deepStrictEqual(await checkPage(page, name), [])
   const history = () => page.getByRole("table", { name: "Delivery attempts" }).locator("tbody tr")
 
   it("adds an endpoint with events picked by kind, and shows its signing secret once with a copy button", async () => {
@@ -243,6 +243,18 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
     await page.getByRole("button", { name: "Newer" }).click()
     await history().nth(19).waitFor()
     assert.strictEqual(await history().first().innerText(), newest)
+  })
+
+  it("fits a phone: both pages without sideways scrolling of the page (tables scroll on their own)", async () => {
+    await page.setViewportSize({ width: 375, height: 740 })
+    const overflow = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - globalThis.innerWidth)
+    await page.getByRole("button", { name: "Send test event" }).waitFor()
+    assert.isAtMost(await overflow(), 0)
+    await accessible()
+    await page.goto(herald.url("/app/settings/webhooks"))
+    await page.getByRole("table", { name: "Webhook endpoints" }).waitFor()
+    assert.isAtMost(await overflow(), 0)
+    await accessible()
   })
 })
 
