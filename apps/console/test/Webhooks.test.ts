@@ -103,7 +103,7 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
     secret = await dialog.getByLabel("Signing secret").inputValue()
     assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/)
     await dialog.getByRole("button", { name: "Copy signing secret" }).click()
-    assert.strictEqual(await page.evaluate(() => navigator.clipboard.readText()), secret)
+    assert.strictEqual(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), secret)
     await dialog.getByRole("button", { name: "Done" }).click()
     await dialog.waitFor({ state: "detached" })
 
@@ -160,8 +160,9 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
     assert.strictEqual(JSON.parse(receiver.received[1]!.body).id, JSON.parse(receiver.received[0]!.body).id)
     // At the top, so the full-page screenshot has the sticky bar where it belongs.
     await page.evaluate(() => {
-      globalThis.scrollTo(0, 0)
-      for (const region of (globalThis as any).document.querySelectorAll(".table-scroll")) region.scrollLeft = 0
+      const inPage = globalThis as any
+      inPage.scrollTo(0, 0)
+      for (const region of inPage.document.querySelectorAll(".table-scroll")) region.scrollLeft = 0
     })
     await accessible("settings-webhook")
   })
@@ -247,7 +248,7 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
 
   it("fits a phone: both pages without sideways scrolling of the page (tables scroll on their own)", async () => {
     await page.setViewportSize({ width: 375, height: 740 })
-    const overflow = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - globalThis.innerWidth)
+    const overflow = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth)
     await page.getByRole("button", { name: "Send test event" }).waitFor()
     assert.isAtMost(await overflow(), 0)
     await accessible()
