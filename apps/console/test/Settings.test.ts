@@ -174,4 +174,22 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
     assert.strictEqual((await herald.api("GET", "/workspace")).body.data.name, "Demo Studio")
     await accessible(page)
   })
+
+  it("fits each settings page on a phone: tables scroll in their own box, the page never sideways", async () => {
+    const { context, page: phone } = await browser.open(herald, { width: 375, height: 740 })
+    // The owner's session, in a phone-sized window.
+    await context.addCookies(await page.context().cookies())
+    for (const [path, title, loaded] of [
+      ["api-keys", "API keys", "Create key"],
+      ["team", "Team", "Send invitation"],
+      ["workspace", "Workspace", "Add profile"]
+    ] as const) {
+      await phone.goto(herald.url(`/app/settings/${path}`))
+      await phone.getByRole("heading", { name: title, level: 1 }).waitFor()
+      await phone.getByRole("button", { name: loaded }).waitFor()
+      assert.isAtMost(await phone.evaluate(() => document.documentElement.scrollWidth), 375, path)
+      await accessible(phone)
+    }
+    await context.close()
+  })
 })
