@@ -10,9 +10,8 @@ import { Table } from "../components/Table.tsx"
 import { when } from "../components/when.ts"
 import { EndpointForm, type EndpointFields } from "./webhooks/EndpointForm.tsx"
 import { describeEvents } from "./webhooks/events.ts"
-import { type Endpoint, outcome, StateBadge, succeeded } from "./webhooks/state.tsx"
-
-export const webhooksKey = ["webhooks"] as const
+import { type Endpoint, outcome, StateBadge, succeeded } from "./webhooks/EndpointState.tsx"
+import { webhooksKey } from "./webhooks/webhooksKey.ts"
 
 // Settings > Webhooks: the workspace's endpoints with their state and last delivery, and adding one (its
 // signing secret shown once).
