@@ -86,8 +86,7 @@ const EndpointDetail = ({ endpoint }: { readonly endpoint: Endpoint }) => {
         {test.data === undefined ? null : (
           <Banner tone={succeeded(test.data) ? "success" : "warning"} title="Test event sent">
             <p>
-              {succeeded(test.data) ? "The endpoint answered" : "The attempt failed"}: {outcome(test.data)}. It is
-              at the top of the history below.
+              {succeeded(test.data) ? "The endpoint answered" : "The attempt failed"}: {outcome(test.data)}. The attempt is in the history below.
             </p>
           </Banner>
         )}
