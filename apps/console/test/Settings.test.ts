@@ -36,7 +36,7 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
 
   const accessible = async (target: Page, name?: string) => {
     // A full-page screenshot of a scrolled page would draw the sticky top bar mid-page.
-    if (name !== undefined) await target.evaluate(() => window.scrollTo(0, 0))
+    if (name !== undefined) await target.evaluate("window.scrollTo(0, 0)")
     assert.deepStrictEqual(await checkPage(target, name), [])
   }
   const accounts = (key: string) => fetch(herald.url("/api/v1/accounts"), { headers: { authorization: `Bearer ${key}` } })
@@ -62,7 +62,7 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
     assert.match(key, /^hrld_/)
     assert.include(await shown.innerText(), "only this once")
     await shown.getByRole("button", { name: "Copy key" }).click()
-    assert.strictEqual(await page.evaluate(() => navigator.clipboard.readText()), key)
+    assert.strictEqual(await page.evaluate("navigator.clipboard.readText()"), key)
     await accessible(page)
     assert.strictEqual((await accounts(key)).status, 200)
 
@@ -187,7 +187,7 @@ describe.skipIf(missing !== undefined)("the console's settings", () => {
       await phone.goto(herald.url(`/app/settings/${path}`))
       await phone.getByRole("heading", { name: title, level: 1 }).waitFor()
       await phone.getByRole("button", { name: loaded }).waitFor()
-      assert.isAtMost(await phone.evaluate(() => document.documentElement.scrollWidth), 375, path)
+      assert.isAtMost(Number(await phone.evaluate("document.documentElement.scrollWidth")), 375, path)
       await accessible(phone)
     }
     await context.close()
