@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib"
 import * as Console from "../src/http/Console.ts"
 import * as ErrorRendering from "../src/http/ErrorRendering.ts"
 import * as Http from "../src/Http.ts"
@@ -24,6 +25,14 @@ const script = `console.log(${JSON.stringify("herald ".repeat(400))})\n`
 writeFileSync(join(dist, "index.html"), indexHtml)
 writeFileSync(join(dist, "assets", "index-Ab12Cd.js"), script)
 writeFileSync(join(dist, "assets", "index-Ef34Gh.css"), "body{margin:0}")
+// A file the build compressed ahead (apps/console/scripts/build.ts writes `.br` and `.gz` beside it), here at
+// settings the server never uses itself, so the test tells the build's bytes from the server's.
+const styles = Array.from({ length: 200 }, (_, i) => `.c${i}{padding:${i % 7}rem}`).join("\n")
+const aheadBr = brotliCompressSync(styles, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } })
+const aheadGz = gzipSync(styles, { level: 1 })
+writeFileSync(join(dist, "assets", "app-Zz11.css"), styles)
+writeFileSync(join(dist, "assets", "app-Zz11.css.br"), aheadBr)
+writeFileSync(join(dist, "assets", "app-Zz11.css.gz"), aheadGz)
 writeFileSync(join(dist, "assets", "font-Xy99.woff2"), new Uint8Array([0x77, 0x4f, 0x46, 0x32]))
 writeFileSync(join(dist, "favicon.svg"), `<svg xmlns="http://www.w3.org/2000/svg"/>`)
 // Beside the build, where no request may reach.
@@ -126,6 +135,36 @@ describe("the console's routes", () => {
         const index = yield* get("/app/")
         const revalidated = yield* get("/app/settings/team", { "if-none-match": index.headers.get("etag")! })
         assert.strictEqual(revalidated.status, 304)
+      }))
+
+    it.effect("sends the forms the build compressed ahead as they are", () =>
+      Effect.gen(function*() {
+        const sent = (encoding: string) =>
+          Effect.flatMap(base, (url) =>
+            Effect.promise(() =>
+              new Promise<{ readonly encoding: string | undefined; readonly body: Buffer }>((resolve, reject) => {
+                const target = new URL(url)
+                const outgoing = httpRequest({
+                  host: target.hostname,
+                  port: target.port,
+                  path: "/app/assets/app-Zz11.css",
+                  headers: { "accept-encoding": encoding }
+                }, (incoming) => {
+                  const chunks: Array<Buffer> = []
+                  incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+                  incoming.on("end", () =>
+                    resolve({ encoding: incoming.headers["content-encoding"], body: Buffer.concat(chunks) }))
+                })
+                outgoing.on("error", reject)
+                outgoing.end()
+              })
+            ))
+        const brotli = yield* sent("br")
+        assert.strictEqual(brotli.encoding, "br")
+        assert.deepStrictEqual(brotli.body, aheadBr)
+        const gzip = yield* sent("gzip")
+        assert.strictEqual(gzip.encoding, "gzip")
+        assert.deepStrictEqual(gzip.body, aheadGz)
       }))
 
     it.effect("answers HEAD with the headers GET would send and no body", () =>

@@ -125,15 +125,20 @@ export const layer = (dist: string = defaultDist) => {
     if (Option.isNone(body)) return Option.none<Loaded>()
     const hash = createHash("sha256").update(body.value).digest("base64url").slice(0, 22)
     const compress = compressible(contentTypeOf(file)) && body.value.byteLength > 1024
+    // The build writes `<file>.br` and `<file>.gz` at the highest settings (apps/console/scripts/build.ts);
+    // without them (a build by other means) the forms are made here at fast settings, so the first request
+    // after a start does not wait for brotli's slowest quality.
+    const made = (suffix: string, make: (body: Uint8Array) => Uint8Array) =>
+      Effect.map(
+        fs.readFile(`${file}${suffix}`).pipe(Effect.orElseSucceed(() => make(body.value))),
+        (bytes): Encoded => ({ body: bytes, etag: `"${hash}-${suffix.slice(1)}"` })
+      )
     const loaded: Loaded = {
       stamp,
       identity: { body: body.value, etag: `"${hash}"` },
-      gzip: compress ? { body: gzipSync(body.value, { level: 9 }), etag: `"${hash}-gz"` } : undefined,
+      gzip: compress ? yield* made(".gz", (bytes) => gzipSync(bytes, { level: 6 })) : undefined,
       br: compress
-        ? {
-          body: brotliCompressSync(body.value, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-          etag: `"${hash}-br"`
-        }
+        ? yield* made(".br", (bytes) => brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }))
         : undefined
     }
     cache.set(file, loaded)
