@@ -459,7 +459,7 @@ ${
 
       const approve = Effect.fn("Posts.approve")(function*(workspaceId: string, postId: string, actor: Actor, note?: string) {
         if (!mayReview(actor)) {
-          return yield* new PostForbidden({ message: `This key acts for a member whose role is ${actor.role}; approving needs an owner or admin` })
+          return yield* new PostForbidden({ message: `The request acts for a member whose role is ${actor.role}; approving needs an owner or admin` })
         }
         const now = new Date(yield* Clock.currentTimeMillis)
         const { at, post, version } = yield* sql.withTransaction(Effect.gen(function*() {
@@ -485,7 +485,7 @@ ${
 
       const requestChanges = Effect.fn("Posts.requestChanges")(function*(workspaceId: string, postId: string, actor: Actor, note: string) {
         if (!mayReview(actor)) {
-          return yield* new PostForbidden({ message: `This key acts for a member whose role is ${actor.role}; sending a post back needs an owner or admin` })
+          return yield* new PostForbidden({ message: `The request acts for a member whose role is ${actor.role}; sending a post back needs an owner or admin` })
         }
         return yield* sql.withTransaction(Effect.gen(function*() {
           yield* move(workspaceId, postId, "awaiting_approval", "sent back")

@@ -19,7 +19,8 @@ export const layer = HttpApiBuilder.group(
           const principal = yield* Authorization.CurrentPrincipal
           if (principal.role === "editor" || principal.role === "viewer") {
             return yield* new ApiError.Forbidden({
-              message: `This key acts for a member whose role is ${principal.role}; settings are for owners and admins`
+              message: `This ${principal.keyId === null ? "session" : "key"} acts for a member whose role is ${principal.role}; ` +
+                "settings are for owners and admins"
             })
           }
           return { data: yield* workspaces.update(principal.workspaceId, payload) }
