@@ -24,6 +24,7 @@ import {
   WebhookHttp,
   Webhooks
 } from "@herald/core"
+import { AdapterConfig } from "@herald/adapter-kit"
 import { Database, type DatabaseInfo, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
@@ -117,8 +118,8 @@ export const layerWith = <E, R>(
     const works = settings.role !== "api"
     const baseUrl = Option.getOrElse(settings.baseUrl, () => `http://localhost:${port}`)
     const anyCredentials = yield* Effect.map(
-      Effect.forEach(packages, (entry) => NetworkPackages.credentials(entry.network)),
-      (found) => found.some(Option.isSome)
+      Effect.forEach(packages, (entry) => NetworkPackages.settings(entry.network)),
+      (found) => found.some(AdapterConfig.whenClientSet)
     )
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
     const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })

@@ -2,7 +2,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
-import { type Adapter, type AdapterConfig, Simulator, SimulatorStore } from "@herald/adapter-kit"
+import { type Adapter, AdapterConfig, Simulator, SimulatorStore } from "@herald/adapter-kit"
 import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
@@ -11,22 +11,37 @@ export interface NetworkPackage {
   readonly make: (config: AdapterConfig.AdapterConfig) => Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient>
   readonly simulator: Simulator.Make
   readonly realConfig: (clientId: string, clientSecret: Redacted.Redacted<string>) => AdapterConfig.AdapterConfig
+  /**
+   * Whether the network is offered outside the sandbox, from its settings; `AdapterConfig.whenClientSet`
+   * (a client id and secret set) when absent. The package exports it beside `realConfig`.
+   */
+  readonly offered?: AdapterConfig.Offered
 }
 
 const envName = (network: string) => network.toUpperCase().replace(/[^A-Z0-9]/g, "_")
 
-/** `HERALD_<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET`, when both are set. */
-export const credentials = (network: string) =>
+/** `HERALD_<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET`, as far as they are set. */
+export const settings = (network: string) =>
   Effect.map(
     Effect.all([
       Config.option(Config.String(`HERALD_${envName(network)}_CLIENT_ID`)),
       Config.option(Config.Redacted(`HERALD_${envName(network)}_CLIENT_SECRET`))
     ]),
-    ([clientId, clientSecret]) =>
-      Option.isSome(clientId) && Option.isSome(clientSecret) && clientId.value !== ""
-        ? Option.some({ clientId: clientId.value, clientSecret: clientSecret.value })
-        : Option.none()
+    ([clientId, clientSecret]): AdapterConfig.Settings => ({
+      clientId: Option.getOrUndefined(clientId),
+      clientSecret: Option.getOrUndefined(clientSecret)
+    })
   ).pipe(Effect.orDie)
+
+/**
+ * The client id and secret a package is made with outside the sandbox, when its `offered` says it is
+ * offered (empty ones for a network that needs none).
+ */
+export const credentials = (entry: Pick<NetworkPackage, "network" | "offered">) =>
+  Effect.map(settings(entry.network), (found) =>
+    (entry.offered ?? AdapterConfig.whenClientSet)(found)
+      ? Option.some({ clientId: found.clientId ?? "", clientSecret: found.clientSecret ?? Redacted.make("") })
+      : Option.none())
 
 /**
  * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted, oldest first, so a person
@@ -65,7 +80,8 @@ export interface Installation {
 
 /**
  * In the sandbox every package is offered, talking to its own simulator served by this server. Outside it,
- * a package is offered only when its network's client id and secret are configured.
+ * a package is offered when its `offered` says so from its settings: by default when its network's client
+ * id and secret are configured.
  */
 export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
   readonly sandbox: boolean
@@ -103,7 +119,7 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
       return { adapters, sandboxRoutes, simulators } satisfies Installation
     }
     const configured = yield* Effect.forEach(packages, (entry) =>
-      Effect.map(credentials(entry.network), Option.map((found) => ({ entry, found }))))
+      Effect.map(credentials(entry), Option.map((found) => ({ entry, found }))))
     const adapters = Effect.forEach(
       configured.flatMap((item) => Option.isSome(item) ? [item.value] : []),
       ({ entry, found }) =>

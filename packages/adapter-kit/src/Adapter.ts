@@ -1,8 +1,9 @@
-import type { Effect, Option, Redacted } from "effect"
+import { Effect, Option, Schema } from "effect"
+import type { Redacted } from "effect"
 import * as Connect from "./Connect.ts"
 import type { Limits, Violation } from "./Limits.ts"
 import type { PostVersion } from "./PostVersion.ts"
-import type { PublishError } from "./PublishError.ts"
+import { PublishError, Rejected } from "./PublishError.ts"
 import * as Validator from "./Validator.ts"
 
 /**
@@ -34,6 +35,26 @@ export interface Account {
   readonly networkAccountId: string
   readonly username: string
   readonly accessToken: Redacted.Redacted<string>
+  /**
+   * The account's own server, as stored at sign-in: a Mastodon instance (`https://mastodon.social`), a
+   * Bluesky PDS. Null (or absent, for older callers) on networks with one host. The core always sets it.
+   */
+  readonly server?: string | null | undefined
+}
+
+/** Herald's app on one server of a network of many (Mastodon): what `OAuth.registerApp` answers. */
+export interface AppClient {
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+}
+
+/**
+ * Where an account lives and the app Herald holds there, passed to the OAuth steps of networks of many
+ * servers; both absent on single-host networks.
+ */
+export interface ServerContext {
+  readonly server?: string | null | undefined
+  readonly client?: AppClient | undefined
 }
 
 /** What the network made of a post: its id and the link a person opens. */
@@ -82,18 +103,61 @@ export interface OAuth {
   /** The network wants PKCE (`code_challenge` with S256). */
   readonly pkce: boolean
   /** Where to send the person to grant access. */
-  readonly authorizeUrl: (params: {
+  readonly authorizeUrl: (params: ServerContext & {
     readonly state: string
     readonly redirectUri: string
     readonly codeChallenge: string | undefined
   }) => string
-  readonly exchange: (params: {
+  readonly exchange: (params: ServerContext & {
     readonly code: string
     readonly redirectUri: string
     readonly codeVerifier: string | undefined
   }) => Effect.Effect<Tokens, PublishError>
-  readonly refresh?: (refreshToken: Redacted.Redacted<string>) => Effect.Effect<Tokens, PublishError>
-  readonly profile: (accessToken: Redacted.Redacted<string>) => Effect.Effect<Profile, PublishError>
+  readonly refresh?: (refreshToken: Redacted.Redacted<string>, context?: ServerContext) => Effect.Effect<Tokens, PublishError>
+  readonly profile: (accessToken: Redacted.Redacted<string>, context?: ServerContext) => Effect.Effect<Profile, PublishError>
+  /**
+   * Networks of many servers (connect `Connect.instance`): registers Herald as an app on `server` (Mastodon's
+   * `POST /api/v1/apps`). The core calls it once per server and network, stores the answer (secret
+   * encrypted) and passes it back as `client` to every later step on that server, for every account there.
+   */
+  readonly registerApp?: (input: {
+    readonly server: string
+    readonly redirectUri: string
+  }) => Effect.Effect<AppClient, PublishError>
+}
+
+/** What a sign-in gives Herald: the grant, who it is, and where the account lives. */
+export interface SignedIn {
+  readonly tokens: Tokens
+  readonly profile: Profile
+  /** The account's server (a Bluesky PDS), stored and passed back as `Account.server`; null on one host. */
+  readonly server: string | null
+}
+
+/**
+ * The network refused the sign-in for something the person can fix (a wrong app password, an unknown
+ * handle): `message` is shown to them as it is (`400 invalid`), so say it in their words and never echo a
+ * secret.
+ */
+export class SignInRefused extends Schema.TaggedError<SignInRefused>()("SignInRefused", {
+  message: Schema.String
+}) {}
+
+/**
+ * A sign-in with what the person types (connect `Connect.credentials(fields)`): Bluesky's handle and app
+ * password. The core sends the fields the network's `connect.fields` name, checked for presence, and
+ * stores the tokens encrypted like OAuth's.
+ */
+export interface Credentials {
+  /** Keys are the `connect.fields` names. Fails with `SignInRefused` for what the person got wrong. */
+  readonly signIn: (fields: Readonly<Record<string, string>>) => Effect.Effect<SignedIn, SignInRefused | PublishError>
+  /** Renews tokens of an account signed in this way (`capabilities.refresh`); `server` is the account's. */
+  readonly refresh?: (refreshToken: Redacted.Redacted<string>, context: ServerContext) => Effect.Effect<Tokens, PublishError>
+  /**
+   * Fields the adapter's simulator accepts for a sandbox account called `username`: used by the sandbox
+   * connect (`herald account connect --sandbox`, the Demo workspace) and the conformance suite.
+   */
+  readonly sandboxFields: (username: string) => Readonly<Record<string, string>>
 }
 
 /** Someone on the network: who wrote a comment or a message. */
@@ -191,7 +255,10 @@ export interface Hooks {
   readonly name: string
   readonly limits: Limits
   readonly capabilities: Capabilities
-  readonly oauth: OAuth
+  /** OAuth; absent for networks signed in to with `credentials` only (then a stand-in that refuses). */
+  readonly oauth?: OAuth
+  /** A sign-in with what the person types; `connect` then says `Connect.credentials(fields)`. */
+  readonly credentials?: Credentials
   /** How a person connects an account, as clients ask for it; OAuth's consent page when absent. */
   readonly connect?: Connect.Connect
   readonly publish: (input: PublishInput) => Effect.Effect<PublishStep, PublishError>
@@ -206,13 +273,35 @@ export interface Hooks {
 }
 
 export interface Adapter extends Hooks {
+  readonly oauth: OAuth
   readonly connect: Connect.Connect
   /** Every limit the post breaks on this network; empty when it can go out. */
   readonly validate: (post: PostVersion) => ReadonlyArray<Violation>
 }
 
+/** The OAuth of a network that has none: never called by the core, which connects it by `connect.method`. */
+const noOAuth = (network: string): OAuth => {
+  const refused = Effect.fail(
+    new PublishError({ network, reason: new Rejected({ message: `${network} connects with credentials, not OAuth` }) })
+  )
+  return {
+    scopes: [],
+    pkce: false,
+    authorizeUrl: () => {
+      throw new Error(`${network} connects with credentials, not OAuth`)
+    },
+    exchange: () => refused,
+    profile: () => refused
+  }
+}
+
+/** Renews an account's tokens by the path it signed in with (credentials or OAuth); none when it cannot. */
+export const refresher = (adapter: Adapter, signIn: "oauth" | "credentials") =>
+  signIn === "credentials" ? adapter.credentials?.refresh : adapter.oauth.refresh
+
 export const make = (hooks: Hooks): Adapter => ({
   ...hooks,
-  connect: hooks.connect ?? Connect.oauth,
+  oauth: hooks.oauth ?? noOAuth(hooks.network),
+  connect: hooks.connect ?? (hooks.credentials === undefined ? Connect.oauth : Connect.credentials([])),
   validate: (post) => Validator.validate(hooks.network, hooks.limits, post)
 })

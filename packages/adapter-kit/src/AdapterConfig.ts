@@ -20,3 +20,22 @@ export interface AdapterConfig {
    */
   readonly webhookSecret?: Redacted.Redacted<string> | undefined
 }
+
+/** What the environment gives a network outside the sandbox: `HERALD_<NETWORK>_CLIENT_ID` and `_SECRET`. */
+export interface Settings {
+  readonly clientId: string | undefined
+  readonly clientSecret: Redacted.Redacted<string> | undefined
+}
+
+/**
+ * Whether a network is offered outside the sandbox, decided by its package (`offered` beside `realConfig`):
+ * the default is `whenClientSet`, for networks where Herald is one registered app. A network that needs
+ * none (an app-password sign-in, apps registered per server on the fly) says `always`; then `realConfig`
+ * gets an empty client id and secret when none is set.
+ */
+export type Offered = (settings: Settings) => boolean
+
+export const whenClientSet: Offered = (settings) =>
+  settings.clientId !== undefined && settings.clientId !== "" && settings.clientSecret !== undefined
+
+export const always: Offered = () => true

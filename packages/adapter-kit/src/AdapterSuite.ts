@@ -4,7 +4,7 @@ import { HttpClient, HttpRouter, HttpServerResponse } from "effect/http"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
-import type * as Adapter from "./Adapter.ts"
+import * as Adapter from "./Adapter.ts"
 import type { AdapterConfig } from "./AdapterConfig.ts"
 import * as CutOff from "./internal/cutOff.ts"
 import * as Fixtures from "./internal/fixtures.ts"
@@ -104,10 +104,23 @@ export const harness = (options: Options) =>
 export const withHarness = (options: Pick<Options, "makeAdapter" | "makeSimulator">) =>
   layer(harness(options), { timeout: Duration.minutes(2), excludeTestServices: true })
 
-/** Connects a sandbox account through the adapter's OAuth, the way the server's callback does. */
+/**
+ * Connects a sandbox account the way the server does: through the adapter's OAuth (the consent screen and
+ * the callback), or for a credentials network by signing in with the fields its simulator accepts.
+ */
 export const connect = (context: Context, username?: string) =>
   Effect.gen(function*() {
     const { adapter, redirectUri } = context
+    if (adapter.connect.method === "credentials" && adapter.credentials !== undefined) {
+      const signedIn = yield* Effect.orDie(adapter.credentials.signIn(adapter.credentials.sandboxFields(username ?? "sandbox_user")))
+      const account: Adapter.Account = {
+        networkAccountId: signedIn.profile.networkAccountId,
+        username: signedIn.profile.username,
+        accessToken: signedIn.tokens.accessToken,
+        server: signedIn.server
+      }
+      return { tokens: signedIn.tokens, profile: signedIn.profile, account }
+    }
     const state = Pkce.state()
     const verifier = adapter.oauth.pkce ? Pkce.verifier() : undefined
     const authorize = new URL(adapter.oauth.authorizeUrl({
@@ -130,10 +143,18 @@ export const connect = (context: Context, username?: string) =>
     const account: Adapter.Account = {
       networkAccountId: profile.networkAccountId,
       username: profile.username,
-      accessToken: tokens.accessToken
+      accessToken: tokens.accessToken,
+      server: null
     }
     return { tokens, profile, account }
   })
+
+/** The adapter's refresh for the accounts the suite connects (by credentials or OAuth). */
+const refreshOf = (adapter: Adapter.Adapter) => {
+  const refresh = Adapter.refresher(adapter, adapter.connect.method === "credentials" ? "credentials" : "oauth")
+  if (refresh === undefined) throw new Error(`${adapter.network} claims refresh but has no refresh hook`)
+  return refresh
+}
 
 /** Publishes and polls until the network has the post (the engine does the same, durably). */
 export const publishToEnd = (adapter: Adapter.Adapter, input: Adapter.PublishInput) =>
@@ -419,7 +440,7 @@ export const suite = (name: string, options: Options) =>
             publishToEnd(ctx.adapter, { account, post: textPost(options, ctx, `expired ${Date.now()}`) })
           )
           assert.strictEqual(reasonOf(expired), "AuthExpired")
-          const refreshed = yield* ctx.adapter.oauth.refresh!(Option.getOrThrow(tokens.refreshToken))
+          const refreshed = yield* refreshOf(ctx.adapter)(Option.getOrThrow(tokens.refreshToken), { server: account.server })
           const again = yield* publishToEnd(ctx.adapter, {
             account: { ...account, accessToken: refreshed.accessToken },
             post: textPost(options, ctx, `refreshed ${Date.now()}`)
@@ -471,7 +492,7 @@ export const suite = (name: string, options: Options) =>
           )
           assert.include(["NeedsReconnect", "AuthExpired"], reasonOf(error))
           if (ctx.adapter.capabilities.refresh) {
-            const refused = yield* Effect.flip(ctx.adapter.oauth.refresh!(Option.getOrThrow(tokens.refreshToken)))
+            const refused = yield* Effect.flip(refreshOf(ctx.adapter)(Option.getOrThrow(tokens.refreshToken), { server: account.server }))
             assert.strictEqual(reasonOf(refused), "NeedsReconnect")
           }
         }))

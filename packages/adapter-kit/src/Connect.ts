@@ -17,10 +17,13 @@ export class Field extends Schema.Class<Field>("ConnectField")({
 }) {}
 
 /**
- * `method` is how the account connects: `oauth` (the only one today) sends the person to the network's
- * consent page through `GET /api/v1/accounts/connect/:platform`, with `fields` as its query parameters.
- * Other methods (credentials, an instance address) will come with their own; a client that does not know
- * a method says so rather than guessing.
+ * `method` is how the account connects:
+ * - `oauth` sends the person to the network's consent page through `GET /api/v1/accounts/connect/:platform`,
+ *   with `fields` as its query parameters. A `server` field (see `instance`) names the account's own server
+ *   (a Mastodon instance): Herald registers itself there first (`OAuth.registerApp`) and reuses that.
+ * - `credentials` signs in at once with what the person types: `POST /api/v1/accounts/connect` with
+ *   `{ platform, fields }` (a handle and an app password), answered by the adapter's `Credentials.signIn`.
+ * A client that does not know a method says so rather than guessing.
  */
 export class Connect extends Schema.Class<Connect>("Connect")({
   method: Schema.String,
@@ -29,3 +32,21 @@ export class Connect extends Schema.Class<Connect>("Connect")({
 
 /** A network connected through its OAuth consent page, asking nothing first. */
 export const oauth = new Connect({ method: "oauth", fields: [] })
+
+/** The field that names the account's own server, for networks of many servers (Mastodon instances). */
+export const serverField = new Field({
+  name: "server",
+  label: "Server",
+  hint: "The address of the account's server, e.g. mastodon.social",
+  required: true,
+  secret: false
+})
+
+/** A network of many servers: OAuth on the server the person names, Herald's app registered there first. */
+export const instance = new Connect({ method: "oauth", fields: [serverField] })
+
+/** A network signed in to with what the person types (the fields it asks, secret ones masked). */
+export const credentials = (fields: ReadonlyArray<Field>) => new Connect({ method: "credentials", fields })
+
+/** Whether a connect method asks for the account's server (and the core stores it per account). */
+export const asksServer = (connect: Connect) => connect.fields.some((field) => field.name === "server")
