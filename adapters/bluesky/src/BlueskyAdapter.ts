@@ -1,0 +1,263 @@
+import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Clock, Effect, Option, Redacted } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import * as BlueskyClient from "./BlueskyClient.ts"
+import { capabilities, limits } from "./BlueskyLimits.ts"
+import * as Inbox from "./internal/inbox.ts"
+import * as Request from "./internal/request.ts"
+import * as RichText from "./internal/richText.ts"
+
+/**
+ * Bluesky through the AT Protocol: an app-password session (`com.atproto.server.createSession`, renewed
+ * with `refreshSession`), then every post a `com.atproto.repo.createRecord` of an `app.bsky.feed.post`
+ * with its facets, images or video uploaded first as blobs, and the thread and first comment as replies
+ * chained under it (https://docs.bsky.app/docs/advanced-guides/posts). Nothing is processed
+ * asynchronously: a post is out once its record is made, so `publish` answers `Published` at once.
+ */
+
+const network = "bluesky"
+
+/** What one inbox fetch reads at most: 4 pages of 50 notifications (a busier minute loses its oldest). */
+export const inboxBounds = { pageSize: 50, pages: 4 } as const
+
+/** Access JWTs last about two hours (networks.md §8.1); renewed a little before. */
+const sessionMillis = 2 * 60 * 60 * 1000
+
+/** A session as the core keeps it: the access JWT, and the refresh JWT that renews it. */
+export const tokensOf = (session: BlueskyClient.Session, now: number): Adapter.Tokens => ({
+  accessToken: Redacted.make(session.accessJwt),
+  refreshToken: Option.some(Redacted.make(session.refreshJwt)),
+  expiresAt: Option.some(now + sessionMillis),
+  scopes: ["atproto"]
+})
+
+export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* BlueskyClient.make(config)
+    const http = yield* HttpClient.HttpClient
+
+    const session = (answer: BlueskyClient.Session) => Effect.map(Clock.currentTimeMillis, (now) => tokensOf(answer, now))
+
+    /** Signs in with a handle (or e-mail, or DID) and an app password: the credentials sign-in. */
+    const signIn = (identifier: string, appPassword: Redacted.Redacted<string>) =>
+      Effect.flatMap(client.createSession(identifier.trim().replace(/^@/, ""), appPassword), (answer) =>
+        Effect.map(session(answer), (tokens) => ({ tokens, did: answer.did, handle: answer.handle })))
+
+    const published = (account: Adapter.Account, ref: Request.StrongRef): Adapter.Published => ({
+      id: ref.uri,
+      url: Request.permalink(config.webBaseUrl, account.username, ref.uri)
+    })
+
+    /** A text's record fields: its facets, mentions resolved to DIDs (one that does not resolve stays text). */
+    const facetsOf = Effect.fnUntraced(function*(text: string) {
+      const found = RichText.detect(text)
+      const handles = [...new Set(found.flatMap((item) => (item._tag === "Mention" ? [item.handle] : [])))]
+      const dids = new Map<string, string>()
+      for (const handle of handles) {
+        const did = yield* client.resolveHandle(handle)
+        if (did !== undefined) dids.set(handle, did)
+      }
+      return RichText.facets(found, dids)
+    })
+
+    /** The bytes of a media item, from where Herald serves it. */
+    const fetchBytes = (item: PostVersion.MediaItem) =>
+      http.execute(HttpClientRequest.get(item.url)).pipe(
+        Effect.flatMap((response) =>
+          response.status >= 400
+            ? Effect.fail(new Error(`HTTP ${response.status}`))
+            : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+        ),
+        Effect.mapError((error) =>
+          PublishError.transient(network, `Herald could not read the ${item.kind} to upload (${String(error)})`)
+        )
+      )
+
+    const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
+      Effect.gen(function*() {
+        const bytes = yield* fetchBytes(item)
+        if (item.kind === "image" && bytes.byteLength > Request.maxImageBytes) {
+          return yield* Effect.fail(PublishError.rejected(
+            network,
+            `an image is ${bytes.byteLength} bytes; Bluesky takes at most ${Request.maxImageBytes} bytes an image`
+          ))
+        }
+        // Videos go to the PDS as blobs too; Bluesky's video service (video.bsky.app, with job status) is
+        // the path its app takes, for transcoding and per-day quotas, and is left for later.
+        const blob = yield* client.uploadBlob(account.accessToken, bytes, item.mimeType)
+        return { blob, item }
+      })
+
+    const createdAt = Effect.map(Clock.currentTimeMillis, (now) => new Date(now).toISOString())
+
+    const makePost = Effect.fnUntraced(function*(
+      account: Adapter.Account,
+      text: string,
+      extra: { readonly embed?: Readonly<Record<string, unknown>> | undefined; readonly reply?: Request.ReplyRef | undefined }
+    ) {
+      const record = Request.record({ text, facets: yield* facetsOf(text), createdAt: yield* createdAt, ...extra })
+      return yield* client.createPost(account.accessToken, account.networkAccountId, record)
+    })
+
+    /**
+     * The thread's follow-ups, each a reply to the one above (`root` stays the first post), then the first
+     * comment, a reply to the post. With `lookFirst` (a post found after a crash) each part is looked for
+     * among the account's records first, by its parent and text, and only made when it is not there.
+     */
+    const afterPost = Effect.fnUntraced(function*(input: Adapter.PublishInput, root: Request.StrongRef, lookFirst: boolean) {
+      const parts = Request.partsAfter(input.post)
+      if (parts.length === 0) return
+      const existing = lookFirst ? yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId) : []
+      let parent = root
+      for (const part of parts) {
+        const above = part.kind === "thread" ? parent : root
+        const found = existing.find((entry) =>
+          entry.value.reply?.parent.uri === above.uri && Request.sameText(part.text, entry.value.text)
+        )
+        const made = found !== undefined
+          ? { uri: found.uri, cid: found.cid }
+          : yield* makePost(input.account, part.text, { reply: Request.replyTo(root, above) })
+        if (part.kind === "thread") parent = made
+      }
+    })
+
+    /** Every rule the texts break, refused before anything is sent. */
+    const lengthChecked = (texts: ReadonlyArray<string>) => {
+      const problems = texts.flatMap((text) => RichText.lengthProblems(text))
+      return problems.length === 0 ? Effect.void : Effect.fail(PublishError.rejected(network, problems.join("; ")))
+    }
+
+    const publish = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      yield* lengthChecked([input.post.text, ...Request.partsAfter(input.post).map((part) => part.text)])
+      const uploaded = yield* Effect.forEach(input.post.media, (item) => upload(input.account, item))
+      const root = yield* makePost(input.account, input.post.text, { embed: Request.embed(uploaded) })
+      yield* afterPost(input, root, false)
+      return { _tag: "Published", published: published(input.account, root) } satisfies Adapter.PublishStep
+    })
+
+    /**
+     * The post a lost try made: the account's newest record with the post's text that answers nothing (a
+     * thread's follow-ups and first comment are replies). Found, its follow-ups and first comment are
+     * finished there, each looked for first.
+     */
+    const reconcile = (input: Adapter.PublishInput) =>
+      Effect.gen(function*() {
+        const records = yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId)
+        const root = records.find((entry) => entry.value.reply === undefined && Request.sameText(input.post.text, entry.value.text))
+        if (root === undefined) return Option.none<Adapter.Published>()
+        const ref = { uri: root.uri, cid: root.cid }
+        yield* afterPost(input, ref, true)
+        return Option.some(published(input.account, ref))
+      })
+
+    const inbox: Adapter.InboxHooks = {
+      fetch: Effect.fnUntraced(function*({ account, cursor }) {
+        const since = cursor === null ? undefined : Inbox.decodeCursor(cursor)
+        const seen: Array<BlueskyClient.Notification> = []
+        let page: string | undefined
+        for (let read = 0; read < inboxBounds.pages; read++) {
+          const answer = yield* client.notifications(account.accessToken, inboxBounds.pageSize, page)
+          if (since === undefined) {
+            seen.push(...answer.notifications)
+            break
+          }
+          seen.push(...answer.notifications.filter((notification) => Inbox.isNew(since, notification)))
+          if (answer.cursor === undefined || answer.notifications.some((notification) => Inbox.isOlder(since, notification))) break
+          page = answer.cursor
+        }
+        const next = Inbox.advance(since ?? Inbox.start, seen)
+        // A first fetch (or one with a cursor from elsewhere) only learns where "now" is.
+        const comments = since === undefined
+          ? []
+          : seen
+            .filter((notification) => Inbox.inboxReasons.has(notification.reason))
+            .map((notification) => Inbox.toComment(config.webBaseUrl, notification))
+            .reverse()
+        return { comments, messages: [], cursor: Inbox.encodeCursor(next) }
+      }),
+
+      /** A reply post under the comment, in the comment's thread (its root read from the app view). */
+      replyToComment: Effect.fnUntraced(function*({ account, comment, text }) {
+        yield* lengthChecked([text])
+        const [answered] = yield* client.posts(account.accessToken, [comment.id])
+        if (answered === undefined) {
+          return yield* Effect.fail(PublishError.rejected(network, "The comment is gone from Bluesky, so it cannot be answered"))
+        }
+        const parent = { uri: answered.uri, cid: answered.cid }
+        const made = yield* makePost(account, text, { reply: Request.replyTo(answered.record.reply?.root ?? parent, parent) })
+        return { id: made.uri, permalink: Request.permalink(config.webBaseUrl, account.username, made.uri) }
+      }),
+
+      sendMessage: () =>
+        Effect.fail(PublishError.rejected(
+          network,
+          "Herald's Bluesky adapter does not offer direct messages yet (Bluesky's chat API needs an app password allowed to read them)"
+        ))
+    }
+
+    const adapter = Adapter.make({
+      network,
+      name: "Bluesky",
+      limits,
+      capabilities,
+      oauth: {
+        scopes: ["atproto"],
+        pkce: true,
+        // ATProto OAuth's endpoints (https://atproto.com/specs/oauth). The sandbox's consent screen stands in
+        // for it; the real flow needs a pushed authorization request and DPoP-bound tokens, which Herald does
+        // not do yet, so real accounts connect with an app password.
+        authorizeUrl: ({ redirectUri, state, codeChallenge }) => {
+          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
+          url.searchParams.set("client_id", config.clientId)
+          url.searchParams.set("redirect_uri", redirectUri)
+          url.searchParams.set("response_type", "code")
+          url.searchParams.set("scope", "atproto transition:generic")
+          url.searchParams.set("state", state)
+          if (codeChallenge !== undefined) {
+            url.searchParams.set("code_challenge", codeChallenge)
+            url.searchParams.set("code_challenge_method", "S256")
+          }
+          return url.toString()
+        },
+        exchange: ({ code, redirectUri, codeVerifier }) =>
+          Effect.flatMap(client.oauthToken(code, redirectUri, codeVerifier), session),
+        refresh: (refreshToken) => Effect.flatMap(client.refreshSession(refreshToken), session),
+        profile: (accessToken) =>
+          Effect.map(client.profile(accessToken), (profile) => ({
+            networkAccountId: profile.did,
+            username: profile.handle,
+            displayName: profile.displayName ?? null,
+            avatarUrl: profile.avatar ?? null
+          }))
+      },
+      publish,
+      reconcile,
+      inbox
+    })
+
+    return {
+      ...adapter,
+      /** The kit's checks, and Bluesky's grapheme count, which the kit's counters do not have yet. */
+      validate: (post) => [...adapter.validate(post), ...graphemeViolations(post)]
+    } satisfies Adapter.Adapter
+  })
+
+/** Texts over 300 graphemes, as the kit reports its own violations. */
+export const graphemeViolations = (post: PostVersion.PostVersion) => {
+  const over = (text: string) => RichText.graphemes(text) > RichText.maxGraphemes
+  const violation = (field: "text" | "thread" | "firstComment", text: string, item?: number) => ({
+    network,
+    field,
+    limit: `at most ${RichText.maxGraphemes} graphemes`,
+    actual: `${RichText.graphemes(text)} graphemes`,
+    message: `${network}: ${field === "text" ? "text" : field === "thread" ? `follow-up ${(item ?? 0) + 1}` : "first comment"} is ${
+      RichText.graphemes(text)
+    } graphemes; the limit is ${RichText.maxGraphemes}`,
+    ...(item === undefined ? {} : { item })
+  })
+  return [
+    ...(over(post.text) ? [violation("text", post.text)] : []),
+    ...post.thread.flatMap((text, index) => (over(text) ? [violation("thread", text, index)] : [])),
+    ...(post.firstComment !== null && over(post.firstComment) ? [violation("firstComment", post.firstComment)] : [])
+  ]
+}

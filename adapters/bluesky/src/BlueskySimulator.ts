@@ -1,0 +1,370 @@
+import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
+import { maxImageBytes } from "./internal/request.ts"
+import { bytes, graphemes, maxBytes, maxGraphemes } from "./internal/richText.ts"
+
+/**
+ * A Bluesky PDS as Herald's sandbox serves it, under the simulator's root: the XRPC methods the adapter calls
+ * (`/xrpc/<nsid>`, https://docs.bsky.app/docs/api/at-protocol-xrpc-api) with their shapes and XRPC errors
+ * (`{ error, message }`), app-password sessions whose refresh JWT works once, as Bluesky rotates it, and an
+ * ATProto OAuth consent stand-in at `/oauth/authorize` and `/oauth/token`. An account's DID is its id;
+ * posts are the state's posts keyed by their `at://` URI, with their record kept in `details`. People's
+ * replies (the kit's control routes) are the state's comments, read back as `reply` notifications and
+ * answered with reply records. Post pages at `/profile/<handle>/post/<rkey>`, as bsky.app links them.
+ */
+
+const network = "bluesky"
+const collection = "app.bsky.feed.post"
+
+const xrpcError = (status: number, error: string, message: string) => Simulator.json({ error, message }, status)
+
+const invalid = (message: string) => xrpcError(400, "InvalidRequest", message)
+const expired = () => xrpcError(400, "ExpiredToken", "Token has expired")
+const revoked = () => xrpcError(401, "InvalidToken", "Token has been revoked")
+const unknownToken = () => xrpcError(401, "AuthenticationRequired", "Authentication Required")
+
+/**
+ * The sandbox's DIDs are the kit's account (and person) ids as they are: Herald knows an account by its
+ * network id, the DID, and the kit's suite and control routes by the simulator's id, so they must be one.
+ * Real DIDs look like `did:plc:ewvi7nxzyoun6zhxrhs64oiz`.
+ */
+export const didOf = (id: string) => id
+const idOfDid = (did: string) => did
+
+const uriOf = (did: string, rkey: string) => `at://${did}/${collection}/${rkey}`
+const rkeyOf = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1)
+
+/** A CID-looking hash: `bafyrei` for records, `bafkrei` for raw blobs. */
+const cidOf = (prefix: "bafyrei" | "bafkrei", content: string | Uint8Array) =>
+  `${prefix}${createHash("sha256").update(content).digest("hex").slice(0, 52)}`
+
+interface StoredBlob {
+  readonly mimeType: string
+  readonly size: number
+  readonly accountId: string
+}
+
+interface Ref {
+  readonly uri: string
+  readonly cid: string
+}
+
+/** A post as the app view answers it. */
+interface Found extends Ref {
+  readonly author: { readonly did: string; readonly handle: string }
+  readonly record: Record<string, unknown>
+}
+
+const isRef = (value: unknown): value is Ref =>
+  typeof value === "object" && value !== null && typeof (value as Ref).uri === "string" && typeof (value as Ref).cid === "string"
+
+export const simulator: Simulator.Make = ({ baseUrl }) => {
+  const state = Simulator.makeState(network)
+  // Access JWTs last about two hours.
+  state.accessTokenMillis = 2 * 60 * 60 * 1000
+  const blobs = state.table<StoredBlob>("blobs")
+  /** Refresh JWTs already exchanged: Bluesky rotates them, so each works once. */
+  const usedRefresh = state.table<boolean>("usedRefresh")
+
+  const refuse = (check: SimulatorState.TokenCheck) =>
+    check._tag === "Expired" ? expired() : check._tag === "Revoked" ? revoked() : unknownToken()
+
+  const authenticated = <R>(
+    handle: (account: SimulatorState.SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(Simulator.accessToken, (token) => {
+      const check = state.check(token)
+      return check._tag === "Valid" ? handle(check.account) : Effect.succeed(refuse(check))
+    })
+
+  const sessionOf = (grant: SimulatorState.Grant) => {
+    const account = state.accounts.get(grant.accountId)!
+    return { did: didOf(account.id), handle: account.username, accessJwt: grant.accessToken, refreshJwt: grant.refreshToken, active: true }
+  }
+
+  const permalink = (handle: string, uri: string) => `${baseUrl}/profile/${handle}/post/${rkeyOf(uri)}`
+
+  /** A post or a comment by its URI, as a strong ref with its author and record. */
+  const lookup = (uri: string): Found | undefined => {
+    const post = state.posts.get(uri)
+    if (post !== undefined) {
+      const account = state.accounts.get(post.accountId)
+      return {
+        uri,
+        cid: String(post.details["cid"]),
+        author: { did: didOf(post.accountId), handle: account?.username ?? "" },
+        record: post.details["record"] as Record<string, unknown>
+      }
+    }
+    const comment = state.comments.get(rkeyOf(uri))
+    if (comment === undefined || uriOf(didOf(comment.author.id), comment.id) !== uri) return undefined
+    return { uri, cid: cidOf("bafyrei", uri), author: { did: didOf(comment.author.id), handle: comment.author.username }, record: commentRecord(comment) }
+  }
+
+  /** A comment's `app.bsky.feed.post` record: a reply in the thread of the post it is on. */
+  const commentRecord = (comment: SimulatorState.SimulatedComment): Record<string, unknown> => {
+    const root = lookup(comment.postId)
+    const parentUri = comment.replyTo === null ? comment.postId : commentUri(comment.replyTo)
+    return {
+      $type: collection,
+      text: comment.text,
+      createdAt: comment.createdAt,
+      reply: {
+        root: { uri: comment.postId, cid: root?.cid ?? cidOf("bafyrei", comment.postId) },
+        parent: { uri: parentUri, cid: state.posts.has(parentUri) ? String(state.posts.get(parentUri)!.details["cid"]) : cidOf("bafyrei", parentUri) }
+      }
+    }
+  }
+
+  const commentUri = (id: string) => {
+    const comment = state.comments.get(id)
+    return comment === undefined ? id : uriOf(didOf(comment.author.id), comment.id)
+  }
+
+  const body = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.orElseSucceed(request.json, () => ({}) as unknown))
+
+  const createSession = Effect.map(body, (input) => {
+    const { identifier, password } = (input ?? {}) as { identifier?: unknown; password?: unknown }
+    if (typeof identifier !== "string" || identifier === "" || typeof password !== "string" || password === "") {
+      return invalid("Input must have the properties \"identifier\" and \"password\"")
+    }
+    // Any app password signs in; `wrong` stands for a mistyped one.
+    if (password === "wrong") return xrpcError(401, "AuthenticationRequired", "Invalid identifier or password")
+    const account = state.consent(identifier.replace(/^@/, ""))
+    return Simulator.json(sessionOf(state.grant(account.id)))
+  })
+
+  const refreshSession = Effect.map(Simulator.accessToken, (token) => {
+    if (token === undefined || usedRefresh.has(token)) return xrpcError(400, "ExpiredToken", "Token has been revoked")
+    const grant = state.refresh(token)
+    if (grant === undefined) return xrpcError(400, "ExpiredToken", "Token has been revoked")
+    usedRefresh.set(token, true)
+    return Simulator.json(sessionOf(grant))
+  })
+
+  const oauthToken = Effect.map(Simulator.formOrJson, (form) => {
+    if (form["grant_type"] !== "authorization_code") return Simulator.json({ error: "unsupported_grant_type" }, 400)
+    const grant = Simulator.redeem(state, { code: form["code"], redirectUri: form["redirect_uri"], verifier: form["code_verifier"] })
+    if (grant === undefined) return Simulator.json({ error: "invalid_grant", error_description: "Invalid code" }, 400)
+    return Simulator.json({
+      access_token: grant.accessToken,
+      refresh_token: grant.refreshToken,
+      token_type: "DPoP",
+      scope: "atproto transition:generic",
+      sub: didOf(grant.accountId),
+      expires_in: Math.round((grant.expiresAt - Date.now()) / 1000)
+    })
+  })
+
+  const getSession = authenticated((account) =>
+    Effect.succeed(Simulator.json({ did: didOf(account.id), handle: account.username, active: true })))
+
+  const getProfile = authenticated(() =>
+    Effect.map(Simulator.query, (query) => {
+      const actor = query["actor"] ?? ""
+      const account = state.accounts.get(idOfDid(actor)) ?? state.accountByUsername(actor)
+      if (account === undefined) return invalid("Profile not found")
+      return Simulator.json({
+        did: didOf(account.id),
+        handle: account.username,
+        displayName: account.displayName,
+        avatar: `${baseUrl}/avatar/${account.id}.jpg`
+      })
+    }))
+
+  const resolveHandle = Effect.map(Simulator.query, (query) => {
+    const account = state.accountByUsername(query["handle"] ?? "")
+    return account === undefined ? invalid("Unable to resolve handle") : Simulator.json({ did: didOf(account.id) })
+  })
+
+  const uploadBlob = authenticated((account) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const data = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
+      if (data.byteLength === 0) return invalid("Request body is empty")
+      const mimeType = request.headers["content-type"] ?? "application/octet-stream"
+      const cid = cidOf("bafkrei", data)
+      blobs.set(cid, { mimeType, size: data.byteLength, accountId: account.id })
+      return Simulator.json({ blob: { $type: "blob", ref: { $link: cid }, mimeType, size: data.byteLength } })
+    }))
+
+  /** The blobs an embed names, each uploaded by the account; a message when one is not. */
+  const embedded = (accountId: string, embed: unknown): { readonly cids: ReadonlyArray<string> } | string => {
+    if (embed === undefined) return { cids: [] }
+    const value = embed as { $type?: unknown; images?: unknown; video?: unknown }
+    const cidOfBlob = (blob: unknown) => (blob as { ref?: { $link?: unknown } } | undefined)?.ref?.$link
+    if (value.$type === "app.bsky.embed.images") {
+      const images = Array.isArray(value.images) ? value.images as Array<{ image?: unknown; alt?: unknown }> : []
+      if (images.length === 0 || images.length > 4) return "embed.images must have 1 to 4 images"
+      const cids: Array<string> = []
+      for (const image of images) {
+        if (typeof image.alt !== "string") return "embed.images[].alt must be a string"
+        const cid = cidOfBlob(image.image)
+        const blob = typeof cid === "string" ? blobs.get(cid) : undefined
+        if (blob === undefined || blob.accountId !== accountId) return "Could not find blob"
+        if (!blob.mimeType.startsWith("image/")) return "embed.images[].image must be an image"
+        if (blob.size > maxImageBytes) return `embed.images[].image is too big (${blob.size} bytes; max ${maxImageBytes})`
+        cids.push(cid as string)
+      }
+      return { cids }
+    }
+    if (value.$type === "app.bsky.embed.video") {
+      const cid = cidOfBlob(value.video)
+      const blob = typeof cid === "string" ? blobs.get(cid) : undefined
+      if (blob === undefined || blob.accountId !== accountId) return "Could not find blob"
+      if (!blob.mimeType.startsWith("video/")) return "embed.video.video must be a video"
+      return { cids: [cid as string] }
+    }
+    return `Unsupported embed type ${String(value.$type)}`
+  }
+
+  const createRecord = authenticated((account) =>
+    Effect.gen(function*() {
+      const input = (yield* body) as { repo?: unknown; collection?: unknown; record?: Record<string, unknown> }
+      if (input.repo !== didOf(account.id) && input.repo !== account.username) return invalid("Invalid repo")
+      if (input.collection !== collection) return invalid(`Unsupported collection ${String(input.collection)}`)
+      const record = input.record ?? {}
+      const text = typeof record["text"] === "string" ? record["text"] : undefined
+      if (text === undefined || typeof record["createdAt"] !== "string") {
+        return invalid("Invalid app.bsky.feed.post record: text and createdAt are required")
+      }
+      if (graphemes(text) > maxGraphemes || bytes(text) > maxBytes) {
+        return invalid(`Invalid app.bsky.feed.post record: Record/text must not be longer than ${maxGraphemes} graphemes`)
+      }
+      const media = embedded(account.id, record["embed"])
+      if (typeof media === "string") return invalid(`Invalid app.bsky.feed.post record: ${media}`)
+      if (text.trim() === "" && media.cids.length === 0) return invalid("Invalid app.bsky.feed.post record: empty post")
+      const reply = record["reply"] as { root?: unknown; parent?: unknown } | undefined
+      if (reply !== undefined) {
+        if (!isRef(reply.root) || !isRef(reply.parent)) return invalid("Invalid app.bsky.feed.post record: reply needs root and parent")
+        const parent = lookup(reply.parent.uri)
+        if (parent === undefined || parent.cid !== reply.parent.cid) return invalid("Invalid app.bsky.feed.post record: reply parent not found")
+      }
+      switch (text === "" ? undefined : state.trigger(text, account.id)) {
+        case "fail":
+          return invalid(SimulatorState.refusal(text))
+        case "flaky":
+          return xrpcError(503, "InternalServerError", "Internal Server Error")
+        case "revoke":
+          return revoked()
+      }
+      const did = didOf(account.id)
+      const parentUri = reply === undefined ? undefined : (reply.parent as Ref).uri
+      const answered = parentUri === undefined || state.posts.has(parentUri) ? undefined : state.comments.get(rkeyOf(parentUri))
+      if (answered !== undefined) {
+        // A reply to someone's reply is kept as a comment by the account, so the post's page shows it.
+        const comment = state.addComment({
+          accountId: account.id,
+          author: { id: did, username: account.username },
+          text,
+          postId: answered.postId,
+          replyTo: answered.id
+        })
+        const uri = uriOf(did, comment.id)
+        return Simulator.json({ uri, cid: cidOf("bafyrei", uri) })
+      }
+      const rkey = state.id()
+      const uri = uriOf(did, rkey)
+      const cid = cidOf("bafyrei", uri)
+      state.record({
+        id: uri,
+        accountId: account.id,
+        text,
+        media: media.cids.map((blobCid) => `${baseUrl}/blob/${blobCid}.${blobs.get(blobCid)!.mimeType.startsWith("video/") ? "mp4" : "jpg"}`),
+        replyTo: parentUri,
+        url: permalink(account.username, uri),
+        details: { cid, record }
+      })
+      return Simulator.json({ uri, cid, validationStatus: "valid" })
+    }))
+
+  const listRecords = authenticated(() =>
+    Effect.map(Simulator.query, (query) => {
+      const repo = query["repo"] ?? ""
+      const account = state.accounts.get(idOfDid(repo)) ?? state.accountByUsername(repo)
+      if (account === undefined) return invalid(`Could not find repo: ${repo}`)
+      if (query["collection"] !== collection) return Simulator.json({ records: [] })
+      const limit = Math.min(100, Math.max(1, Number(query["limit"] ?? 50) || 50))
+      const offset = Number(query["cursor"] ?? 0) || 0
+      const posts = state.postsOf(account.id)
+      const page = posts.slice(offset, offset + limit)
+      return Simulator.json({
+        records: page.map((post) => ({ uri: post.id, cid: post.details["cid"], value: post.details["record"] })),
+        ...(offset + limit < posts.length ? { cursor: String(offset + limit) } : {})
+      })
+    }))
+
+  const getPosts = authenticated(() =>
+    Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const uris = new URL(request.url, "http://simulator").searchParams.getAll("uris")
+      if (uris.length > 25) return invalid("uris must not have more than 25 elements")
+      // The app view leaves out posts it cannot find.
+      return Simulator.json({ posts: uris.flatMap((uri) => lookup(uri) ?? []).map((post) => ({ ...post, indexedAt: post.record["createdAt"] })) })
+    }))
+
+  /** People's replies to the account, newest first; `cursor` is the sequence to read below. */
+  const listNotifications = authenticated((account) =>
+    Effect.map(Simulator.query, (query) => {
+      const limit = Math.min(100, Math.max(1, Number(query["limit"] ?? 50) || 50))
+      const below = query["cursor"] === undefined ? Number.POSITIVE_INFINITY : Number(query["cursor"])
+      const theirs = state.commentsAfter(account.id, 0)
+        .filter((comment) => comment.author.id !== didOf(account.id) && comment.seq < below)
+        .reverse()
+      const page = theirs.slice(0, limit)
+      return Simulator.json({
+        notifications: page.map((comment) => {
+          const uri = uriOf(didOf(comment.author.id), comment.id)
+          return {
+            uri,
+            cid: cidOf("bafyrei", uri),
+            author: { did: didOf(comment.author.id), handle: comment.author.username, displayName: comment.author.name ?? undefined },
+            reason: "reply",
+            reasonSubject: comment.replyTo === null ? comment.postId : commentUri(comment.replyTo),
+            record: commentRecord(comment),
+            isRead: false,
+            indexedAt: comment.createdAt,
+            labels: []
+          }
+        }),
+        ...(theirs.length > limit ? { cursor: String(page[page.length - 1]!.seq) } : {})
+      })
+    }))
+
+  const xrpc = (method: "GET" | "POST", nsid: string, handler: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>) =>
+    HttpRouter.route(method, `/xrpc/${nsid}`, handler)
+
+  return {
+    network,
+    state,
+    routes: [
+      HttpRouter.route("GET", "/oauth/authorize", Simulator.authorize(state)),
+      HttpRouter.route("POST", "/oauth/token", oauthToken),
+      xrpc("POST", "com.atproto.server.createSession", createSession),
+      xrpc("POST", "com.atproto.server.refreshSession", refreshSession),
+      xrpc("GET", "com.atproto.server.getSession", getSession),
+      xrpc("GET", "app.bsky.actor.getProfile", getProfile),
+      xrpc("GET", "com.atproto.identity.resolveHandle", resolveHandle),
+      xrpc("POST", "com.atproto.repo.uploadBlob", uploadBlob),
+      xrpc("POST", "com.atproto.repo.createRecord", createRecord),
+      xrpc("GET", "com.atproto.repo.listRecords", listRecords),
+      xrpc("GET", "app.bsky.feed.getPosts", getPosts),
+      xrpc("GET", "app.bsky.notification.listNotifications", listNotifications),
+      ...Simulator.controlRoutes(state),
+      ...SimulatorPage.routes(["/profile/:handle/post/:rkey"], {
+        network: "Bluesky",
+        state,
+        baseUrl,
+        page: (post) =>
+          post.replyTo !== undefined && state.posts.has(post.replyTo)
+            ? undefined
+            : SimulatorPage.ofPost(state, post, {
+              network: "Bluesky",
+              parts: SimulatorPage.threadOf(state, post).map(SimulatorPage.partOf)
+            })
+      })
+    ]
+  }
+}

@@ -1,0 +1,5 @@
+export * as BlueskyAdapter from "./BlueskyAdapter.ts"
+export * as BlueskyClient from "./BlueskyClient.ts"
+export * as BlueskyConfig from "./BlueskyConfig.ts"
+export * as BlueskyLimits from "./BlueskyLimits.ts"
+export * as BlueskySimulator from "./BlueskySimulator.ts"
