@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Post, type Workspace } from "@herald/domain"
+import { Post, PostStatus, type Workspace } from "@herald/domain"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
@@ -182,13 +182,7 @@ export class Posts extends Context.Service<Posts, {
         const id = yield* Ids.make("pst")
         const awaiting = !draft && (yield* needsApproval(workspaceId, actor))
         // Sent now, it is not scheduled: it is going out (the engine takes it from `publishing` on).
-        const status: Post.PostStatus = draft
-          ? "draft"
-          : awaiting
-          ? "awaiting_approval"
-          : input.publishNow === true
-          ? "publishing"
-          : "scheduled"
+        const status = PostStatus.onCreate({ draft, awaitingApproval: awaiting, publishNow: input.publishNow === true })
         // Built from what is written rather than read back, and written in one statement (a single statement
         // is atomic, so post, targets, media and the event commit together): a create is two round trips.
         const post = new Post.Post({
@@ -233,7 +227,7 @@ export class Posts extends Context.Service<Posts, {
         })
         const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
         // A post sent now has no event of its own: the next one it emits is its outcome (`post.published`, ...).
-        const created = status === "publishing"
+        const created = status === PostStatus.publishing
           ? []
           : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post, status })]
         const eventRows = awaiting
@@ -270,7 +264,7 @@ ${
         }
         `
         // After the commit: the engine re-reads the post when the message arrives.
-        if (scheduledAt !== null && (status === "scheduled" || status === "publishing")) yield* scheduler.schedule(id, 1, scheduledAt)
+        if (scheduledAt !== null && PostStatus.isDue(status)) yield* scheduler.schedule(id, 1, scheduledAt)
         return post
       })
 
@@ -301,7 +295,7 @@ ${
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (row === undefined) return yield* new PostNotFound({ postId })
           if (only !== undefined && !only.statuses.includes(row.status)) return yield* refused(postId, row.status, only)
-          if (row.status === "publishing") {
+          if (!PostStatus.isDeletable(row.status)) {
             return yield* new PostConflict({ message: `Post ${postId} is going out right now; it can be deleted once it has` })
           }
           yield* sql`DELETE FROM posts WHERE id = ${postId}`
@@ -322,13 +316,13 @@ ${
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (locked === undefined) return yield* new PostNotFound({ postId })
           if (only !== undefined && !only.statuses.includes(locked.status)) return yield* refused(postId, locked.status, only)
-          if (!["draft", "awaiting_approval", "scheduled"].includes(locked.status)) {
+          if (!PostStatus.isEditable(locked.status)) {
             return yield* new PostConflict({
               message: `Post ${postId} is ${locked.status}; only draft, awaiting approval or scheduled posts can change`
             })
           }
           const current = yield* one(workspaceId, postId)
-          const toDraft = patch.draft === true || (patch.draft === undefined && current.status === "draft")
+          const toDraft = patch.draft === true || (patch.draft === undefined && current.status === PostStatus.draft)
           const scheduledAt = patch.scheduledAt ?? current.scheduledAt ?? undefined
           if (!toDraft && scheduledAt === undefined) {
             return yield* new PostInvalid({
@@ -349,7 +343,7 @@ ${
             ...(toDraft ? { draft: true } : { scheduledAt })
           }
           const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
-          const checked = yield* check(workspaceId, merged, timeChanged || (current.status === "draft" && !toDraft))
+          const checked = yield* check(workspaceId, merged, timeChanged || (current.status === PostStatus.draft && !toDraft))
           // A draft may be given its planned time (the one submit asks approval for) and stay a draft; the time
           // is checked like any other.
           const draftTime = toDraft && patch.scheduledAt !== undefined
@@ -359,13 +353,11 @@ ${
           if (problems.length > 0) return yield* new PostInvalid({ problems })
           // An editor's change under approval goes (back) to approval rather than to the schedule.
           // A time already come (up to a minute past is accepted) sends it now: going out, not scheduled.
-          const status: Post.PostStatus = toDraft
-            ? "draft"
-            : current.status === "awaiting_approval" || approval
-            ? "awaiting_approval"
-            : checked.scheduledAt !== null && checked.scheduledAt.getTime() <= checked.now
-            ? "publishing"
-            : "scheduled"
+          const status = PostStatus.onPatch(current.status, {
+            toDraft,
+            needsApproval: approval,
+            timeHasCome: checked.scheduledAt !== null && checked.scheduledAt.getTime() <= checked.now
+          }) ?? current.status
           // A draft keeps the time it had (sent back for changes, it is what will be asked again) unless the
           // patch sets one.
           const planned = !toDraft
@@ -393,13 +385,13 @@ ${
           yield* onlyTime
             ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post })
             : Events.record(sql, workspaceId, "post.updated", { postId, post, status })
-          if (status === "awaiting_approval" && current.status !== "awaiting_approval") {
+          if (status === PostStatus.awaiting_approval && current.status !== PostStatus.awaiting_approval) {
             yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor ?? workspaceActor) })
           }
           return { post, version: updated!.version }
         }))
         // A new version: the message for the old one finds the post changed and does nothing.
-        if ((post.status === "scheduled" || post.status === "publishing") && post.scheduledAt !== null) {
+        if (PostStatus.isDue(post.status) && post.scheduledAt !== null) {
           yield* scheduler.schedule(postId, version, new Date(post.scheduledAt))
         }
         return post
@@ -410,14 +402,15 @@ ${
           const [locked] = yield* sql<{ readonly status: Post.PostStatus }>`
             SELECT status FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
           if (locked === undefined) return yield* new PostNotFound({ postId })
-          if (locked.status !== "partial" && locked.status !== "failed") {
+          const status = PostStatus.onRetry(locked.status)
+          if (status === undefined) {
             return yield* new PostConflict({ message: `Post ${postId} is ${locked.status}; only partial or failed posts can be retried` })
           }
           const now = new Date(yield* Clock.currentTimeMillis)
           // Published targets are left alone; the failed ones go out again, now.
           yield* sql`UPDATE post_targets SET status = 'pending', error = NULL WHERE post_id = ${postId} AND status = 'failed'`
           const [updated] = yield* sql<{ readonly version: number }>`
-            UPDATE posts SET status = 'publishing', scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
+            UPDATE posts SET status = ${status}, scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
               publish_note = NULL, updated_at = now()
             WHERE id = ${postId}
             RETURNING version`
@@ -430,7 +423,13 @@ ${
       })
 
       /** Locks a post and moves it from one status to another, a new version; answers it with its time. */
-      const move = Effect.fnUntraced(function*(workspaceId: string, postId: string, from: Post.PostStatus, verb: string) {
+      const move = Effect.fnUntraced(function*(
+        workspaceId: string,
+        postId: string,
+        action: "submit" | "approve" | "requestChanges",
+        verb: string
+      ) {
+        const from = PostStatus.sourceOf(action)
         const [locked] = yield* sql<{ readonly status: Post.PostStatus; readonly scheduledAt: Date | null }>`
           SELECT status, scheduled_at FROM posts WHERE id = ${postId} AND workspace_id = ${workspaceId} FOR UPDATE`
         if (locked === undefined) return yield* new PostNotFound({ postId })
@@ -444,13 +443,13 @@ ${
 
       const submit = Effect.fn("Posts.submit")(function*(workspaceId: string, postId: string, actor: Actor) {
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const locked = yield* move(workspaceId, postId, "draft", "submitted")
+          const locked = yield* move(workspaceId, postId, "submit", "submitted")
           if (locked.scheduledAt === null) {
             return yield* new PostInvalid({
               problems: [{ field: "scheduledAt", message: "Give the draft a time (PATCH scheduledAt) before submitting it" }]
             })
           }
-          yield* sql`UPDATE posts SET status = 'awaiting_approval', version = version + 1, updated_at = now() WHERE id = ${postId}`
+          yield* sql`UPDATE posts SET status = ${PostStatus.awaiting_approval}, version = version + 1, updated_at = now() WHERE id = ${postId}`
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor) })
           return post
@@ -463,10 +462,10 @@ ${
         }
         const now = new Date(yield* Clock.currentTimeMillis)
         const { at, post, version } = yield* sql.withTransaction(Effect.gen(function*() {
-          const locked = yield* move(workspaceId, postId, "awaiting_approval", "approved")
+          const locked = yield* move(workspaceId, postId, "approve", "approved")
           // Approved after its time: it goes out now.
           const at = locked.scheduledAt === null || locked.scheduledAt < now ? now : locked.scheduledAt
-          const status: Post.PostStatus = at.getTime() <= now.getTime() ? "publishing" : "scheduled"
+          const status = PostStatus.onApprove(at.getTime(), now.getTime())
           const [updated] = yield* sql<{ readonly version: number }>`
             UPDATE posts SET status = ${status}, scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
             WHERE id = ${postId} RETURNING version`
@@ -488,8 +487,8 @@ ${
           return yield* new PostForbidden({ message: `The request acts for a member whose role is ${actor.role}; sending a post back needs an owner or admin` })
         }
         return yield* sql.withTransaction(Effect.gen(function*() {
-          yield* move(workspaceId, postId, "awaiting_approval", "sent back")
-          yield* sql`UPDATE posts SET status = 'draft', version = version + 1, updated_at = now() WHERE id = ${postId}`
+          yield* move(workspaceId, postId, "requestChanges", "sent back")
+          yield* sql`UPDATE posts SET status = ${PostStatus.draft}, version = version + 1, updated_at = now() WHERE id = ${postId}`
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.changes_requested", { postId, post, note, ...actorData(actor) })
           return post

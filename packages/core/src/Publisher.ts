@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { type Adapter, PostVersion } from "@herald/adapter-kit"
-import type { Post } from "@herald/domain"
+import { type Post, PostStatus } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
 import * as pacing from "./internal/pacing.ts"
@@ -126,8 +126,8 @@ export class Publisher extends Context.Service<Publisher, {
           const now = yield* Clock.currentTimeMillis
           // The common case in one statement; the row is read only to say why not.
           const [started] = yield* sql<{ readonly scheduledAt: Date | null; readonly pending: ReadonlyArray<string> }>`
-            UPDATE posts SET status = 'publishing', updated_at = now()
-            WHERE id = ${postId} AND version = ${version} AND status = 'scheduled'
+            UPDATE posts SET status = ${PostStatus.publishing}, updated_at = now()
+            WHERE id = ${postId} AND version = ${version} AND status = ${PostStatus.sourceOf("begin")}
             RETURNING scheduled_at, (
               SELECT coalesce(jsonb_agg(account_id ORDER BY position), '[]'::jsonb) FROM post_targets
               WHERE post_id = posts.id AND status = 'pending'
@@ -139,7 +139,7 @@ export class Publisher extends Context.Service<Publisher, {
             if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
             // Already begun: a post sent now (saved `publishing`), or a process that died mid-post has its
             // message delivered again.
-            if (row.status === "publishing") return { _tag: "Started", lateMs: 0, pending: yield* pending(postId) } as const
+            if (row.status === PostStatus.publishing) return { _tag: "Started", lateMs: 0, pending: yield* pending(postId) } as const
             return { _tag: "Skipped", reason: `now ${row.status}` } as const
           }
           const lateMs = started.scheduledAt === null ? 0 : Math.max(0, now - started.scheduledAt.getTime())
@@ -451,22 +451,23 @@ export class Publisher extends Context.Service<Publisher, {
 
         const finish = Effect.fn("Publisher.finish")(function*(postId: string, version: number) {
           return yield* sql.withTransaction(Effect.gen(function*() {
-            // Ends the post only once every target has: the counts and the change are one statement.
-            // The counts, the change and the post as it now stands, in one statement.
-            const rows = yield* sql<PostRow & { readonly workspaceId: string; readonly note: string | null }>`
-              UPDATE posts SET status = CASE WHEN c.failed = 0 THEN 'published' WHEN c.published = 0 THEN 'failed' ELSE 'partial' END,
+            // Ends the post only once every target has: the counts, the change and the post as it now stands,
+            // in one statement. The CASE is PostStatus.onPublishOutcome's rule, which cannot be called from SQL.
+            const rows = yield* sql<PostRow & { readonly status: PostStatus.Outcome; readonly workspaceId: string; readonly note: string | null }>`
+              UPDATE posts SET status = CASE WHEN c.failed = 0 THEN ${PostStatus.published} WHEN c.published = 0 THEN ${PostStatus.failed}
+                ELSE ${PostStatus.partial} END,
                 updated_at = now()
               FROM (
                 SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'failed') AS failed,
                   count(*) FILTER (WHERE status = 'published') AS published
                 FROM post_targets WHERE post_id = ${postId}
               ) c
-              WHERE posts.id = ${postId} AND posts.version = ${version} AND posts.status = 'publishing' AND c.pending = 0
+              WHERE posts.id = ${postId} AND posts.version = ${version} AND posts.status = ${PostStatus.publishing} AND c.pending = 0
               RETURNING posts.workspace_id, posts.publish_note AS note, ${sql.literal(postColumns.replace(/^id, status,/, "posts.id, posts.status,"))}`
             const ended = rows[0]
             if (ended === undefined) return Option.none()
             const [full] = hydrate(rows, baseUrl)
-            yield* Events.record(sql, ended.workspaceId, `post.${ended.status}`, {
+            yield* Events.record(sql, ended.workspaceId, PostStatus.outcomeEvent(ended.status), {
               postId,
               post: full,
               ...(ended.note === null ? {} : { note: ended.note })

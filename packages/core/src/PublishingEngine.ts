@@ -2,6 +2,7 @@ import { DateTime, Duration, Effect, Layer, PrimaryKey, Schedule, Schema } from 
 import { ClusterSchema, DeliverAt, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
+import { PostStatus } from "@herald/domain"
 import { Publisher } from "./Publisher.ts"
 import { Scheduler } from "./Scheduler.ts"
 
@@ -108,10 +109,13 @@ export const sweep = (every: Duration.Input = Duration.seconds(30)) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const schedulerService = yield* Scheduler
+    // Written into the statement rather than sent as values: the partial indexes posts_due and
+    // posts_publishing_due match only a query whose status is known when it is planned.
+    const dueStatuses = sql.literal(PostStatus.due.map((status) => `'${status}'`).join(", "))
     const round = Effect.gen(function*() {
       const due = yield* sql<{ readonly id: string; readonly version: number; readonly scheduledAt: Date }>`
         SELECT id, version, scheduled_at FROM posts
-        WHERE status IN ('scheduled', 'publishing') AND scheduled_at <= now() - interval '30 seconds'
+        WHERE status IN (${dueStatuses}) AND scheduled_at <= now() - interval '30 seconds'
         ORDER BY scheduled_at LIMIT 1000`
       yield* Effect.forEach(due, (post) => schedulerService.schedule(post.id, post.version, post.scheduledAt), {
         concurrency: 16,

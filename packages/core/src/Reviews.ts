@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Ids as DomainIds, Post } from "@herald/domain"
+import { Ids as DomainIds, Post, PostStatus } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import { iso } from "./internal/rows.ts"
 import { PostConflict, type PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
@@ -121,7 +121,7 @@ export class Reviews extends Context.Service<Reviews, {
           return yield* new ReviewInvalid({ problems: [{ field: "expiresInHours", message: "expiresInHours must be a whole number from 1 to 720" }] })
         }
         const post = yield* posts.get(workspaceId, postId)
-        if (post.status !== "awaiting_approval") {
+        if (post.status !== PostStatus.awaiting_approval) {
           return yield* new PostConflict({
             message: `Post ${postId} is ${post.status.replace("_", " ")}; review links are for posts awaiting approval (submit it first)`
           })

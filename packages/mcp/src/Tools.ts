@@ -3,7 +3,7 @@ import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
 import { Accounts, Media, Networks, Posts } from "@herald/core"
-import { Account, Post, SafeText } from "@herald/domain"
+import { Account, Post, PostStatus, SafeText } from "@herald/domain"
 
 /**
  * The seven MCP tools (reference, "MCP server"; product.md, "MCP"). Each calls the same core service as its
@@ -150,7 +150,7 @@ const UploadImageInput = Schema.Struct({
 const base64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** Only draft and scheduled posts change or go through MCP (product.md, "Posts"): an assistant never touches the rest. */
-const mcpRestriction = (tool: string): Posts.Restriction => ({ statuses: ["draft", "scheduled"], caller: `the ${tool} tool` })
+const mcpRestriction = (tool: string): Posts.Restriction => ({ statuses: [PostStatus.draft, PostStatus.scheduled], caller: `the ${tool} tool` })
 
 /** What each installed network accepts, for the descriptions of the tools that write posts. */
 const networkLimits = (adapters: ReadonlyArray<{ readonly network: string; readonly name: string; readonly limits: Parameters<typeof LimitsTable.summary>[0] }>) =>

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Reviews } from "@herald/core"
+import { PostStatus } from "@herald/domain"
 import { escape, page } from "../internal/page.ts"
 
 const invalid = (error: Reviews.ReviewInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
@@ -60,7 +61,7 @@ const rendering = (opened: Reviews.Opened, token: string, said?: string) => {
       `</section>`
   }).join("")
   const when = post.scheduledAt === null ? "no time set" : `scheduled for ${post.scheduledAt}`
-  const form = post.status === "awaiting_approval"
+  const form = post.status === PostStatus.awaiting_approval
     ? `<form method="post" action="/review/${escape(token)}">` +
       `<p><label>Note (needed to ask for changes)<br><textarea name="note" rows="3" style="width:100%"></textarea></label></p>` +
       `<button name="action" value="approve">Approve</button> ` +
