@@ -1,4 +1,4 @@
-import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, Connect, type PostVersion, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as BlueskyClient from "./BlueskyClient.ts"
@@ -23,6 +23,18 @@ export const inboxBounds = { pageSize: 50, pages: 4 } as const
 /** Access JWTs last about two hours (networks.md §8.1); renewed a little before. */
 const sessionMillis = 2 * 60 * 60 * 1000
 
+/** What a person types to connect an account: the handle and an app password (never the account's password). */
+export const fields = [
+  new Connect.Field({ name: "identifier", label: "Handle", hint: "you.bsky.social", required: true, secret: false }),
+  new Connect.Field({
+    name: "password",
+    label: "App password",
+    hint: "Made in Bluesky's Settings > Privacy and security > App passwords",
+    required: true,
+    secret: true
+  })
+]
+
 /** A session as the core keeps it: the access JWT, and the refresh JWT that renews it. */
 export const tokensOf = (session: BlueskyClient.Session, now: number): Adapter.Tokens => ({
   accessToken: Redacted.make(session.accessJwt),
@@ -38,10 +50,28 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     const session = (answer: BlueskyClient.Session) => Effect.map(Clock.currentTimeMillis, (now) => tokensOf(answer, now))
 
-    /** Signs in with a handle (or e-mail, or DID) and an app password: the credentials sign-in. */
+    /**
+     * Signs in with a handle (or e-mail, or DID) and an app password, once: the session is renewed with its
+     * refresh JWT after that, as `createSession` is limited to 30 per 5 minutes and 300 a day per account.
+     * The account's server stays null: every call goes through the entryway (`apiBaseUrl`), which routes
+     * it to the account's PDS; an account on a PDS of its own is not reachable that way yet.
+     */
     const signIn = (identifier: string, appPassword: Redacted.Redacted<string>) =>
-      Effect.flatMap(client.createSession(identifier.trim().replace(/^@/, ""), appPassword), (answer) =>
-        Effect.map(session(answer), (tokens) => ({ tokens, did: answer.did, handle: answer.handle })))
+      Effect.gen(function*() {
+        const answer = yield* client.createSession(identifier.trim().replace(/^@/, ""), appPassword)
+        const tokens = yield* session(answer)
+        const profile = yield* client.profile(tokens.accessToken)
+        return {
+          tokens,
+          profile: {
+            networkAccountId: profile.did,
+            username: profile.handle,
+            displayName: profile.displayName ?? null,
+            avatarUrl: profile.avatar ?? null
+          },
+          server: null
+        } satisfies Adapter.SignedIn
+      })
 
     const published = (account: Adapter.Account, ref: Request.StrongRef): Adapter.Published => ({
       id: ref.uri,
@@ -200,35 +230,25 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Bluesky",
       limits,
       capabilities,
-      oauth: {
-        scopes: ["atproto"],
-        pkce: true,
-        // ATProto OAuth's endpoints (https://atproto.com/specs/oauth). The sandbox's consent screen stands in
-        // for it; the real flow needs a pushed authorization request and DPoP-bound tokens, which Herald does
-        // not do yet, so real accounts connect with an app password.
-        authorizeUrl: ({ redirectUri, state, codeChallenge }) => {
-          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("scope", "atproto transition:generic")
-          url.searchParams.set("state", state)
-          if (codeChallenge !== undefined) {
-            url.searchParams.set("code_challenge", codeChallenge)
-            url.searchParams.set("code_challenge_method", "S256")
-          }
-          return url.toString()
-        },
-        exchange: ({ code, redirectUri, codeVerifier }) =>
-          Effect.flatMap(client.oauthToken(code, redirectUri, codeVerifier), session),
+      // ATProto OAuth (https://atproto.com/specs/oauth) needs pushed authorization requests and DPoP-bound
+      // tokens, which Herald does not do yet: accounts connect with an app password.
+      connect: Connect.credentials(fields),
+      credentials: {
+        signIn: (values) =>
+          signIn(values["identifier"] ?? "", Redacted.make(values["password"] ?? "")).pipe(
+            Effect.catchIf(
+              (error) => error.reason._tag === "NeedsReconnect" || error.reason._tag === "Rejected",
+              () =>
+                Effect.fail(
+                  new Adapter.SignInRefused({
+                    message: "Bluesky did not accept that handle and app password. Check the handle (as in you.bsky.social) " +
+                      "and make an app password in Bluesky's Settings > Privacy and security > App passwords."
+                  })
+                )
+            )
+          ),
         refresh: (refreshToken) => Effect.flatMap(client.refreshSession(refreshToken), session),
-        profile: (accessToken) =>
-          Effect.map(client.profile(accessToken), (profile) => ({
-            networkAccountId: profile.did,
-            username: profile.handle,
-            displayName: profile.displayName ?? null,
-            avatarUrl: profile.avatar ?? null
-          }))
+        sandboxFields: (username) => ({ identifier: username, password: "sandbox-app-password" })
       },
       publish,
       reconcile,

@@ -20,8 +20,6 @@ const Session = Schema.Struct({
 })
 export type Session = typeof Session.Type
 
-const OAuthToken = Schema.Struct({ access_token: Schema.String, refresh_token: Schema.String, sub: Schema.String })
-
 const Profile = Schema.Struct({
   did: Schema.String,
   handle: Schema.String,
@@ -108,27 +106,6 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           HttpClientRequest.bodyJsonUnsafe({ identifier, password: Redacted.value(password) })
         ),
         Session
-      ),
-
-    /**
-     * The sandbox's stand-in for ATProto OAuth's token endpoint (https://atproto.com/specs/oauth): a code
-     * for a session. Real ATProto OAuth tokens are DPoP-bound, which Herald does not do yet.
-     */
-    oauthToken: (code: string, redirectUri: string, codeVerifier: string | undefined) =>
-      Effect.map(
-        send(
-          HttpClientRequest.post(`${config.authBaseUrl}/oauth/token`).pipe(
-            HttpClientRequest.bodyUrlParams({
-              grant_type: "authorization_code",
-              client_id: config.clientId,
-              redirect_uri: redirectUri,
-              code,
-              ...(codeVerifier === undefined ? {} : { code_verifier: codeVerifier })
-            })
-          ),
-          OAuthToken
-        ),
-        (token): Session => ({ did: token.sub, handle: "", accessJwt: token.access_token, refreshJwt: token.refresh_token })
       ),
 
     /** `com.atproto.server.refreshSession` with the refresh JWT as the bearer; the old one stops working. */

@@ -8,8 +8,8 @@ import { bytes, graphemes, maxBytes, maxGraphemes } from "./internal/richText.ts
 /**
  * A Bluesky PDS as Herald's sandbox serves it, under the simulator's root: the XRPC methods the adapter calls
  * (`/xrpc/<nsid>`, https://docs.bsky.app/docs/api/at-protocol-xrpc-api) with their shapes and XRPC errors
- * (`{ error, message }`), app-password sessions whose refresh JWT works once, as Bluesky rotates it, and an
- * ATProto OAuth consent stand-in at `/oauth/authorize` and `/oauth/token`. An account's DID is its id;
+ * (`{ error, message }`), app-password sessions (any app password signs a handle in, `wrong` is refused) whose refresh JWT
+ * works once, as Bluesky rotates it. An account's DID is its id;
  * posts are the state's posts keyed by their `at://` URI, with their record kept in `details`. People's
  * replies (the kit's control routes) are the state's comments, read back as `reply` notifications and
  * answered with reply records. Post pages at `/profile/<handle>/post/<rkey>`, as bsky.app links them.
@@ -134,7 +134,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     // Any app password signs in; `wrong` stands for a mistyped one.
     if (password === "wrong") return xrpcError(401, "AuthenticationRequired", "Invalid identifier or password")
     const account = state.consent(identifier.replace(/^@/, ""))
-    return Simulator.json(sessionOf(state.grant(account.id)))
+    // Through a code, as the kit's consent does, so a sign-in after a revocation is a new grant whose refresh
+    // JWT works again.
+    const grant = state.redeemCode(state.issueCode(account.id, "app-password", undefined), "app-password", () => true)!
+    return Simulator.json(sessionOf(grant))
   })
 
   const refreshSession = Effect.map(Simulator.accessToken, (token) => {
@@ -143,20 +146,6 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     if (grant === undefined) return xrpcError(400, "ExpiredToken", "Token has been revoked")
     usedRefresh.set(token, true)
     return Simulator.json(sessionOf(grant))
-  })
-
-  const oauthToken = Effect.map(Simulator.formOrJson, (form) => {
-    if (form["grant_type"] !== "authorization_code") return Simulator.json({ error: "unsupported_grant_type" }, 400)
-    const grant = Simulator.redeem(state, { code: form["code"], redirectUri: form["redirect_uri"], verifier: form["code_verifier"] })
-    if (grant === undefined) return Simulator.json({ error: "invalid_grant", error_description: "Invalid code" }, 400)
-    return Simulator.json({
-      access_token: grant.accessToken,
-      refresh_token: grant.refreshToken,
-      token_type: "DPoP",
-      scope: "atproto transition:generic",
-      sub: didOf(grant.accountId),
-      expires_in: Math.round((grant.expiresAt - Date.now()) / 1000)
-    })
   })
 
   const getSession = authenticated((account) =>
@@ -340,8 +329,6 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     network,
     state,
     routes: [
-      HttpRouter.route("GET", "/oauth/authorize", Simulator.authorize(state)),
-      HttpRouter.route("POST", "/oauth/token", oauthToken),
       xrpc("POST", "com.atproto.server.createSession", createSession),
       xrpc("POST", "com.atproto.server.refreshSession", refreshSession),
       xrpc("GET", "com.atproto.server.getSession", getSession),
