@@ -1,6 +1,6 @@
-import { afterAll, afterEach, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
-import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, startHerald } from "./harness.ts"
+import { checkPage, type ConsoleBrowser, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
 
 // Accounts in the console, in headless Chromium against a real Herald in the sandbox: the Demo workspace's
 // sandbox accounts, connecting one through the network's consent page and back, disconnecting it after
@@ -13,23 +13,10 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
   let browser: ConsoleBrowser
   let page: Page
 
-  beforeAll(async () => {
-    herald = await startHerald()
-    browser = await launchBrowser()
-    page = (await browser.open(herald)).page
-    await page.goto(herald.consoleLink)
-    await page.getByLabel("New password").fill("correct horse battery staple")
-    await page.getByRole("button", { name: "Set password" }).click()
-    await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
-  })
   // No page may ask anything of another host (the network icons are drawn inline), nor throw.
-  afterEach(() => {
-    assert.deepStrictEqual(browser.otherHosts(), [])
-    assert.deepStrictEqual(browser.pageErrors(), [])
+  useConsole(async (run) => {
+    ;({ herald, browser } = run)
+    page = await signInAsOwner(browser, herald)
   })
 
   const accessible = async (name?: string) => assert.deepStrictEqual(await checkPage(page, name), [])

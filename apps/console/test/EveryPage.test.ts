@@ -1,8 +1,8 @@
-import { afterAll, afterEach, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
-import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, startHerald } from "./harness.ts"
+import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
 
 // Every route the console has, signed in as the Demo owner and signed out: no serious or critical axe
 // violation, no request to another host, no script error, and the first Tab lands on a control whose focus
@@ -16,33 +16,19 @@ const paths = [...routerSource.matchAll(/\bpath: "([^"]+)"/g)].map((match) => ma
 
 describe.skipIf(missing !== undefined)("every console page", () => {
   let herald: Herald
-  let browser: ConsoleBrowser
   let signedIn: Page
   let signedOut: Page
   // Example values for the routes' parameters.
   const examples: Record<string, string> = {}
 
-  beforeAll(async () => {
-    herald = await startHerald({ env: { HERALD_WEBHOOK_ALLOW_PRIVATE: "true" } })
-    browser = await launchBrowser()
+  useConsole(async (run) => {
+    herald = run.herald
     const created = await herald.api("POST", "/webhooks", { url: "http://127.0.0.1:9/every-page" })
     assert.isDefined(created.body?.data?.id, JSON.stringify(created.body))
     examples["$id"] = created.body.data.id
-    signedIn = (await browser.open(herald)).page
-    await signedIn.goto(herald.consoleLink)
-    await signedIn.getByLabel("New password").fill("correct horse battery staple")
-    await signedIn.getByRole("button", { name: "Set password" }).click()
-    await signedIn.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
-    signedOut = (await browser.open(herald)).page
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
-  })
-  afterEach(() => {
-    assert.deepStrictEqual(browser.otherHosts(), [])
-    assert.deepStrictEqual(browser.pageErrors(), [])
-  })
+    signedIn = await signInAsOwner(run.browser, herald)
+    signedOut = (await run.browser.open(herald)).page
+  }, { env: { HERALD_WEBHOOK_ALLOW_PRIVATE: "true" } })
 
   it("finds the console's routes in its router", () => {
     // The pages the contract names, at least: a broken pattern here would check nothing.

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
-import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, startHerald } from "./harness.ts"
+import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword as password, signInAsOwner, useConsole } from "./harness.ts"
 
 // Settings > API keys, Team and Workspace as the Demo owner uses them, in headless Chromium against a real
 // Herald: a key made, seen once, copied, used and revoked; a member invited through the form and accepting
@@ -8,30 +8,15 @@ import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, st
 // profiles. The tests run in order and share the owner's session.
 if (missing !== undefined) console.log(missing)
 
-const password = "correct horse battery staple"
-
 describe.skipIf(missing !== undefined)("the console's settings", () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let page: Page
 
-  beforeAll(async () => {
-    herald = await startHerald()
-    browser = await launchBrowser()
-    page = (await browser.open(herald)).page
-    await page.goto(herald.consoleLink)
-    await page.getByLabel("New password").fill(password)
-    await page.getByRole("button", { name: "Set password" }).click()
-    await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
-  })
   // No page may ask anything of another host, nor throw.
-  afterEach(() => {
-    assert.deepStrictEqual(browser.otherHosts(), [])
-    assert.deepStrictEqual(browser.pageErrors(), [])
+  useConsole(async (run) => {
+    ;({ herald, browser } = run)
+    page = await signInAsOwner(browser, herald)
   })
 
   const accessible = async (target: Page, name?: string) => {

@@ -1,32 +1,22 @@
-import { afterAll, afterEach, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
-import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, startHerald } from "./harness.ts"
+import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword as password, useConsole } from "./harness.ts"
 
 // Signing in to the console as a person does, in headless Chromium against a real Herald: the first-run
 // link, a password, signing out and in, sessions, an invitation, and a second workspace. The tests run in
 // order and share the Demo owner's state.
 
 const owner = "owner@demo.example"
-const password = "correct horse battery staple"
 
 describe.skipIf(missing !== undefined)("signing in to the console", () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let page: Page
 
-  beforeAll(async () => {
-    herald = await startHerald()
-    browser = await launchBrowser()
-    page = (await browser.open(herald)).page
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
-  })
   // No page may ask anything of another host (fonts, icons, scripts all come from Herald), nor throw.
-  afterEach(() => {
-    assert.deepStrictEqual(browser.otherHosts(), [])
-    assert.deepStrictEqual(browser.pageErrors(), [])
+  useConsole(async (run) => {
+    ;({ herald, browser } = run)
+    page = (await browser.open(herald)).page
   })
 
   const accessible = async (target: Page, name?: string) => assert.deepStrictEqual(await checkPage(target, name), [])

@@ -1,26 +1,14 @@
-import { afterAll, afterEach, assert, beforeAll, describe, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { createHmac } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Page } from "playwright-core"
-import { checkPage, type ConsoleBrowser, type Herald, launchBrowser, missing, startHerald } from "./harness.ts"
+import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
 
 // Settings > Webhooks in headless Chromium against a real Herald that may send to a local receiver
 // (HERALD_WEBHOOK_ALLOW_PRIVATE=true) and switches an endpoint off after 2 failed events in a row, so the
 // switch-off banner is reached in seconds. The tests run in order and share the endpoint.
 if (missing !== undefined) console.log(missing)
-
-const password = "correct horse battery staple"
-
-/** Signs the Demo owner in from the first-run link (single use) and sets a password. */
-const signIn = async (page: Page, herald: Herald) => {
-  await page.goto(herald.consoleLink)
-  await page.getByLabel("New password").fill(password).catch(async (error) => {
-    throw new Error(`${error}\nThe page said: ${await page.locator("body").innerText()}`)
-  })
-  await page.getByRole("button", { name: "Set password" }).click()
-  await page.getByRole("heading", { name: "Accounts", exact: true }).waitFor()
-}
 
 interface Received {
   readonly body: string
@@ -59,7 +47,6 @@ const signedWith = (request: Received, secret: string) => {
 
 describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
   let herald: Herald
-  let browser: ConsoleBrowser
   let page: Page
   let receiver: Awaited<ReturnType<typeof startReceiver>>
   let endpointId = ""
@@ -67,19 +54,14 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver()
-    herald = await startHerald({ env: { HERALD_WEBHOOK_ALLOW_PRIVATE: "true", HERALD_WEBHOOK_DISABLE_AFTER: "2" } })
-    browser = await launchBrowser()
-    page = (await browser.open(herald)).page
-    await signIn(page, herald)
   })
   afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
     await receiver?.close()
   })
-  afterEach(() => {
-    assert.deepStrictEqual(browser.otherHosts(), [])
-  })
+  useConsole(async (run) => {
+    herald = run.herald
+    page = await signInAsOwner(run.browser, herald)
+  }, { env: { HERALD_WEBHOOK_ALLOW_PRIVATE: "true", HERALD_WEBHOOK_DISABLE_AFTER: "2" } })
 
   const accessible = async (name?: string) => assert.deepStrictEqual(await checkPage(page, name), [])
   const history = () => page.getByRole("table", { name: "Delivery attempts" }).locator("tbody tr")
@@ -261,18 +243,11 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
 
 describe.skipIf(missing !== undefined)("Settings > Webhooks on a Herald that refuses private addresses", () => {
   let herald: Herald
-  let browser: ConsoleBrowser
   let page: Page
 
-  beforeAll(async () => {
-    herald = await startHerald()
-    browser = await launchBrowser()
-    page = (await browser.open(herald)).page
-    await signIn(page, herald)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await herald?.stop()
+  useConsole(async (run) => {
+    herald = run.herald
+    page = await signInAsOwner(run.browser, herald)
   })
 
   it("shows the API's words beside the URL, naming the development setting", async () => {
@@ -285,6 +260,5 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks on a Herald that ref
     await error.waitFor()
     assert.include(await error.innerText(), "HERALD_WEBHOOK_ALLOW_PRIVATE")
     assert.strictEqual((await herald.api("GET", "/webhooks")).body.data.length, 0)
-    assert.deepStrictEqual(browser.otherHosts(), [])
   })
 })

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { chromiumPath, missing } from "./harness.ts"
+import { missing } from "./harness.ts"
 
 // Says once that the console's browser tests are skipped, or builds apps/console/dist before the console's tests when it is missing or older than any source file.
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -25,7 +25,7 @@ export const stale = (): boolean => {
 
 export default async function setup() {
   // One line for the whole project when there is no browser to run it in; each file then skips itself.
-  if (!existsSync(chromiumPath)) {
+  if (missing !== undefined) {
     console.log(missing)
     return
   }

@@ -1,26 +1,26 @@
 // The console's end-to-end harness: a real Herald on a fresh data folder, headless Chromium through
 // playwright-core, and the checks every page must pass (no other host, axe-core, optional screenshots).
 //
-//   const herald = await startHerald()            // ./herald start --json, PORT=0, temp HERALD_DATA_DIR
-//   const browser = await launchBrowser()
+//   useConsole(async (run) => {                   // beforeAll: ./herald start --json (PORT=0, temp data folder)
+//     ({ herald, browser } = run)                 // and Chromium; afterAll: both stopped; afterEach: no page
+//     page = await signInAsOwner(browser, herald) // asked another host or threw
+//   })
 //   const { page } = await browser.open(herald)   // a fresh context; records requests to other hosts
 //   await page.goto(herald.url("/app/sign-in"))
 //   await checkPage(page, "sign-in")              // axe: no serious/critical; screenshot docs/console/sign-in.png
-//   browser.otherHosts()                          // [] or the URLs asked of other hosts (assert in afterEach)
+import { afterAll, afterEach, assert, beforeAll } from "@effect/vitest"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { chromiumMissing, launchChromium } from "./chromium.ts"
 
 const repository = resolve(import.meta.dirname, "../../..")
-export const chromiumPath = process.env["HERALD_CHROMIUM"] ?? "/usr/bin/chromium"
 
 /** Why the browser tests cannot run here, or undefined. Test files `describe.skipIf(missing)` and say it once. */
-export const missing = existsSync(chromiumPath)
-  ? undefined
-  : `console tests skipped: no Chromium at ${chromiumPath} (install Debian's chromium, or set HERALD_CHROMIUM)`
+export const missing = chromiumMissing === undefined ? undefined : `console tests skipped: ${chromiumMissing}`
 
 export interface Run {
   readonly code: number
@@ -109,19 +109,7 @@ export interface ConsoleBrowser {
 }
 
 export const launchBrowser = async (): Promise<ConsoleBrowser> => {
-  // playwright-core gives every launch a fresh temporary user-data folder of its own (and removes it).
-  const browser: Browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync"
-    ]
-  })
+  const browser: Browser = await launchChromium()
   let elsewhere: Array<string> = []
   let errors: Array<string> = []
   return {
@@ -157,6 +145,55 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
       await browser.close()
     }
   }
+}
+
+export interface ConsoleRun {
+  readonly herald: Herald
+  readonly browser: ConsoleBrowser
+}
+
+/**
+ * A test file's Herald (with `env`) and browser: started before its tests and handed to `started` (which keeps
+ * what the tests use), stopped after them; and after each test, the check that no page asked anything of
+ * another host (fonts, icons and scripts all come from Herald) nor threw.
+ */
+export const useConsole = (
+  started: (run: ConsoleRun) => Promise<void> | void,
+  options: { readonly env?: Readonly<Record<string, string>> } = {}
+) => {
+  let herald: Herald | undefined
+  let browser: ConsoleBrowser | undefined
+  beforeAll(async () => {
+    herald = await startHerald(options)
+    browser = await launchBrowser()
+    await started({ herald, browser })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await herald?.stop()
+  })
+  afterEach(() => {
+    assert.deepStrictEqual(browser?.otherHosts(), [])
+    assert.deepStrictEqual(browser?.pageErrors(), [])
+  })
+}
+
+/** The password `signInAsOwner` gives the Demo owner. */
+export const ownerPassword = "correct horse battery staple"
+
+/**
+ * A page in a new context where the Demo owner has signed in through the first-run link and set
+ * `ownerPassword`, now on Accounts. The link works once: once per Herald.
+ */
+export const signInAsOwner = async (browser: ConsoleBrowser, herald: Herald): Promise<Page> => {
+  const { page } = await browser.open(herald)
+  await page.goto(herald.consoleLink)
+  await page.getByLabel("New password").fill(ownerPassword).catch(async (error) => {
+    throw new Error(`${error}\nThe page said: ${await page.locator("body").innerText()}`)
+  })
+  await page.getByRole("button", { name: "Set password" }).click()
+  await page.getByRole("heading", { name: "Accounts", level: 1, exact: true }).waitFor()
+  return page
 }
 
 const axeSource = join(repository, "node_modules", "axe-core", "axe.min.js")

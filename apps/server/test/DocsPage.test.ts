@@ -2,31 +2,17 @@
 // request samples send the key as the API takes it.
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { existsSync } from "node:fs"
-import { chromium, type Browser } from "playwright-core"
+import type { Browser } from "playwright-core"
+// The console's tests launch Chromium the same way: one launcher for both.
+import { chromiumMissing as missing, launchChromium } from "../../console/test/chromium.ts"
 import { baseUrl, serverLayer } from "./harness.ts"
 
-// CI installs Debian's chromium (.ci); a machine without it skips these tests, saying so.
-const chromiumPath = "/usr/bin/chromium"
-const missing = existsSync(chromiumPath) ? undefined : `${chromiumPath} is missing: the docs page is not loaded in a browser`
-if (missing !== undefined) console.warn(`DocsPage.test.ts skipped: ${missing}`)
+// A machine without Chromium skips these tests, saying so.
+if (missing !== undefined) console.warn(`DocsPage.test.ts skipped: ${missing}: the docs page is not loaded in a browser`)
 
 const withBrowser = <A>(use: (browser: Browser) => Promise<A>) =>
   Effect.acquireUseRelease(
-    Effect.promise(() =>
-      chromium.launch({
-        executablePath: chromiumPath,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--no-first-run",
-          "--disable-sync"
-        ]
-      })
-    ),
+    Effect.promise(launchChromium),
     (browser) => Effect.promise(() => use(browser)),
     (browser) => Effect.promise(() => browser.close())
   )
