@@ -18,9 +18,10 @@ export const limits = {
         maxPhotos: 4,
         maxVideos: 1,
         mixing: false,
-        videoDurationMs: { min: 1, max: 180_000 }
+        videoDurationMs: { min: 0, max: 180_000 }
       },
-      // Follow-ups are replies chained under the post, each a post with the same limits.
+      // Follow-ups are replies chained under the post, each a post with the same limits. Bluesky sets no
+      // length for a chain; Herald keeps X's 25.
       thread: { maxPosts: 25, maxLength: maxBytes },
       textOrMedia: true,
       // A first comment is the account's reply to its own post.
