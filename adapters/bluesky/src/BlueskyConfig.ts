@@ -1,4 +1,4 @@
-import type { AdapterConfig } from "@herald/adapter-kit"
+import { AdapterConfig } from "@herald/adapter-kit"
 import type { Redacted } from "effect"
 
 /**
@@ -13,3 +13,6 @@ export const realConfig = (clientId: string, clientSecret: Redacted.Redacted<str
   clientId,
   clientSecret
 })
+
+/** Offered outside the sandbox without any setting: each account signs in with its own app password. */
+export const offered: AdapterConfig.Offered = AdapterConfig.always
