@@ -16,6 +16,15 @@ export class Disconnected extends Schema.Class<Disconnected>("Disconnected")({
   disconnected: Schema.Literal(true)
 }) {}
 
+/**
+ * Signing in to a network whose connect method is `credentials` (see `GET /api/v1/networks`): its
+ * `connect.fields`, by name. Secret ones are never echoed back or logged.
+ */
+export const SignIn = Schema.Struct({
+  platform: Schema.String,
+  fields: Schema.Record(Schema.String, Schema.String)
+})
+
 export class AccountsApi extends HttpApiGroup.make("accounts").add(
   HttpApiEndpoint.get("list", "/accounts", {
     // Not paged: a workspace has a handful of accounts, so the body is exactly `{ "data": [...] }`.
@@ -30,11 +39,21 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
        * A console path (under `/app/`, nothing else) to come back to: the callback then answers `303` to it
        * with `?connected=<accountId>` or `?error=<message>` instead of its page.
        */
-      returnTo: Schema.optional(Schema.String)
+      returnTo: Schema.optional(Schema.String),
+      /**
+       * The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. a
+       * Mastodon instance): Herald registers itself there on first use and reuses that app.
+       */
+      server: Schema.optional(Schema.String)
     },
     success: Data(ConnectLink),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "Start connecting an account: answers the network's consent URL"),
+  HttpApiEndpoint.post("signIn", "/accounts/connect", {
+    payload: SignIn,
+    success: Data(Account.Account).pipe(HttpApiSchema.status(201)),
+    error: [NotFoundResponse, InvalidResponse]
+  }).annotate(OpenApi.Summary, "Connect an account of a network that signs in with fields (a handle and an app password)"),
   HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
     params: { id: Schema.String },
     success: Data(Disconnected),
@@ -42,7 +61,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
   }).annotate(OpenApi.Summary, "Disconnect an account: its tokens are deleted")
 ).annotateMerge(OpenApi.annotations({
   title: "Accounts",
-  description: "The network accounts the workspace posts as: list them, connect one through the network's consent page, disconnect one."
+  description: "The network accounts the workspace posts as: list them, connect one (through the network's consent page, or with the fields its connect method asks), disconnect one."
 })) {}
 
 /** Where networks send the person back after consent (no key: the `state` identifies the flow). */

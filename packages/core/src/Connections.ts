@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Pkce, type PublishError } from "@herald/adapter-kit"
+import { Adapter, Connect, Pkce, type PublishError } from "@herald/adapter-kit"
 import { Account, Ids as DomainIds } from "@herald/domain"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
@@ -19,6 +19,61 @@ export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("Acco
   override get message() {
     return `Account ${this.accountId} does not exist`
   }
+}
+
+/**
+ * What a person sent to connect an account does not fit the network's connect method: a field it does not
+ * ask, one it needs and lacks, a server address that is none. `field` names it.
+ */
+export class InvalidConnect extends Schema.TaggedError<InvalidConnect>()("InvalidConnect", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * The account's server as stored: `https://` added when no scheme is given, no trailing slash, no query;
+ * a path is kept (a sandbox simulator lives under one).
+ */
+export const normalizeServer = (input: string): string | undefined => {
+  const trimmed = input.trim()
+  if (trimmed === "") return undefined
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
+    if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "") return undefined
+    if (url.search !== "" || url.hash !== "") return undefined
+    return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`
+  } catch {
+    return undefined
+  }
+}
+
+/** The fields a connect method takes, checked against what was sent: unknown and missing ones refused. */
+export const checkFields = (
+  platform: string,
+  connect: Connect.Connect,
+  given: Readonly<Record<string, string | undefined>>
+): InvalidConnect | Record<string, string> => {
+  const known = new Set(connect.fields.map((field) => field.name))
+  for (const name of Object.keys(given)) {
+    if (!known.has(name) && given[name] !== undefined) {
+      const asked = connect.fields.map((field) => field.name)
+      return new InvalidConnect({
+        field: name,
+        message: `${platform} does not ask for "${name}"` +
+          (asked.length === 0 ? " (it asks for nothing)" : ` (it asks for ${asked.map((n) => `"${n}"`).join(", ")})`)
+      })
+    }
+  }
+  const fields: Record<string, string> = {}
+  for (const field of connect.fields) {
+    const value = given[field.name]
+    if (value === undefined || value.trim() === "") {
+      if (field.required) return new InvalidConnect({ field: field.name, message: `${platform} needs "${field.name}" (${field.label})` })
+      continue
+    }
+    fields[field.name] = value
+  }
+  return fields
 }
 
 /** `returnTo` is not a console path: refused, so the callback can never send a person elsewhere. */
@@ -60,13 +115,17 @@ interface StateRow {
   readonly platform: string
   readonly codeVerifier: Uint8Array | null
   readonly redirectUri: string
+  readonly server: string | null
   readonly expiresAt: Date
 }
 
 /**
- * Connecting accounts through each network's OAuth: `start` gives the consent URL and remembers the flow
- * by its `state`; `complete` (the callback) checks the state, exchanges the code, reads the profile and
- * stores the account with its tokens sealed. Connecting an account again updates it and keeps its id.
+ * Connecting accounts, by each network's connect method. OAuth: `start` gives the consent URL and
+ * remembers the flow by its `state` (on a network of many servers, after registering Herald's app on the
+ * person's server once, reused for every account there); `complete` (the callback) checks the state,
+ * exchanges the code, reads the profile and stores the account with its tokens sealed. Credentials:
+ * `signIn` hands the fields to the adapter and stores what it answers the same way. Connecting an account
+ * again updates it and keeps its id.
  */
 export class Connections extends Context.Service<Connections, {
   start(input: {
@@ -76,10 +135,18 @@ export class Connections extends Context.Service<Connections, {
     readonly sandboxUsername?: string | undefined
     /** A console path to come back to after consent (see `returnTo`). */
     readonly returnTo?: string | undefined
+    /** The account's server, for networks of many servers (their connect method asks `server`). */
+    readonly server?: string | undefined
   }): Effect.Effect<
     { readonly url: string; readonly state: string; readonly expiresAt: string },
-    UnknownNetwork | InvalidReturnTo | SqlError.SqlError
+    UnknownNetwork | InvalidReturnTo | InvalidConnect | ConnectionFailed | SqlError.SqlError
   >
+  /** Signs in to a `credentials` network with the fields its connect method asks. */
+  signIn(input: {
+    readonly workspaceId: string
+    readonly platform: string
+    readonly fields: Readonly<Record<string, string>>
+  }): Effect.Effect<Account.Account, UnknownNetwork | InvalidConnect | ConnectionFailed | SqlError.SqlError>
   complete(input: {
     readonly platform: string
     readonly state: string
@@ -95,39 +162,93 @@ export class Connections extends Context.Service<Connections, {
       const cipher = yield* Cipher
       const accounts = yield* Accounts
 
+      const failed = (message: string) => new ConnectionFailed({ message })
+      const fromNetwork = (error: PublishError.PublishError) =>
+        failed(`The network refused the connection: ${error.reason.message}`)
+
+      const serverOf = (platform: string, given: string | undefined): Effect.Effect<string | null, InvalidConnect> => {
+        if (given === undefined) return Effect.succeed(null)
+        const server = normalizeServer(given)
+        return server === undefined
+          ? Effect.fail(new InvalidConnect({ field: "server", message: `"${given}" is not a server address for ${platform} (such as mastodon.social)` }))
+          : Effect.succeed(server)
+      }
+
+      /**
+       * Herald's app on a server of a network of many: the one registered before, or registered now and
+       * kept (two flows registering at once keep the first one stored).
+       */
+      const appOn = Effect.fn("Connections.appOn")(function*(adapter: Adapter.Adapter, server: string, redirectUri: string) {
+        const stored = () =>
+          sql<{ readonly clientId: string; readonly clientSecret: Uint8Array }>`
+            SELECT client_id, client_secret FROM network_apps WHERE network = ${adapter.network} AND server = ${server}`
+        const open = (row: { readonly clientId: string; readonly clientSecret: Uint8Array }) =>
+          Effect.map(Effect.mapError(cipher.open(row.clientSecret), (error) => failed(error.message)), (clientSecret): Adapter.AppClient => ({
+            clientId: row.clientId,
+            clientSecret
+          }))
+        const [known] = yield* stored()
+        if (known !== undefined) return yield* open(known)
+        if (adapter.oauth.registerApp === undefined) return undefined
+        const registered = yield* adapter.oauth.registerApp({ server, redirectUri }).pipe(
+          Effect.mapError((error) => failed(`${server} refused to register Herald: ${error.reason.message}`))
+        )
+        yield* sql`
+          INSERT INTO network_apps (network, server, client_id, client_secret)
+          VALUES (${adapter.network}, ${server}, ${registered.clientId}, ${cipher.seal(registered.clientSecret)})
+          ON CONFLICT (network, server) DO NOTHING`
+        const [kept] = yield* stored()
+        return kept === undefined ? registered : yield* open(kept)
+      })
+
       const start = Effect.fn("Connections.start")(function*(input: {
         readonly workspaceId: string
         readonly platform: string
         readonly redirectUri: string
         readonly sandboxUsername?: string | undefined
         readonly returnTo?: string | undefined
+        readonly server?: string | undefined
       }) {
         if (input.returnTo !== undefined && !isReturnPath(input.returnTo)) {
           return yield* new InvalidReturnTo({ returnTo: input.returnTo })
         }
         const adapter = yield* networks.get(input.platform)
+        if (adapter.connect.method !== "oauth") {
+          return yield* new InvalidConnect({
+            field: "platform",
+            message: `${input.platform} signs in with ${adapter.connect.method}, not a consent page: ` +
+              "POST /api/v1/accounts/connect with { platform, fields }"
+          })
+        }
+        const asksServer = Connect.asksServer(adapter.connect)
+        if (asksServer && (input.server === undefined || input.server.trim() === "")) {
+          return yield* new InvalidConnect({ field: "server", message: `${input.platform} needs "server": the address of the account's server` })
+        }
+        if (!asksServer && input.server !== undefined) {
+          return yield* new InvalidConnect({ field: "server", message: `${input.platform} has one server and takes no "server"` })
+        }
+        const server = yield* serverOf(input.platform, input.server)
+        const client = server === null ? undefined : yield* appOn(adapter, server, input.redirectUri)
         const state = withReturnTo(Pkce.state(), input.returnTo)
         const verifier = adapter.oauth.pkce ? Pkce.verifier() : undefined
         const now = yield* Clock.currentTimeMillis
         const expiresAt = new Date(now + Duration.toMillis(stateLifetime))
         yield* sql`
-          INSERT INTO oauth_states (state, workspace_id, platform, code_verifier, redirect_uri, sandbox_username, expires_at)
+          INSERT INTO oauth_states (state, workspace_id, platform, code_verifier, redirect_uri, sandbox_username, server, expires_at)
           VALUES (${state}, ${input.workspaceId}, ${input.platform},
             ${verifier === undefined ? null : cipher.seal(Redacted.make(verifier))}, ${input.redirectUri},
-            ${input.sandboxUsername ?? null}, ${expiresAt})
+            ${input.sandboxUsername ?? null}, ${server}, ${expiresAt})
         `
         const url = new URL(adapter.oauth.authorizeUrl({
           state,
           redirectUri: input.redirectUri,
-          codeChallenge: verifier === undefined ? undefined : Pkce.challenge(verifier)
+          codeChallenge: verifier === undefined ? undefined : Pkce.challenge(verifier),
+          ...(server === null ? {} : { server, client })
         }))
         if (input.sandboxUsername !== undefined) url.searchParams.set("sandbox_username", input.sandboxUsername)
         return { url: url.toString(), state, expiresAt: expiresAt.toISOString() }
       })
 
-      const failed = (message: string) => new ConnectionFailed({ message })
-      const fromNetwork = (error: PublishError.PublishError) =>
-        failed(`The network refused the connection: ${error.reason.message}`)
 
       const complete = Effect.fn("Connections.complete")(function*(input: {
         readonly platform: string
@@ -138,7 +259,7 @@ export class Connections extends Context.Service<Connections, {
         // The state is single-use: taken and deleted in one statement.
         const [row] = yield* sql<StateRow>`
           DELETE FROM oauth_states WHERE state = ${input.state}
-          RETURNING workspace_id, platform, code_verifier, redirect_uri, expires_at
+          RETURNING workspace_id, platform, code_verifier, redirect_uri, server, expires_at
         `
         if (row === undefined || row.platform !== input.platform) {
           return yield* failed("This connection link is not valid (unknown or already used state); start again")
@@ -148,12 +269,58 @@ export class Connections extends Context.Service<Connections, {
         const verifier = row.codeVerifier === null
           ? undefined
           : Redacted.value(yield* Effect.mapError(cipher.open(row.codeVerifier), (error) => failed(error.message)))
+        const context: Adapter.ServerContext = row.server === null
+          ? {}
+          : { server: row.server, client: yield* appOn(adapter, row.server, row.redirectUri) }
         const tokens = yield* adapter.oauth.exchange({
           code: input.code,
           redirectUri: row.redirectUri,
-          codeVerifier: verifier
+          codeVerifier: verifier,
+          ...context
         }).pipe(Effect.mapError(fromNetwork))
-        const profile = yield* Effect.mapError(adapter.oauth.profile(tokens.accessToken), fromNetwork)
+        const profile = yield* Effect.mapError(
+          row.server === null ? adapter.oauth.profile(tokens.accessToken) : adapter.oauth.profile(tokens.accessToken, context),
+          fromNetwork
+        )
+        return yield* store({
+          adapter,
+          workspaceId: row.workspaceId,
+          platform: input.platform,
+          signedIn: { tokens, profile, server: row.server },
+          signIn: "oauth"
+        })
+      })
+
+      const signIn = Effect.fn("Connections.signIn")(function*(input: {
+        readonly workspaceId: string
+        readonly platform: string
+        readonly fields: Readonly<Record<string, string>>
+      }) {
+        const adapter = yield* networks.get(input.platform)
+        if (adapter.connect.method !== "credentials" || adapter.credentials === undefined) {
+          return yield* new InvalidConnect({
+            field: "platform",
+            message: `${input.platform} connects through its consent page: GET /api/v1/accounts/connect/${input.platform}`
+          })
+        }
+        const checked = checkFields(input.platform, adapter.connect, input.fields)
+        if (checked instanceof InvalidConnect) return yield* checked
+        const signedIn = yield* adapter.credentials.signIn(checked).pipe(
+          Effect.mapError((error) => error._tag === "SignInRefused" ? failed(error.message) : fromNetwork(error))
+        )
+        return yield* store({ adapter, workspaceId: input.workspaceId, platform: input.platform, signedIn, signIn: "credentials" })
+      })
+
+      /** Stores a connected account (a new one, or one connected again, keeping its id) and announces it. */
+      const store = Effect.fn("Connections.store")(function*(input: {
+        readonly adapter: Adapter.Adapter
+        readonly workspaceId: string
+        readonly platform: string
+        readonly signedIn: Adapter.SignedIn
+        readonly signIn: "oauth" | "credentials"
+      }) {
+        const { adapter, signedIn: { profile, server, tokens } } = input
+        const row = { workspaceId: input.workspaceId }
         const id = yield* Ids.make(DomainIds.prefixes.account)
         const refreshToken = Option.getOrNull(Option.map(tokens.refreshToken, (token) => cipher.seal(token)))
         const expiresAt = Option.getOrNull(Option.map(tokens.expiresAt, (millis) => new Date(millis)))
@@ -169,15 +336,16 @@ export class Connections extends Context.Service<Connections, {
           readonly connectedAt: Date
         }>`
           INSERT INTO accounts (id, workspace_id, platform, username, display_name, avatar_url, status,
-            network_account_id, access_token, refresh_token, token_expires_at, scopes, connected_at)
+            network_account_id, access_token, refresh_token, token_expires_at, scopes, server, sign_in, connected_at)
           VALUES (${id}, ${row.workspaceId}, ${input.platform}, ${profile.username}, ${profile.displayName},
             ${profile.avatarUrl}, 'connected', ${profile.networkAccountId}, ${cipher.seal(tokens.accessToken)},
-            ${refreshToken}, ${expiresAt}, ${tokens.scopes.join(" ")}, now())
+            ${refreshToken}, ${expiresAt}, ${tokens.scopes.join(" ")}, ${server}, ${input.signIn}, now())
           ON CONFLICT (workspace_id, platform, network_account_id) DO UPDATE SET
             username = excluded.username, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
             status = 'connected', status_reason = NULL, access_token = excluded.access_token,
             refresh_token = coalesce(excluded.refresh_token, accounts.refresh_token),
-            token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, updated_at = now()
+            token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, server = excluded.server,
+            sign_in = excluded.sign_in, updated_at = now()
           RETURNING id, platform, username, display_name, avatar_url, status, connected_at
         `
         // Announced with the change (the outbox), so a receiver hears of every connection that committed.
@@ -194,7 +362,7 @@ export class Connections extends Context.Service<Connections, {
         // A reconnection keeps the cursor it had. Should this read fail, the first round sets it instead.
         if (adapter.inbox !== undefined) {
           yield* adapter.inbox.fetch({
-            account: { networkAccountId: profile.networkAccountId, username: profile.username, accessToken: tokens.accessToken },
+            account: { networkAccountId: profile.networkAccountId, username: profile.username, accessToken: tokens.accessToken, server },
             cursor: null
           }).pipe(
             Effect.flatMap((page) =>
@@ -230,7 +398,7 @@ export class Connections extends Context.Service<Connections, {
         yield* accounts.changed(workspaceId)
       })
 
-      return Connections.of({ start, complete, disconnect })
+      return Connections.of({ start, complete, signIn, disconnect })
     })
   )
 }

@@ -4,6 +4,11 @@ import { AccountsApi, ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Accounts, Connections } from "@herald/core"
 import { PublicUrl } from "../PublicUrl.ts"
 
+// A field of the connect method that is unknown, missing or malformed: `400 invalid`, naming it. A field of
+// the sign-in's `fields` is named as `fields.<name>`.
+const invalidField = (error: Connections.InvalidConnect) =>
+  Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))
+
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
   "accounts",
@@ -26,14 +31,32 @@ export const layer = HttpApiBuilder.group(
             platform: params.platform,
             redirectUri: `${publicUrl}/oauth/${params.platform}/callback`,
             sandboxUsername: query.username,
-            returnTo: query.returnTo
+            returnTo: query.returnTo,
+            server: query.server
           }).pipe(
             Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
             Effect.catchTag("InvalidReturnTo", (error) =>
               Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "returnTo", message: error.message }] }))),
+            Effect.catchTag("InvalidConnect", invalidField),
+            Effect.catchTag("ConnectionFailed", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
             Effect.catchTag("SqlError", Effect.die)
           )
           return { data: new AccountsApi.ConnectLink({ url: started.url, expiresAt: started.expiresAt }) }
+        }))
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* Authorization.CurrentPrincipal
+          const data = yield* connections.signIn({
+            workspaceId: principal.workspaceId,
+            platform: payload.platform,
+            fields: payload.fields
+          }).pipe(
+            Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+            Effect.catchTag("InvalidConnect", invalidField),
+            Effect.catchTag("ConnectionFailed", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
+            Effect.catchTag("SqlError", Effect.die)
+          )
+          return { data }
         }))
       .handle("disconnect", ({ params }) =>
         Effect.gen(function*() {

@@ -1,0 +1,253 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { SqlClient } from "effect/sql"
+import { Adapter, AdapterConfig, Connect } from "@herald/adapter-kit"
+import { ExampleNetwork } from "@herald/adapter-kit/testing"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+
+// The two sign-in paths beside OAuth, end to end over real HTTP, with small test networks made from the
+// kit's example network: `keyed` signs in with a handle and an app password (as Bluesky does); `fedi` has
+// a server per account and registers Herald there on first use (as Mastodon does).
+
+const password = "correct-horse-battery"
+
+/** A network signed in to with a handle and an app password; anything but `password` is refused in words. */
+const keyedPackage: NetworkPackage = {
+  network: "keyed",
+  make: (config) =>
+    Effect.map(ExampleNetwork.make(config), ({ inbox: _inbox, oauth: _oauth, ...example }) =>
+      Adapter.make({
+        ...example,
+        network: "keyed",
+        name: "Keyed",
+        connect: Connect.credentials([
+          new Connect.Field({ name: "identifier", label: "Handle", required: true, secret: false }),
+          new Connect.Field({ name: "password", label: "App password", required: true, secret: true })
+        ]),
+        credentials: {
+          signIn: (fields) =>
+            fields["password"] === password
+              ? Effect.succeed({
+                tokens: {
+                  accessToken: Redacted.make(`token-of-${fields["identifier"]}`),
+                  refreshToken: Option.none(),
+                  expiresAt: Option.none(),
+                  scopes: []
+                },
+                profile: {
+                  networkAccountId: `did:${fields["identifier"]}`,
+                  username: fields["identifier"]!,
+                  displayName: null,
+                  avatarUrl: null
+                },
+                server: "https://pds.keyed.test"
+              })
+              : Effect.fail(new Adapter.SignInRefused({ message: "Wrong handle or app password" })),
+          sandboxFields: (username) => ({ identifier: username, password })
+        }
+      })),
+  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "keyed" }),
+  realConfig: examplePackage.realConfig,
+  offered: AdapterConfig.always
+}
+
+/** What the `fedi` network's servers were asked: each app registration, and the app each step was given. */
+const registrations: Array<string> = []
+const clientsSeen: Array<string | undefined> = []
+
+/** A network of many servers: the example network's OAuth, with Herald's app registered per server. */
+const fediPackage: NetworkPackage = {
+  network: "fedi",
+  make: (config) =>
+    Effect.map(ExampleNetwork.make(config), (example) =>
+      Adapter.make({
+        ...example,
+        network: "fedi",
+        name: "Fedi",
+        connect: Connect.instance,
+        oauth: {
+          ...example.oauth,
+          registerApp: ({ server }) =>
+            Effect.sync(() => {
+              registrations.push(server)
+              return { clientId: `app-${registrations.length}`, clientSecret: Redacted.make(`app-secret-${registrations.length}`) }
+            }),
+          authorizeUrl: (params) => {
+            clientsSeen.push(params.client?.clientId)
+            return example.oauth.authorizeUrl(params)
+          },
+          exchange: (params) => {
+            clientsSeen.push(params.client?.clientId)
+            return example.oauth.exchange(params)
+          }
+        }
+      })),
+  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "fedi" }),
+  realConfig: examplePackage.realConfig,
+  offered: AdapterConfig.always
+}
+
+/** Every log line of the server, at every level: a secret must appear in none. */
+const logged: Array<string> = []
+const capture = Logger.make((options) => void logged.push(Logger.formatLogFmt.log(options)))
+
+const signIn = (base: string, key: string, body: unknown) =>
+  request(`${base}/api/v1/accounts/connect`, {
+    method: "POST",
+    headers: { ...bearer(key), "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+
+/** Connects a `fedi` account on `server` through the consent page and the callback, as a browser would. */
+const connectFedi = (base: string, key: string, server: string, username: string) =>
+  Effect.gen(function*() {
+    const started = yield* request(
+      `${base}/api/v1/accounts/connect/fedi?${new URLSearchParams({ server, username })}`,
+      { headers: bearer(key) }
+    )
+    assert.strictEqual(started.status, 200, started.text)
+    const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
+    assert.strictEqual(consent.status, 302)
+    const callback = yield* request(consent.headers.get("location")!.replace("localhost", "127.0.0.1"))
+    assert.strictEqual(callback.status, 200, callback.text)
+    return callback
+  })
+
+const server = serverLayer({}, [examplePackage, keyedPackage, fediPackage]).pipe(
+  Layer.provide(Logger.layer([capture])),
+  Layer.provide(Layer.succeed(References.MinimumLogLevel, "All"))
+)
+
+layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", (it) => {
+  it.effect("GET /networks describes each network's connect method and its fields", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const networks = yield* request(`${base}/api/v1/networks`, { headers: bearer(key.key) })
+      const connectOf = (network: string) => networks.body.data.find((entry: any) => entry.key === network).connect
+      assert.strictEqual(connectOf("keyed").method, "credentials")
+      assert.deepStrictEqual(connectOf("keyed").fields.map((field: any) => [field.name, field.required, field.secret]), [
+        ["identifier", true, false],
+        ["password", true, true]
+      ])
+      // OAuth on the person's server (the sandbox adds its simulated account's name after it).
+      assert.strictEqual(connectOf("fedi").method, "oauth")
+      assert.deepStrictEqual(connectOf("fedi").fields[0], { ...Connect.serverField })
+    }))
+
+  it.effect("a credentials network connects over the API: 201 with the account, announced, secret kept nowhere", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key, workspace } = yield* workspaceWithKey()
+      const answer = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "alice.test", password } })
+      assert.strictEqual(answer.status, 201, answer.text)
+      assert.deepInclude(answer.body.data, { platform: "keyed", username: "alice.test", status: "connected" })
+      assert.notInclude(answer.text, password)
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ readonly server: string | null; readonly signIn: string; readonly stored: string }>`
+        SELECT server, sign_in, accounts::text AS stored FROM accounts WHERE id = ${answer.body.data.id}`
+      assert.strictEqual(row!.server, "https://pds.keyed.test")
+      assert.strictEqual(row!.signIn, "credentials")
+      assert.notInclude(row!.stored, password)
+      assert.notInclude(row!.stored, "token-of-alice.test", "the access token is sealed")
+      const events = yield* sql<{ readonly event: string; readonly payload: string }>`
+        SELECT event, data::text AS payload FROM events WHERE workspace_id = ${workspace.id}`
+      const connected = events.find((event) => event.event === "account.connected")
+      assert.isDefined(connected)
+      assert.include(connected!.payload, answer.body.data.id)
+      // Signing in again is the same account, kept under its id.
+      const again = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "alice.test", password } })
+      assert.strictEqual(again.body.data.id, answer.body.data.id)
+      assert.isFalse(logged.some((line) => line.includes(password)), "the app password was logged")
+    }))
+
+  it.effect("wrong credentials are 400 invalid in the network's words; unknown and missing fields are named", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const wrong = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "bob.test", password: "nope-secret-9" } })
+      assert.strictEqual(wrong.status, 400, wrong.text)
+      assert.strictEqual(wrong.body.error.code, "invalid")
+      assert.include(wrong.body.error.message, "Wrong handle or app password")
+      assert.notInclude(wrong.text, "nope-secret-9")
+      const missing = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "bob.test" } })
+      assert.strictEqual(missing.status, 400)
+      assert.include(missing.body.error.message, `"password"`)
+      assert.strictEqual(missing.body.error.details[0].field, "password")
+      const unknown = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "b", password, pin: "1" } })
+      assert.strictEqual(unknown.status, 400)
+      assert.strictEqual(unknown.body.error.details[0].field, "pin")
+      // An OAuth network is not signed in to with fields, and a credentials one has no consent page.
+      const oauth = yield* signIn(base, key.key, { platform: "example", fields: {} })
+      assert.strictEqual(oauth.status, 400)
+      assert.include(oauth.body.error.message, "GET /api/v1/accounts/connect/example")
+      const consent = yield* request(`${base}/api/v1/accounts/connect/keyed`, { headers: bearer(key.key) })
+      assert.strictEqual(consent.status, 400)
+      assert.include(consent.body.error.message, "POST /api/v1/accounts/connect")
+      const none = yield* signIn(base, key.key, { platform: "nowhere", fields: {} })
+      assert.strictEqual(none.status, 404)
+      const listed = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })
+      assert.deepStrictEqual(listed.body.data, [])
+      assert.isFalse(logged.some((line) => line.includes("nope-secret-9")), "the wrong password was logged")
+    }))
+
+  it.effect("a network of many servers registers Herald once per server and reuses it for the next account there", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const before = registrations.length
+      yield* connectFedi(base, key.key, "One.Example/", "carol")
+      yield* connectFedi(base, key.key, "https://one.example", "dave")
+      assert.deepStrictEqual(registrations.slice(before), ["https://one.example"])
+      // Both accounts' consent pages and code exchanges were given the one app registered there.
+      assert.deepStrictEqual(clientsSeen.slice(-4), Array(4).fill(`app-${before + 1}`))
+      yield* connectFedi(base, key.key, "two.example", "erin")
+      assert.deepStrictEqual(registrations.slice(before), ["https://one.example", "https://two.example"])
+      assert.deepStrictEqual(clientsSeen.slice(-2), Array(2).fill(`app-${before + 2}`))
+      const sql = yield* SqlClient.SqlClient
+      const accounts = yield* sql<{ readonly username: string; readonly server: string }>`
+        SELECT username, server FROM accounts WHERE platform = 'fedi' ORDER BY username`
+      assert.deepStrictEqual(accounts.map((row) => [row.username, row.server]), [
+        ["carol", "https://one.example"],
+        ["dave", "https://one.example"],
+        ["erin", "https://two.example"]
+      ])
+      const apps = yield* sql<{ readonly server: string; readonly stored: string }>`
+        SELECT server, network_apps::text AS stored FROM network_apps WHERE network = 'fedi' ORDER BY server`
+      assert.deepStrictEqual(apps.map((app) => app.server), ["https://one.example", "https://two.example"])
+      assert.isFalse(apps.some((app) => app.stored.includes("app-secret")), "the app's secret is sealed")
+    }))
+
+  it.effect("a network of many servers needs a server address; a single-host network takes none", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const missing = yield* request(`${base}/api/v1/accounts/connect/fedi`, { headers: bearer(key.key) })
+      assert.strictEqual(missing.status, 400)
+      assert.strictEqual(missing.body.error.details[0].field, "server")
+      const bad = yield* request(`${base}/api/v1/accounts/connect/fedi?server=ftp://x.example`, { headers: bearer(key.key) })
+      assert.strictEqual(bad.status, 400)
+      assert.include(bad.body.error.message, "not a server address")
+      const single = yield* request(`${base}/api/v1/accounts/connect/example?server=one.example`, { headers: bearer(key.key) })
+      assert.strictEqual(single.status, 400)
+      assert.strictEqual(single.body.error.details[0].field, "server")
+    }))
+})
+
+describe("offered outside the sandbox", () => {
+  // No client id or secret is set for any of them: the example network (the default rule) is not offered,
+  // the two that need none say so themselves.
+  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, keyedPackage, fediPackage]), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })("real mode", (it) => {
+    it.effect("each package's offered decides GET /networks", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const { key } = yield* workspaceWithKey()
+        const networks = yield* request(`${base}/api/v1/networks`, { headers: bearer(key.key) })
+        assert.deepStrictEqual(networks.body.data.map((network: any) => network.key).sort(), ["fedi", "keyed"])
+      }))
+  })
+})
