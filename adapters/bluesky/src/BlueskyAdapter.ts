@@ -11,8 +11,9 @@ import * as RichText from "./internal/richText.ts"
  * Bluesky through the AT Protocol: an app-password session (`com.atproto.server.createSession`, renewed
  * with `refreshSession`), then every post a `com.atproto.repo.createRecord` of an `app.bsky.feed.post`
  * with its facets, images or video uploaded first as blobs, and the thread and first comment as replies
- * chained under it (https://docs.bsky.app/docs/advanced-guides/posts). Nothing is processed
- * asynchronously: a post is out once its record is made, so `publish` answers `Published` at once.
+ * chained under it (https://docs.bsky.app/docs/advanced-guides/posts). A post is out once its record is
+ * made; each reply that follows it (thread, first comment) is its own step, so publishing a post with
+ * replies answers `Processing` and goes on in `poll`, where a failure retries that reply, not the post.
  */
 
 const network = "bluesky"
@@ -129,56 +130,73 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return yield* client.createPost(account.accessToken, account.networkAccountId, record)
     })
 
-    /**
-     * The thread's follow-ups, each a reply to the one above (`root` stays the first post), then the first
-     * comment, a reply to the post. With `lookFirst` (a post found after a crash) each part is looked for
-     * among the account's records first, by its parent and text, and only made when it is not there.
-     */
-    const afterPost = Effect.fnUntraced(function*(input: Adapter.PublishInput, root: Request.StrongRef, lookFirst: boolean) {
-      const parts = Request.partsAfter(input.post)
-      if (parts.length === 0) return
-      const existing = lookFirst ? yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId) : []
-      let parent = root
-      for (const part of parts) {
-        const above = part.kind === "thread" ? parent : root
-        const found = existing.find((entry) =>
-          entry.value.reply?.parent.uri === above.uri && Request.sameText(part.text, entry.value.text)
-        )
-        const made = found !== undefined
-          ? { uri: found.uri, cid: found.cid }
-          : yield* makePost(input.account, part.text, { reply: Request.replyTo(root, above) })
-        if (part.kind === "thread") parent = made
-      }
-    })
-
     /** Every rule the texts break, refused before anything is sent. */
     const lengthChecked = (texts: ReadonlyArray<string>) => {
       const problems = texts.flatMap((text) => RichText.lengthProblems(text))
       return problems.length === 0 ? Effect.void : Effect.fail(PublishError.rejected(network, problems.join("; ")))
     }
 
+    const processing = (progress: Request.Progress): Adapter.PublishStep => ({
+      _tag: "Processing",
+      handle: Request.encodeProgress(progress),
+      // The next reply can go at once; it is its own step so that a failure there retries it, not the post.
+      checkAfterMs: 0
+    })
+
+    /** What follows the first post: its replies (thread, first comment) one per step, or nothing. */
+    const afterRoot = (input: Adapter.PublishInput, root: Request.StrongRef): Adapter.PublishStep =>
+      Request.partsAfter(input.post).length === 0
+        ? { _tag: "Published", published: published(input.account, root) }
+        : processing({ root, parent: root, next: 0 })
+
     const publish = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
       yield* lengthChecked([input.post.text, ...Request.partsAfter(input.post).map((part) => part.text)])
       const uploaded = yield* Effect.forEach(input.post.media, (item) => upload(input.account, item))
       const root = yield* makePost(input.account, input.post.text, { embed: Request.embed(uploaded) })
-      yield* afterPost(input, root, false)
-      return { _tag: "Published", published: published(input.account, root) } satisfies Adapter.PublishStep
+      return afterRoot(input, root)
+    })
+
+    /**
+     * The next reply: a thread's follow-up answers the one above (`root` stays the first post), the first
+     * comment answers the post. On a `resumed` step the reply may already exist (Herald stopped after
+     * sending it): it is looked for among the account's records, by its parent and text, and gone on from.
+     */
+    const poll = Effect.fnUntraced(function*(input: Adapter.PublishInput, handle: string) {
+      const progress = Request.decodeProgress(handle)
+      if (progress === undefined) return yield* Effect.fail(PublishError.rejected(network, `unknown publishing handle "${handle}"`))
+      const parts = Request.partsAfter(input.post)
+      const part = parts[progress.next]
+      if (part === undefined) return { _tag: "Published", published: published(input.account, progress.root) } as const
+      const above = part.kind === "thread" ? progress.parent : progress.root
+      const found = input.resumed === true
+        ? (yield* PublishError.lookingFirst(
+          network,
+          "the reply",
+          client.recentPosts(input.account.accessToken, input.account.networkAccountId)
+        )).find((entry) => entry.value.reply?.parent.uri === above.uri && Request.sameText(part.text, entry.value.text))
+        : undefined
+      const made = found !== undefined
+        ? { uri: found.uri, cid: found.cid }
+        : yield* makePost(input.account, part.text, { reply: Request.replyTo(progress.root, above) })
+      const next = { root: progress.root, parent: part.kind === "thread" ? made : progress.parent, next: progress.next + 1 }
+      return next.next >= parts.length
+        ? { _tag: "Published", published: published(input.account, progress.root) } as const
+        : processing(next)
     })
 
     /**
      * The post a lost try made: the account's newest record with the post's text that answers nothing (a
      * thread's follow-ups and first comment are replies). Found, its follow-ups and first comment are
-     * finished there, each looked for first.
+     * finished there, each looked for first (the resumed `poll`), so the post is found whole.
      */
-    const reconcile = (input: Adapter.PublishInput) =>
-      Effect.gen(function*() {
-        const records = yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId)
-        const root = records.find((entry) => entry.value.reply === undefined && Request.sameText(input.post.text, entry.value.text))
-        if (root === undefined) return Option.none<Adapter.Published>()
-        const ref = { uri: root.uri, cid: root.cid }
-        yield* afterPost(input, ref, true)
-        return Option.some(published(input.account, ref))
-      })
+    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      const records = yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId)
+      const root = records.find((entry) => entry.value.reply === undefined && Request.sameText(input.post.text, entry.value.text))
+      if (root === undefined) return Option.none<Adapter.Published>()
+      let step = afterRoot(input, { uri: root.uri, cid: root.cid })
+      while (step._tag === "Processing") step = yield* poll({ ...input, resumed: true }, step.handle)
+      return Option.some(step.published)
+    })
 
     const inbox: Adapter.InboxHooks = {
       fetch: Effect.fnUntraced(function*({ account, cursor }) {
@@ -251,6 +269,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         sandboxFields: (username) => ({ identifier: username, password: "sandbox-app-password" })
       },
       publish,
+      poll,
       reconcile,
       inbox
     })

@@ -39,5 +39,6 @@ export const capabilities: Adapter.Capabilities = {
   // A session's access JWT lasts about 2 hours and is renewed with its refresh JWT (`refreshSession`).
   refresh: true,
   reconcile: true,
-  asyncProcessing: false
+  // Each reply after the post (thread, first comment) is its own step, answered `Processing` between.
+  asyncProcessing: true
 }

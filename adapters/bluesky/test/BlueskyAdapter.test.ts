@@ -46,6 +46,25 @@ AdapterSuite.suite("bluesky", {
         )
       }))
 
+    it.effect("a reply that fails in a thread is retried alone: the first post is never sent again", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "flaky_thread")
+        const stamp = Date.now()
+        const input = { account, post: AdapterSuite.post({ text: `start ${stamp}`, thread: [`wobbly #sandbox-flaky ${stamp}`] }) }
+        const first = yield* ctx.adapter.publish(input)
+        assert.strictEqual(first._tag, "Processing")
+        const handle = first._tag === "Processing" ? first.handle : ""
+        const failed = yield* Effect.flip(ctx.adapter.poll!(input, handle))
+        assert.isTrue(failed.retryable)
+        const done = yield* ctx.adapter.poll!(input, handle)
+        assert.strictEqual(done._tag, "Published")
+        assert.deepStrictEqual(
+          ctx.simulator.state.postsOf(account.networkAccountId).map((post) => post.text).reverse(),
+          [`start ${stamp}`, `wobbly #sandbox-flaky ${stamp}`]
+        )
+      }))
+
     it.effect("sends links, hashtags and resolved mentions as facets, and images with their blobs", () =>
       Effect.gen(function*() {
         const ctx = yield* context

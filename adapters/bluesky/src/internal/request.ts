@@ -87,3 +87,21 @@ export const sameText = (sent: string, listed: string | undefined): boolean =>
 /** The post's web link: `https://bsky.app/profile/<handle>/post/<rkey>`. */
 export const permalink = (webBaseUrl: string, handle: string, uri: string): string =>
   `${webBaseUrl}/profile/${handle}/post/${uri.slice(uri.lastIndexOf("/") + 1)}`
+
+/** Where a post with replies stands between two steps: its first post, the reply above the next, and which part is next. */
+export interface Progress {
+  readonly root: StrongRef
+  readonly parent: StrongRef
+  readonly next: number
+}
+
+export const encodeProgress = (progress: Progress): string =>
+  ["replies", progress.root.uri, progress.root.cid, progress.parent.uri, progress.parent.cid, String(progress.next)].join(" ")
+
+/** Undefined for a handle this adapter did not write. URIs and CIDs hold no spaces. */
+export const decodeProgress = (handle: string): Progress | undefined => {
+  const [tag, rootUri, rootCid, parentUri, parentCid, next, ...rest] = handle.split(" ")
+  if (tag !== "replies" || rest.length > 0 || next === undefined || !/^\d+$/.test(next)) return undefined
+  if (!rootUri || !rootCid || !parentUri || !parentCid) return undefined
+  return { root: { uri: rootUri, cid: rootCid }, parent: { uri: parentUri, cid: parentCid }, next: Number(next) }
+}
