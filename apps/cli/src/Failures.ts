@@ -1,3 +1,5 @@
+import { ErrorShape } from "@herald/core"
+
 // What a failed command says: the API's error code and a sentence that names the cause and what to do,
 // never an empty message.
 
@@ -19,7 +21,8 @@ const listenFailure = (error: unknown): unknown => {
   return undefined
 }
 
-const codeByTag: Record<string, string> = { InvalidSetting: "invalid", DataDirBusy: "conflict" }
+/** The CLI's own errors; a domain error's code comes from ErrorShape, as REST and MCP answer it. */
+const cliCodeByTag: Record<string, string> = { DataDirBusy: "conflict" }
 
 export const describe = (error: unknown): Described => {
   const listening = listenFailure(error)
@@ -39,7 +42,8 @@ export const describe = (error: unknown): Described => {
         return { code: "internal", message: `Could not listen on ${where}: ${String(field(listening, "message") ?? field(listening, "code"))}` }
     }
   }
-  const code = text(field(error, "code")) ?? codeByTag[String(field(error, "_tag"))] ?? "internal"
+  const tag = String(field(error, "_tag"))
+  const code = text(field(error, "code")) ?? ErrorShape.codeOfTag(tag) ?? cliCodeByTag[tag] ?? "internal"
   const message = text(field(error, "message")) ??
     text(field(field(error, "cause"), "message")) ??
     `${String(field(error, "_tag") ?? "The command")} failed without saying why`

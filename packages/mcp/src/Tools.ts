@@ -2,7 +2,7 @@ import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
-import { Accounts, Media, Networks, Posts } from "@herald/core"
+import { Accounts, ErrorShape, Media, Networks, Posts } from "@herald/core"
 import { Account, Post, PostStatus, SafeText } from "@herald/domain"
 
 /**
@@ -115,6 +115,12 @@ const checkText = (args: unknown): Effect.Effect<void, ToolFailure> => {
 const fail = (code: ApiError.Code, error: { readonly message: string }, details?: unknown) =>
   Effect.fail(new ToolFailure(details === undefined ? { code, message: error.message } : { code, message: error.message, details }))
 
+/** A domain error as the tool error REST would have answered for it (ErrorShape). */
+const domainFailure = (error: ErrorShape.DomainError) => {
+  const { code, details, message } = ErrorShape.of(error)
+  return fail(code, { message }, details)
+}
+
 const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
 
 const timing = "Timing: send exactly one of scheduledAt (an ISO 8601 time with a zone, not more than 60 s in the past), " +
@@ -168,10 +174,7 @@ export const make = Effect.gen(function*() {
     effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | SqlError.SqlError, R>
   ): Effect.Effect<A, ToolFailure, R> =>
     effect.pipe(
-      Effect.catchTag("PostInvalid", (error) => fail("invalid", error, error.problems)),
-      Effect.catchTag("PostNotFound", (error) => fail("not_found", error)),
-      Effect.catchTag("PostConflict", (error) => fail("conflict", error)),
-      Effect.catchTag("SqlError", Effect.die)
+      Effect.catchTags({ PostInvalid: domainFailure, PostNotFound: domainFailure, PostConflict: domainFailure, SqlError: Effect.die })
     )
 
   return [
@@ -273,7 +276,7 @@ export const make = Effect.gen(function*() {
           }
           // Refused before decoding: the decoded size is known from the length.
           if (Math.floor(text.length * 3 / 4) - (text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0) > maxImageBytes) {
-            return yield* fail("too_large", new Media.MediaTooLarge({ kind: "image", limit: maxImageBytes }))
+            return yield* domainFailure(new Media.MediaTooLarge({ kind: "image", limit: maxImageBytes }))
           }
           const bytes = new Uint8Array(Buffer.from(text, "base64"))
           const stored = yield* media.upload({
@@ -283,8 +286,8 @@ export const make = Effect.gen(function*() {
             body: Stream.make(bytes)
           }).pipe(
             Effect.catchTags({
-              MediaInvalid: (error) => fail("invalid", error),
-              MediaTooLarge: (error) => fail("too_large", error),
+              MediaInvalid: domainFailure,
+              MediaTooLarge: domainFailure,
               SqlError: Effect.die,
               PlatformError: Effect.die
             })

@@ -2,6 +2,7 @@ import { Cause, Effect, Option, type Types } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, SchemaProblems } from "@herald/api"
+import { ErrorShape } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
 
 // One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
@@ -78,21 +79,11 @@ const render = (
 // Answers some layer produced itself (the HttpApi framework answers an unsupported Content-Type with a plain
 // 415, for one) are re-rendered so that every error a client sees has the same shape.
 const codeForStatus = (status: number): ApiError.Code =>
-  status === 401
-    ? "unauthorized"
-    : status === 403
-    ? "forbidden"
-    : status === 404 || status === 405
+  status === 405
     ? "not_found"
-    : status === 409
-    ? "conflict"
-    : status === 413
-    ? "too_large"
-    : status === 429
-    ? "rate_limited"
     : status >= 500
     ? "internal"
-    : "invalid"
+    : ApiError.codes.find((code) => ErrorShape.statusOf[code] === status) ?? "invalid"
 
 const reshape = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
 (
@@ -118,6 +109,33 @@ const keptHeaders = (headers: Record<string, string>) => {
     if (name !== "content-length" && name !== "content-type") kept[name] = headers[name]!
   }
   return kept
+}
+
+/** The REST error class of each code a domain error answers. */
+const errorClasses = {
+  unauthorized: ApiError.Unauthorized,
+  forbidden: ApiError.Forbidden,
+  invalid: ApiError.Invalid,
+  not_found: ApiError.NotFound,
+  conflict: ApiError.Conflict,
+  too_large: ApiError.TooLarge,
+  rate_limited: ApiError.RateLimited
+} as const
+
+type ErrorClasses = typeof errorClasses
+
+/**
+ * Fails a handler with the REST error a domain error answers (ErrorShape: its code, message and details),
+ * typed as the one class its code is, so the endpoint's declared errors still check it.
+ */
+export const domainError = <E extends ErrorShape.DomainError>(
+  error: E
+): Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>> => {
+  const shape = ErrorShape.of(error)
+  const ErrorClass: ErrorClasses[keyof ErrorClasses] = errorClasses[shape.code]
+  return Effect.fail(
+    new ErrorClass(shape.details === undefined ? { message: shape.message } : { message: shape.message, details: shape.details })
+  ) as Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>>
 }
 
 const isTagged = (value: unknown, tag: string): boolean =>

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Inbox } from "@herald/core"
+import { domainError } from "./ErrorRendering.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
@@ -23,9 +24,6 @@ const pageOf = (query: { readonly limit?: string | undefined; readonly cursor?: 
 const nextCursor = (next: Option.Option<{ readonly at: Date; readonly id: string }>) =>
   Option.getOrNull(Option.map(next, (value) => Buffer.from(`${value.at.toISOString()}|${value.id}`).toString("base64url")))
 
-const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
-const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
-
 export const layer = HttpApiBuilder.group(
   HeraldApi.HeraldApi,
   "inbox",
@@ -45,7 +43,7 @@ export const layer = HttpApiBuilder.group(
       .handle("messages", ({ params, query }) =>
         Effect.gen(function*() {
           const page = yield* inbox.messages(yield* workspace, params.id, yield* pageOf(query)).pipe(
-            Effect.catchTag("InboxNotFound", notFound),
+            Effect.catchTag("InboxNotFound", domainError),
             Effect.catchTag("SqlError", Effect.die)
           )
           return { data: page.items, nextCursor: nextCursor(page.next) }
@@ -53,15 +51,15 @@ export const layer = HttpApiBuilder.group(
       .handle("replyToComment", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.replyToComment(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", notFound),
-          Effect.catchTag("InboxSendFailed", conflict),
+          Effect.catchTag("InboxNotFound", domainError),
+          Effect.catchTag("InboxSendFailed", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("sendMessage", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.sendMessage(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", notFound),
-          Effect.catchTag("InboxSendFailed", conflict),
+          Effect.catchTag("InboxNotFound", domainError),
+          Effect.catchTag("InboxSendFailed", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })

@@ -3,13 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, ListQuery, PostsApi } from "@herald/api"
 import { Posts } from "@herald/core"
 import { Post } from "@herald/domain"
-
-const invalid = (error: Posts.PostInvalid) =>
-  Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
-const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
-
-const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
-const forbidden = (error: { readonly message: string }) => Effect.fail(new ApiError.Forbidden({ message: error.message }))
+import { domainError } from "./ErrorRendering.ts"
 
 /** Who acts: the key's member and role (null for a workspace key). */
 const actor = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal): Posts.Actor => ({
@@ -27,13 +21,13 @@ export const layer = HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.create(workspaceId, payload, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", invalid),
+          Effect.catchTag("PostInvalid", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostNotFound", notFound),
+          Effect.catchTag("PostNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("list", ({ query }) =>
@@ -53,49 +47,49 @@ export const layer = HttpApiBuilder.group(
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.update(workspaceId, params.id, payload, undefined, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", invalid),
-          Effect.catchTag("PostNotFound", notFound),
-          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("PostInvalid", domainError),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("retry", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.retry(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostNotFound", notFound),
-          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("submit", ({ params }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.submit(workspaceId, params.id, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", invalid),
-          Effect.catchTag("PostNotFound", notFound),
-          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("PostInvalid", domainError),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("approve", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.approve(workspaceId, params.id, by, payload.note)).pipe(
             Effect.map((data) => ({ data })),
-            Effect.catchTag("PostNotFound", notFound),
-            Effect.catchTag("PostConflict", conflict),
-            Effect.catchTag("PostForbidden", forbidden),
+            Effect.catchTag("PostNotFound", domainError),
+            Effect.catchTag("PostConflict", domainError),
+            Effect.catchTag("PostForbidden", domainError),
             Effect.catchTag("SqlError", Effect.die)
           ))
       .handle("requestChanges", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.requestChanges(workspaceId, params.id, by, payload.note)).pipe(
             Effect.map((data) => ({ data })),
-            Effect.catchTag("PostNotFound", notFound),
-            Effect.catchTag("PostConflict", conflict),
-            Effect.catchTag("PostForbidden", forbidden),
+            Effect.catchTag("PostNotFound", domainError),
+            Effect.catchTag("PostConflict", domainError),
+            Effect.catchTag("PostForbidden", domainError),
             Effect.catchTag("SqlError", Effect.die)
           ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("PostNotFound", notFound),
-          Effect.catchTag("PostConflict", conflict),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })

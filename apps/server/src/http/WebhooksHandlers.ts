@@ -2,11 +2,7 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { WebhookDelivery, Webhooks } from "@herald/core"
-
-const invalid = (error: Webhooks.WebhookInvalid) =>
-  Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
-const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
-const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
+import { domainError } from "./ErrorRendering.ts"
 
 /** `limit` 1 to 100 (20 by default) and `cursor`, the previous page's `nextCursor`. */
 const parsePage = (query: { readonly limit?: string | undefined; readonly cursor?: string | undefined }) => {
@@ -34,8 +30,8 @@ export const layer = HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.create(workspaceId, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookInvalid", invalid),
-          Effect.catchTag("WebhookConflict", conflict),
+          Effect.catchTag("WebhookInvalid", domainError),
+          Effect.catchTag("WebhookConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("list", () =>
@@ -46,34 +42,34 @@ export const layer = HttpApiBuilder.group(
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.update(workspaceId, params.id, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookInvalid", invalid),
-          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookInvalid", domainError),
+          Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("test", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", notFound),
-          Effect.catchTag("WebhookDeliveryConflict", conflict),
+          Effect.catchTag("WebhookNotFound", domainError),
+          Effect.catchTag("WebhookDeliveryConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("redeliver", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.redeliver(workspaceId, params.id, params.deliveryId)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", notFound),
-          Effect.catchTag("WebhookDeliveryConflict", conflict),
+          Effect.catchTag("WebhookNotFound", domainError),
+          Effect.catchTag("WebhookDeliveryConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("deliveries", ({ params, query }) =>
@@ -82,7 +78,7 @@ export const layer = HttpApiBuilder.group(
           const page = parsePage(query)
           if ("problem" in page) return yield* new ApiError.Invalid({ message: page.problem.message, details: [page.problem] })
           const found = yield* delivery.deliveries(workspaceId, params.id, page).pipe(
-            Effect.catchTag("WebhookNotFound", notFound),
+            Effect.catchTag("WebhookNotFound", domainError),
             Effect.catchTag("SqlError", Effect.die)
           )
           return {
@@ -94,7 +90,7 @@ export const layer = HttpApiBuilder.group(
       .handle("rotateSecret", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.rotateSecret(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", notFound),
+          Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })

@@ -1,0 +1,106 @@
+import type { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
+import type { MediaInvalid, MediaNotFound, MediaTooLarge } from "./Media.ts"
+import type { PersonInvalid } from "./People.ts"
+import type { PostConflict, PostForbidden, PostInvalid, PostNotFound } from "./Posts.ts"
+import type { ReviewInvalid, ReviewProfileNotFound } from "./Reviews.ts"
+import type { InvalidSetting } from "./Settings.ts"
+import type { InvitationNotFound, MemberNotFound, TeamConflict, TeamInvalid } from "./Team.ts"
+import type { WebhookConflict as WebhookDeliveryConflict } from "./WebhookDelivery.ts"
+import type { WebhookConflict, WebhookInvalid, WebhookNotFound } from "./Webhooks.ts"
+import type { WorkspaceNotFound } from "./Workspaces.ts"
+
+// What a domain error says to a client, in the reference's error shape (`{ code, message, details? }` with
+// its HTTP status), once for every surface: REST renders it as the answer, MCP as the tool error, the CLI
+// as its failure line. An error that needs more than this (a header, a redirect) is rendered by its
+// surface around the shape, not instead of it.
+
+/** The reference's error codes, plus `internal` for the unexpected (the same list as `ApiError.codes`). */
+export type Code = "unauthorized" | "forbidden" | "invalid" | "not_found" | "conflict" | "too_large" | "rate_limited" | "internal"
+
+export const statusOf: { readonly [code in Code]: number } = {
+  unauthorized: 401,
+  forbidden: 403,
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  internal: 500
+}
+
+/** The domain errors clients see, each with the code it answers. */
+export type DomainError =
+  | PostInvalid
+  | PostNotFound
+  | PostConflict
+  | PostForbidden
+  | MediaInvalid
+  | MediaTooLarge
+  | MediaNotFound
+  | WebhookInvalid
+  | WebhookNotFound
+  | WebhookConflict
+  | WebhookDeliveryConflict
+  | TeamInvalid
+  | TeamConflict
+  | MemberNotFound
+  | InvitationNotFound
+  | InboxNotFound
+  | InboxSendFailed
+  | WorkspaceNotFound
+  | ReviewInvalid
+  | ReviewProfileNotFound
+  | PersonInvalid
+  | InvalidSetting
+
+export const byTag = {
+  PostInvalid: "invalid",
+  PostNotFound: "not_found",
+  PostConflict: "conflict",
+  PostForbidden: "forbidden",
+  MediaInvalid: "invalid",
+  MediaTooLarge: "too_large",
+  MediaNotFound: "not_found",
+  WebhookInvalid: "invalid",
+  WebhookNotFound: "not_found",
+  WebhookConflict: "conflict",
+  WebhookDeliveryConflict: "conflict",
+  TeamInvalid: "invalid",
+  TeamConflict: "conflict",
+  MemberNotFound: "not_found",
+  InvitationNotFound: "not_found",
+  InboxNotFound: "not_found",
+  // The network refused the reply: the request was fine, the state of the conversation was not.
+  InboxSendFailed: "conflict",
+  WorkspaceNotFound: "not_found",
+  ReviewInvalid: "invalid",
+  ReviewProfileNotFound: "not_found",
+  PersonInvalid: "invalid",
+  InvalidSetting: "invalid"
+} as const satisfies { readonly [tag in DomainError["_tag"]]: Code }
+
+/** The code a domain error answers, by its tag. */
+export type CodeOf<E extends DomainError> = typeof byTag[E["_tag"]]
+
+export interface Shape<C extends Code = Code> {
+  readonly code: C
+  readonly status: number
+  readonly message: string
+  readonly details?: unknown
+}
+
+/** The code of an error known by its tag alone (an error that crossed a process boundary); `undefined` if not a domain error's. */
+export const codeOfTag = (tag: string): Code | undefined => Object.hasOwn(byTag, tag) ? byTag[tag as DomainError["_tag"]] : undefined
+
+/** What a domain error answers: its code and status, its own message, and the problems it lists as details. */
+export const of = <E extends DomainError>(error: E): Shape<CodeOf<E>> => {
+  const code = byTag[error._tag as E["_tag"]] as CodeOf<E>
+  const details = "problems" in error
+    ? error.problems
+    : error._tag === "PersonInvalid"
+    ? [{ field: error.field, message: error.message }]
+    : undefined
+  return details === undefined
+    ? { code, status: statusOf[code], message: error.message }
+    : { code, status: statusOf[code], message: error.message, details }
+}
