@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
-import { ErrorMessage } from "../components/Banner.tsx"
 import { Button } from "../components/Button.tsx"
-import { ConfirmDialog } from "../components/Dialog.tsx"
+import { ConfirmRowAction } from "../components/ConfirmRowAction.tsx"
 import { Page, QueryState } from "../components/Page.tsx"
 import { Table } from "../components/Table.tsx"
 import { when } from "../components/when.ts"
@@ -79,42 +78,21 @@ export const ApiKeysPage = () => {
         )}
       </QueryState>
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} />
-      <RevokeKey keyToRevoke={revoking} onClose={() => setRevoking(undefined)} />
+      <ConfirmRowAction
+        row={revoking}
+        title="Revoke this key?"
+        confirm="Revoke key"
+        action={(id) => unwrap(api.POST("/api/v1/keys/{id}/revoke", { params: { path: { id } } }))}
+        listKey={keysKey}
+        onClose={() => setRevoking(undefined)}
+      >
+        {(key) => (
+          <>
+            Programs using <strong>{key.name}</strong> (<code>{keyEnds(key)}</code>) will be refused at once. This
+            cannot be undone: they will need a new key.
+          </>
+        )}
+      </ConfirmRowAction>
     </Page>
-  )
-}
-
-const RevokeKey = ({ keyToRevoke, onClose }: { readonly keyToRevoke: Key | undefined; readonly onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const revoke = useMutation({
-    mutationFn: (id: string) => unwrap(api.POST("/api/v1/keys/{id}/revoke", { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keysKey })
-      close()
-    }
-  })
-  const close = () => {
-    revoke.reset()
-    onClose()
-  }
-  return (
-    <ConfirmDialog
-      open={keyToRevoke !== undefined}
-      title="Revoke this key?"
-      confirm="Revoke key"
-      busy={revoke.isPending}
-      onConfirm={() => keyToRevoke !== undefined && revoke.mutate(keyToRevoke.id)}
-      onClose={close}
-    >
-      {keyToRevoke === undefined ? null : (
-        <div className="stack">
-          <ErrorMessage error={revoke.error} />
-          <p>
-            Programs using <strong>{keyToRevoke.name}</strong> (<code>{keyEnds(keyToRevoke)}</code>) will be refused at
-            once. This cannot be undone: they will need a new key.
-          </p>
-        </div>
-      )}
-    </ConfirmDialog>
   )
 }

@@ -5,7 +5,7 @@ import { api, unwrap } from "../api/client.ts"
 import { useSession } from "../api/session.ts"
 import { Banner, ErrorMessage } from "../components/Banner.tsx"
 import { Button } from "../components/Button.tsx"
-import { ConfirmDialog } from "../components/Dialog.tsx"
+import { ConfirmRowAction } from "../components/ConfirmRowAction.tsx"
 import { Page, QueryState } from "../components/Page.tsx"
 import { Table } from "../components/Table.tsx"
 import { when } from "../components/when.ts"
@@ -110,42 +110,21 @@ export const TeamPage = () => {
         : readOnly === undefined && invitations.isError
         ? <ErrorMessage error={invitations.error} title="Could not load the invitations" />
         : null}
-      <RemoveMember member={removing} onClose={() => setRemoving(undefined)} />
-    </Page>
-  )
-}
-
-const RemoveMember = ({ member, onClose }: { readonly member: Member | undefined; readonly onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const remove = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE("/api/v1/members/{id}", { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: membersKey })
-      close()
-    }
-  })
-  const close = () => {
-    remove.reset()
-    onClose()
-  }
-  return (
-    <ConfirmDialog
-      open={member !== undefined}
-      title="Remove this member?"
-      confirm="Remove member"
-      busy={remove.isPending}
-      onConfirm={() => member !== undefined && remove.mutate(member.id)}
-      onClose={close}
-    >
-      {member === undefined ? null : (
-        <div className="stack">
-          <ErrorMessage error={remove.error} />
-          <p>
+      <ConfirmRowAction
+        row={removing}
+        title="Remove this member?"
+        confirm="Remove member"
+        action={(id) => unwrap(api.DELETE("/api/v1/members/{id}", { params: { path: { id } } }))}
+        listKey={membersKey}
+        onClose={() => setRemoving(undefined)}
+      >
+        {(member) => (
+          <>
             <strong>{member.email}</strong> ({member.role}) leaves the workspace at once, and the API keys acting for
             them stop working.
-          </p>
-        </div>
-      )}
-    </ConfirmDialog>
+          </>
+        )}
+      </ConfirmRowAction>
+    </Page>
   )
 }

@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient, type UseQueryResult } from "@tanstack/react-query"
+import type { UseQueryResult } from "@tanstack/react-query"
 import { useState } from "react"
 import { api, unwrap } from "../../api/client.ts"
-import { ErrorMessage } from "../../components/Banner.tsx"
 import { Button } from "../../components/Button.tsx"
 import { CopyButton } from "../../components/CopyButton.tsx"
-import { ConfirmDialog } from "../../components/Dialog.tsx"
+import { ConfirmRowAction } from "../../components/ConfirmRowAction.tsx"
 import { QueryState } from "../../components/Page.tsx"
 import { Table } from "../../components/Table.tsx"
 import { when } from "../../components/when.ts"
@@ -52,39 +51,16 @@ export const PendingInvitations = ({ query }: { readonly query: UseQueryResult<R
           />
         )}
       </QueryState>
-      <Withdraw invitation={withdrawing} onClose={() => setWithdrawing(undefined)} />
+      <ConfirmRowAction
+        row={withdrawing}
+        title="Withdraw this invitation?"
+        confirm="Withdraw invitation"
+        action={(id) => unwrap(api.DELETE("/api/v1/members/invitations/{id}", { params: { path: { id } } }))}
+        listKey={["invitations"]}
+        onClose={() => setWithdrawing(undefined)}
+      >
+        {(invitation) => <>The link sent to <strong>{invitation.email}</strong> stops working at once.</>}
+      </ConfirmRowAction>
     </>
-  )
-}
-
-const Withdraw = ({ invitation, onClose }: { readonly invitation: Invitation | undefined; readonly onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const withdraw = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE("/api/v1/members/invitations/{id}", { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["invitations"] })
-      close()
-    }
-  })
-  const close = () => {
-    withdraw.reset()
-    onClose()
-  }
-  return (
-    <ConfirmDialog
-      open={invitation !== undefined}
-      title="Withdraw this invitation?"
-      confirm="Withdraw invitation"
-      busy={withdraw.isPending}
-      onConfirm={() => invitation !== undefined && withdraw.mutate(invitation.id)}
-      onClose={close}
-    >
-      {invitation === undefined ? null : (
-        <div className="stack">
-          <ErrorMessage error={withdraw.error} />
-          <p>The link sent to <strong>{invitation.email}</strong> stops working at once.</p>
-        </div>
-      )}
-    </ConfirmDialog>
   )
 }
