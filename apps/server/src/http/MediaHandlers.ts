@@ -3,6 +3,7 @@ import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, type HttpApiError } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
+import { domainError } from "./ErrorRendering.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as Idempotency from "./Idempotency.ts"
 import { PublicUrl } from "../PublicUrl.ts"
@@ -42,7 +43,7 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
     height: query.height
   }).pipe(
     Effect.catchTags({
-      MediaInvalid: (error) => Effect.fail(new ApiError.Invalid({ message: error.message })),
+      MediaInvalid: (error) => domainError(error),
       MediaTooLarge: (error) => tooLarge(request, error.message),
       HttpApiPayloadTooLarge: () =>
         tooLarge(request, `The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),

@@ -3,12 +3,10 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
 import { Workspace } from "@herald/domain"
+import { domainError } from "./ErrorRendering.ts"
 import * as Roles from "../internal/roles.ts"
 import { HttpServerResponse } from "effect/http"
 
-const invalid = (error: Team.TeamInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
-const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
-const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
@@ -46,8 +44,8 @@ export const layer = HttpApiBuilder.group(
             team.invite(principal.workspaceId, payload)
           )).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("TeamInvalid", domainError),
+          Effect.catchTag("TeamConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("invitations", () =>
@@ -57,8 +55,8 @@ export const layer = HttpApiBuilder.group(
       .handle("revokeInvitation", ({ params }) =>
         Effect.flatMap(manager, (principal) => team.revokeInvitation(principal.workspaceId, params.id)).pipe(
           Effect.as({ data: new MembersApi.Revoked({ id: params.id, revoked: true }) }),
-          Effect.catchTag("InvitationNotFound", notFound),
-          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("InvitationNotFound", domainError),
+          Effect.catchTag("TeamConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("changeRole", ({ params, payload }) =>
@@ -68,17 +66,17 @@ export const layer = HttpApiBuilder.group(
           ),
           Effect.flatMap((principal) => team.changeRole(principal.workspaceId, params.id, payload.role)),
           Effect.map((data) => ({ data })),
-          Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("MemberNotFound", notFound),
-          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("TeamInvalid", domainError),
+          Effect.catchTag("MemberNotFound", domainError),
+          Effect.catchTag("TeamConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("remove", ({ params }) =>
         withinReach(team, params.id, "remove").pipe(
           Effect.flatMap((principal) => team.remove(principal.workspaceId, params.id)),
           Effect.as({ data: new MembersApi.Removed({ id: params.id, removed: true }) }),
-          Effect.catchTag("MemberNotFound", notFound),
-          Effect.catchTag("TeamConflict", conflict),
+          Effect.catchTag("MemberNotFound", domainError),
+          Effect.catchTag("TeamConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })

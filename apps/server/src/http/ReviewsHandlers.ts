@@ -3,9 +3,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Reviews } from "@herald/core"
 import { PostStatus } from "@herald/domain"
+import { domainError } from "./ErrorRendering.ts"
 import { escape, page } from "../internal/page.ts"
 
-const invalid = (error: Reviews.ReviewInvalid) => Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
 export const layer = HttpApiBuilder.group(
@@ -17,7 +17,7 @@ export const layer = HttpApiBuilder.group(
       .handle("createProfile", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => reviews.createProfile(workspaceId, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ReviewInvalid", invalid),
+          Effect.catchTag("ReviewInvalid", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("profiles", () =>
@@ -25,15 +25,15 @@ export const layer = HttpApiBuilder.group(
       .handle("deleteProfile", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => reviews.deleteProfile(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("ReviewProfileNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag("ReviewProfileNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("createLink", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => reviews.createLink(workspaceId, params.id, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ReviewInvalid", invalid),
-          Effect.catchTag("PostNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
-          Effect.catchTag("PostConflict", (error) => Effect.fail(new ApiError.Conflict({ message: error.message }))),
+          Effect.catchTag("ReviewInvalid", domainError),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
   })
