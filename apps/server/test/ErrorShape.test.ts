@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
+import { ApiError } from "@herald/api"
 import { ErrorShape, Posts } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { serverLayer } from "./harness.ts"
@@ -16,6 +17,10 @@ const toolError = (result: CallToolResult) => {
 }
 
 layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("ErrorShape", (it) => {
+  it("knows the contract's codes, no more and no fewer", () => {
+    assert.deepStrictEqual(Object.keys(ErrorShape.statusOf).sort(), [...ApiError.codes].sort())
+  })
+
   it.effect("a missing post is the same not_found, with the same message, over REST and MCP", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key, send } = yield* setup(["x"])
