@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { sessionQuery } from "../api/session.ts"
 import { ErrorMessage } from "./Banner.tsx"
 import { Button } from "./Button.tsx"
 import { TextField } from "./Field.tsx"
+import { apiForm } from "./apiForm.ts"
 
 // Set or change the password (PUT /api/v1/auth/password). The current one is asked for when the person has
 // one, unless they have just come in through a link (the API decides; it names the field when missing).
@@ -30,13 +30,9 @@ export const PasswordForm = ({ askCurrent, submitLabel, onDone }: {
       onDone()
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    change.mutate()
-  }
-  const error = change.error instanceof ApiError ? change.error : undefined
+  const form = apiForm(change)
   return (
-    <form onSubmit={submit} className="stack" noValidate>
+    <form onSubmit={form.onSubmit} className="stack" noValidate>
       <ErrorMessage error={change.error} />
       {askCurrent
         ? (
@@ -44,9 +40,7 @@ export const PasswordForm = ({ askCurrent, submitLabel, onDone }: {
             label="Current password"
             type="password"
             autoComplete="current-password"
-            value={current}
-            onChange={(event) => setCurrent(event.currentTarget.value)}
-            error={error?.about("currentPassword")}
+            {...form.field("currentPassword", current, setCurrent)}
           />
         )
         : null}
@@ -55,9 +49,7 @@ export const PasswordForm = ({ askCurrent, submitLabel, onDone }: {
         type="password"
         autoComplete="new-password"
         hint="At least 10 characters; a phrase of a few words is good."
-        value={password}
-        onChange={(event) => setPassword(event.currentTarget.value)}
-        error={error?.about("password")}
+        {...form.field("password", password, setPassword)}
       />
       <div>
         <Button type="submit" variant="primary" busy={change.isPending}>{submitLabel}</Button>

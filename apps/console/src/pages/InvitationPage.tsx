@@ -1,8 +1,7 @@
 import type { components } from "@herald/client/api"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Link, useNavigate } from "@tanstack/react-router"
-import { useRef, useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useRef, useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { remember, sessionQuery } from "../api/session.ts"
 import { ErrorMessage } from "../components/Banner.tsx"
@@ -10,6 +9,7 @@ import { AuthCard } from "../components/AuthCard.tsx"
 import { Button } from "../components/Button.tsx"
 import { TextField } from "../components/Field.tsx"
 import { Loading } from "../components/Page.tsx"
+import { apiForm } from "../components/apiForm.ts"
 
 type Preview = components["schemas"]["InvitationPreview"]
 
@@ -83,13 +83,9 @@ const Accept = ({ token, invitation, signedIn }: {
       void navigate({ to: "/accounts" })
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    accept.mutate()
-  }
-  const error = accept.error instanceof ApiError ? accept.error : undefined
+  const form = apiForm(accept)
   return (
-    <form onSubmit={submit} className="stack" noValidate>
+    <form onSubmit={form.onSubmit} className="stack" noValidate>
       <ErrorMessage error={accept.error} />
       {!invitation.personExists
         ? (
@@ -97,18 +93,14 @@ const Accept = ({ token, invitation, signedIn }: {
             <TextField
               label="Your name"
               autoComplete="name"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              error={error?.about("name")}
+              {...form.field("name", name, setName)}
             />
             <TextField
               label="Choose a password"
               type="password"
               autoComplete="new-password"
               hint="At least 10 characters; a phrase of a few words is good."
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={error?.about("password")}
+              {...form.field("password", password, setPassword)}
             />
           </>
         )
@@ -122,9 +114,7 @@ const Accept = ({ token, invitation, signedIn }: {
               label="Password"
               type="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={error?.about("password")}
+              {...form.field("password", password, setPassword)}
             />
           </>
         )}

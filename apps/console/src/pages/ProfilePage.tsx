@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { remember, sessionQuery, useSession } from "../api/session.ts"
 import { Banner, ErrorMessage } from "../components/Banner.tsx"
@@ -10,6 +9,7 @@ import { Page, QueryState } from "../components/Page.tsx"
 import { PasswordForm } from "../components/PasswordForm.tsx"
 import { Table } from "../components/Table.tsx"
 import { when } from "../components/when.ts"
+import { apiForm } from "../components/apiForm.ts"
 
 // The person's own settings: name, password, and where they are signed in.
 export const ProfilePage = () => {
@@ -46,21 +46,15 @@ const NameForm = ({ current }: { readonly current: string }) => {
     mutationFn: async () => remember(await unwrap(api.PATCH("/api/v1/auth/profile", { body: { name } }))),
     onSuccess: (session) => queryClient.setQueryData(sessionQuery.queryKey, session)
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate()
-  }
-  const error = save.error instanceof ApiError ? save.error : undefined
+  const form = apiForm(save)
   return (
-    <form onSubmit={submit} className="stack" noValidate>
+    <form onSubmit={form.onSubmit} className="stack" noValidate>
       <ErrorMessage error={save.error} />
       {save.isSuccess ? <Banner tone="success"><p>Name saved.</p></Banner> : null}
       <TextField
         label="Name"
         autoComplete="name"
-        value={name}
-        onChange={(event) => setName(event.currentTarget.value)}
-        error={error?.about("name")}
+        {...form.field("name", name, setName)}
       />
       <div>
         <Button type="submit" variant="primary" busy={save.isPending}>Save name</Button>

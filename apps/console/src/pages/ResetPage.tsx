@@ -1,12 +1,12 @@
 import { useMutation } from "@tanstack/react-query"
 import { Link } from "@tanstack/react-router"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { Banner, ErrorMessage } from "../components/Banner.tsx"
 import { AuthCard } from "../components/AuthCard.tsx"
 import { Button } from "../components/Button.tsx"
 import { TextField } from "../components/Field.tsx"
+import { apiForm } from "../components/apiForm.ts"
 
 // Ask for a password reset. Without e-mail configured there is nothing to send: an owner prints a link.
 export const ResetPage = () => {
@@ -14,11 +14,7 @@ export const ResetPage = () => {
   const ask = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/password-reset", { body: { email } }))
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    ask.mutate()
-  }
-  const error = ask.error instanceof ApiError ? ask.error : undefined
+  const form = apiForm(ask)
   return (
     <AuthCard title="Reset your password" footer={<p><Link to="/sign-in">Back to sign-in</Link></p>}>
       {ask.data?.email === "sent"
@@ -38,16 +34,14 @@ export const ResetPage = () => {
           </Banner>
         )
         : (
-          <form onSubmit={submit} className="stack" noValidate>
+          <form onSubmit={form.onSubmit} className="stack" noValidate>
             <p>Give the e-mail address you sign in with; we send it a link to set a new password.</p>
             <ErrorMessage error={ask.error} />
             <TextField
               label="E-mail"
               type="email"
               autoComplete="username"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={error?.about("email")}
+              {...form.field("email", email, setEmail)}
             />
             <Button type="submit" variant="primary" busy={ask.isPending}>Send reset link</Button>
           </form>

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { getRouteApi, Link, useRouter } from "@tanstack/react-router"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { remember, sessionQuery } from "../api/session.ts"
 import { ErrorMessage } from "../components/Banner.tsx"
 import { AuthCard } from "../components/AuthCard.tsx"
 import { Button } from "../components/Button.tsx"
 import { TextField } from "../components/Field.tsx"
+import { apiForm } from "../components/apiForm.ts"
 
 const route = getRouteApi("/sign-in")
 
@@ -27,17 +27,13 @@ export const SignInPage = () => {
       else void router.navigate({ href: redirect })
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    signIn.mutate()
-  }
-  const error = signIn.error instanceof ApiError ? signIn.error : undefined
+  const form = apiForm(signIn)
   return (
     <AuthCard
       title="Sign in"
       footer={<p>No password yet? Ask an owner of your workspace for an invitation or a sign-in link.</p>}
     >
-      <form onSubmit={submit} className="stack" noValidate>
+      <form onSubmit={form.onSubmit} className="stack" noValidate>
         <ErrorMessage error={signIn.error} />
         <TextField
           label="E-mail"
@@ -45,9 +41,7 @@ export const SignInPage = () => {
           name="email"
           autoComplete="username"
           required
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-          error={error?.about("email")}
+          {...form.field("email", email, setEmail)}
         />
         <TextField
           label="Password"
@@ -55,9 +49,7 @@ export const SignInPage = () => {
           name="password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-          error={error?.about("password")}
+          {...form.field("password", password, setPassword)}
         />
         <Button type="submit" variant="primary" busy={signIn.isPending}>Sign in</Button>
         <p>

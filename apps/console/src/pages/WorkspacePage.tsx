@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { sessionQuery } from "../api/session.ts"
 import { Banner, ErrorMessage } from "../components/Banner.tsx"
@@ -9,6 +8,7 @@ import { TextField } from "../components/Field.tsx"
 import { Page, QueryState } from "../components/Page.tsx"
 import { ReviewProfiles } from "./settings/ReviewProfiles.tsx"
 import { TimeZoneField } from "./settings/TimeZoneField.tsx"
+import { apiForm } from "../components/apiForm.ts"
 
 export const workspaceKey = ["workspace"] as const
 
@@ -52,16 +52,12 @@ const SettingsForm = ({ current }: { readonly current: Workspace }) => {
       await queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey })
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate()
-  }
-  const error = save.error instanceof ApiError ? save.error : undefined
+  const form = apiForm(save)
   return (
-    <form className="stack" onSubmit={submit} noValidate>
+    <form className="stack" onSubmit={form.onSubmit} noValidate>
       <ErrorMessage error={save.error} />
       {save.isSuccess ? <Banner tone="success"><p>Settings saved.</p></Banner> : null}
-      <TextField label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={error?.about("name")} />
+      <TextField label="Name" {...form.field("name", name, setName)} />
       <div className="field">
         <label className="check">
           <input type="checkbox" checked={approvalRequired} onChange={(event) => setApprovalRequired(event.currentTarget.checked)} />
@@ -69,7 +65,7 @@ const SettingsForm = ({ current }: { readonly current: Workspace }) => {
         </label>
         <p className="field-hint">Posts that editors schedule wait for an owner's or admin's approval before they go out.</p>
       </div>
-      <TimeZoneField value={timeZone} onChange={setTimeZone} error={error?.about("timeZone")} />
+      <TimeZoneField value={timeZone} onChange={setTimeZone} error={form.about("timeZone")} />
       <div>
         <Button type="submit" variant="primary" busy={save.isPending}>Save settings</Button>
       </div>

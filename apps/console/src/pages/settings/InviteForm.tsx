@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../../api/client.ts"
 import { Banner, ErrorMessage } from "../../components/Banner.tsx"
 import { Button } from "../../components/Button.tsx"
 import { CopyButton } from "../../components/CopyButton.tsx"
 import { SelectField, TextField } from "../../components/Field.tsx"
 import { roleDescriptions, roleName, roles, type Role } from "./roles.ts"
+import { apiForm } from "../../components/apiForm.ts"
 
 // Inviting by e-mail with a role. The answer carries the invitation's link: Herald e-mails it when it has a
 // mail server (HERALD_SMTP_URL), and the link is shown either way so it can be sent by hand.
@@ -21,14 +21,10 @@ export const InviteForm = () => {
       return queryClient.invalidateQueries({ queryKey: ["invitations"] })
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    invite.mutate()
-  }
-  const error = invite.error instanceof ApiError ? invite.error : undefined
+  const form = apiForm(invite)
   const sent = invite.data
   return (
-    <form className="stack" onSubmit={submit} noValidate>
+    <form className="stack" onSubmit={form.onSubmit} noValidate>
       <ErrorMessage error={invite.error} />
       {sent === undefined ? null : (
         <Banner tone="success" title={`${sent.email} is invited as ${sent.role}`}>
@@ -47,15 +43,13 @@ export const InviteForm = () => {
           label="E-mail"
           type="email"
           autoComplete="off"
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-          error={error?.about("email")}
+          {...form.field("email", email, setEmail)}
         />
         <SelectField
           label="Role"
           value={role}
           onChange={(event) => setRole(event.currentTarget.value as Role)}
-          error={error?.about("role")}
+          error={form.about("role")}
         >
           {roles.map((each) => <option key={each} value={each}>{roleName(each)}: {roleDescriptions[each]}</option>)}
         </SelectField>

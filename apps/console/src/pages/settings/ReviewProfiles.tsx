@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState, type FormEvent } from "react"
-import { ApiError } from "../../api/ApiError.ts"
+import { useState } from "react"
 import { api, unwrap } from "../../api/client.ts"
 import { ErrorMessage } from "../../components/Banner.tsx"
 import { Button } from "../../components/Button.tsx"
-import { ConfirmDialog } from "../../components/Dialog.tsx"
+import { ConfirmRowAction } from "../../components/ConfirmRowAction.tsx"
 import { TextField } from "../../components/Field.tsx"
 import { QueryState } from "../../components/Page.tsx"
 import { Table } from "../../components/Table.tsx"
 import { when } from "../../components/when.ts"
+import { apiForm } from "../../components/apiForm.ts"
 
 const profilesKey = ["review-profiles"] as const
 
@@ -49,7 +49,16 @@ export const ReviewProfiles = () => {
         )}
       </QueryState>
       <AddProfile />
-      <DeleteProfile profile={deleting} onClose={() => setDeleting(undefined)} />
+      <ConfirmRowAction
+        row={deleting}
+        title="Delete this review profile?"
+        confirm="Delete profile"
+        action={(id) => unwrap(api.DELETE("/api/v1/review-profiles/{id}", { params: { path: { id } } }))}
+        listKey={profilesKey}
+        onClose={() => setDeleting(undefined)}
+      >
+        {(profile) => <>The review links sent to <strong>{profile.name}</strong> stop working at once.</>}
+      </ConfirmRowAction>
     </>
   )
 }
@@ -66,60 +75,22 @@ const AddProfile = () => {
       return queryClient.invalidateQueries({ queryKey: profilesKey })
     }
   })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    add.mutate()
-  }
-  const error = add.error instanceof ApiError ? add.error : undefined
+  const form = apiForm(add)
   return (
-    <form className="stack" onSubmit={submit} noValidate aria-labelledby="add-profile-heading">
+    <form className="stack" onSubmit={form.onSubmit} noValidate aria-labelledby="add-profile-heading">
       <h3 id="add-profile-heading">Add a review profile</h3>
       <ErrorMessage error={add.error} />
       <div className="form-row">
-        <TextField label="Reviewer's name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={error?.about("name")} />
+        <TextField label="Reviewer's name" {...form.field("name", name, setName)} />
         <TextField
           label="Reviewer's e-mail (optional)"
           type="email"
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-          error={error?.about("email")}
+          {...form.field("email", email, setEmail)}
         />
       </div>
       <div>
         <Button type="submit" variant="primary" busy={add.isPending}>Add profile</Button>
       </div>
     </form>
-  )
-}
-
-const DeleteProfile = ({ profile, onClose }: { readonly profile: Profile | undefined; readonly onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const remove = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE("/api/v1/review-profiles/{id}", { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: profilesKey })
-      close()
-    }
-  })
-  const close = () => {
-    remove.reset()
-    onClose()
-  }
-  return (
-    <ConfirmDialog
-      open={profile !== undefined}
-      title="Delete this review profile?"
-      confirm="Delete profile"
-      busy={remove.isPending}
-      onConfirm={() => profile !== undefined && remove.mutate(profile.id)}
-      onClose={close}
-    >
-      {profile === undefined ? null : (
-        <div className="stack">
-          <ErrorMessage error={remove.error} />
-          <p>The review links sent to <strong>{profile.name}</strong> stop working at once.</p>
-        </div>
-      )}
-    </ConfirmDialog>
   )
 }
