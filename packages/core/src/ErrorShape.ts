@@ -1,3 +1,4 @@
+import type { ApiKeyNotFound } from "./ApiKeys.ts"
 import type { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
 import type { MediaInvalid, MediaNotFound, MediaTooLarge } from "./Media.ts"
 import type { PersonInvalid } from "./People.ts"
@@ -52,6 +53,7 @@ export type DomainError =
   | ReviewProfileNotFound
   | PersonInvalid
   | InvalidSetting
+  | ApiKeyNotFound
 
 export const byTag = {
   PostInvalid: "invalid",
@@ -76,7 +78,8 @@ export const byTag = {
   ReviewInvalid: "invalid",
   ReviewProfileNotFound: "not_found",
   PersonInvalid: "invalid",
-  InvalidSetting: "invalid"
+  InvalidSetting: "invalid",
+  ApiKeyNotFound: "not_found"
 } as const satisfies { readonly [tag in DomainError["_tag"]]: Code }
 
 /** The code a domain error answers, by its tag. */

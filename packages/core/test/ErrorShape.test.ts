@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ErrorShape, Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces } from "../src/index.ts"
+import { ApiKeys, ErrorShape, Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces } from "../src/index.ts"
 
 // The modules whose errors reach clients through the one mapping; every error class they export is in its table.
-const modules = { Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
+const modules = { ApiKeys, Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
 
 /** Errors of those modules that a surface renders itself, each for a reason the shape cannot carry. */
 const renderedElsewhere: Record<string, string> = {
@@ -12,7 +12,9 @@ const renderedElsewhere: Record<string, string> = {
   ReviewRefused: "the review page: an HTML page, not JSON",
   InvitationRefused: "the invitation page: an HTML page, not JSON",
   WorkspaceInvalid: "admin: names the field in the workspace form",
-  MediaGone: "internal: a stored file missing under its row (a 500)"
+  MediaGone: "internal: a stored file missing under its row (a 500)",
+  Unauthenticated: "the authorization middleware: 401 naming what was wrong with the credentials",
+  MemberNotInWorkspace: "names the field the request used for the member (memberId when creating a key)"
 }
 
 const errorClasses = Object.entries(modules).flatMap(([module, exports]) =>

@@ -4,6 +4,7 @@ import { ApiError, HeraldApi, KeysApi } from "@herald/api"
 import { ApiKeys, Workspaces } from "@herald/core"
 import type { ApiKey, Workspace } from "@herald/domain"
 import * as Roles from "../internal/roles.ts"
+import { domainError } from "./ErrorRendering.ts"
 
 const manager = Roles.manager("API keys")
 
@@ -75,7 +76,7 @@ export const layer = HttpApiBuilder.group(
           const revoked = yield* apiKeys.revoke(key.id)
           return { data: new KeysApi.Key({ ...key, revokedAt: revoked.revokedAt }) }
         }).pipe(
-          Effect.catchTag("ApiKeyNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+          Effect.catchTag("ApiKeyNotFound", domainError),
           Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
         ))
   })
