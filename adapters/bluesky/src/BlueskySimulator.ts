@@ -262,6 +262,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         id: uri,
         accountId: account.id,
         text,
+        // Where the blob would be served (`com.atproto.sync.getBlob`), its kind in the extension for the page.
         media: media.cids.map((blobCid) => `${baseUrl}/blob/${blobCid}.${blobs.get(blobCid)!.mimeType.startsWith("video/") ? "mp4" : "jpg"}`),
         replyTo: parentUri,
         url: permalink(account.username, uri),
@@ -349,7 +350,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
             ? undefined
             : SimulatorPage.ofPost(state, post, {
               network: "Bluesky",
-              parts: SimulatorPage.threadOf(state, post).map(SimulatorPage.partOf)
+              // The PDS took the bytes, which the sandbox does not keep: each medium is a placeholder.
+              parts: SimulatorPage.threadOf(state, post).map((part) => ({
+                text: part.text,
+                media: part.media.map((url) => ({ ...SimulatorPage.mediaOf(url), url: undefined }))
+              }))
             })
       })
     ]

@@ -90,6 +90,9 @@ AdapterSuite.suite("bluesky", {
         assert.strictEqual(record.embed.$type, "app.bsky.embed.images")
         assert.strictEqual(record.embed.images.length, 2)
         assert.isTrue(record.embed.images.every((image) => image.alt === "" && image.image.ref.$link.startsWith("bafkrei")))
+        const page = yield* Effect.promise(() => fetch(published.url).then((response) => response.text()))
+        assert.include(page, "the sandbox keeps no copy of its bytes")
+        assert.notInclude(page, "<img")
       }))
 
     it.effect("counts 300 graphemes, not characters: a long emoji text passes, a 301st grapheme does not", () =>
