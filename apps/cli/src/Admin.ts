@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
 import { AdminApi } from "@herald/api"
-import { Accounts, ApiKeys, Sessions, Settings, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Connections, Sessions, Settings, Team, Workspaces } from "@herald/core"
 import { Main, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
@@ -24,6 +24,7 @@ export class Admin extends Context.Service<Admin, {
   listKeys(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, AdminError>
   revokeKey(keyId: string): Effect.Effect<ApiKey.ApiKey, AdminError>
   connectSandbox(input: typeof AdminApi.ConnectSandbox.Type): Effect.Effect<Account.Account, AdminError>
+  signIn(input: typeof AdminApi.SignIn.Type): Effect.Effect<Account.Account, AdminError>
   listAccounts(workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>, AdminError>
   listMembers(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>, AdminError>
   inviteMember(input: typeof AdminApi.InviteMember.Type): Effect.Effect<Workspace.Invitation, AdminError>
@@ -49,6 +50,24 @@ export class Admin extends Context.Service<Admin, {
         Effect.fail(new AdminError({ code: "invalid", message: error.message }))
       const conflict = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "conflict", message: error.message }))
+      // No server holds the database: run one briefly on a free local port, so the account is connected
+      // through the same code path (and, in the sandbox, the same simulators) a server would use.
+      const withServer = <A, R>(workspaceId: string, connect: Effect.Effect<A, AdminError, R>) =>
+        Effect.gen(function*() {
+          yield* Effect.catchTag(workspaces.get(workspaceId), "WorkspaceNotFound", notFound)
+          const settings = yield* Effect.mapError(Settings.load, (error) =>
+            new AdminError({ code: "invalid", message: error.message }))
+          const server = Main.layerWith(
+            { ...settings, port: 0, host: "127.0.0.1", baseUrl: Option.none() },
+            Layer.succeedContext(database),
+            false,
+            Packages.all
+          )
+          return yield* connect.pipe(
+            Effect.provide(server),
+            Effect.mapError((error) => error instanceof AdminError ? error : new AdminError({ code: "internal", message: String(error) }))
+          )
+        }).pipe(Effect.catchTag("SqlError", internal), Effect.scoped)
       return Admin.of({
         loginLink: (input) =>
           sessions.loginLink(input.workspaceId, input.email).pipe(
@@ -105,29 +124,28 @@ export class Admin extends Context.Service<Admin, {
             Effect.catchTag("WorkspaceNotFound", notFound),
             Effect.catchTag("SqlError", internal)
           ),
-        // No server holds the database: run one briefly on a free local port, so the sandbox account is
-        // connected through the same OAuth code path (and the same simulators) a server would use.
         connectSandbox: (input) =>
-          Effect.gen(function*() {
-            yield* Effect.catchTag(workspaces.get(input.workspaceId), "WorkspaceNotFound", notFound)
-            const settings = yield* Effect.mapError(Settings.load, (error) =>
-              new AdminError({ code: "invalid", message: error.message }))
-            const server = Main.layerWith(
-              { ...settings, port: 0, host: "127.0.0.1", baseUrl: Option.none() },
-              Layer.succeedContext(database),
-              false,
-              Packages.all
+          withServer(input.workspaceId, SandboxConnect.connect(input).pipe(
+            Effect.mapError((error) =>
+              new AdminError({
+                code: error._tag === "SandboxConnectFailed" ? "invalid" : "internal",
+                message: error.message
+              })
             )
-            return yield* SandboxConnect.connect(input).pipe(
-              Effect.provide(server),
-              Effect.mapError((error) =>
-                new AdminError({
-                  code: error._tag === "SandboxConnectFailed" ? "invalid" : "internal",
-                  message: error.message
-                })
-              )
+          )),
+        signIn: (input) =>
+          withServer(input.workspaceId, Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input)).pipe(
+            Effect.mapError((error) =>
+              new AdminError({
+                code: error._tag === "UnknownNetwork"
+                  ? "not_found"
+                  : error._tag === "InvalidConnect" || error._tag === "ConnectionFailed"
+                  ? "invalid"
+                  : "internal",
+                message: error.message
+              })
             )
-          }).pipe(Effect.catchTag("SqlError", internal), Effect.scoped)
+          ))
       })
     })
   )
@@ -167,6 +185,7 @@ export class Admin extends Context.Service<Admin, {
           listKeys: (workspaceId) => remote(client.keys.list({ params: { workspaceId } })),
           revokeKey: (keyId) => remote(client.keys.revoke({ params: { keyId } })),
           connectSandbox: (input) => remote(client.accounts.connectSandbox({ payload: input })),
+          signIn: (input) => remote(client.accounts.signIn({ payload: input })),
           listAccounts: (workspaceId) => remote(client.accounts.list({ params: { workspaceId } })),
           listMembers: (workspaceId) => remote(client.members.list({ params: { workspaceId } })),
           inviteMember: (input) => remote(client.members.invite({ payload: input })),

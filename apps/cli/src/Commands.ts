@@ -3,6 +3,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import { Main, Packages } from "@herald/server"
 import { Database, DatabaseInfo } from "@herald/db"
 import { SecretKey, Settings } from "@herald/core"
+import type { Account } from "@herald/domain"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
 import * as Failures from "./Failures.ts"
@@ -168,35 +169,52 @@ const keyRevoke = Command.make("revoke", {
 
 const accountConnect = Command.make("connect", {
   workspace: workspaceFlag,
-  platform: Flag.String("platform").pipe(Flag.withDescription("The network: x, instagram, threads, tiktok, youtube, linkedin, facebook")),
+  platform: Flag.String("platform").pipe(Flag.withDescription("The network (GET /api/v1/networks lists them)")),
   sandbox: Flag.Boolean("sandbox").pipe(
     Flag.withDescription("Connect a sandbox account (the network's simulator consents at once)"),
     Flag.withDefault(false)
   ),
   username: Flag.String("username").pipe(Flag.withDescription("The sandbox account's username"), Flag.optional),
+  field: Flag.KeyValuePair("field").pipe(
+    Flag.withDescription("A field the network's connect method asks (name=value, repeatable): e.g. identifier=… password=…"),
+    Flag.optional
+  ),
+  server: Flag.String("server").pipe(
+    Flag.withDescription("The account's server, for a network of many servers (a Mastodon instance)"),
+    Flag.optional
+  ),
   json
-}, ({ json, platform, sandbox, username, workspace }) =>
-  sandbox
-    ? withAdmin(json, (admin) =>
+}, ({ field, json, platform, sandbox, server, username, workspace }) => {
+  const connected = (account: Account.Account) =>
+    Output.result(json, account, () => [
+      `Connected @${account.username} on ${account.platform}: ${account.id} (${account.status}).`
+    ])
+  if (sandbox) {
+    return withAdmin(json, (admin) =>
       admin.connectSandbox({
         workspaceId: workspace,
         platform,
-        ...(Option.isSome(username) ? { username: username.value } : {})
-      }).pipe(
-        Effect.flatMap((account) =>
-          Output.result(json, account, () => [
-            `Connected @${account.username} on ${account.platform}: ${account.id} (${account.status}).`
-          ])
-        )
-      ))
-    : guarded(
-      json,
-      Effect.fail({
-        message: "Real accounts connect in a browser: call GET /api/v1/accounts/connect/" + platform +
-          " with an API key of the workspace and open the URL it answers (or add --sandbox)",
-        code: "invalid"
-      })
-    )).pipe(Command.withDescription("Connect an account (with --sandbox, through the sandbox's OAuth in one step)"))
+        ...(Option.isSome(username) ? { username: username.value } : {}),
+        ...(Option.isSome(server) ? { server: server.value } : {})
+      }).pipe(Effect.flatMap(connected)))
+  }
+  if (Option.isSome(field)) {
+    return withAdmin(json, (admin) =>
+      admin.signIn({ workspaceId: workspace, platform, fields: field.value }).pipe(Effect.flatMap(connected)))
+  }
+  const query = Option.isSome(server) ? `?server=${encodeURIComponent(server.value)}` : ""
+  return guarded(
+    json,
+    Effect.fail({
+      message: "Real accounts connect in a browser: call GET /api/v1/accounts/connect/" + platform + query +
+        " with an API key of the workspace and open the URL it answers (or add --sandbox; a network that signs in" +
+        " with fields takes them as --field name=value)",
+      code: "invalid"
+    })
+  )
+}).pipe(Command.withDescription(
+  "Connect an account: with --sandbox through the sandbox in one step; with --field name=value for a network that signs in with fields"
+))
 
 const accountList = Command.make("list", { workspace: workspaceFlag, json }, ({ json, workspace }) =>
   withAdmin(json, (admin) =>

@@ -1,92 +1,12 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
-import { Adapter, AdapterConfig, Connect } from "@herald/adapter-kit"
-import { ExampleNetwork } from "@herald/adapter-kit/testing"
-import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import { Connect } from "@herald/adapter-kit"
 import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { clientsSeen, fediPackage, keyedPackage, password, registrations } from "./signInNetworks.ts"
 
-// The two sign-in paths beside OAuth, end to end over real HTTP, with small test networks made from the
-// kit's example network: `keyed` signs in with a handle and an app password (as Bluesky does); `fedi` has
-// a server per account and registers Herald there on first use (as Mastodon does).
-
-const password = "correct-horse-battery"
-
-/** A network signed in to with a handle and an app password; anything but `password` is refused in words. */
-const keyedPackage: NetworkPackage = {
-  network: "keyed",
-  make: (config) =>
-    Effect.map(ExampleNetwork.make(config), ({ inbox: _inbox, oauth: _oauth, ...example }) =>
-      Adapter.make({
-        ...example,
-        network: "keyed",
-        name: "Keyed",
-        connect: Connect.credentials([
-          new Connect.Field({ name: "identifier", label: "Handle", required: true, secret: false }),
-          new Connect.Field({ name: "password", label: "App password", required: true, secret: true })
-        ]),
-        credentials: {
-          signIn: (fields) =>
-            fields["password"] === password
-              ? Effect.succeed({
-                tokens: {
-                  accessToken: Redacted.make(`token-of-${fields["identifier"]}`),
-                  refreshToken: Option.none(),
-                  expiresAt: Option.none(),
-                  scopes: []
-                },
-                profile: {
-                  networkAccountId: `did:${fields["identifier"]}`,
-                  username: fields["identifier"]!,
-                  displayName: null,
-                  avatarUrl: null
-                },
-                server: "https://pds.keyed.test"
-              })
-              : Effect.fail(new Adapter.SignInRefused({ message: "Wrong handle or app password" })),
-          sandboxFields: (username) => ({ identifier: username, password })
-        }
-      })),
-  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "keyed" }),
-  realConfig: examplePackage.realConfig,
-  offered: AdapterConfig.always
-}
-
-/** What the `fedi` network's servers were asked: each app registration, and the app each step was given. */
-const registrations: Array<string> = []
-const clientsSeen: Array<string | undefined> = []
-
-/** A network of many servers: the example network's OAuth, with Herald's app registered per server. */
-const fediPackage: NetworkPackage = {
-  network: "fedi",
-  make: (config) =>
-    Effect.map(ExampleNetwork.make(config), (example) =>
-      Adapter.make({
-        ...example,
-        network: "fedi",
-        name: "Fedi",
-        connect: Connect.instance,
-        oauth: {
-          ...example.oauth,
-          registerApp: ({ server }) =>
-            Effect.sync(() => {
-              registrations.push(server)
-              return { clientId: `app-${registrations.length}`, clientSecret: Redacted.make(`app-secret-${registrations.length}`) }
-            }),
-          authorizeUrl: (params) => {
-            clientsSeen.push(params.client?.clientId)
-            return example.oauth.authorizeUrl(params)
-          },
-          exchange: (params) => {
-            clientsSeen.push(params.client?.clientId)
-            return example.oauth.exchange(params)
-          }
-        }
-      })),
-  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "fedi" }),
-  realConfig: examplePackage.realConfig,
-  offered: AdapterConfig.always
-}
+// The two sign-in paths beside OAuth, end to end over real HTTP, with the small test networks of
+// signInNetworks.ts: `keyed` signs in with a handle and an app password, `fedi` has a server per account.
 
 /** Every log line of the server, at every level: a secret must appear in none. */
 const logged: Array<string> = []

@@ -295,9 +295,20 @@ const noOAuth = (network: string): OAuth => {
   }
 }
 
-/** Renews an account's tokens by the path it signed in with (credentials or OAuth); none when it cannot. */
-export const refresher = (adapter: Adapter, signIn: "oauth" | "credentials") =>
-  signIn === "credentials" ? adapter.credentials?.refresh : adapter.oauth.refresh
+/**
+ * Renews an account's tokens by the path it signed in with (credentials or OAuth); none when it cannot.
+ * An account on one host is renewed by OAuth as before, with the refresh token alone.
+ */
+export const refresher = (
+  adapter: Adapter,
+  signIn: "oauth" | "credentials"
+): ((refreshToken: Redacted.Redacted<string>, context: ServerContext) => Effect.Effect<Tokens, PublishError>) | undefined => {
+  if (signIn === "credentials") return adapter.credentials?.refresh
+  const refresh = adapter.oauth.refresh
+  return refresh === undefined
+    ? undefined
+    : (refreshToken, context) => context.server == null ? refresh(refreshToken) : refresh(refreshToken, context)
+}
 
 export const make = (hooks: Hooks): Adapter => ({
   ...hooks,

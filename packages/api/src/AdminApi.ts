@@ -49,12 +49,26 @@ export const ConnectSandbox = Schema.Struct({
   platform: Schema.String,
   username: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.]{1,30}$/, {
     message: "Expected a username of 1 to 30 letters, digits, _ or ."
-  })))
+  }))),
+  /** The sandbox server to connect on, for a network of many servers (the simulator's own by default). */
+  server: Schema.optionalKey(Schema.String)
+})
+
+/** Signing in to a `credentials` network with the fields its connect method asks (`herald account connect --field`). */
+export const SignIn = Schema.Struct({
+  workspaceId: Schema.String,
+  platform: Schema.String,
+  fields: Schema.Record(Schema.String, Schema.String)
 })
 
 export class AdminAccounts extends HttpApiGroup.make("accounts").add(
   HttpApiEndpoint.post("connectSandbox", "/accounts/sandbox", {
     payload: ConnectSandbox,
+    success: Data(Account.Account),
+    error: [NotFoundResponse, InvalidResponse]
+  }),
+  HttpApiEndpoint.post("signIn", "/accounts/sign-in", {
+    payload: SignIn,
     success: Data(Account.Account),
     error: [NotFoundResponse, InvalidResponse]
   }),

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { PublishError } from "@herald/adapter-kit"
+import { Adapter, type PublishError } from "@herald/adapter-kit"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
@@ -23,6 +23,10 @@ interface Due {
   readonly workspaceId: string
   readonly platform: string
   readonly refreshToken: Uint8Array
+  /** The account's server, on a network of many servers; null on one host. */
+  readonly server: string | null
+  /** How it signed in (`oauth` or `credentials`): its tokens are renewed the same way. */
+  readonly signIn: string
 }
 
 /**
@@ -69,13 +73,24 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
       const refreshOne = (due: Due) =>
         Effect.gen(function*() {
           const adapter = yield* Effect.option(networks.get(due.platform))
-          if (Option.isNone(adapter) || adapter.value.oauth.refresh === undefined) return { _tag: "Skipped" } as const
+          const refresh = Option.isNone(adapter)
+            ? undefined
+            : Adapter.refresher(adapter.value, due.signIn === "credentials" ? "credentials" : "oauth")
+          if (Option.isNone(adapter) || refresh === undefined) return { _tag: "Skipped" } as const
           const refreshToken = yield* Effect.option(cipher.open(due.refreshToken))
           if (Option.isNone(refreshToken)) {
             yield* markNeedsReconnect(due, "The stored refresh token cannot be read; connect the account again")
             return { _tag: "NeedsReconnect", reason: "unreadable refresh token" } as const
           }
-          const result = yield* Effect.result(adapter.value.oauth.refresh(refreshToken.value))
+          // On a network of many servers, the account's server and Herald's app there go with the refresh.
+          const [app] = due.server === null ? [] : yield* sql<{ readonly clientId: string; readonly clientSecret: Uint8Array }>`
+            SELECT client_id, client_secret FROM network_apps WHERE network = ${due.platform} AND server = ${due.server}`
+          const clientSecret = app === undefined ? Option.none() : yield* Effect.option(cipher.open(app.clientSecret))
+          const context: Adapter.ServerContext = {
+            server: due.server,
+            client: app === undefined || Option.isNone(clientSecret) ? undefined : { clientId: app.clientId, clientSecret: clientSecret.value }
+          }
+          const result = yield* Effect.result(refresh(refreshToken.value, context))
           if (result._tag === "Failure") {
             const error: PublishError.PublishError = result.failure
             if (error.retryable || error.reason._tag === "OutcomeUnknown") {
@@ -105,7 +120,7 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
             WHERE status = 'connected' AND refresh_token IS NOT NULL
               AND (refresh_claimed_until IS NULL OR refresh_claimed_until < ${new Date(now)})
               AND ${where === "one" ? sql`id = ${accountId}` : sql`token_expires_at < ${soon}`}
-            RETURNING id, workspace_id, platform, refresh_token
+            RETURNING id, workspace_id, platform, refresh_token, server, sign_in
           `
         })
 

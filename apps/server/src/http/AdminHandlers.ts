@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
-import { Accounts, ApiKeys, Sessions, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Connections, Sessions, Team, Workspaces } from "@herald/core"
 import * as SandboxConnect from "../SandboxConnect.ts"
 
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
@@ -64,6 +64,19 @@ const AccountsHandlers = HttpApiBuilder.group(
           )
           return { data: account }
         }).pipe(Effect.catchTag("SqlError", Effect.die)))
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          const connections = yield* Connections.Connections
+          const account = yield* connections.signIn(payload).pipe(
+            Effect.catchTag("UnknownNetwork", notFound),
+            Effect.catchTags({
+              InvalidConnect: (error) => Effect.fail(new ApiError.Invalid({ message: error.message })),
+              ConnectionFailed: (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))
+            })
+          )
+          return { data: account }
+        }).pipe(Effect.provideContext(context), Effect.catchTag("SqlError", Effect.die)))
       .handle("list", ({ params }) =>
         Effect.gen(function*() {
           yield* Effect.catchTag(workspaces.get(params.workspaceId), "WorkspaceNotFound", notFound)

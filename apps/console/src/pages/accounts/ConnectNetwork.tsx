@@ -7,7 +7,8 @@ import { NetworkIcon } from "../../components/NetworkIcon.tsx"
 import { knownMethod, type Network, useConnect } from "./connect.ts"
 
 // One network the server offers, with what its connect method asks for (from GET /api/v1/networks) and the
-// button that starts it. A method this console does not know is said in words.
+// button that starts it: OAuth's consent page, or a sign-in with the fields (secret ones masked). A method
+// this console does not know is said in words.
 export const ConnectNetwork = ({ network }: { readonly network: Network }) => {
   const headingId = useId()
   const connect = useConnect()
@@ -15,7 +16,8 @@ export const ConnectNetwork = ({ network }: { readonly network: Network }) => {
   const error = connect.error instanceof ApiError ? connect.error : undefined
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    connect.mutate({ network, values })
+    // A credentials sign-in connects at once: the form is emptied, so no password stays on the page.
+    connect.mutate({ network, values }, { onSuccess: () => setValues({}) })
   }
   return (
     <form className="card connect-card" aria-label={`Connect ${network.name}`} onSubmit={submit} noValidate>

@@ -1,5 +1,5 @@
 import type { components } from "@herald/client/api"
-import { queryOptions, useMutation } from "@tanstack/react-query"
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query"
 import { api, unwrap } from "../../api/client.ts"
 
 export type Account = components["schemas"]["Account"]
@@ -18,26 +18,35 @@ export const networksQuery = queryOptions({
 })
 
 /** The connect methods this console knows how to carry out; any other is named, not guessed at. */
-export const knownMethod = (network: Network): boolean => network.connect.method === "oauth"
+export const knownMethod = (network: Network): boolean =>
+  network.connect.method === "oauth" || network.connect.method === "credentials"
 
 /** This page: the API sends the person back here from the network's consent page, saying how it went. */
 const returnTo = "/app/accounts"
 
 /**
- * Starts connecting (or reconnecting) an account of a network through its OAuth consent page: the API
- * answers the page's address with the network's `fields` as query parameters and `returnTo`, and the
- * browser goes there. It stays busy while the browser leaves.
+ * Connects (or reconnects) an account of a network by its connect method, with the network's `fields`
+ * (only those filled in: an empty optional field is not sent).
+ * - `oauth`: the API answers the consent page's address (the fields as query parameters, and `returnTo`)
+ *   and the browser goes there. It stays busy while the browser leaves.
+ * - `credentials`: the fields are posted to `POST /api/v1/accounts/connect`; the account is connected at
+ *   once and the list is read again. A refusal comes back in the network's words.
  */
-export const useConnect = () =>
-  useMutation({
+export const useConnect = () => {
+  const queryClient = useQueryClient()
+  return useMutation({
     mutationFn: async ({ network, values }: { readonly network: Network; readonly values: Readonly<Record<string, string>> }) => {
-      // Only the fields the API asked for, and only those filled in: an empty optional field is not sent.
       const fields = Object.fromEntries(
         network.connect.fields.flatMap((field) => {
-          const value = values[field.name]?.trim() ?? ""
+          const value = field.secret ? values[field.name] ?? "" : values[field.name]?.trim() ?? ""
           return value === "" ? [] : [[field.name, value]]
         })
       )
+      if (network.connect.method === "credentials") {
+        await unwrap(api.POST("/api/v1/accounts/connect", { body: { platform: network.key, fields } }))
+        await queryClient.invalidateQueries({ queryKey: accountsQuery.queryKey })
+        return
+      }
       const link = await unwrap(api.GET("/api/v1/accounts/connect/{platform}", {
         // The fields' names come from the API at run time, so they are not in the compiled query type.
         params: { path: { platform: network.key }, query: { ...fields, returnTo } }
@@ -47,3 +56,4 @@ export const useConnect = () =>
       return new Promise<never>(() => {})
     }
   })
+}

@@ -1,0 +1,88 @@
+import { Effect, Option, Redacted } from "effect"
+import { Adapter, AdapterConfig, Connect } from "@herald/adapter-kit"
+import { ExampleNetwork } from "@herald/adapter-kit/testing"
+import type { NetworkPackage } from "../src/NetworkPackages.ts"
+import { examplePackage } from "./harness.ts"
+
+// Small test networks made from the kit's example network, for the sign-in paths beside OAuth: `keyed`
+// signs in with a handle and an app password (as Bluesky does); `fedi` has a server per account and
+// registers Herald there on first use (as Mastodon does). Both need no client id to be offered.
+
+export const password = "correct-horse-battery"
+
+/** A network signed in to with a handle and an app password; anything but `password` is refused in words. */
+export const keyedPackage: NetworkPackage = {
+  network: "keyed",
+  make: (config) =>
+    Effect.map(ExampleNetwork.make(config), ({ inbox: _inbox, oauth: _oauth, ...example }) =>
+      Adapter.make({
+        ...example,
+        network: "keyed",
+        name: "Keyed",
+        connect: Connect.credentials([
+          new Connect.Field({ name: "identifier", label: "Handle", required: true, secret: false }),
+          new Connect.Field({ name: "password", label: "App password", required: true, secret: true })
+        ]),
+        credentials: {
+          signIn: (fields) =>
+            fields["password"] === password
+              ? Effect.succeed({
+                tokens: {
+                  accessToken: Redacted.make(`token-of-${fields["identifier"]}`),
+                  refreshToken: Option.none(),
+                  expiresAt: Option.none(),
+                  scopes: []
+                },
+                profile: {
+                  networkAccountId: `did:${fields["identifier"]}`,
+                  username: fields["identifier"]!,
+                  displayName: null,
+                  avatarUrl: null
+                },
+                server: "https://pds.keyed.test"
+              })
+              : Effect.fail(new Adapter.SignInRefused({ message: "Wrong handle or app password" })),
+          sandboxFields: (username) => ({ identifier: username, password })
+        }
+      })),
+  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "keyed" }),
+  realConfig: examplePackage.realConfig,
+  offered: AdapterConfig.always
+}
+
+/** What the `fedi` network's servers were asked: each app registration, and the app each step was given. */
+export const registrations: Array<string> = []
+export const clientsSeen: Array<string | undefined> = []
+
+/** A network of many servers: the example network's OAuth, with Herald's app registered per server. */
+export const fediPackage: NetworkPackage = {
+  network: "fedi",
+  make: (config) =>
+    Effect.map(ExampleNetwork.make(config), (example) =>
+      Adapter.make({
+        ...example,
+        network: "fedi",
+        name: "Fedi",
+        connect: Connect.instance,
+        oauth: {
+          ...example.oauth,
+          registerApp: ({ server }) =>
+            Effect.sync(() => {
+              registrations.push(server)
+              return { clientId: `app-${registrations.length}`, clientSecret: Redacted.make(`app-secret-${registrations.length}`) }
+            }),
+          authorizeUrl: (params) => {
+            clientsSeen.push(params.client?.clientId)
+            return example.oauth.authorizeUrl(params)
+          },
+          exchange: (params) => {
+            clientsSeen.push(params.client?.clientId)
+            return example.oauth.exchange(params)
+          }
+        }
+      })),
+  simulator: (options) => ({ ...ExampleNetwork.simulator(options), network: "fedi" }),
+  realConfig: examplePackage.realConfig,
+  offered: AdapterConfig.always
+}
+
