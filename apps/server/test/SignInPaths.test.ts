@@ -2,8 +2,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { Connect } from "@herald/adapter-kit"
+import { TokenRefresh } from "@herald/core"
 import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
-import { clientsSeen, fediPackage, keyedPackage, password, registrations } from "./signInNetworks.ts"
+import { clientsSeen, fediPackage, keyedPackage, password, refreshes, registrations } from "./signInNetworks.ts"
 
 // The two sign-in paths beside OAuth, end to end over real HTTP, with the small test networks of
 // signInNetworks.ts: `keyed` signs in with a handle and an app password, `fedi` has a server per account.
@@ -82,6 +83,18 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
       assert.isFalse(logged.some((line) => line.includes(password)), "the app password was logged")
     }))
 
+  it.effect("tokens of a credentials account are renewed by the network's credentials refresh, with its server", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const answer = yield* signIn(base, key.key, { platform: "keyed", fields: { identifier: "renew.test", password } })
+      assert.strictEqual(answer.status, 201, answer.text)
+      const renewal = yield* TokenRefresh.TokenRefresh
+      const outcome = yield* Effect.orDie(renewal.refresh(answer.body.data.id))
+      assert.strictEqual(outcome._tag, "Refreshed")
+      assert.deepStrictEqual(refreshes.at(-1), { refreshToken: "refresh-of-renew.test", server: "https://pds.keyed.test" })
+    }))
+
   it.effect("wrong credentials are 400 invalid in the network's words; unknown and missing fields are named", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -137,6 +150,12 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
         SELECT server, network_apps::text AS stored FROM network_apps WHERE network = 'fedi' ORDER BY server`
       assert.deepStrictEqual(apps.map((app) => app.server), ["https://one.example", "https://two.example"])
       assert.isFalse(apps.some((app) => app.stored.includes("app-secret")), "the app's secret is sealed")
+      // Renewing an account's tokens hands the adapter Herald's app on that account's server.
+      const [erin] = yield* sql<{ readonly id: string }>`SELECT id FROM accounts WHERE platform = 'fedi' AND username = 'erin'`
+      const renewal = yield* TokenRefresh.TokenRefresh
+      const outcome = yield* Effect.orDie(renewal.refresh(erin!.id))
+      assert.strictEqual(outcome._tag, "Refreshed")
+      assert.strictEqual(clientsSeen.at(-1), `app-${before + 2}`)
     }))
 
   it.effect("a network of many servers needs a server address; a single-host network takes none", () =>

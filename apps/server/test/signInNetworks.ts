@@ -10,6 +10,9 @@ import { examplePackage } from "./harness.ts"
 
 export const password = "correct-horse-battery"
 
+/** Each renewal of a `keyed` account: the refresh token it was given and the account's server. */
+export const refreshes: Array<{ readonly refreshToken: string; readonly server: string | null }> = []
+
 /** A network signed in to with a handle and an app password; anything but `password` is refused in words. */
 export const keyedPackage: NetworkPackage = {
   network: "keyed",
@@ -29,8 +32,8 @@ export const keyedPackage: NetworkPackage = {
               ? Effect.succeed({
                 tokens: {
                   accessToken: Redacted.make(`token-of-${fields["identifier"]}`),
-                  refreshToken: Option.none(),
-                  expiresAt: Option.none(),
+                  refreshToken: Option.some(Redacted.make(`refresh-of-${fields["identifier"]}`)),
+                  expiresAt: Option.some(Date.now() + 3_600_000),
                   scopes: []
                 },
                 profile: {
@@ -42,6 +45,16 @@ export const keyedPackage: NetworkPackage = {
                 server: "https://pds.keyed.test"
               })
               : Effect.fail(new Adapter.SignInRefused({ message: "Wrong handle or app password" })),
+          refresh: (refreshToken, context) =>
+            Effect.sync(() => {
+              refreshes.push({ refreshToken: Redacted.value(refreshToken), server: context.server ?? null })
+              return {
+                accessToken: Redacted.make(`renewed-${refreshes.length}`),
+                refreshToken: Option.some(Redacted.make(`refresh-${refreshes.length}`)),
+                expiresAt: Option.some(Date.now() + 3_600_000),
+                scopes: []
+              }
+            }),
           sandboxFields: (username) => ({ identifier: username, password })
         }
       })),
@@ -78,6 +91,10 @@ export const fediPackage: NetworkPackage = {
           exchange: (params) => {
             clientsSeen.push(params.client?.clientId)
             return example.oauth.exchange(params)
+          },
+          refresh: (refreshToken, context) => {
+            clientsSeen.push(context?.client?.clientId)
+            return example.oauth.refresh!(refreshToken)
           }
         }
       })),
