@@ -51,3 +51,13 @@ export const SelectField = ({ label, hint, error, id, children, ...select }: Com
     </Around>
   )
 }
+
+/** A password being chosen: the browser may offer to generate one, and the person reads what the API asks of it. */
+export const NewPasswordField = (props: Common & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "autoComplete">) => (
+  <TextField
+    type="password"
+    autoComplete="new-password"
+    hint="At least 10 characters; a phrase of a few words is good."
+    {...props}
+  />
+)

@@ -4,7 +4,7 @@ import { api, unwrap } from "../api/client.ts"
 import { sessionQuery } from "../api/session.ts"
 import { ErrorMessage } from "./Banner.tsx"
 import { Button } from "./Button.tsx"
-import { TextField } from "./Field.tsx"
+import { NewPasswordField, TextField } from "./Field.tsx"
 import { apiForm } from "./apiForm.ts"
 
 // Set or change the password (PUT /api/v1/auth/password). The current one is asked for when the person has
@@ -44,13 +44,7 @@ export const PasswordForm = ({ askCurrent, submitLabel, onDone }: {
           />
         )
         : null}
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 10 characters; a phrase of a few words is good."
-        {...form.field("password", password, setPassword)}
-      />
+      <NewPasswordField label="New password" {...form.field("password", password, setPassword)} />
       <div>
         <Button type="submit" variant="primary" busy={change.isPending}>{submitLabel}</Button>
       </div>

@@ -7,7 +7,7 @@ import { remember, sessionQuery } from "../api/session.ts"
 import { ErrorMessage } from "../components/Banner.tsx"
 import { AuthCard } from "../components/AuthCard.tsx"
 import { Button } from "../components/Button.tsx"
-import { TextField } from "../components/Field.tsx"
+import { NewPasswordField, TextField } from "../components/Field.tsx"
 import { Loading } from "../components/Page.tsx"
 import { apiForm } from "../components/apiForm.ts"
 
@@ -95,13 +95,7 @@ const Accept = ({ token, invitation, signedIn }: {
               autoComplete="name"
               {...form.field("name", name, setName)}
             />
-            <TextField
-              label="Choose a password"
-              type="password"
-              autoComplete="new-password"
-              hint="At least 10 characters; a phrase of a few words is good."
-              {...form.field("password", password, setPassword)}
-            />
+            <NewPasswordField label="Choose a password" {...form.field("password", password, setPassword)} />
           </>
         )
         : signedIn
