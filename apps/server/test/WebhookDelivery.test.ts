@@ -18,7 +18,8 @@ interface Received {
 }
 
 /** A local receiver answering each request with the status `answer` gives for its body. */
-const receiverWith = (answer: (body: string, count: number) => number, delayMs = 0) =>
+/** A local receiver; `delay` holds each answer that many milliseconds, or until the promise settles. */
+const receiverWith = (answer: (body: string, count: number) => number, delay: number | Promise<void> = 0) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ url: string; received: Array<Received> }>((resolve) => {
@@ -30,11 +31,13 @@ const receiverWith = (answer: (body: string, count: number) => number, delayMs =
             received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
             const count = received.length
             const status = answer(received[count - 1]!.body, count)
-            setTimeout(() => {
+            const reply = () => {
               if (res.destroyed) return
               res.writeHead(status, { "content-type": "text/plain" })
               res.end(`answer ${count}`)
-            }, delayMs)
+            }
+            if (typeof delay === "number") setTimeout(reply, delay)
+            else void delay.then(reply)
           })
         })
         server.listen(0, "127.0.0.1", () => resolve(Object.assign({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }, { server })))
@@ -44,8 +47,8 @@ const receiverWith = (answer: (body: string, count: number) => number, delayMs =
   )
 
 /** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
-const receiver = (statuses: ReadonlyArray<number>, delayMs = 0) =>
-  receiverWith((_, count) => statuses[Math.min(count - 1, statuses.length - 1)]!, delayMs)
+const receiver = (statuses: ReadonlyArray<number>, delay: number | Promise<void> = 0) =>
+  receiverWith((_, count) => statuses[Math.min(count - 1, statuses.length - 1)]!, delay)
 
 /** The signature as a receiver computes it, with node:crypto and nothing of the sender's. */
 const expected = (secret: string, header: string, body: string) => {
@@ -326,23 +329,6 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.isNotNull(listed.at(-1).nextRetryAt)
     })))
 
-  it.effect("a slow receiver holds only its own slots: a healthy one beside it gets everything at once", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const slow = yield* receiver([200], 1_500)
-      const healthy = yield* receiver([200])
-      const { draft, send } = yield* client
-      yield* send("POST", "/webhooks", { url: slow.url, events: ["post.created"] })
-      yield* send("POST", "/webhooks", { url: healthy.url, events: ["post.created"] })
-      const started = Date.now()
-      yield* Effect.forEach(Array.from({ length: 80 }, (_, index) => index), (index) => draft(`Burst ${index}`), { discard: true })
-      yield* waitFor(() => healthy.received.length >= 80 ? true : undefined, 5_000)
-      const took = Date.now() - started
-      // All 80 reached the healthy receiver well before the slow one could have answered a second round.
-      assert.isBelow(took, 1_500)
-      assert.isAtMost(slow.received.length, 32, "the slow receiver gets at most its 32 slots at a time")
-      assert.strictEqual(new Set(healthy.received.map((item) => JSON.parse(item.body).id)).size, 80)
-    })))
-
   it.effect("removes history older than 30 days (test clock)", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
@@ -377,6 +363,31 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.strictEqual(yield* held, 1)
       yield* expireAt(Date.now() + 31 * 86_400_000)
       assert.strictEqual(yield* held, 0)
+    })))
+})
+
+// A receiver slower than any burst takes to write, on a server that waits for it: the slots it holds are its
+// own, however loaded the machine running the test.
+for (const backend of backends()) layer(serverLayer({ webhookTimeoutMs: 30_000 }, [examplePackage], backend), {
+  timeout: 60_000,
+  excludeTestServices: true
+})(`webhook delivery to a slow receiver on ${backend.name}`, (it) => {
+  it.effect("a slow receiver holds only its own slots: a healthy one beside it gets everything at once", () =>
+    Effect.scoped(Effect.gen(function*() {
+      // The slow receiver answers nothing until the healthy one has every event (the sender waits 30 s here):
+      // were the healthy one queued behind the slow one's slots, it would never get them all. No clock is
+      // read, so a loaded machine makes the test slower, not wrong.
+      const release = Promise.withResolvers<void>()
+      const slow = yield* receiver([200], release.promise)
+      yield* Effect.addFinalizer(() => Effect.sync(() => release.resolve()))
+      const healthy = yield* receiver([200])
+      const { draft, send } = yield* client
+      yield* send("POST", "/webhooks", { url: slow.url, events: ["post.created"] })
+      yield* send("POST", "/webhooks", { url: healthy.url, events: ["post.created"] })
+      yield* Effect.forEach(Array.from({ length: 80 }, (_, index) => index), (index) => draft(`Burst ${index}`), { discard: true })
+      yield* waitFor(() => healthy.received.length >= 80 ? true : undefined, 25_000)
+      assert.isAtMost(slow.received.length, 32, "the slow receiver gets at most its 32 slots at a time")
+      assert.strictEqual(new Set(healthy.received.map((item) => JSON.parse(item.body).id)).size, 80)
     })))
 })
 
