@@ -1,3 +1,4 @@
+import { BlueskyAdapter, BlueskyConfig, BlueskySimulator } from "@herald/adapter-bluesky"
 import { FacebookAdapter, FacebookConfig, FacebookSimulator } from "@herald/adapter-facebook"
 import { InstagramAdapter, InstagramConfig, InstagramSimulator } from "@herald/adapter-instagram"
 import { LinkedInAdapter, LinkedInConfig, LinkedInSimulator } from "@herald/adapter-linkedin"
@@ -43,5 +44,12 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: FacebookAdapter.make,
     simulator: FacebookSimulator.simulator,
     realConfig: FacebookConfig.realConfig
+  },
+  {
+    network: "bluesky",
+    make: BlueskyAdapter.make,
+    simulator: BlueskySimulator.simulator,
+    realConfig: BlueskyConfig.realConfig,
+    offered: BlueskyConfig.offered
   }
 ]

@@ -1,3 +1,4 @@
+import { BlueskyLimits } from "@herald/adapter-bluesky"
 import { FacebookLimits } from "@herald/adapter-facebook"
 import { InstagramLimits } from "@herald/adapter-instagram"
 import type { Limits } from "@herald/adapter-kit"
@@ -15,5 +16,6 @@ export const sources: ReadonlyArray<{ readonly folder: string; readonly source: 
   { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits },
   { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits },
   { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits },
-  { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits }
+  { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits },
+  { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits }
 ]
