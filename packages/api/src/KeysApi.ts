@@ -60,7 +60,7 @@ export class KeysApi extends HttpApiGroup.make("keys").add(
     error: [NotFoundResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Revoke a key: refused at once by every process; it stays listed as revoked")
 ).annotateMerge(OpenApi.annotations({
-  title: "API keys",
+  title: "API Keys",
   description: "The workspace's API keys, managed by owners, admins and workspace keys. A key acts for a member " +
     "(with that member's role) or for the whole workspace; nobody makes a key with more power than their own."
 })) {}
