@@ -4,7 +4,8 @@ import { SqlClient } from "effect/sql"
 import { Connect } from "@herald/adapter-kit"
 import { TokenRefresh } from "@herald/core"
 import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
-import { clientsSeen, fediPackage, keyedPackage, password, refreshes, registrations } from "./signInNetworks.ts"
+import { settled, setup } from "./publishing.ts"
+import { clientsSeen, fediPackage, keyedPackage, password, published, refreshes, registrations } from "./signInNetworks.ts"
 
 // The two sign-in paths beside OAuth, end to end over real HTTP, with the small test networks of
 // signInNetworks.ts: `keyed` signs in with a handle and an app password, `fedi` has a server per account.
@@ -93,6 +94,17 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
       const outcome = yield* Effect.orDie(renewal.refresh(answer.body.data.id))
       assert.strictEqual(outcome._tag, "Refreshed")
       assert.deepStrictEqual(refreshes.at(-1), { refreshToken: "refresh-of-renew.test", server: "https://pds.keyed.test" })
+    }))
+
+  it.effect("a sandbox account of a credentials network signs in by itself and publishes with its server", () =>
+    Effect.gen(function*() {
+      // The sandbox connect (herald account connect --sandbox, the Demo workspace) signs in with the fields
+      // the adapter says its simulator accepts.
+      const { accounts, create, get } = yield* setup(["keyed"])
+      const post = yield* create({ content: "Signed in, sent out", accountIds: [accounts["keyed"]], publishNow: true })
+      const done = yield* settled(get, post.id)
+      assert.strictEqual(done.status, "published", JSON.stringify(done))
+      assert.deepStrictEqual(published.at(-1)?.server, "https://pds.keyed.test")
     }))
 
   it.effect("wrong credentials are 400 invalid in the network's words; unknown and missing fields are named", () =>

@@ -10,6 +10,9 @@ import { examplePackage } from "./harness.ts"
 
 export const password = "correct-horse-battery"
 
+/** Each post a `keyed` account published: who, and the server Herald said it lives on. */
+export const published: Array<{ readonly username: string; readonly server: string | null }> = []
+
 /** Each renewal of a `keyed` account: the refresh token it was given and the account's server. */
 export const refreshes: Array<{ readonly refreshToken: string; readonly server: string | null }> = []
 
@@ -26,6 +29,12 @@ export const keyedPackage: NetworkPackage = {
           new Connect.Field({ name: "identifier", label: "Handle", required: true, secret: false }),
           new Connect.Field({ name: "password", label: "App password", required: true, secret: true })
         ]),
+        // Publishing is the network's own business: here it only notes the account's server it was given.
+        publish: (input) =>
+          Effect.sync(() => {
+            published.push({ username: input.account.username, server: input.account.server ?? null })
+            return { _tag: "Published", published: { id: `p${published.length}`, url: `https://keyed.test/p${published.length}` } } as const
+          }),
         credentials: {
           signIn: (fields) =>
             fields["password"] === password

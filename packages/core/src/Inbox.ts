@@ -82,13 +82,19 @@ export class Inbox extends Context.Service<Inbox, {
         const baseUrl = yield* PublicUrl
         const pollEvery = Duration.toMillis(options.pollEvery ?? Duration.minutes(1))
         const summaryAbove = options.summaryAbove ?? 10
-        const accountOf = (due: { readonly networkAccountId: string; readonly username: string; readonly accessToken: Uint8Array | null }) =>
+        const accountOf = (due: {
+          readonly networkAccountId: string
+          readonly username: string
+          readonly accessToken: Uint8Array | null
+          readonly server: string | null
+        }) =>
           due.accessToken === null
             ? Effect.succeed(Option.none<Adapter.Account>())
             : Effect.map(Effect.option(cipher.open(due.accessToken)), Option.map((accessToken): Adapter.Account => ({
               networkAccountId: due.networkAccountId,
               username: due.username,
-              accessToken
+              accessToken,
+              server: due.server
             })))
 
         const pollDue = makeRound({ sql, networks, baseUrl, pollEvery, summaryAbove, accountOf })
@@ -153,8 +159,8 @@ export class Inbox extends Context.Service<Inbox, {
 
         /** The account behind an item, ready for its adapter's inbox. */
         const sender = Effect.fnUntraced(function*(accountId: string) {
-          const [row] = yield* sql<{ readonly platform: string; readonly username: string; readonly networkAccountId: string; readonly accessToken: Uint8Array | null; readonly status: string }>`
-            SELECT platform, username, network_account_id, access_token, status FROM accounts WHERE id = ${accountId}`
+          const [row] = yield* sql<{ readonly platform: string; readonly username: string; readonly networkAccountId: string; readonly accessToken: Uint8Array | null; readonly status: string; readonly server: string | null }>`
+            SELECT platform, username, network_account_id, access_token, status, server FROM accounts WHERE id = ${accountId}`
           if (row === undefined) return yield* new InboxNotFound({ what: `Account ${accountId}` })
           const adapter = yield* Effect.orDie(networks.get(row.platform))
           const account = yield* accountOf(row)

@@ -198,15 +198,16 @@ export class Publisher extends Context.Service<Publisher, {
           }
 
           const accountFor = Effect.fnUntraced(function*() {
-            const rows = yield* sql<{ readonly accessToken: Uint8Array | null; readonly networkAccountId: string | null }>`
-              SELECT access_token, network_account_id FROM accounts WHERE id = ${accountId}`
+            const rows = yield* sql<{ readonly accessToken: Uint8Array | null; readonly networkAccountId: string | null; readonly server: string | null }>`
+              SELECT access_token, network_account_id, server FROM accounts WHERE id = ${accountId}`
             const sealed = rows[0]?.accessToken ?? null
             if (sealed === null) return Option.none<Adapter.Account>()
             const token = yield* Effect.option(cipher.open(sealed))
             return Option.map(token, (accessToken): Adapter.Account => ({
               networkAccountId: rows[0]?.networkAccountId ?? "",
               username: target.username,
-              accessToken
+              accessToken,
+              server: rows[0]?.server ?? null
             }))
           })
 
@@ -248,7 +249,8 @@ export class Publisher extends Context.Service<Publisher, {
               : Effect.map(Effect.option(cipher.open(sealed)), Option.map((accessToken): Adapter.Account => ({
                 networkAccountId: target.networkAccountId ?? "",
                 username: target.username,
-                accessToken
+                accessToken,
+                server: target.accountServer
               })))
           let account = yield* openToken(target.accessToken)
           if (Option.isNone(account)) {

@@ -18,6 +18,8 @@ export interface Due {
   readonly username: string
   readonly networkAccountId: string
   readonly accessToken: Uint8Array | null
+  /** The account's server, on a network of many servers; null on one host. */
+  readonly server: string | null
   readonly cursor: string | null
   /** Its failed rounds in a row so far. */
   readonly failures: number

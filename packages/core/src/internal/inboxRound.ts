@@ -77,7 +77,7 @@ export const makeRound = (options: {
         WHERE c2.next_poll_at <= ${now} AND a2.status = 'connected' AND ${sql.in("a2.platform", withInbox)}
         ORDER BY c2.next_poll_at LIMIT 200 FOR UPDATE OF c2 SKIP LOCKED
       )
-      RETURNING a.id AS account_id, a.workspace_id, a.platform, a.username, a.network_account_id, a.access_token, c.cursor, c.failures`
+      RETURNING a.id AS account_id, a.workspace_id, a.platform, a.username, a.network_account_id, a.access_token, a.server, c.cursor, c.failures`
     if (due.length === 0) return 0
     const failed: Array<Failed> = []
     // The networks first, outside any transaction; an account whose read fails keeps its cursor.

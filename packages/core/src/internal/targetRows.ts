@@ -22,6 +22,8 @@ export interface TargetRow {
   readonly accountStatus: string | null
   readonly networkAccountId: string | null
   readonly accessToken: Uint8Array | null
+  /** The account's server, on a network of many servers; null on one host. */
+  readonly accountServer: string | null
   readonly content: string
   readonly platformContent: Record<string, string>
   readonly xThread: ReadonlyArray<string>
@@ -41,7 +43,7 @@ export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string
     sql<TargetRow>`
       SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
         a.status AS account_status,
-        a.network_account_id, a.access_token, p.content, p.platform_content, p.x_thread, p.instagram_format,
+        a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content, p.x_thread, p.instagram_format,
         p.tiktok, p.first_comment, p.youtube_title,
         (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
           FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
