@@ -11,8 +11,8 @@ import { bytes, graphemes, maxBytes, maxGraphemes } from "./internal/richText.ts
  * (`{ error, message }`), app-password sessions (any app password signs a handle in, `wrong` is refused) whose refresh JWT
  * works once, as Bluesky rotates it. An account's DID is its id;
  * posts are the state's posts keyed by their `at://` URI, with their record kept in `details`. People's
- * replies (the kit's control routes) are the state's comments, read back as `reply` notifications and
- * answered with reply records. Post pages at `/profile/<handle>/post/<rkey>`, as bsky.app links them.
+ * replies (the kit's control routes) are the state's comments, read back as `reply` notifications (and
+ * other sandbox accounts' posts that mention the account as `mention` ones), answered with reply records. Post pages at `/profile/<handle>/post/<rkey>`, as bsky.app links them.
  */
 
 const network = "bluesky"
@@ -295,31 +295,63 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       return Simulator.json({ posts: uris.flatMap((uri) => lookup(uri) ?? []).map((post) => ({ ...post, indexedAt: post.record["createdAt"] })) })
     }))
 
-  /** People's replies to the account, newest first; `cursor` is the sequence to read below. */
+  /** Whether a post's record mentions the account (a `#mention` facet with its DID). */
+  const mentions = (post: SimulatorState.SimulatedPost, did: string) => {
+    const facets = (post.details["record"] as { facets?: ReadonlyArray<{ features?: ReadonlyArray<Record<string, unknown>> }> })?.facets
+    return (facets ?? []).some((facet) =>
+      (facet.features ?? []).some((feature) => feature["$type"] === "app.bsky.richtext.facet#mention" && feature["did"] === did)
+    )
+  }
+
+  /**
+   * People's replies to the account (the state's comments) and other accounts' posts that mention it, newest
+   * first. Both are ordered by a number from the clock (a comment's `seq`, a post's `createdAt`); `cursor` is
+   * the one to read below.
+   */
   const listNotifications = authenticated((account) =>
     Effect.map(Simulator.query, (query) => {
       const limit = Math.min(100, Math.max(1, Number(query["limit"] ?? 50) || 50))
       const below = query["cursor"] === undefined ? Number.POSITIVE_INFINITY : Number(query["cursor"])
-      const theirs = state.commentsAfter(account.id, 0)
-        .filter((comment) => comment.author.id !== didOf(account.id) && comment.seq < below)
-        .reverse()
-      const page = theirs.slice(0, limit)
-      return Simulator.json({
-        notifications: page.map((comment) => {
+      const did = didOf(account.id)
+      const replies = state.commentsAfter(account.id, 0)
+        .filter((comment) => comment.author.id !== did)
+        .map((comment) => {
           const uri = uriOf(didOf(comment.author.id), comment.id)
           return {
-            uri,
-            cid: cidOf("bafyrei", uri),
-            author: { did: didOf(comment.author.id), handle: comment.author.username, displayName: comment.author.name ?? undefined },
-            reason: "reply",
-            reasonSubject: comment.replyTo === null ? comment.postId : commentUri(comment.replyTo),
-            record: commentRecord(comment),
+            at: comment.seq,
+            notification: {
+              uri,
+              cid: cidOf("bafyrei", uri),
+              author: { did: didOf(comment.author.id), handle: comment.author.username, displayName: comment.author.name ?? undefined },
+              reason: "reply",
+              reasonSubject: comment.replyTo === null ? comment.postId : commentUri(comment.replyTo),
+              record: commentRecord(comment),
+              isRead: false,
+              indexedAt: comment.createdAt,
+              labels: []
+            }
+          }
+        })
+      const mentioned = [...state.posts.values()]
+        .filter((post) => post.accountId !== account.id && mentions(post, did))
+        .map((post) => ({
+          at: post.createdAt,
+          notification: {
+            uri: post.id,
+            cid: String(post.details["cid"]),
+            author: { did: didOf(post.accountId), handle: state.accounts.get(post.accountId)?.username ?? "" },
+            reason: "mention",
+            record: post.details["record"],
             isRead: false,
-            indexedAt: comment.createdAt,
+            indexedAt: new Date(post.createdAt).toISOString(),
             labels: []
           }
-        }),
-        ...(theirs.length > limit ? { cursor: String(page[page.length - 1]!.seq) } : {})
+        }))
+      const all = [...replies, ...mentioned].filter((entry) => entry.at < below).sort((a, b) => b.at - a.at)
+      const page = all.slice(0, limit)
+      return Simulator.json({
+        notifications: page.map((entry) => entry.notification),
+        ...(all.length > limit ? { cursor: String(page[page.length - 1]!.at) } : {})
       })
     }))
 

@@ -140,6 +140,26 @@ AdapterSuite.suite("bluesky", {
         yield* ctx.adapter.credentials!.refresh!(Option.getOrThrow(renewed.refreshToken), { server: null })
       }))
 
+    it.effect("reads a mention by another account as a comment on that account's post", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const inbox = AdapterSuite.inboxOf(ctx)
+        const mentioned = yield* AdapterSuite.connect(ctx, "mentioned.test")
+        const first = yield* inbox.fetch({ account: mentioned.account, cursor: null })
+        assert.deepStrictEqual(first.comments, [])
+        const author = yield* AdapterSuite.connect(ctx, "author.test")
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account: author.account,
+          post: AdapterSuite.post({ text: `Thanks @mentioned.test for the help ${Date.now()}` })
+        })
+        const page = yield* inbox.fetch({ account: mentioned.account, cursor: first.cursor })
+        assert.deepStrictEqual(
+          page.comments.map((comment) => [comment.id, comment.postId, comment.replyTo, comment.author.username]),
+          [[published.id, published.id, null, "author.test"]]
+        )
+        yield* AdapterSuite.checkNothingNew(ctx, mentioned.account, page.cursor, { sameCursor: true })
+      }))
+
     it.effect("reads people's replies as comments once each, and answers one with a reply in its thread", () =>
       Effect.gen(function*() {
         const ctx = yield* context
