@@ -7,7 +7,8 @@ import { baseUrl, bearer, fastTuning, request, serverLayer, workspaceWithKey } f
 import { events, settled, simulated } from "./publishing.ts"
 
 // Bluesky through the whole server in the sandbox: connected over the API with a handle and an app password,
-// a post with an emoji, a link and a mention published with its facets, and a reply read as a comment.
+// a post with an emoji, a link and a mention published with its facets, a reply read as a comment, and the
+// mention read as a comment of the account it names.
 
 const bluesky: NetworkPackage = {
   network: "bluesky",
@@ -68,12 +69,14 @@ layer(serverLayer({}, [bluesky], undefined, { ...fastTuning, inboxPollEvery: Dur
       const inbox = yield* Inbox.Inbox
       const until = Date.now() + 30_000
       let comments: ReadonlyArray<any> = []
-      while (comments.length === 0 && Date.now() < until) {
+      // The reply to srv.test, and the post's mention of friend.srv.test, connected in the same workspace.
+      while (comments.length < 2 && Date.now() < until) {
         yield* Effect.orDie(inbox.pollDue)
         yield* Effect.sleep("100 millis")
         comments = (yield* events(workspace.id)).filter((row) => row.event === "comment.received").map((row) => row.data)
       }
-      assert.lengthOf(comments, 1)
-      assert.deepInclude(comments[0], { accountId: account.id, platform: "bluesky", text: "Congrats!" })
+      assert.lengthOf(comments, 2)
+      assert.deepInclude(comments.find((comment) => comment.accountId === account.id), { platform: "bluesky", text: "Congrats!" })
+      assert.deepInclude(comments.find((comment) => comment.accountId === friend.body.data.id), { platform: "bluesky", text: content })
     }))
 })
