@@ -1,5 +1,5 @@
 import type { AdapterConfig } from "@herald/adapter-kit"
-import { Effect, Redacted, Schema } from "effect"
+import { Clock, Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
 
@@ -84,7 +84,8 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       Effect.flatMap((response) =>
         Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
           response.status >= 400
-            ? Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers["ratelimit-reset"])))
+            ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers["ratelimit-reset"]), now)))
             : Effect.mapError(
               Schema.decodeUnknownEffect(schema)(body),
               () => Errors.lost(create, `unexpected answer from ${request.url}`)

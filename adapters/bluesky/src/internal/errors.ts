@@ -51,7 +51,8 @@ export const wire = (status: number, body: unknown, resetHeader: string | undefi
   }
 }
 
-export const toPublishError = (failure: Wire, now: number = Date.now()): PublishError.PublishError => {
+/** `now` (epoch milliseconds) turns `ratelimit-reset` into a wait. */
+export const toPublishError = (failure: Wire, now: number): PublishError.PublishError => {
   const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
   const retryAfterMs = failure.resetAt === undefined ? defaultRetryAfterMs : Math.max(1000, failure.resetAt * 1000 - now)
   return PublishError.of(network, reason, failure.message, retryAfterMs)

@@ -1,4 +1,5 @@
 import type { Adapter } from "@herald/adapter-kit"
+import { Option, Schema } from "effect"
 import type { Notification } from "../BlueskyClient.ts"
 import { permalink } from "./request.ts"
 
@@ -19,18 +20,11 @@ export const start: Cursor = { at: 0, uris: [] }
 
 export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString("base64url")
 
+const CursorJson = Schema.fromJsonString(Schema.Struct({ at: Schema.Number, uris: Schema.Array(Schema.String) }))
+
 /** Undefined for a cursor this adapter did not write: the fetch then starts from now, as for a new account. */
-export const decodeCursor = (value: string): Cursor | undefined => {
-  try {
-    const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown
-    if (typeof parsed !== "object" || parsed === null) return undefined
-    const { at, uris } = parsed as { at?: unknown; uris?: unknown }
-    if (typeof at !== "number" || !Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) return undefined
-    return { at, uris }
-  } catch {
-    return undefined
-  }
-}
+export const decodeCursor = (value: string): Cursor | undefined =>
+  Option.getOrUndefined(Schema.decodeUnknownOption(CursorJson)(Buffer.from(value, "base64url").toString("utf8")))
 
 export const inboxReasons: ReadonlySet<string> = new Set(["reply", "mention"])
 
