@@ -46,7 +46,7 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("herald account c
 })
 
 layer(Layer.empty, { timeout: 120_000 })("the command", (it) => {
-  it.effect("passes --field name=value pairs to the network's sign-in, which an OAuth network refuses by name", () =>
+  it.effect("passes --field name=value pairs to the network's sign-in: a credentials network connects, an OAuth one refuses by name", () =>
     Effect.promise(async () => {
       const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-field-")) }
       const created = await herald(["workspace", "create", "--name", "Fields", "--json"], environment)
@@ -61,5 +61,21 @@ layer(Layer.empty, { timeout: 120_000 })("the command", (it) => {
       assert.strictEqual(error.code, "invalid")
       assert.include(error.message, "threads connects through its consent page")
       assert.notInclude(connected.stdout + connected.stderr, "hunter2-secret")
+      // A credentials network (Bluesky, against its sandbox simulator): signed in and printed; a wrong app
+      // password is invalid in Bluesky's words.
+      const signedIn = await herald([
+        "account", "connect", "--workspace", workspaceId, "--platform", "bluesky",
+        "--field", "identifier=cli_sky", "--field", "password=sandbox-app-password", "--json"
+      ], environment)
+      assert.strictEqual(signedIn.code, 0, signedIn.stdout + signedIn.stderr)
+      assert.deepInclude(JSON.parse(signedIn.stdout), { platform: "bluesky", status: "connected" })
+      const refused = await herald([
+        "account", "connect", "--workspace", workspaceId, "--platform", "bluesky",
+        "--field", "identifier=cli_sky", "--field", "password=wrong", "--json"
+      ], environment)
+      assert.notStrictEqual(refused.code, 0)
+      const refusal = JSON.parse(refused.stdout || refused.stderr).error
+      assert.strictEqual(refusal.code, "invalid")
+      assert.include(refusal.message, "app password")
     }))
 })
