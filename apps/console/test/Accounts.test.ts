@@ -54,6 +54,21 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
     assert.deepInclude((await listed()).find((account) => account.username === "console_alice"), { platform: "x", status: "connected" })
   })
 
+  it("signs in to a network that asks for fields (Bluesky's handle and app password) on the page, saying why not in its words", async () => {
+    const form = page.getByRole("form", { name: "Connect Bluesky" })
+    await form.getByLabel("Handle").fill("console_sky")
+    await form.getByLabel("App password").fill("wrong")
+    await form.getByRole("button", { name: "Connect Bluesky" }).click()
+    await form.getByText("Bluesky did not accept that handle and app password").waitFor()
+    assert.isUndefined((await listed()).find((account) => account.username.startsWith("console_sky")))
+    await form.getByLabel("App password").fill("sandbox-app-password")
+    await form.getByRole("button", { name: "Connect Bluesky" }).click()
+    await row("console_sky").first().waitFor()
+    assert.deepInclude((await listed()).find((account) => account.username.startsWith("console_sky")), { platform: "bluesky", status: "connected" })
+    // No password stays on the page once it is used.
+    assert.strictEqual(await form.getByLabel("App password").inputValue(), "")
+  })
+
   it("disconnects an account only after confirmation", async () => {
     await page.getByRole("button", { name: "Disconnect @console_alice on X" }).click()
     const dialog = page.getByRole("dialog", { name: "Disconnect @console_alice on X?" })
