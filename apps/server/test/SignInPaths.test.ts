@@ -170,6 +170,18 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
       assert.strictEqual(clientsSeen.at(-1), `app-${before + 2}`)
     }))
 
+  it.effect("a sandbox account of a network of many servers connects on its simulator's own address", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const before = registrations.length
+      const { accounts } = yield* setup(["fedi"])
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ readonly server: string }>`SELECT server FROM accounts WHERE id = ${accounts["fedi"]}`
+      const sandbox = `${base.replace("127.0.0.1", "localhost")}/sandbox/fedi`
+      assert.strictEqual(row!.server, sandbox)
+      assert.deepStrictEqual(registrations.slice(before), [sandbox])
+    }))
+
   it.effect("a network of many servers needs a server address; a single-host network takes none", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
