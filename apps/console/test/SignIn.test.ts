@@ -123,6 +123,15 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await visitor.context.close()
   })
 
+  it("says an invitation address without its token is incomplete, and offers the way to sign in", async () => {
+    const visitor = await browser.open(herald)
+    await visitor.page.goto(herald.url("/app/invitation"))
+    await visitor.page.getByText("This address has no invitation in it").waitFor()
+    await visitor.page.getByRole("link", { name: "Sign in" }).click()
+    await visitor.page.getByRole("heading", { level: 1, name: "Sign in", exact: true }).waitFor()
+    await visitor.context.close()
+  })
+
   it("lets an invited new person set a name and password and land in the workspace", async () => {
     const invited = await herald.api("POST", "/members/invitations", { email: "sam@demo.example", role: "editor" })
     assert.strictEqual(invited.status, 200, JSON.stringify(invited.body))

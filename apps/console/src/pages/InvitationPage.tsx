@@ -33,7 +33,7 @@ export const InvitationPage = () => {
   const session = useQuery({ ...sessionQuery, retry: false })
   if (value === "") {
     return (
-      <AuthCard title="Invitation">
+      <AuthCard title="Invitation" footer={<p><Link to="/sign-in">Sign in</Link></p>}>
         <ErrorMessage error={new Error("This address has no invitation in it. Open the whole link you were given.")} />
       </AuthCard>
     )
