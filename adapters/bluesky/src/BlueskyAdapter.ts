@@ -277,7 +277,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     return {
       ...adapter,
       /** The kit's checks, and Bluesky's grapheme count, which the kit's counters do not have yet. */
-      validate: (post) => [...adapter.validate(post), ...graphemeViolations(post)]
+      validate: (post, limits) => [...adapter.validate(post, limits), ...graphemeViolations(post)]
     } satisfies Adapter.Adapter
   })
 

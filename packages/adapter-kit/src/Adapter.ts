@@ -2,6 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import type { Redacted } from "effect"
 import * as Connect from "./Connect.ts"
 import type { Limits, Violation } from "./Limits.ts"
+import type { PostOptions } from "./PostOptions.ts"
 import type { PostVersion } from "./PostVersion.ts"
 import { PublishError, Rejected } from "./PublishError.ts"
 import * as Validator from "./Validator.ts"
@@ -270,13 +271,27 @@ export interface Hooks {
   readonly reconcile?: (input: PublishInput) => Effect.Effect<Option.Option<Published>, PublishError>
   /** Comments and direct messages, where the network lets Herald read and answer them. */
   readonly inbox?: InboxHooks
+  /**
+   * The network's own post fields (`PostOptions.make`, which checks them against their types); a network
+   * without any leaves it out.
+   */
+  readonly options?: PostOptions<any>
+  /**
+   * Networks of many servers whose limits differ per server (Mastodon's `/api/v2/instance`): the limits of
+   * accounts on `server`, which the adapter caches. The core validates those accounts' posts with them and
+   * falls back to `limits` when the call fails; `limits` stays what `GET /api/v1/networks` publishes.
+   */
+  readonly limitsFor?: (server: string) => Effect.Effect<Limits, PublishError>
 }
 
 export interface Adapter extends Hooks {
   readonly oauth: OAuth
   readonly connect: Connect.Connect
-  /** Every limit the post breaks on this network; empty when it can go out. */
-  readonly validate: (post: PostVersion) => ReadonlyArray<Violation>
+  /**
+   * Every limit the post breaks on this network; empty when it can go out. `limits` replaces the
+   * network's own for an account on a server with its own (`limitsFor`).
+   */
+  readonly validate: (post: PostVersion, limits?: Limits) => ReadonlyArray<Violation>
 }
 
 /** The OAuth of a network that has none: never called by the core, which connects it by `connect.method`. */
@@ -314,5 +329,5 @@ export const make = (hooks: Hooks): Adapter => ({
   ...hooks,
   oauth: hooks.oauth ?? noOAuth(hooks.network),
   connect: hooks.connect ?? (hooks.credentials === undefined ? Connect.oauth : Connect.credentials([])),
-  validate: (post) => Validator.validate(hooks.network, hooks.limits, post)
+  validate: (post, limits) => Validator.validate(hooks.network, limits ?? hooks.limits, post)
 })
