@@ -1,7 +1,44 @@
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
 import { AdapterSuite, ExampleNetwork } from "../src/testing.ts"
 
 // The suite itself is tested by running it against the kit's minimal example network.
 AdapterSuite.suite("example", {
   makeAdapter: ExampleNetwork.make,
   makeSimulator: ExampleNetwork.simulator
+})
+
+// The same network claiming only text: the checks of what it does not claim are reported as skipped, with
+// the reason, and not as passed. The last check reads the report of the ones before it.
+const unclaimed = ["photos", "videos", "refresh", "reconcile"] as const
+
+AdapterSuite.suite("example claiming text only", {
+  makeAdapter: (config) =>
+    Effect.map(ExampleNetwork.make(config), (adapter) => ({
+      ...adapter,
+      capabilities: { ...adapter.capabilities, photos: false, videos: false, refresh: false, reconcile: false }
+    })),
+  makeSimulator: ExampleNetwork.simulator,
+  extra: (it) => {
+    it.effect("reports the checks of what the network does not claim as skipped, saying why", (test) =>
+      Effect.sync(() => {
+        const others = test.task.suite!.tasks.filter((task) => task.id !== test.task.id)
+        const skipped = others.filter((task) => task.result?.state === "skip")
+        assert.deepStrictEqual(
+          skipped.map((task) => task.result?.note).sort(),
+          unclaimed.map((capability) => `skipped: example does not claim ${capability}`).sort()
+        )
+        assert.deepStrictEqual(
+          skipped.map((task) => task.name).sort(),
+          [
+            "publishes a video",
+            "publishes photos",
+            "reconciles a post whose answer was lost, and finds nothing for one never made",
+            "refreshes an expired token and publishes again"
+          ]
+        )
+        // Every other check ran and passed.
+        assert.isTrue(others.filter((task) => task.result?.state !== "skip").every((task) => task.result?.state === "pass"))
+      }))
+  }
 })
