@@ -1,6 +1,6 @@
 // A minimal network, made only of the kit, to show the contract end to end and to stand for an eighth,
-// third-party network in tests: an adapter and its simulator in one file (a real adapter splits them, see
-// house-style.md). Its API: OAuth 2 with PKCE, `GET /me`,
+// third-party network in tests: an adapter and its simulator in one file (a real adapter splits them into
+// the files of docs/adapters/writing-an-adapter.md, "1. The package"). Its API: OAuth 2 with PKCE, `GET /me`,
 // `POST /posts`, `GET /posts?author=` for reconcile; the inbox as `GET /inbox?after=<cursor>`,
 // `POST /comments/:id/replies` and `POST /conversations/:id/messages`; errors as
 // `{ "error": { "code", "message" } }`. Its simulator also serves the kit's control routes.
