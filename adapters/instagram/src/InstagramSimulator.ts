@@ -64,7 +64,8 @@ const secondsLeft = (grant: SimulatorState.Grant) => Math.max(0, Math.round((gra
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   const containers = state.table<Container>("containers", { mutable: true })
-  // Instagram Login has no refresh tokens; the kit's state does, so each token remembers its grant's.
+  // Instagram Login has no refresh tokens (a long-lived token refreshes itself and stays good until it
+  // expires); the kit's state does, so each token remembers its grant's, which is never spent.
   const refreshTokenOf = state.table<string>("refreshTokenOf")
   const shortLived = state.table<true>("shortLived")
   // `POST /me/subscribed_apps`: the webhook fields each account (by id) has turned on for the app.
@@ -330,7 +331,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         }
         if (check._tag !== "Valid") return tokenRefused(check)
         if (!shortLived.has(check.grant.accessToken)) return invalid("The access token is already long-lived.")
-        const grant = state.refresh(refreshTokenOf.get(check.grant.accessToken) ?? "")
+        const grant = state.refresh(refreshTokenOf.get(check.grant.accessToken) ?? "", { reuse: true })
         if (grant === undefined) return tokenRefused({ _tag: "Revoked" })
         remember(grant)
         return Simulator.json({ access_token: grant.accessToken, token_type: "bearer", expires_in: secondsLeft(grant) })
@@ -342,7 +343,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         const refreshToken = token === undefined ? undefined : refreshTokenOf.get(token)
         if (token === undefined || refreshToken === undefined) return tokenRefused({ _tag: "Unknown" })
         if (shortLived.has(token)) return invalid("Short-lived tokens cannot be refreshed; exchange them first.")
-        const grant = state.refresh(refreshToken)
+        const grant = state.refresh(refreshToken, { reuse: true })
         if (grant === undefined) return tokenRefused({ _tag: "Revoked" })
         remember(grant)
         return Simulator.json({ access_token: grant.accessToken, token_type: "bearer", expires_in: secondsLeft(grant) })

@@ -311,7 +311,9 @@ export const make = (options: Options): Simulator.Simulator => {
           return Simulator.json({ error: "invalid_client", error_description: "Client authentication failed" }, 401)
         }
         const grant = form["grant_type"] === "refresh_token"
-          ? state.refresh(form["refresh_token"] ?? "")
+          // LinkedIn keeps the refresh token of the first authorization (its lifetime fixed from then), so
+          // it serves every refresh: https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens
+          ? state.refresh(form["refresh_token"] ?? "", { reuse: true })
           : form["grant_type"] === "authorization_code"
           ? Simulator.redeem(state, { code: form["code"], redirectUri: form["redirect_uri"] })
           : undefined

@@ -62,8 +62,6 @@ const oauthError = (error: string, description: string) => Simulator.json({ erro
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   const offlineCodes = state.table<true>("offlineCodes")
-  // Google keeps one refresh token per grant; the kit's state rotates them, so the first one stands in.
-  const currentRefreshToken = state.table<string>("currentRefreshToken")
   const sessions = state.table<Session>("sessions", { mutable: true })
   const videos = state.table<Video>("videos", { mutable: true })
 
@@ -425,10 +423,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       "https://www.googleapis.com/auth/youtube.force-ssl"
     ].join(" ")
     if (form["grant_type"] === "refresh_token") {
-      const original = form["refresh_token"] ?? ""
-      const grant = state.refresh(currentRefreshToken.get(original) ?? original)
+      // Google keeps one refresh token per grant, good until revoked, and answers none on refresh:
+      // https://developers.google.com/identity/protocols/oauth2/web-server#offline
+      const grant = state.refresh(form["refresh_token"] ?? "", { reuse: true })
       if (grant === undefined) return oauthError("invalid_grant", "Token has been expired or revoked.")
-      currentRefreshToken.set(original, grant.refreshToken)
       return Simulator.json({ access_token: grant.accessToken, expires_in: 3599, scope, token_type: "Bearer" })
     }
     const code = form["code"] ?? ""

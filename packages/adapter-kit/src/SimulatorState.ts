@@ -203,6 +203,8 @@ export class SimulatorState {
   private readonly flakySeen = this.journal.table<true>("flaky")
   private readonly failedOnce = this.journal.table<true>("failedOnce")
   private readonly revokedAccounts = this.journal.table<true>("revoked")
+  // Refresh tokens already exchanged: a rotating network honours each once.
+  private readonly spentRefreshTokens = this.journal.table<true>("spentRefresh")
   // (account, counterpart) to its conversation: one thread per person.
   private readonly conversationsByCounterpart = this.journal.table<string>("conversation")
   // People who are not simulated accounts keep one id however often they write.
@@ -304,12 +306,13 @@ export class SimulatorState {
     return claims
   }
 
-  grant(accountId: string): Grant {
+  /** A new grant for the account: an access token and a refresh token (or the one it keeps, `refreshToken`). */
+  grant(accountId: string, refreshToken?: string): Grant {
     const expiresAt = Date.now() + this.accessTokenMillis
     const grant: Grant = {
       accountId,
       accessToken: this.token("at_", accountId, expiresAt),
-      refreshToken: this.token("rt_", accountId, Number.MAX_SAFE_INTEGER),
+      refreshToken: refreshToken ?? this.token("rt_", accountId, Number.MAX_SAFE_INTEGER),
       expiresAt,
       revoked: false
     }
@@ -317,10 +320,19 @@ export class SimulatorState {
     return grant
   }
 
-  /** A new grant for a refresh token of an account whose grants were not revoked since. */
-  refresh(refreshToken: string): Grant | undefined {
+  /**
+   * A new grant for a refresh token of an account whose grants were not revoked since. Refresh tokens
+   * rotate, as real networks do (OAuth 2.1 for public clients, RFC 6749 §10.4): each is exchanged once for a
+   * grant with a new one, and one already used is refused, so a client that keeps a spent token fails in the
+   * sandbox as it would for real. `reuse` is for a network that documents keeping one refresh token (Google,
+   * LinkedIn): it is honoured every time and the grant carries it again.
+   */
+  refresh(refreshToken: string, options?: { readonly reuse?: boolean }): Grant | undefined {
     const claims = this.verify("rt_", refreshToken)
     if (claims === undefined || this.revokedAccounts.has(claims.a)) return undefined
+    if (options?.reuse === true) return this.grant(claims.a, refreshToken)
+    if (this.spentRefreshTokens.has(refreshToken)) return undefined
+    this.spentRefreshTokens.set(refreshToken, true)
     return this.grant(claims.a)
   }
 

@@ -28,6 +28,35 @@ describe("SimulatorState", () => {
     assert.strictEqual(state.check(again!.accessToken)._tag, "Valid")
   })
 
+  it("refuses a refresh token that was already used, in any instance; the one the grant gave works once", () => {
+    const first = new SimulatorState("example")
+    const account = first.consent("gus")
+    const grant = first.grant(account.id)
+    const renewed = first.refresh(grant.refreshToken)
+    assert.isDefined(renewed)
+    assert.notStrictEqual(renewed!.refreshToken, grant.refreshToken)
+    assert.isUndefined(first.refresh(grant.refreshToken))
+    // Another process sharing the store refuses it too.
+    const second = new SimulatorState("example")
+    second.load(first.takeChanges().map((change, index) => ({ ...change, version: index + 1, origin: first.origin })))
+    assert.isUndefined(second.refresh(grant.refreshToken))
+    assert.isDefined(second.refresh(renewed!.refreshToken))
+    assert.isUndefined(second.refresh(renewed!.refreshToken))
+  })
+
+  it("honours a kept refresh token every time for a network that documents reuse, and the grant carries it", () => {
+    const state = new SimulatorState("example")
+    const account = state.consent("hal")
+    const grant = state.grant(account.id)
+    const once = state.refresh(grant.refreshToken, { reuse: true })
+    const twice = state.refresh(grant.refreshToken, { reuse: true })
+    assert.strictEqual(once!.refreshToken, grant.refreshToken)
+    assert.strictEqual(twice!.refreshToken, grant.refreshToken)
+    assert.strictEqual(state.check(twice!.accessToken)._tag, "Valid")
+    state.revoke(account.id)
+    assert.isUndefined(state.refresh(grant.refreshToken, { reuse: true }))
+  })
+
   it("lets a test expire an account's tokens", () => {
     const state = new SimulatorState("example")
     const account = state.consent("finn")
