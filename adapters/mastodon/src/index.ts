@@ -1,0 +1,6 @@
+export * as MastodonAdapter from "./MastodonAdapter.ts"
+export * as MastodonClient from "./MastodonClient.ts"
+export * as MastodonConfig from "./MastodonConfig.ts"
+export * as MastodonLimits from "./MastodonLimits.ts"
+export * as MastodonOptions from "./MastodonOptions.ts"
+export * as MastodonSimulator from "./MastodonSimulator.ts"

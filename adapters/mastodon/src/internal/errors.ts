@@ -1,0 +1,63 @@
+import { PublishError } from "@herald/adapter-kit"
+import { Option, Schema } from "effect"
+
+/**
+ * Mastodon's error answers mapped to Herald's reasons, in one table. Every error is
+ * `{ "error": "...", "error_description"?: "..." }` (https://docs.joinmastodon.org/entities/Error/); a 401 is a
+ * token the instance no longer takes: "The access token expired" or, when revoked or unknown, a new
+ * connection (tokens have no refresh); 429 comes with `X-RateLimit-Reset`, an ISO 8601 time
+ * (https://docs.joinmastodon.org/api/rate-limits/); 5xx and 503 while an instance restarts are passing
+ * faults; 422 (validation: too long, unknown media), 404 and 403 are refused for good.
+ */
+
+const network = "mastodon"
+
+const ErrorBody = Schema.Struct({ error: Schema.optional(Schema.String), error_description: Schema.optional(Schema.String) })
+
+/** What the table looks at in a failed answer. */
+export interface Wire {
+  readonly status: number
+  readonly message: string
+  /** `X-RateLimit-Reset`, epoch milliseconds. */
+  readonly resetAt: number | undefined
+}
+
+type ReasonTag = PublishError.Reason["_tag"]
+
+/** First matching row wins. */
+export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
+  { when: (wire) => wire.status === 401 && /expired/i.test(wire.message), reason: "AuthExpired" },
+  { when: (wire) => wire.status === 401, reason: "NeedsReconnect" },
+  { when: (wire) => wire.status === 429, reason: "RateLimited" },
+  { when: (wire) => wire.status >= 500 || wire.status === 408, reason: "Transient" },
+  { when: () => true, reason: "Rejected" }
+]
+
+/** Without a reset time, wait Mastodon's rate-limit window (5 minutes). */
+const defaultRetryAfterMs = 5 * 60_000
+
+export const wire = (status: number, body: unknown, resetHeader: string | undefined): Wire => {
+  const error = Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(body))
+  const reset = resetHeader === undefined ? Number.NaN : Date.parse(resetHeader)
+  return {
+    status,
+    message: error?.error ?? error?.error_description ?? `HTTP ${status}`,
+    resetAt: Number.isFinite(reset) ? reset : undefined
+  }
+}
+
+/** `now` (epoch milliseconds) turns `X-RateLimit-Reset` into a wait. */
+export const toPublishError = (failure: Wire, now: number): PublishError.PublishError => {
+  const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
+  const retryAfterMs = failure.resetAt === undefined ? defaultRetryAfterMs : Math.max(1000, failure.resetAt - now)
+  return PublishError.of(network, reason, failure.message, retryAfterMs)
+}
+
+/**
+ * A call that never got an answer. One that makes a status may have made it, so it must not be resent
+ * blindly; Herald resends it only with the same `Idempotency-Key`, or after looking.
+ */
+export const lost = (create: boolean, message: string): PublishError.PublishError =>
+  create
+    ? PublishError.outcomeUnknown(network, `Mastodon's answer was lost (${message}); the status may exist`)
+    : PublishError.transient(network, message)
