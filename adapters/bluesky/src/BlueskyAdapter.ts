@@ -243,7 +243,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         ))
     }
 
-    const adapter = Adapter.make({
+    return Adapter.make({
       network,
       name: "Bluesky",
       limits,
@@ -273,30 +273,4 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       reconcile,
       inbox
     })
-
-    return {
-      ...adapter,
-      /** The kit's checks, and Bluesky's grapheme count, which the kit's counters do not have yet. */
-      validate: (post, limits) => [...adapter.validate(post, limits), ...graphemeViolations(post)]
-    } satisfies Adapter.Adapter
   })
-
-/** Texts over 300 graphemes, as the kit reports its own violations. */
-export const graphemeViolations = (post: PostVersion.PostVersion) => {
-  const over = (text: string) => RichText.graphemes(text) > RichText.maxGraphemes
-  const violation = (field: "text" | "thread" | "firstComment", text: string, item?: number) => ({
-    network,
-    field,
-    limit: `at most ${RichText.maxGraphemes} graphemes`,
-    actual: `${RichText.graphemes(text)} graphemes`,
-    message: `${network}: ${field === "text" ? "text" : field === "thread" ? `follow-up ${(item ?? 0) + 1}` : "first comment"} is ${
-      RichText.graphemes(text)
-    } graphemes; the limit is ${RichText.maxGraphemes}`,
-    ...(item === undefined ? {} : { item })
-  })
-  return [
-    ...(over(post.text) ? [violation("text", post.text)] : []),
-    ...post.thread.flatMap((text, index) => (over(text) ? [violation("thread", text, index)] : [])),
-    ...(post.firstComment !== null && over(post.firstComment) ? [violation("firstComment", post.firstComment)] : [])
-  ]
-}

@@ -1,28 +1,34 @@
 import type { Adapter, Limits } from "@herald/adapter-kit"
-import { maxBytes } from "./internal/richText.ts"
+import { maxBytes, maxGraphemes } from "./internal/richText.ts"
 
 /**
  * Bluesky's limits as data (networks.md §8.3, from the app.bsky.feed.post and embed lexicons,
- * https://github.com/bluesky-social/atproto/tree/main/lexicons/app/bsky): text of at most 3,000 UTF-8
- * bytes and 300 graphemes; up to 4 images or one video (3 minutes), never both. The kit's counters have no
- * graphemes yet (issue 16 point 5), so the byte limit is the data here and the adapter's `validate` adds
- * the grapheme rule (`internal/richText.ts`). Text-only posts are allowed; a post needs text or media.
+ * https://github.com/bluesky-social/atproto/tree/main/lexicons/app/bsky): text of at most 300 graphemes
+ * and 3,000 UTF-8 bytes; up to 4 images of at most 1,000,000 bytes each (app.bsky.embed.images `maxSize`)
+ * or one video (3 minutes, 100 MB: https://docs.bsky.app/docs/tutorials/video), never both. Text-only posts
+ * are allowed; a post needs text or media.
  */
 export const limits = {
   forms: {
     post: {
-      text: { max: maxBytes, counter: "utf8-bytes" },
+      text: { max: maxGraphemes, counter: "graphemes", maxBytes },
       media: {
         minItems: 0,
         maxItems: 4,
         maxPhotos: 4,
         maxVideos: 1,
         mixing: false,
-        videoDurationMs: { min: 0, max: 180_000 }
+        videoDurationMs: { min: 0, max: 180_000 },
+        maxPhotoBytes: 1_000_000,
+        maxVideoBytes: 100_000_000,
+        // Each image's `alt` (app.bsky.embed.images#image). The lexicon sets no length; 2,000 is the most the
+        // Bluesky app lets a person write (MAX_ALT_TEXT in bluesky-social/social-app), so what Herald sends
+        // reads the same there.
+        altText: { max: 2_000 }
       },
       // Follow-ups are replies chained under the post, each a post with the same limits. Bluesky sets no
       // length for a chain; Herald keeps X's 25.
-      thread: { maxPosts: 25, maxLength: maxBytes },
+      thread: { maxPosts: 25, maxLength: maxGraphemes },
       textOrMedia: true,
       // A first comment is the account's reply to its own post.
       firstComment: true

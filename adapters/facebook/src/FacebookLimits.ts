@@ -2,14 +2,16 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
 
 // Facebook Page posts as data; the kit's validator checks posts against them and `GET /api/v1/networks`
 // publishes them. The 63,206-character limit is Facebook's post limit; multi-photo posts go through
-// `attached_media` (https://developers.facebook.com/docs/pages-api/posts).
+// `attached_media` (https://developers.facebook.com/docs/pages-api/posts). Photos up to 10 MB (networks.md §7.3,
+// unconfirmed by Meta); videos go by resumable upload, whose limit Meta does not state. The Pages API takes no
+// alt text for photos Herald could confirm, so none is sent.
 
 export const limits = {
   forms: {
     post: {
       text: { max: 63_206, counter: "characters" },
       // Up to 10 photos in one post, or one video; a post may also be text alone.
-      media: { minItems: 0, maxItems: 10, maxPhotos: 10, maxVideos: 1, mixing: false },
+      media: { minItems: 0, maxItems: 10, maxPhotos: 10, maxVideos: 1, mixing: false, maxPhotoBytes: 10 * 1024 * 1024 },
       textOrMedia: true,
       firstComment: true
     }

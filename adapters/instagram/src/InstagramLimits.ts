@@ -3,6 +3,9 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
 // Instagram's content rules as data; the kit's validator checks posts against them and
 // `GET /api/v1/networks` publishes them. Sources: https://developers.facebook.com/docs/instagram-platform/content-publishing/
 // and the IG media reference https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
+// (networks.md §2.3): photos up to 8 MB, reels up to 300 MB; story videos up to 100 MB (third parties). Feed
+// photos take `alt_text` (since March 2025; not reels or stories). Meta states no length for it; 1,000
+// characters is Herald's bound until it does.
 
 export const limits = {
   forms: {
@@ -18,7 +21,10 @@ export const limits = {
         // 4:5 portrait to 1.91:1 landscape.
         photoAspectRatio: { min: 0.8, max: 1.91 },
         // Reels: 3 seconds to 15 minutes.
-        videoDurationMs: { min: 3_000, max: 900_000 }
+        videoDurationMs: { min: 3_000, max: 900_000 },
+        maxPhotoBytes: 8 * 1024 * 1024,
+        maxVideoBytes: 300 * 1024 * 1024,
+        altText: { max: 1_000 }
       },
       firstComment: true
     },
@@ -31,7 +37,9 @@ export const limits = {
         maxPhotos: 1,
         maxVideos: 1,
         mixing: false,
-        videoDurationMs: { min: 3_000, max: 60_000 }
+        videoDurationMs: { min: 3_000, max: 60_000 },
+        maxPhotoBytes: 8 * 1024 * 1024,
+        maxVideoBytes: 100 * 1024 * 1024
       }
     }
   }

@@ -5,6 +5,10 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
  * `GET /api/v1/networks` publishes it. Figures from the Posts, Images and Videos API pages:
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
+ * File sizes are not on those pages (networks.md §6.3): photos at 5 MB, the low end third parties give, so
+ * a larger photo goes as a fitted copy rather than risk a refusal; videos up to 500 MB (Ayrshare). Each
+ * image and video takes `altText` (Posts API `media.altText`, `multiImage.images[].altText`), at most 4,086
+ * characters (Images API).
  */
 export const limits: Limits.Limits = {
   forms: {
@@ -20,7 +24,10 @@ export const limits: Limits.Limits = {
         maxVideos: 1,
         // A post's `content` is either one video or images, never both.
         mixing: false,
-        videoDurationMs: { min: 3_000, max: 30 * 60 * 1_000 }
+        videoDurationMs: { min: 3_000, max: 30 * 60 * 1_000 },
+        maxPhotoBytes: 5 * 1024 * 1024,
+        maxVideoBytes: 500 * 1024 * 1024,
+        altText: { max: 4_086 }
       },
       // Posted through the Social Actions API right after the post.
       firstComment: true

@@ -3,13 +3,22 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
 /**
  * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, at most 5 distinct
  * links (https://developers.facebook.com/documentation/threads/posts), and up to 20 photos or videos, which
- * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media.
+ * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media. Photos up to 8 MB,
+ * videos up to 1 GB (same page). Alt text is not sent: the parameter's name is not confirmed (networks.md §3.2).
  */
 export const limits = {
   forms: {
     post: {
       text: { max: 500, counter: "characters", maxLinks: 5 },
-      media: { minItems: 0, maxItems: 20, maxPhotos: 20, maxVideos: 20, mixing: true },
+      media: {
+        minItems: 0,
+        maxItems: 20,
+        maxPhotos: 20,
+        maxVideos: 20,
+        mixing: true,
+        maxPhotoBytes: 8 * 1024 * 1024,
+        maxVideoBytes: 1024 ** 3
+      },
       textOrMedia: true,
       // A first comment is a reply published right after the post.
       firstComment: true

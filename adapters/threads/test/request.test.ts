@@ -12,7 +12,8 @@ const item = (kind: "image" | "video", url: string) =>
     bytes: 1,
     width: null,
     height: null,
-    durationMs: null
+    durationMs: null,
+    alt: null
   })
 
 describe("threads request", () => {

@@ -2,7 +2,8 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
 
 // TikTok's content rules as data (product.md, "Networks and their keys"; networks.md §4.3):
 // a caption of at most 2,200 characters, and either exactly one video of 3 s to 10 min or 1 to 35 photos,
-// never both. https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide
+// never both; photos up to 20 MB, videos up to 4 GB. TikTok takes no alt text.
+// https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide
 export const limits = {
   forms: {
     post: {
@@ -13,7 +14,9 @@ export const limits = {
         maxPhotos: 35,
         maxVideos: 1,
         mixing: false,
-        videoDurationMs: { min: 3_000, max: 600_000 }
+        videoDurationMs: { min: 3_000, max: 600_000 },
+        maxPhotoBytes: 20 * 1024 * 1024,
+        maxVideoBytes: 4 * 1024 ** 3
       }
     }
   }

@@ -15,7 +15,8 @@ const media = (kind: "image" | "video", index: number, durationMs: number | null
     bytes: 1000,
     width: 1080,
     height: 1920,
-    durationMs
+    durationMs,
+    alt: null
   })
 
 const creator = (overrides: Partial<Request.Creator> = {}): Request.Creator => ({

@@ -2,13 +2,14 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
 
 // YouTube's content rules as data (product.md, "Networks and their keys"; networks.md §5.3): the
 // description is at most 5,000 UTF-8 bytes and the title at most 100 characters, neither with `<` or `>`;
-// exactly one video; an optional custom thumbnail.
+// exactly one video of up to 256 GB (https://developers.google.com/youtube/v3/docs/videos/insert); an optional
+// custom thumbnail. YouTube takes no alt text.
 // https://developers.google.com/youtube/v3/docs/videos#snippet.title
 export const limits = {
   forms: {
     post: {
       text: { max: 5000, counter: "utf8-bytes", forbidden: ["<", ">"] },
-      media: { minItems: 1, maxItems: 1, maxPhotos: 0, maxVideos: 1, mixing: false },
+      media: { minItems: 1, maxItems: 1, maxPhotos: 0, maxVideos: 1, mixing: false, maxVideoBytes: 256 * 1024 ** 3 },
       title: { required: true, max: 100, forbidden: ["<", ">"] },
       thumbnail: true
     }

@@ -13,7 +13,8 @@ const video = new PostVersion.MediaItem({
   bytes: 2048,
   width: 1920,
   height: 1080,
-  durationMs: 60_000
+  durationMs: 60_000,
+  alt: null
 })
 
 describe("YouTube request", () => {

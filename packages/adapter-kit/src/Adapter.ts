@@ -3,7 +3,7 @@ import type { Redacted } from "effect"
 import * as Connect from "./Connect.ts"
 import type { Limits, Violation } from "./Limits.ts"
 import type { PostOptions } from "./PostOptions.ts"
-import type { PostVersion } from "./PostVersion.ts"
+import { fit, type PostVersion } from "./PostVersion.ts"
 import { PublishError, Rejected } from "./PublishError.ts"
 import * as Validator from "./Validator.ts"
 
@@ -325,9 +325,23 @@ export const refresher = (
     : (refreshToken, context) => context.server == null ? refresh(refreshToken) : refresh(refreshToken, context)
 }
 
-export const make = (hooks: Hooks): Adapter => ({
-  ...hooks,
-  oauth: hooks.oauth ?? noOAuth(hooks.network),
-  connect: hooks.connect ?? (hooks.credentials === undefined ? Connect.oauth : Connect.credentials([])),
-  validate: (post, limits) => Validator.validate(hooks.network, limits ?? hooks.limits, post)
-})
+/**
+ * The adapter of `hooks`. Its post hooks and its validation see each photo over the network's
+ * `maxPhotoBytes` as the fitted copy made for it at upload (`PostVersion.fit`), so no adapter repeats that.
+ */
+export const make = (hooks: Hooks): Adapter => {
+  const fitted = (input: PublishInput): PublishInput => ({ ...input, post: fit(hooks.limits, input.post) })
+  const { poll, reconcile } = hooks
+  return {
+    ...hooks,
+    oauth: hooks.oauth ?? noOAuth(hooks.network),
+    connect: hooks.connect ?? (hooks.credentials === undefined ? Connect.oauth : Connect.credentials([])),
+    publish: (input) => hooks.publish(fitted(input)),
+    ...(poll === undefined ? {} : { poll: (input: PublishInput, handle: string) => poll(fitted(input), handle) }),
+    ...(reconcile === undefined ? {} : { reconcile: (input: PublishInput) => reconcile(fitted(input)) }),
+    validate: (post, limits) => {
+      const applied = limits ?? hooks.limits
+      return Validator.validate(hooks.network, applied, fit(applied, post))
+    }
+  }
+}

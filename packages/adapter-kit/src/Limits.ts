@@ -9,9 +9,10 @@ import { Schema } from "effect"
 /**
  * How a network counts the length of text: `characters` are Unicode code points after NFC normalisation;
  * `x-weighted` is X's count (twitter-text v3: URLs weigh 23, CJK and emoji 2); `utf8-bytes` is UTF-8 bytes
- * (YouTube descriptions).
+ * (YouTube descriptions); `graphemes` are user-perceived characters (Unicode extended grapheme clusters, as
+ * `Intl.Segmenter` finds them: a flag or a family emoji is one; Bluesky).
  */
-export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes"])
+export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes"])
 export type TextCounter = typeof TextCounter.Type
 
 const Range = Schema.Struct({ min: Schema.Number, max: Schema.Number })
@@ -19,6 +20,11 @@ const Range = Schema.Struct({ min: Schema.Number, max: Schema.Number })
 export const TextLimits = Schema.Struct({
   max: Schema.Number,
   counter: TextCounter,
+  /**
+   * At most this many UTF-8 bytes as well, checked beside `max` (Bluesky: 300 graphemes and 3,000 bytes).
+   * Follow-up posts of a thread are held to it too.
+   */
+  maxBytes: Schema.optionalKey(Schema.Number),
   /** Characters the network refuses anywhere in the text (YouTube: `<` and `>`). */
   forbidden: Schema.optionalKey(Schema.Array(Schema.String)),
   /** At most this many distinct links (Threads: 5). */
@@ -27,6 +33,13 @@ export const TextLimits = Schema.Struct({
   ignored: Schema.optionalKey(Schema.Boolean)
 })
 export type TextLimits = typeof TextLimits.Type
+
+/** Present when the network takes a description of each photo for people who cannot see it. */
+export const AltTextLimits = Schema.Struct({
+  /** Its longest length, in characters (Unicode code points). */
+  max: Schema.Number
+})
+export type AltTextLimits = typeof AltTextLimits.Type
 
 export const MediaLimits = Schema.Struct({
   /** The post needs at least this many media (TikTok, YouTube, Instagram). */
@@ -39,7 +52,16 @@ export const MediaLimits = Schema.Struct({
   /** Photo width divided by height must lie within (Instagram: 4:5 = 0.8 to 1.91). */
   photoAspectRatio: Schema.optionalKey(Range),
   /** Video duration in milliseconds must lie within. */
-  videoDurationMs: Schema.optionalKey(Range)
+  videoDurationMs: Schema.optionalKey(Range),
+  /**
+   * The largest photo file the network takes, in bytes (Bluesky: 1,000,000). Herald fits each photo over it
+   * when it is uploaded (a smaller JPEG copy), and sends the network that copy.
+   */
+  maxPhotoBytes: Schema.optionalKey(Schema.Number),
+  /** The largest video file the network takes, in bytes. */
+  maxVideoBytes: Schema.optionalKey(Schema.Number),
+  /** Present when the network takes alt text on media (sent with each item that has one); absent, it is not sent. */
+  altText: Schema.optionalKey(AltTextLimits)
 })
 export type MediaLimits = typeof MediaLimits.Type
 

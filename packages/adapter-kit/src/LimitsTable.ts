@@ -7,7 +7,15 @@ import type { FormLimits, Limits, TextCounter } from "./Limits.ts"
 const counted: Record<TextCounter, string> = {
   "characters": "characters",
   "x-weighted": "characters, counted as X counts them (URLs 23, CJK and emoji 2)",
-  "utf8-bytes": "bytes of UTF-8"
+  "utf8-bytes": "bytes of UTF-8",
+  "graphemes": "graphemes (characters as a person sees them: an emoji with its modifiers is one)"
+}
+
+/** `1,000,000 bytes (1 MB)`, MB being 1,000,000 bytes and MiB 1,048,576, whichever the figure is a whole number of. */
+const size = (bytes: number) => {
+  const whole = (unit: number, name: string) => bytes % unit === 0 ? ` (${bytes / unit} ${name})` : undefined
+  const readable = whole(1024 ** 3, "GiB") ?? whole(1e9, "GB") ?? whole(1024 ** 2, "MiB") ?? whole(1e6, "MB") ?? ""
+  return `${bytes.toLocaleString("en-US")} bytes${readable}`
 }
 
 const duration = (millis: number) =>
@@ -19,6 +27,7 @@ const rows = (form: FormLimits): Array<readonly [string, string]> => {
     "Text",
     form.text.ignored === true ? "accepted but not shown by the network (not sent)" : `up to ${form.text.max} ${counted[form.text.counter]}`
   ])
+  if (form.text.maxBytes !== undefined) result.push(["Text size", `up to ${size(form.text.maxBytes)} of UTF-8`])
   if (form.text.forbidden !== undefined) result.push(["Text may not contain", form.text.forbidden.map((character) => `\`${character}\``).join(", ")])
   if (form.text.maxLinks !== undefined) result.push(["Links", `at most ${form.text.maxLinks}`])
   if (form.textOrMedia === true) result.push(["Text or media", "required"])
@@ -38,6 +47,14 @@ const rows = (form: FormLimits): Array<readonly [string, string]> => {
   if (media.videoDurationMs !== undefined) {
     result.push(["Video length", `${duration(media.videoDurationMs.min)} to ${duration(media.videoDurationMs.max)}`])
   }
+  if (media.maxPhotoBytes !== undefined) {
+    result.push(["Photo file size", `up to ${size(media.maxPhotoBytes)}; a larger photo is sent as a copy fitted to it`])
+  }
+  if (media.maxVideoBytes !== undefined) result.push(["Video file size", `up to ${size(media.maxVideoBytes)}`])
+  result.push([
+    "Alt text",
+    media.altText === undefined ? "not supported (not sent)" : `sent, up to ${media.altText.max} characters`
+  ])
   if (form.thread !== undefined) {
     result.push(["Thread", `up to ${form.thread.maxPosts} posts in all, each up to ${form.thread.maxLength}; follow-ups are text only`])
   }

@@ -7,6 +7,8 @@ import twitter from "twitter-text"
 import type { TextCounter } from "./Limits.ts"
 
 const utf8 = new TextEncoder()
+// The locale does not change where grapheme clusters break (UAX #29 is locale-independent).
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" })
 
 /** The length of `text` as a network with this counter measures it. */
 export const count = (text: string, counter: TextCounter): number => {
@@ -20,10 +22,20 @@ export const count = (text: string, counter: TextCounter): number => {
       // length, CJK and emoji weigh 2; parseTweet normalises to NFC itself.
       return twitter.parseTweet(text).weightedLength
     case "utf8-bytes":
-      // The bytes as sent: Herald does not normalise the text on its way out, so neither does the count.
-      return utf8.encode(text).byteLength
+      return bytes(text)
+    case "graphemes": {
+      // Extended grapheme clusters, as Bluesky counts them (the app.bsky.feed.post lexicon's
+      // `maxGraphemes`): a family emoji joined by zero-width joiners, a flag, "e" + combining accent are
+      // one each. Not normalised, like the bytes: the text is sent as it is.
+      let clusters = 0
+      for (const _ of segmenter.segment(text)) clusters++
+      return clusters
+    }
   }
 }
+
+/** UTF-8 bytes as sent: Herald does not normalise the text on its way out, so neither does the count. */
+export const bytes = (text: string): number => utf8.encode(text).byteLength
 
 /**
  * The distinct links in `text`, in order of first appearance. Bare domains (`example.com`) count, as the

@@ -3,20 +3,16 @@
  * can fix a post in one go instead of meeting the violations one by one. Pure: the core calls it when a
  * post is created or changed, adapters never need to repeat it.
  */
-import type { FormLimits, Limits, MediaLimits, TextCounter, TextLimits, Violation, ViolationField } from "./Limits.ts"
-import type { MediaItem, PostVersion } from "./PostVersion.ts"
-import { count, links } from "./TextCounter.ts"
+import { checkMedia } from "./internal/mediaRules.ts"
+import { listOf, overLimit, quantity, type Report, unitOf } from "./internal/wording.ts"
+import type { FormLimits, Limits, TextLimits, Violation, ViolationField } from "./Limits.ts"
+import type { PostVersion } from "./PostVersion.ts"
+import { bytes, count, links } from "./TextCounter.ts"
 
 /**
- * Builds one violation; `sentence` is the message without the network's name, which every message starts with;
- * `item`, the attachment's or follow-up's place (from 0) when the rule is about one of them.
- */
-type Report = (field: ViolationField, limit: string, actual: string, sentence: string, item?: number) => Violation
-
-/**
- * Every rule `post` breaks on `network`, in a stable order: format, text (length, links, forbidden
- * characters, text or media), title, media (count, kinds, mixing, aspect ratios, durations), thread,
- * thumbnail, first comment. Empty when the post is fine.
+ * Every rule `post` breaks on `network`, in a stable order: format, text (length, bytes, links, forbidden
+ * characters, text or media), title, media (count, kinds, mixing, aspect ratios, durations, file sizes,
+ * alt text), thread, thumbnail, first comment. Empty when the post is fine.
  */
 export const validate = (network: string, limits: Limits, post: PostVersion): ReadonlyArray<Violation> => {
   const report: Report = (field, limit, actual, sentence, item) => ({
@@ -56,6 +52,10 @@ const checkText = (report: Report, form: FormLimits, post: PostVersion): Array<V
     const length = count(post.text, limits.counter)
     if (length > limits.max) {
       violations.push(overLimit(report, "text", "text is", length, limits.max, unitOf(limits.counter)))
+    }
+    const size = limits.maxBytes === undefined ? 0 : bytes(post.text)
+    if (limits.maxBytes !== undefined && size > limits.maxBytes) {
+      violations.push(overLimit(report, "text", "text is", size, limits.maxBytes, "byte"))
     }
     const linkCount = limits.maxLinks === undefined ? 0 : links(post.text).length
     if (limits.maxLinks !== undefined && linkCount > limits.maxLinks) {
@@ -99,117 +99,6 @@ const checkForbidden = (
   return [report(field, allowed, contains, `${field} ${contains}; it may not contain ${listOf(forbidden, "or")}`)]
 }
 
-const checkMedia = (report: Report, limits: MediaLimits, media: ReadonlyArray<MediaItem>): Array<Violation> => {
-  const photos = media.filter((item) => item.kind === "image").length
-  const videos = media.length - photos
-  const kinds: Array<Violation> = [
-    ...checkKind(report, photos, limits.maxPhotos, "photo", limits.maxVideos, "video"),
-    ...checkKind(report, videos, limits.maxVideos, "video", limits.maxPhotos, "photo")
-  ]
-  const violations: Array<Violation> = []
-  if (media.length < limits.minItems) {
-    violations.push(report(
-      "media",
-      limits.minItems === 1 ? `at least 1 ${acceptedKinds(limits)}` : `at least ${limits.minItems} media`,
-      `${media.length} media`,
-      limits.minItems === 1
-        ? `${media.length} media attached; a post needs a ${acceptedKinds(limits)}`
-        : `${media.length} media attached; at least ${limits.minItems} required`
-    ))
-  }
-  // "5 photos attached" already says everything "5 media attached" would when all the media are photos.
-  const kindCoversAll = (photos > limits.maxPhotos && videos === 0) || (videos > limits.maxVideos && photos === 0)
-  if (media.length > limits.maxItems && !kindCoversAll) {
-    violations.push(report(
-      "media",
-      `at most ${limits.maxItems} media`,
-      `${media.length} media`,
-      `${media.length} media attached; the limit is ${limits.maxItems}`
-    ))
-  }
-  violations.push(...kinds)
-  if (!limits.mixing && photos > 0 && videos > 0) {
-    violations.push(report(
-      "media",
-      "photos or videos, not both",
-      `${quantity(photos, "photo")} and ${quantity(videos, "video")}`,
-      "photos and videos cannot be mixed in one post"
-    ))
-  }
-  // Positions count every attachment, so "photo 2" is the second item the person attached.
-  media.forEach((item, index) => {
-    const ratio = checkAspectRatio(report, limits, item, index + 1)
-    if (ratio !== undefined) violations.push(ratio)
-  })
-  media.forEach((item, index) => {
-    const duration = checkDuration(report, limits, item, index + 1)
-    if (duration !== undefined) violations.push(duration)
-  })
-  return violations
-}
-
-const acceptedKinds = (limits: MediaLimits): string =>
-  limits.maxPhotos === 0 ? "video" : limits.maxVideos === 0 ? "photo" : "photo or video"
-
-/** Too many of one kind; a kind the network refuses outright says what to attach instead. */
-const checkKind = (
-  report: Report,
-  actual: number,
-  max: number,
-  kind: "photo" | "video",
-  otherMax: number,
-  other: "photo" | "video"
-): Array<Violation> => {
-  if (actual <= max) return []
-  if (max === 0) {
-    const instead = otherMax === 0 ? "" : `; attach ${otherMax === 1 ? `one ${other}` : `up to ${otherMax} ${other}s`}`
-    return [report("media", `no ${kind}s`, quantity(actual, kind), `${kind}s are not accepted${instead}`)]
-  }
-  return [report(
-    "media",
-    `at most ${quantity(max, kind)}`,
-    quantity(actual, kind),
-    `${quantity(actual, kind)} attached; the limit is ${max}`
-  )]
-}
-
-const checkAspectRatio = (
-  report: Report,
-  limits: MediaLimits,
-  item: MediaItem,
-  position: number
-): Violation | undefined => {
-  const bounds = limits.photoAspectRatio
-  const { height, width } = item
-  // Sizes are unknown until the media is probed; the network will judge those itself.
-  if (bounds === undefined || item.kind !== "image" || width === null || height === null) return undefined
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return undefined
-  const ratio = width / height
-  if (ratio >= bounds.min && ratio <= bounds.max) return undefined
-  const divisor = greatestCommonDivisor(width, height)
-  const broken = ratio < bounds.min ? bounds.min : bounds.max
-  const actual = `${width / divisor}:${height / divisor} (${decimalsApart(ratio, broken)})`
-  const allowed = `between ${formatRatio(bounds.min)} and ${formatRatio(bounds.max)}`
-  return report("media", allowed, actual, `photo ${position} is ${actual}; allowed ${allowed}`, position - 1)
-}
-
-const checkDuration = (
-  report: Report,
-  limits: MediaLimits,
-  item: MediaItem,
-  position: number
-): Violation | undefined => {
-  const bounds = limits.videoDurationMs
-  const duration = item.durationMs
-  if (bounds === undefined || item.kind !== "video" || duration === null) return undefined
-  if (duration >= bounds.min && duration <= bounds.max) return undefined
-  // Rounded away from the bound, so 2.99 s never reads as an allowed "3.0 s".
-  const tenths = duration < bounds.min ? Math.floor(duration / 100) : Math.ceil(duration / 100)
-  const actual = `${(tenths / 10).toFixed(1)} s`
-  const allowed = `${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`
-  return report("media", allowed, actual, `video ${position} is ${actual} long; allowed ${allowed}`, position - 1)
-}
-
 const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<string>): Array<Violation> => {
   if (thread.length === 0) return []
   const limits = form.thread
@@ -235,6 +124,10 @@ const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<str
     if (length > limits.maxLength) {
       violations.push(overLimit(report, "thread", `thread post ${position} is`, length, limits.maxLength, unit, index))
     }
+    const maxBytes = form.text.maxBytes
+    if (maxBytes !== undefined && bytes(text) > maxBytes) {
+      violations.push(overLimit(report, "thread", `thread post ${position} is`, bytes(text), maxBytes, "byte", index))
+    }
   })
   return violations
 }
@@ -254,54 +147,3 @@ const checkExtras = (report: Report, form: FormLimits, post: PostVersion): Array
   }
   return violations
 }
-
-/** The shape of every "too long" or "too many" message: `text is 312 characters; the limit is 280`. */
-const overLimit = (
-  report: Report,
-  field: ViolationField,
-  subject: string,
-  actual: number,
-  max: number,
-  unit: string,
-  item?: number
-) => {
-  const amount = quantity(actual, unit)
-  return report(field, `at most ${quantity(max, unit)}`, amount, `${subject} ${amount}; the limit is ${max}`, item)
-}
-
-const unitOf = (counter: TextCounter): string => counter === "utf8-bytes" ? "byte" : "character"
-
-/** `1 photo`, `5 photos`. */
-const quantity = (amount: number, unit: string): string => `${amount} ${unit}${amount === 1 ? "" : "s"}`
-
-/** `a`, `a or b`, `a, b or c`. */
-const listOf = (items: ReadonlyArray<string>, conjunction: "and" | "or"): string =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conjunction} ${items.at(-1)}`
-
-/**
- * A ratio bound as people know it: `4:5 (0.8)` when it is a small fraction, otherwise `1.91:1`.
- */
-const formatRatio = (value: number): string => {
-  for (let denominator = 1; denominator <= 20; denominator++) {
-    const numerator = Math.round(value * denominator)
-    if (numerator > 0 && Math.abs(numerator / denominator - value) < 1e-9) {
-      return denominator === 1 ? `${numerator}:1` : `${numerator}:${denominator} (${Number(value.toFixed(2))})`
-    }
-  }
-  return `${Number(value.toFixed(2))}:1`
-}
-
-/** Two decimals, or up to four when two would make the value look equal to the bound it breaks. */
-const decimalsApart = (value: number, bound: number): string => {
-  for (let decimals = 2; decimals < 4; decimals++) {
-    if (value.toFixed(decimals) !== bound.toFixed(decimals)) return value.toFixed(decimals)
-  }
-  return value.toFixed(4)
-}
-
-/** `3 s`, `60 s`, `15 min`: whole minutes read better past one minute. */
-const formatDuration = (milliseconds: number): string =>
-  milliseconds > 60_000 && milliseconds % 60_000 === 0 ? `${milliseconds / 60_000} min` : `${milliseconds / 1000} s`
-
-const greatestCommonDivisor = (first: number, second: number): number =>
-  second === 0 ? first : greatestCommonDivisor(second, first % second)

@@ -41,6 +41,16 @@ describe("TextCounter.count", () => {
     assert.strictEqual(count("café", "utf8-bytes"), 5)
   })
 
+  it("counts graphemes as a person sees them: a family, a flag and an accented letter are one each", () => {
+    assert.strictEqual(count("abc", "graphemes"), 3)
+    // 4 people joined by zero-width joiners: 7 code points, 25 bytes, one grapheme.
+    assert.strictEqual(count("👨‍👩‍👧‍👦", "graphemes"), 1)
+    assert.strictEqual(count("👨‍👩‍👧‍👦", "characters"), 7)
+    // A flag is two regional indicators; "e" with a combining accent stays one without normalising.
+    assert.strictEqual(count("🇫🇷e\u0301", "graphemes"), 2)
+    assert.strictEqual(count("", "graphemes"), 0)
+  })
+
   it("counts nothing in an empty text", () => {
     assert.strictEqual(count("", "characters"), 0)
     assert.strictEqual(count("", "x-weighted"), 0)

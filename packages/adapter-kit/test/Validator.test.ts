@@ -112,7 +112,8 @@ const photo = (width: number | null = 1080, height: number | null = 1080): Media
     bytes: 200_000,
     width,
     height,
-    durationMs: null
+    durationMs: null,
+    alt: null
   })
 
 const video = (durationMs: number | null = 10_000): MediaItem =>
@@ -124,7 +125,8 @@ const video = (durationMs: number | null = 10_000): MediaItem =>
     bytes: 5_000_000,
     width: 1080,
     height: 1920,
-    durationMs
+    durationMs,
+    alt: null
   })
 
 const photos = (amount: number) => Array.from({ length: amount }, () => photo())

@@ -28,11 +28,8 @@ export interface Uploaded {
   readonly item: PostVersion.MediaItem
 }
 
-/** Alt text, where the media carries it (the lexicon requires the field; empty means none). */
-const altOf = (item: PostVersion.MediaItem): string => {
-  const alt = (item as { readonly alt?: unknown }).alt
-  return typeof alt === "string" ? alt : ""
-}
+/** The media's alt text; the lexicon requires the field, and empty means none. */
+const altOf = (item: PostVersion.MediaItem): string => item.alt ?? ""
 
 const aspectRatio = (item: PostVersion.MediaItem) =>
   item.width !== null && item.height !== null && item.width > 0 && item.height > 0

@@ -11,7 +11,8 @@ const item = (kind: "image" | "video", index: number) => ({
   bytes: 1000,
   width: 1080,
   height: 1080,
-  durationMs: kind === "video" ? 10_000 : null
+  durationMs: kind === "video" ? 10_000 : null,
+  alt: null
 })
 
 describe("request.plan", () => {

@@ -12,7 +12,8 @@ const fixture = (kind: "image" | "video", index: number) => ({
   bytes: 1000,
   width: 1080,
   height: 1080,
-  durationMs: kind === "video" ? 10_000 : null
+  durationMs: kind === "video" ? 10_000 : null,
+  alt: null
 })
 const video = (index: number) => fixture("video", index)
 

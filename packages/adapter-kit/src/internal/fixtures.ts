@@ -24,7 +24,8 @@ export const photo = (baseUrl: string, index: number, size = { width: 1080, heig
     bytes: jpeg.length,
     width: size.width,
     height: size.height,
-    durationMs: null
+    durationMs: null,
+    alt: null
   })
 
 export const video = (baseUrl: string, index: number, durationMs = 15_000) =>
@@ -36,5 +37,6 @@ export const video = (baseUrl: string, index: number, durationMs = 15_000) =>
     bytes: mp4.length,
     width: 1080,
     height: 1920,
-    durationMs
+    durationMs,
+    alt: null
   })
