@@ -158,7 +158,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
             ? undefined
             : SimulatorPage.ofPost(state, post, {
               network: "Mastodon",
-              parts: SimulatorPage.threadOf(state, post).map(SimulatorPage.partOf)
+              // The instance took the bytes, which the sandbox does not keep: each medium is a placeholder.
+              parts: SimulatorPage.threadOf(state, post).map((part) => ({
+                text: part.text,
+                media: part.media.map((url) => ({ ...SimulatorPage.mediaOf(url), url: undefined }))
+              }))
             })
       })
     ]

@@ -2,6 +2,7 @@ import { BlueskyAdapter, BlueskyConfig, BlueskySimulator } from "@herald/adapter
 import { FacebookAdapter, FacebookConfig, FacebookSimulator } from "@herald/adapter-facebook"
 import { InstagramAdapter, InstagramConfig, InstagramSimulator } from "@herald/adapter-instagram"
 import { LinkedInAdapter, LinkedInConfig, LinkedInSimulator } from "@herald/adapter-linkedin"
+import { MastodonAdapter, MastodonConfig, MastodonSimulator } from "@herald/adapter-mastodon"
 import { ThreadsAdapter, ThreadsConfig, ThreadsSimulator } from "@herald/adapter-threads"
 import { TikTokAdapter, TikTokConfig, TikTokSimulator } from "@herald/adapter-tiktok"
 import { XAdapter, XConfig, XSimulator } from "@herald/adapter-x"
@@ -51,5 +52,12 @@ export const all: ReadonlyArray<NetworkPackage> = [
     simulator: BlueskySimulator.simulator,
     realConfig: BlueskyConfig.realConfig,
     offered: BlueskyConfig.offered
+  },
+  {
+    network: "mastodon",
+    make: MastodonAdapter.make,
+    simulator: MastodonSimulator.simulator,
+    realConfig: MastodonConfig.realConfig,
+    offered: MastodonConfig.offered
   }
 ]

@@ -3,6 +3,7 @@ import { FacebookLimits } from "@herald/adapter-facebook"
 import { InstagramLimits } from "@herald/adapter-instagram"
 import type { Limits } from "@herald/adapter-kit"
 import { LinkedInLimits } from "@herald/adapter-linkedin"
+import { MastodonLimits } from "@herald/adapter-mastodon"
 import { ThreadsLimits } from "@herald/adapter-threads"
 import { TikTokLimits } from "@herald/adapter-tiktok"
 import { XLimits } from "@herald/adapter-x"
@@ -17,5 +18,6 @@ export const sources: ReadonlyArray<{ readonly folder: string; readonly source: 
   { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits },
   { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits },
   { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits },
-  { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits }
+  { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits },
+  { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits }
 ]
