@@ -7,6 +7,7 @@ import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
+import * as InstagramOptions from "./InstagramOptions.ts"
 
 // Instagram through the "Instagram API with Instagram Login" (no Facebook Page needed). Publishing is
 // asynchronous: containers are created, processed by Instagram, then published
@@ -172,6 +173,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Instagram",
       limits,
       capabilities,
+      options: InstagramOptions.options,
       oauth: {
         scopes,
         pkce: false,

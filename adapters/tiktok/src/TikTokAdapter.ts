@@ -5,6 +5,7 @@ import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 import * as TikTokClient from "./TikTokClient.ts"
 import { capabilities, limits } from "./TikTokLimits.ts"
+import * as TikTokOptions from "./TikTokOptions.ts"
 
 // TikTok through Login Kit v2 and the Content Posting API's Direct Post: query what the creator allows,
 // initialise a post TikTok pulls from Herald's media URLs, then poll the `publish_id` until it is public.
@@ -84,6 +85,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "TikTok",
       limits,
       capabilities,
+      options: TikTokOptions.options,
       oauth: {
         scopes,
         // Login Kit for Web: a server-side app with a client secret and no PKCE (the desktop variant's

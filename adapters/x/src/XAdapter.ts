@@ -6,6 +6,7 @@ import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
 import * as XClient from "./XClient.ts"
 import { capabilities, limits } from "./XLimits.ts"
+import * as XOptions from "./XOptions.ts"
 
 /**
  * X through the API v2: OAuth 2.0 with PKCE, text and media posts, threads and first comments as reply
@@ -221,6 +222,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "X",
       limits,
       capabilities,
+      options: XOptions.options,
       oauth: {
         scopes: XClient.scopes,
         pkce: true,

@@ -1,7 +1,8 @@
-import { ByteSize, Layer } from "effect"
+import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { AdminApi } from "@herald/api"
+import { AdminApi, HeraldApi, PostsApi } from "@herald/api"
+import { Networks, PostShape } from "@herald/core"
 import * as AccountsHandlers from "./http/AccountsHandlers.ts"
 import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
@@ -33,37 +34,41 @@ export const openapiPath = "/api/v1/openapi.json"
  * rendering, the text rule, and in the sandbox the network simulators under `/sandbox/<network>`.
  */
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
-  Layer.mergeAll(
-  sandboxRoutes,
-  Console.layer(),
-  MediaFiles.layer,
-  McpRoute.layer,
-  PublicApi.layer(openapiPath),
-  ErrorRendering.layer,
-  TextRule.layer
-).pipe(
-  Layer.provide([
-    AccountsHandlers.layer,
-    InboxHandlers.layer,
-    KeysHandlers.layer,
-    NetworkWebhooks.layer,
-    MediaHandlers.layer,
-    MembersHandlers.layer,
-    MembersHandlers.invitationsLayer,
-    NetworksHandlers.layer,
-    OAuthHandlers.layer,
-    PostsHandlers.layer,
-    ReviewsHandlers.layer,
-    ReviewsHandlers.pagesLayer,
-    SessionsHandlers.layer,
-    SessionsHandlers.signInLayer,
-    WebhooksHandlers.layer,
-    WorkspaceHandlers.layer,
-    SystemHandlers.layer
-  ]),
-  // Handlers of authenticated groups need the middleware too, so it is provided below them.
-  Layer.provide(AuthorizationLive.layer)
-)
+  Layer.unwrap(Effect.map(Effect.service(Networks.Networks), (networks) => {
+    // The contract for the installed networks: their post options in the schemas, the document and the tools.
+    const api = HeraldApi.make(PostsApi.schemas(PostShape.make(networks.all)))
+    return Layer.mergeAll(
+      sandboxRoutes,
+      Console.layer(),
+      MediaFiles.layer,
+      McpRoute.layer,
+      PublicApi.layer(api, openapiPath),
+      ErrorRendering.layer,
+      TextRule.layer
+    ).pipe(
+      Layer.provide([
+        AccountsHandlers.layer(api),
+        InboxHandlers.layer(api),
+        KeysHandlers.layer(api),
+        NetworkWebhooks.layer(api),
+        MediaHandlers.layer(api),
+        MembersHandlers.layer(api),
+        MembersHandlers.invitationsLayer(api),
+        NetworksHandlers.layer(api),
+        OAuthHandlers.layer(api),
+        PostsHandlers.layer(api),
+        ReviewsHandlers.layer(api),
+        ReviewsHandlers.pagesLayer(api),
+        SessionsHandlers.layer(api),
+        SessionsHandlers.signInLayer(api),
+        WebhooksHandlers.layer(api),
+        WorkspaceHandlers.layer(api),
+        SystemHandlers.layer(api)
+      ]),
+      // Handlers of authenticated groups need the middleware too, so it is provided below them.
+      Layer.provide(AuthorizationLive.layer)
+    )
+  }))
 
 /** The operator's routes, served only on the data folder's unix socket. */
 export const adminRoutes = Layer.mergeAll(

@@ -8,7 +8,8 @@ import { join } from "node:path"
 import openapiTS, { astToString } from "openapi-typescript"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
 import ts from "typescript"
-import { baseUrl, request, serverLayer } from "./harness.ts"
+import * as Packages from "../src/Packages.ts"
+import { baseUrl, examplePackage, request, serverLayer } from "./harness.ts"
 
 const served = Effect.gen(function*() {
   const base = yield* baseUrl
@@ -52,7 +53,8 @@ const typeCheck = (files: Record<string, string>) => {
 }
 
 describe("the served OpenAPI document", () => {
-  layer(serverLayer(), { timeout: 120_000 })("on a running server", (it) => {
+  // The installed networks' packages: the document describes their post options.
+  layer(serverLayer({}, [examplePackage, ...Packages.all]), { timeout: 120_000 })("on a running server", (it) => {
     it.effect("generates an openapi-typescript client that takes whole numbers as numbers", () =>
       Effect.gen(function*() {
         const { document } = yield* served

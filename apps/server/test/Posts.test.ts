@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import sharp from "sharp"
 import { backends } from "@herald/db/testing"
+import * as Packages from "../src/Packages.ts"
 import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Posts over real HTTP with the example network (text up to 100 characters, text or media required).
@@ -39,7 +40,8 @@ const events = (workspaceId: string) =>
 const inAnHour = () => new Date(Date.now() + 3_600_000)
 
 // On the embedded database, and on PostgreSQL when HERALD_TEST_DATABASE_URL names one.
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`posts on ${backend.name}`, (it) => {
+// The installed networks' packages too: their options are fields of every post, whatever its targets.
+for (const backend of backends()) layer(serverLayer({}, [examplePackage, ...Packages.all], backend), { timeout: 120_000, excludeTestServices: true })(`posts on ${backend.name}`, (it) => {
   it.effect("schedules a post: targets pending, time normalised to UTC with milliseconds, post.scheduled in the outbox", () =>
     Effect.gen(function*() {
       const { accountId, get, post, workspace } = yield* setup
@@ -77,7 +79,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       const fetched = yield* get(`/posts/${created.body.data.id}`)
       assert.strictEqual(fetched.status, 200)
       assert.deepStrictEqual(Object.keys(fetched.body.data).sort(), [
-        "content", "createdAt", "firstComment", "id", "instagramFormat", "media", "platformContent", "publishedAt",
+        "content", "createdAt", "firstComment", "id", "instagramFormat", "media", "platformContent", "platformOptions", "publishedAt",
         "queued", "scheduledAt", "status", "targets", "tiktok", "xThread", "xThreadMedia", "youtubeThumbnail", "youtubeTitle"
       ])
       const recorded = yield* events(workspace.id)

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
@@ -24,24 +24,11 @@ const field = {
   publishNow: Schema.Boolean.annotate({ description: "true publishes the post at once" }),
   draft: Schema.Boolean.annotate({ description: "true saves the post as a draft; nothing is published" }),
   platformContent: Schema.Record(Schema.String, Schema.String).annotate({
-    description: "Text per network, keyed by network (x, instagram, threads, tiktok, youtube, linkedin, facebook), " +
-      "replacing content for that network's targets"
+    description: "Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that " +
+      "network's targets"
   }),
-  xThread: Schema.Array(Schema.String).annotate({
-    description: "Follow-up posts (text only) that turn the X version into a thread, in order"
-  }),
-  instagramFormat: Schema.Literals(["post", "story"]).annotate({
-    description: "Instagram: a feed post (default) or a story"
-  }),
-  tiktok: Post.TikTokSettings.annotate({ description: "TikTok settings for the video" }),
   firstComment: Schema.NullOr(Schema.String).annotate({
     description: "A comment Herald adds under the post once it is out (networks that allow it); null for none"
-  }),
-  youtubeTitle: Schema.NullOr(Schema.String).annotate({
-    description: "YouTube: the video's title (required for YouTube targets)"
-  }),
-  youtubeThumbnail: Schema.NullOr(Schema.String).annotate({
-    description: "YouTube: the media id of an uploaded image to use as the thumbnail; null for none"
   })
 }
 
@@ -51,30 +38,113 @@ const optionalFields = {
   mediaIds: Schema.optionalKey(field.mediaIds),
   scheduledAt: Schema.optionalKey(field.scheduledAt),
   platformContent: Schema.optionalKey(field.platformContent),
-  xThread: Schema.optionalKey(field.xThread),
-  instagramFormat: Schema.optionalKey(field.instagramFormat),
-  tiktok: Schema.optionalKey(field.tiktok),
-  firstComment: Schema.optionalKey(field.firstComment),
-  youtubeTitle: Schema.optionalKey(field.youtubeTitle),
-  youtubeThumbnail: Schema.optionalKey(field.youtubeThumbnail)
+  firstComment: Schema.optionalKey(field.firstComment)
 }
 
-/** `POST /api/v1/posts` (reference, "POST /api/v1/posts"; product.md, "Posts"). Unknown fields are refused. */
-export const CreatePost = Schema.Struct({
+/** Each network's own options as a request sets them, keyed by network (`PostShape.Document` in core). */
+const OptionsDocument = Schema.Record(Schema.String, Schema.Record(Schema.String, Schema.Unknown))
+export type OptionsDocument = typeof OptionsDocument.Type
+
+const createFields = {
   ...optionalFields,
   accountIds: field.accountIds,
   publishNow: Schema.optionalKey(field.publishNow),
   draft: Schema.optionalKey(field.draft)
-})
+}
 
-/** `PATCH /api/v1/posts/:id`: any create field but `publishNow`; only what is sent changes. */
-export const UpdatePost = Schema.Struct({
+const updateFields = {
   ...optionalFields,
   accountIds: Schema.optionalKey(field.accountIds),
   draft: Schema.optionalKey(field.draft.annotate({
     description: "true takes the post back to draft; false with scheduledAt schedules a draft"
   }))
-})
+}
+
+/** `POST /api/v1/posts`, decoded: the network-neutral fields and each network's options as a document. */
+export const CreatePayload = Schema.Struct({ ...createFields, options: Schema.optionalKey(OptionsDocument) })
+export type CreatePayload = typeof CreatePayload.Type
+
+/** `PATCH /api/v1/posts/:id`, decoded. */
+export const UpdatePayload = Schema.Struct({ ...updateFields, options: Schema.optionalKey(OptionsDocument) })
+export type UpdatePayload = typeof UpdatePayload.Type
+
+/**
+ * What the installed adapters add to a post's wire forms (core's `PostShape`, made by the composition
+ * root): their fields in requests and in the full post, and the moves between the flat wire form and the
+ * options document.
+ */
+export interface Shape {
+  readonly requestFields: Schema.Struct.Fields
+  readonly postFields: Schema.Struct.Fields
+  readonly split: (payload: Readonly<Record<string, unknown>>) => {
+    readonly neutral: Record<string, unknown>
+    readonly options: OptionsDocument
+  }
+  readonly flatten: (options: OptionsDocument) => Record<string, unknown>
+  readonly show: (post: Post.Post) => Record<string, unknown>
+  readonly join: (wire: Readonly<Record<string, unknown>>) => OptionsDocument
+}
+
+/** The schemas of a post as the installed networks shape it: requests and the full post. */
+export interface Schemas {
+  /** `POST /api/v1/posts`: flat on the wire, unknown fields refused; decoded, the options as a document. */
+  readonly create: Schema.Codec<CreatePayload, Record<string, unknown>>
+  /** `PATCH /api/v1/posts/:id`: any create field but `publishNow`; only what is sent changes. */
+  readonly update: Schema.Codec<UpdatePayload, Record<string, unknown>>
+  /** The full post object: `GET /api/v1/posts/:id` and every webhook carry this form. */
+  readonly post: Schema.Codec<Post.Post, Record<string, unknown>>
+  /** The flat request fields, for the MCP tools that add their own (the post's id). */
+  readonly updateFields: Schema.Struct.Fields
+}
+
+const payload = <T extends { readonly options?: OptionsDocument | undefined }>(
+  wire: Schema.Struct.Fields,
+  decoded: Schema.Codec<T, T>,
+  shape: Shape
+) =>
+  Schema.Struct(wire).pipe(Schema.decodeTo(
+    decoded,
+    SchemaTransformation.transform({
+      decode: (flat) => {
+        const { neutral, options } = shape.split(flat)
+        return { ...neutral, options } as unknown as T
+      },
+      encode: ({ options, ...neutral }) => ({ ...neutral, ...shape.flatten(options ?? {}) }) as never
+    })
+  )) as unknown as Schema.Codec<T, Record<string, unknown>>
+
+/** The post's wire fields in order: the adapters' fields and `platformOptions` follow `platformContent`. */
+const postWireFields = (shape: Shape): Schema.Struct.Fields => {
+  const fields: Record<string, Schema.Top> = {}
+  for (const [name, schema] of Object.entries(Post.Post.fields)) {
+    if (name === "options") continue
+    fields[name] = schema
+    if (name === "platformContent") Object.assign(fields, shape.postFields)
+  }
+  return fields
+}
+
+/** The post schemas for the installed networks' shape. */
+export const schemas = (shape: Shape): Schemas => {
+  const post = Schema.Struct(postWireFields(shape)).pipe(Schema.decodeTo(
+    Schema.toType(Post.Post),
+    SchemaTransformation.transform({
+      decode: (wire) => {
+        const neutral = Object.fromEntries(Object.keys(Post.Post.fields).flatMap((name) =>
+          name === "options" ? [] : [[name, (wire as Record<string, unknown>)[name]]]
+        ))
+        return new Post.Post({ ...neutral, options: shape.join(wire) } as unknown as Post.Post)
+      },
+      encode: (value) => shape.show(value) as never
+    })
+  )).annotate({ identifier: "Post" }) as unknown as Schema.Codec<Post.Post, Record<string, unknown>>
+  return {
+    create: payload({ ...createFields, ...shape.requestFields }, CreatePayload, shape),
+    update: payload({ ...updateFields, ...shape.requestFields }, UpdatePayload, shape),
+    post,
+    updateFields: { ...updateFields, ...shape.requestFields }
+  }
+}
 
 /** `POST /api/v1/posts/:id/approve`. */
 export const Approve = Schema.Struct({
@@ -88,10 +158,11 @@ export const RequestChanges = Schema.Struct({
 
 export class Deleted extends Schema.Class<Deleted>("Deleted")({ id: Schema.String, deleted: Schema.Literal(true) }) {}
 
-export class PostsApi extends HttpApiGroup.make("posts").add(
+/** The posts group for the installed networks' schemas (`schemas(shape)`). */
+export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
   HttpApiEndpoint.post("create", "/posts", {
-    payload: CreatePost,
-    success: Data(Post.Post),
+    payload: schemas.create,
+    success: Data(schemas.post),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Create a post: a draft, scheduled for a time, or published now"),
   HttpApiEndpoint.get("list", "/posts", {
@@ -106,40 +177,40 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
       limit: Schema.optional(QueryInteger.limit),
       cursor: Schema.optional(cursor)
     },
-    success: Page(Post.Post),
+    success: Page(schemas.post),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "List posts by time (scheduled time, or creation when unscheduled), then id"),
   HttpApiEndpoint.get("get", "/posts/:id", {
     params: { id: Schema.String },
-    success: Data(Post.Post),
+    success: Data(schemas.post),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "One post with each target's status, link and error"),
   HttpApiEndpoint.patch("update", "/posts/:id", {
     params: { id: Schema.String },
-    payload: UpdatePost,
-    success: Data(Post.Post),
+    payload: schemas.update,
+    success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Change a draft, awaiting-approval or scheduled post; only the fields sent change"),
   HttpApiEndpoint.post("retry", "/posts/:id/retry", {
     params: { id: Schema.String },
-    success: Data(Post.Post),
+    success: Data(schemas.post),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send the failed targets of a partial or failed post again"),
   HttpApiEndpoint.post("submit", "/posts/:id/submit", {
     params: { id: Schema.String },
-    success: Data(Post.Post),
+    success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Submit a draft with a time for approval (post.submitted)"),
   HttpApiEndpoint.post("approve", "/posts/:id/approve", {
     params: { id: Schema.String },
     payload: Approve,
-    success: Data(Post.Post),
+    success: Data(schemas.post),
     error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Approve a post awaiting approval: it is scheduled, or goes out now if its time has passed"),
   HttpApiEndpoint.post("requestChanges", "/posts/:id/request-changes", {
     params: { id: Schema.String },
     payload: RequestChanges,
-    success: Data(Post.Post),
+    success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Send a post awaiting approval back to draft with a note"),
   HttpApiEndpoint.delete("remove", "/posts/:id", {
@@ -150,4 +221,6 @@ export class PostsApi extends HttpApiGroup.make("posts").add(
 ).annotateMerge(OpenApi.annotations({
   title: "Posts",
   description: "Create, schedule, change, approve and delete posts; each target network's status, link and error."
-})) {}
+}))
+
+export type PostsApi = ReturnType<typeof make>

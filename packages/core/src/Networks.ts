@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { Adapter } from "@herald/adapter-kit"
+import * as PostShape from "./PostShape.ts"
 
 export class UnknownNetwork extends Schema.TaggedError<UnknownNetwork>()("UnknownNetwork", {
   network: Schema.String,
@@ -26,6 +27,8 @@ export class Networks extends Context.Service<Networks, {
       }
       byKey.set(adapter.network, adapter)
     }
+    const clashes = PostShape.clashes(adapters)
+    if (clashes.length > 0) return Effect.die(new Error(clashes.join("; ")))
     const available = [...byKey.keys()]
     return Effect.succeed(Networks.of({
       all: adapters,

@@ -7,6 +7,7 @@ import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
 import { scheduledTime } from "./internal/postRules.ts"
 import { Networks } from "./Networks.ts"
+import * as PostShape from "./PostShape.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { Scheduler } from "./Scheduler.ts"
 
@@ -60,12 +61,13 @@ export interface CreateInput {
   readonly publishNow?: boolean | undefined
   readonly draft?: boolean | undefined
   readonly platformContent?: Record<string, string> | undefined
-  readonly xThread?: ReadonlyArray<string> | undefined
-  readonly instagramFormat?: "post" | "story" | undefined
-  readonly tiktok?: Post.TikTokSettings | undefined
   readonly firstComment?: string | null | undefined
-  readonly youtubeTitle?: string | null | undefined
-  readonly youtubeThumbnail?: string | null | undefined
+  /**
+   * Each network's own options, keyed by network (`PostShape.split` of a request). In a patch, a network
+   * whose options are top-level fields has each field sent replaced; a `platformOptions` network has its
+   * object replaced as a whole.
+   */
+  readonly options?: PostShape.Document | undefined
 }
 
 /** `PATCH`: only the fields sent change; `draft: false` with a time schedules a draft. */
@@ -129,6 +131,19 @@ export class Posts extends Context.Service<Posts, {
       const baseUrl = yield* PublicUrl
       const scheduler = yield* Scheduler
 
+      /**
+       * A patch's options over the post's: a network whose options are top-level fields has each field
+       * sent replaced; a `platformOptions` network has its object replaced as a whole.
+       */
+      const patchOptions = (current: PostShape.Document, patch: PostShape.Document): PostShape.Document => {
+        const merged: Record<string, Readonly<Record<string, unknown>>> = { ...current }
+        for (const [network, object] of Object.entries(patch)) {
+          const placement = shape.declared.find((entry) => entry.network === network)?.options.placement
+          merged[network] = placement === "top" ? { ...current[network], ...object } : object
+        }
+        return merged
+      }
+
       const one = (workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError> =>
         Effect.gen(function*() {
           const rows = yield* sql<PostRow>`
@@ -138,7 +153,8 @@ export class Posts extends Context.Service<Posts, {
           return post!
         })
 
-      const check = makeCheck(sql, networks, baseUrl)
+      const shape = PostShape.make(networks.all)
+      const check = makeCheck(sql, networks, baseUrl, shape)
 
       const writeParts = Effect.fnUntraced(function*(
         id: string,
@@ -190,13 +206,8 @@ export class Posts extends Context.Service<Posts, {
           status,
           content: draftPost.content,
           platformContent,
-          xThread: draftPost.xThread,
-          xThreadMedia: draftPost.xThread.map(() => []),
-          instagramFormat: draftPost.instagramFormat,
-          tiktok: draftPost.tiktok,
           firstComment: draftPost.firstComment,
-          youtubeTitle: draftPost.youtubeTitle,
-          youtubeThumbnail: input.youtubeThumbnail ?? null,
+          options: draftPost.options,
           queued: false,
           scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
           publishedAt: null,
@@ -229,17 +240,16 @@ export class Posts extends Context.Service<Posts, {
         // A post sent now has no event of its own: the next one it emits is its outcome (`post.published`, ...).
         const created = status === PostStatus.publishing
           ? []
-          : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post, status })]
+          : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post: shape.show(post), status })]
         const eventRows = awaiting
-          ? [...created, Events.row(workspaceId, "post.submitted", { postId: id, post, ...actorData(actor ?? workspaceActor) })]
+          ? [...created, Events.row(workspaceId, "post.submitted", { postId: id, post: shape.show(post), ...actorData(actor ?? workspaceActor) })]
           : created
         yield* sql`
           WITH inserted_post AS (
-            INSERT INTO posts (id, workspace_id, status, content, platform_content, x_thread, instagram_format, tiktok,
-              first_comment, youtube_title, youtube_thumbnail, scheduled_at, sort_at, created_at)
+            INSERT INTO posts (id, workspace_id, status, content, platform_content, first_comment, options, scheduled_at,
+              sort_at, created_at)
             VALUES (${id}, ${workspaceId}, ${status}, ${draftPost.content}, ${JSON.stringify(platformContent)}::jsonb,
-              ${JSON.stringify(draftPost.xThread)}::jsonb, ${draftPost.instagramFormat}, ${JSON.stringify(draftPost.tiktok)}::jsonb,
-              ${draftPost.firstComment}, ${draftPost.youtubeTitle}, ${input.youtubeThumbnail ?? null}, ${scheduledAt},
+              ${draftPost.firstComment}, ${JSON.stringify(draftPost.options)}::jsonb, ${scheduledAt},
               ${scheduledAt ?? new Date(now)}, ${new Date(now)})
             RETURNING id
           ), inserted_targets AS (
@@ -334,12 +344,8 @@ ${
             accountIds: patch.accountIds ?? current.targets.map((target) => target.accountId),
             mediaIds: patch.mediaIds ?? current.media.map((item) => item.id),
             platformContent: patch.platformContent ?? current.platformContent,
-            xThread: patch.xThread ?? current.xThread,
-            instagramFormat: patch.instagramFormat ?? current.instagramFormat,
-            tiktok: patch.tiktok ?? current.tiktok,
             firstComment: patch.firstComment === undefined ? current.firstComment : patch.firstComment,
-            youtubeTitle: patch.youtubeTitle === undefined ? current.youtubeTitle : patch.youtubeTitle,
-            youtubeThumbnail: patch.youtubeThumbnail === undefined ? current.youtubeThumbnail : patch.youtubeThumbnail,
+            options: patchOptions(current.options, patch.options ?? {}),
             ...(toDraft ? { draft: true } : { scheduledAt })
           }
           const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
@@ -371,9 +377,7 @@ ${
           const [updated] = yield* sql<{ readonly version: number }>`
             UPDATE posts SET status = ${status}, content = ${draftPost.content},
               platform_content = ${JSON.stringify(draftPost.platformContent)}::jsonb,
-              x_thread = ${JSON.stringify(draftPost.xThread)}::jsonb, instagram_format = ${draftPost.instagramFormat},
-              tiktok = ${JSON.stringify(draftPost.tiktok)}::jsonb, first_comment = ${draftPost.firstComment},
-              youtube_title = ${draftPost.youtubeTitle}, youtube_thumbnail = ${merged.youtubeThumbnail ?? null},
+              first_comment = ${draftPost.firstComment}, options = ${JSON.stringify(draftPost.options)}::jsonb,
               scheduled_at = ${planned}, sort_at = ${planned ?? new Date(current.createdAt)},
               version = version + 1, updated_at = now()
             WHERE id = ${postId}
@@ -381,12 +385,13 @@ ${
           `
           yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds, true)
           const post = yield* one(workspaceId, postId)
-          const onlyTime = Object.keys(patch).every((field) => field === "scheduledAt") && timeChanged
+          const sent = Object.keys(patch).filter((field) => field !== "options" || Object.keys(patch.options ?? {}).length > 0)
+          const onlyTime = sent.every((field) => field === "scheduledAt") && timeChanged
           yield* onlyTime
-            ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post })
-            : Events.record(sql, workspaceId, "post.updated", { postId, post, status })
+            ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post: shape.show(post) })
+            : Events.record(sql, workspaceId, "post.updated", { postId, post: shape.show(post), status })
           if (status === PostStatus.awaiting_approval && current.status !== PostStatus.awaiting_approval) {
-            yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor ?? workspaceActor) })
+            yield* Events.record(sql, workspaceId, "post.submitted", { postId, post: shape.show(post), ...actorData(actor ?? workspaceActor) })
           }
           return { post, version: updated!.version }
         }))
@@ -415,7 +420,7 @@ ${
             WHERE id = ${postId}
             RETURNING version`
           const post = yield* one(workspaceId, postId)
-          yield* Events.record(sql, workspaceId, "post.retried", { postId, post })
+          yield* Events.record(sql, workspaceId, "post.retried", { postId, post: shape.show(post) })
           return { now, post, version: updated!.version }
         }))
         yield* scheduler.schedule(postId, version, now)
@@ -451,7 +456,7 @@ ${
           }
           yield* sql`UPDATE posts SET status = ${PostStatus.awaiting_approval}, version = version + 1, updated_at = now() WHERE id = ${postId}`
           const post = yield* one(workspaceId, postId)
-          yield* Events.record(sql, workspaceId, "post.submitted", { postId, post, ...actorData(actor) })
+          yield* Events.record(sql, workspaceId, "post.submitted", { postId, post: shape.show(post), ...actorData(actor) })
           return post
         }))
       })
@@ -472,7 +477,7 @@ ${
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.approved", {
             postId,
-            post,
+            post: shape.show(post),
             ...(note === undefined ? {} : { note }),
             ...actorData(actor)
           })
@@ -490,7 +495,7 @@ ${
           yield* move(workspaceId, postId, "requestChanges", "sent back")
           yield* sql`UPDATE posts SET status = ${PostStatus.draft}, version = version + 1, updated_at = now() WHERE id = ${postId}`
           const post = yield* one(workspaceId, postId)
-          yield* Events.record(sql, workspaceId, "post.changes_requested", { postId, post, note, ...actorData(actor) })
+          yield* Events.record(sql, workspaceId, "post.changes_requested", { postId, post: shape.show(post), note, ...actorData(actor) })
           return post
         }))
       })

@@ -9,6 +9,7 @@ import * as targetRows from "./internal/targetRows.ts"
 import { type TargetRow, words } from "./internal/targetRows.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { Networks } from "./Networks.ts"
+import * as PostShape from "./PostShape.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { TokenRefresh } from "./TokenRefresh.ts"
 
@@ -101,6 +102,7 @@ export class Publisher extends Context.Service<Publisher, {
         const config = { ...defaults, ...options }
         const sql = yield* SqlClient.SqlClient
         const networks = yield* Networks
+        const shape = PostShape.make(networks.all)
         const cipher = yield* Cipher
         const tokenRefresh = yield* TokenRefresh
         const faults = yield* PublishFaults
@@ -153,7 +155,8 @@ export class Publisher extends Context.Service<Publisher, {
         const loadTarget = (postId: string, accountId: string) => targetRows.load(sql, postId, accountId)
 
         /** The post as it goes to `network`. */
-        const versionOf = (row: TargetRow, network: string) => targetRows.versionOf(baseUrl, row, network)
+        const versionOf = (row: TargetRow, adapter: Adapter.Adapter) =>
+          Effect.map(targetRows.optionMedia(sql, shape, row), (media) => targetRows.versionOf(baseUrl, row, adapter, media))
 
         const fail = (postId: string, accountId: string, error: string) => targetRows.fail(sql, postId, accountId, error)
 
@@ -188,7 +191,7 @@ export class Publisher extends Context.Service<Publisher, {
           if (target.accountStatus === "needs_reconnect") {
             return yield* fail(postId, accountId, `${network.network}: ${who} needs reconnecting; reconnect it and retry`)
           }
-          const version = versionOf(target, network.network)
+          const version = yield* versionOf(target, network)
           // Checked again at its time: media can be gone, or the network's limits changed, since it was saved.
           if (target.handle === null && target.call === null) {
             const violations = network.validate(version)
@@ -471,7 +474,7 @@ export class Publisher extends Context.Service<Publisher, {
             const [full] = hydrate(rows, baseUrl)
             yield* Events.record(sql, ended.workspaceId, PostStatus.outcomeEvent(ended.status), {
               postId,
-              post: full,
+              post: shape.show(full!),
               ...(ended.note === null ? {} : { note: ended.note })
             })
             return Option.some(ended.status)

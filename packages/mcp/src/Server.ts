@@ -15,10 +15,15 @@ import { type Caller, type Tool, ToolFailure } from "./Tools.ts"
 
 export const serverInfo = { name: "herald", title: "Herald", version: "1.0.0" }
 
-const instructions = "Herald schedules and publishes social posts to X, Instagram, Threads, TikTok, YouTube, LinkedIn " +
-  "and Facebook Pages. Start with list_accounts to find the account ids to post to. create_post takes exactly one of " +
+/** What the server tells an assistant first, naming the installed networks. */
+export const instructions = (networks: ReadonlyArray<{ readonly name: string }>) =>
+  `Herald schedules and publishes social posts to ${listed(networks.map((network) => network.name))}. ` +
+  "Start with list_accounts to find the account ids to post to. create_post takes exactly one of " +
   "scheduledAt, publishNow or draft, and checks each network's limits (listed in its description) at once. " +
   "Images go up with upload_image first; their ids go in mediaIds. get_post shows how each target went."
+
+const listed = (names: ReadonlyArray<string>) =>
+  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
 
 /** A failure as a tool result: the REST error body as text, so the assistant sees its code, message and details. */
 export const failureResult = (failure: ToolFailure): CallToolResult => ({
@@ -39,6 +44,8 @@ export interface Exchange {
   readonly request: Request
   readonly body: unknown
   readonly tools: ReadonlyArray<Tool>
+  /** The server's instructions (`instructions(networks)`). */
+  readonly instructions: string
   readonly caller: Caller
   /** Set when the key is over its rate limit: a tool call answers it as its failure. */
   readonly refused?: ToolFailure | undefined
@@ -65,7 +72,7 @@ const CallParams = Schema.Struct({
 const decodeCallParams = Schema.decodeUnknownResult(CallParams, { errors: "all" })
 
 const makeServer = (exchange: Exchange) => {
-  const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions })
+  const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: exchange.instructions })
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: exchange.tools.map((tool) => ({
       name: tool.name,

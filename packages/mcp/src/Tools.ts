@@ -2,7 +2,7 @@ import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
-import { Accounts, ErrorShape, Media, Networks, Posts } from "@herald/core"
+import { Accounts, ErrorShape, Media, Networks, Posts, PostShape } from "@herald/core"
 import { Account, Post, PostStatus, SafeText } from "@herald/domain"
 
 /**
@@ -169,6 +169,10 @@ export const make = Effect.gen(function*() {
   const media = yield* Media.Media
   const networks = yield* Networks.Networks
   const limits = networkLimits(networks.all)
+  // The post's wire forms as the installed networks shape them, as for REST.
+  const shape = PostShape.make(networks.all)
+  const schemas = PostsApi.schemas(shape)
+  const UpdateInput = Schema.Struct({ id: postId, ...schemas.updateFields })
 
   const postFailures = <A, R>(
     effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | SqlError.SqlError, R>
@@ -196,7 +200,7 @@ export const make = Effect.gen(function*() {
       description: "Posts of the workspace by time (scheduledAt, or createdAt when unscheduled), then id, a page at a " +
         "time; filter by time range and status. Pass nextCursor back as cursor for the next page.",
       input: ListPostsInput,
-      output: Envelope.Page(Post.Post),
+      output: Envelope.Page(schemas.post),
       readOnly: true,
       idempotent: true,
       run: (input, caller) =>
@@ -216,7 +220,7 @@ export const make = Effect.gen(function*() {
       description: "One post with its status and, per target account, its status (pending, published, failed), the " +
         "link once published and the error when it failed.",
       input: Schema.Struct({ id: postId }),
-      output: Envelope.Data(Post.Post),
+      output: Envelope.Data(schemas.post),
       readOnly: true,
       idempotent: true,
       run: (input, caller) => postFailures(Effect.map(posts.get(caller.workspaceId, input.id), (data) => ({ data })))
@@ -228,8 +232,8 @@ export const make = Effect.gen(function*() {
         "Each network's limits are checked at once; a post over one is refused with a message naming the network, " +
         "the limit and the actual size. Images come from upload_image (their ids go in mediaIds).\n" +
         `Limits per network:\n${limits}`,
-      input: PostsApi.CreatePost,
-      output: Envelope.Data(Post.Post),
+      input: schemas.create,
+      output: Envelope.Data(schemas.post),
       run: (input, caller) => postFailures(Effect.map(posts.create(caller.workspaceId, input, caller.actor), (data) => ({ data })))
     }),
     define({
@@ -238,11 +242,16 @@ export const make = Effect.gen(function*() {
       description: "Changes a draft or scheduled post: only the fields sent change, and the result is checked against " +
         "each network's limits again. draft: true takes a scheduled post back to draft; draft: false with scheduledAt " +
         `schedules a draft. Posts going out or gone out cannot change.\nLimits per network:\n${limits}`,
-      input: Schema.Struct({ id: postId, ...PostsApi.UpdatePost.fields }),
-      output: Envelope.Data(Post.Post),
+      input: UpdateInput,
+      output: Envelope.Data(schemas.post),
       idempotent: true,
-      run: ({ id, ...patch }, caller) =>
-        postFailures(Effect.map(posts.update(caller.workspaceId, id, patch, mcpRestriction("update_post"), caller.actor), (data) => ({ data })))
+      run: ({ id, ...flat }, caller) => {
+        const { neutral, options } = shape.split(flat)
+        const patch = { ...neutral, options } as Posts.UpdateInput
+        return postFailures(
+          Effect.map(posts.update(caller.workspaceId, id as string, patch, mcpRestriction("update_post"), caller.actor), (data) => ({ data }))
+        )
+      }
     }),
     define({
       name: "delete_post",

@@ -9,8 +9,8 @@ import { PublicUrl } from "../PublicUrl.ts"
 const invalidField = (error: Connections.InvalidConnect) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "accounts",
   Effect.fnUntraced(function*(handlers) {
     const accounts = yield* Accounts.Accounts

@@ -1,8 +1,8 @@
 import { Cause, Effect, Option, type Types } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
-import { ApiError, HeraldApi, SchemaProblems } from "@herald/api"
-import { ErrorShape } from "@herald/core"
+import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
+import { ErrorShape, PostShape } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
 
 // One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
@@ -11,10 +11,10 @@ import * as NodeServer from "../internal/nodeServer.ts"
 // (internal/nodeServer.ts) on every answer; a 500 quotes the same id.
 
 /** Every method each path of the API answers, so a known path with the wrong method gets 405 and `Allow`. */
-const routeTable = () => {
+const routeTable = (api: HeraldApi.HeraldApi) => {
   const router = FindMyWay.make<ReadonlySet<string>>({})
   const methods = new Map<string, Set<string>>()
-  HttpApi.reflect(HeraldApi.HeraldApi, {
+  HttpApi.reflect(api, {
     onGroup() {},
     onEndpoint({ endpoint }) {
       const set = methods.get(endpoint.path) ?? new Set<string>()
@@ -156,9 +156,15 @@ const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpSe
     )
   )
 
+/**
+ * The API's paths and methods, which do not depend on the installed networks (they shape only the posts'
+ * bodies): read from the API made without any.
+ */
+const pathsOnly = HeraldApi.make(PostsApi.schemas(PostShape.make([])))
+
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.sync(() => {
-    const allowedMethods = routeTable()
+    const allowedMethods = routeTable(pathsOnly)
     // On the success path this adds two light steps; failures and error answers look up the request only when
     // they happen.
     // The router's type wants `unhandled` kept in the error channel; every failure is answered here.

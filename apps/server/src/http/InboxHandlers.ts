@@ -24,8 +24,8 @@ const pageOf = (query: { readonly limit?: string | undefined; readonly cursor?: 
 const nextCursor = (next: Option.Option<{ readonly at: Date; readonly id: string }>) =>
   Option.getOrNull(Option.map(next, (value) => Buffer.from(`${value.at.toISOString()}|${value.id}`).toString("base64url")))
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "inbox",
   Effect.fnUntraced(function*(handlers) {
     const inbox = yield* Inbox.Inbox

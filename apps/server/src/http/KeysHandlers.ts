@@ -8,8 +8,8 @@ import { domainError } from "./ErrorRendering.ts"
 
 const manager = Roles.manager("API keys")
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "keys",
   Effect.fnUntraced(function*(handlers) {
     const apiKeys = yield* ApiKeys.ApiKeys

@@ -1,7 +1,7 @@
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError } from "@herald/api"
-import { ApiKeys, RateLimiter } from "@herald/core"
+import { ApiKeys, Networks, RateLimiter } from "@herald/core"
 import { Server, Tools } from "@herald/mcp"
 import { PublicUrl } from "../PublicUrl.ts"
 import { authenticate, bearerKey, limit } from "./AuthorizationLive.ts"
@@ -40,7 +40,7 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
 
-const handle = (tools: ReadonlyArray<Tools.Tool>) =>
+const handle = (tools: ReadonlyArray<Tools.Tool>, instructions: string) =>
   Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
     const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
@@ -75,6 +75,7 @@ const handle = (tools: ReadonlyArray<Tools.Tool>) =>
       request: new Request(web.url, { method: "POST", headers: web.headers }),
       body: body.value,
       tools,
+      instructions,
       caller: { workspaceId: principal.workspaceId, publicUrl, actor: { memberId: principal.memberId, role: principal.role } },
       refused: limited._tag === "Some" ? limited.value : undefined,
       run: Effect.runPromiseWith(context)
@@ -94,6 +95,10 @@ const handle = (tools: ReadonlyArray<Tools.Tool>) =>
  * discovery paths an MCP client tries after a 401, which say to use a bearer key.
  */
 export const layer = Layer.mergeAll(
-  Layer.unwrap(Effect.map(Tools.make, (tools) => HttpRouter.add("*", "/api/mcp", handle(tools)))),
+  Layer.unwrap(Effect.gen(function*() {
+    const tools = yield* Tools.make
+    const networks = yield* Networks.Networks
+    return HttpRouter.add("*", "/api/mcp", handle(tools, Server.instructions(networks.all)))
+  })),
   OAuthDiscovery.layer
 )

@@ -55,4 +55,4 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })
 
-export const layer = HttpApiBuilder.group(HeraldApi.HeraldApi, "media", (handlers) => handlers.handle("upload", upload))
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(api, "media", (handlers) => handlers.handle("upload", upload))

@@ -26,8 +26,8 @@ const withinReach = (team: Team.Team["Service"], memberId: string, action: strin
     return principal
   })
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "members",
   Effect.fnUntraced(function*(handlers) {
     const team = yield* Team.Team
@@ -83,8 +83,8 @@ export const layer = HttpApiBuilder.group(
 )
 
 /** An invitation link of before the console, opened in a browser: on to the console's invitation page. */
-export const invitationsLayer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const invitationsLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "invitations",
   (handlers) =>
     handlers.handle("accept", ({ params }) =>

@@ -7,8 +7,8 @@ import { Inbox, Networks } from "@herald/core"
 // for the networks whose adapter has a webhook. No key: the adapter checks the network's own signature over
 // the raw body. What it names is read in the next round, within seconds, rather than at its turn.
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "networkWebhooks",
   Effect.fnUntraced(function*(handlers) {
     const networks = yield* Networks.Networks

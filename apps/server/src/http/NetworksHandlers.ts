@@ -15,8 +15,8 @@ const sandboxUsername = new Connect.Field({
   secret: false
 })
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "networks",
   Effect.fnUntraced(function*(handlers) {
     const networks = yield* Networks.Networks

@@ -10,8 +10,8 @@ import { page } from "../internal/page.ts"
 const backTo = (returnTo: string, outcome: { readonly connected: string } | { readonly error: string }) =>
   HttpServerResponse.redirect(`${returnTo}?${new URLSearchParams(outcome)}`, { status: 303 })
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "oauth",
   Effect.fnUntraced(function*(handlers) {
     const connections = yield* Connections.Connections

@@ -11,8 +11,8 @@ const actor = Effect.map(Effect.service(Authorization.CurrentPrincipal), (princi
   role: principal.role
 }))
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "posts",
   Effect.fnUntraced(function*(handlers) {
     const posts = yield* Posts.Posts

@@ -1,15 +1,15 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
-import { Reviews } from "@herald/core"
+import { Networks, Reviews } from "@herald/core"
 import { PostStatus } from "@herald/domain"
 import { domainError } from "./ErrorRendering.ts"
 import { escape, page } from "../internal/page.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "reviews",
   Effect.fnUntraced(function*(handlers) {
     const reviews = yield* Reviews.Reviews
@@ -39,17 +39,21 @@ export const layer = HttpApiBuilder.group(
   })
 )
 
-/** The post as each of its networks will show it: the text that network gets, the thread, the media. */
-const rendering = (opened: Reviews.Opened, token: string, said?: string) => {
+/**
+ * The post as each of its networks will show it: the text that network gets, and the title and thread its
+ * adapter makes of the post's options, the media.
+ */
+const renderingWith = (networks: Networks.Networks["Service"]) => (opened: Reviews.Opened, token: string, said?: string) => {
   const { post, profile } = opened
-  const networks = [...new Set(post.targets.map((target) => target.platform))]
-  const versions = networks.map((network) => {
+  const keys = [...new Set(post.targets.map((target) => target.platform))]
+  const versions = keys.map((network) => {
     const text = post.platformContent[network] ?? post.content
     const who = post.targets.filter((target) => target.platform === network).map((target) => `@${target.username}`).join(", ")
-    const thread = network === "x" && post.xThread.length > 0
-      ? `<ol>${post.xThread.map((follow) => `<li>${escape(follow)}</li>`).join("")}</ol>`
-      : ""
-    const title = network === "youtube" && post.youtubeTitle !== null ? `<p><strong>${escape(post.youtubeTitle)}</strong></p>` : ""
+    const options = networks.all.find((adapter) => adapter.network === network)?.options
+    const parts = options === undefined ? {} : options.version({ ...options.defaults, ...post.options[network] }, () => undefined)
+    const follow = parts.thread ?? []
+    const thread = follow.length > 0 ? `<ol>${follow.map((entry) => `<li>${escape(entry)}</li>`).join("")}</ol>` : ""
+    const title = parts.title == null ? "" : `<p><strong>${escape(parts.title)}</strong></p>`
     return `<section style="border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0">` +
       `<h2 style="margin-top:0">${escape(network)} <small>${escape(who)}</small></h2>${title}` +
       `<p style="white-space:pre-wrap">${escape(text)}</p>${thread}` +
@@ -74,11 +78,12 @@ const rendering = (opened: Reviews.Opened, token: string, said?: string) => {
   )
 }
 
-export const pagesLayer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const pagesLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "reviewPages",
   Effect.fnUntraced(function*(handlers) {
     const reviews = yield* Reviews.Reviews
+    const rendering = renderingWith(yield* Networks.Networks)
     const refused = (error: { readonly message: string }) => Effect.fail(page("Review not available", error.message))
     return handlers
       .handle("show", ({ params }) =>

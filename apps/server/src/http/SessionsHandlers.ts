@@ -38,8 +38,8 @@ const currentSession = Effect.flatMap(Authorization.CurrentPrincipal, (principal
     ? Effect.fail(new ApiError.Unauthorized({ message: "Not signed in: this needs the console's session cookie, not an API key" }))
     : Effect.succeed({ sessionId: principal.sessionId, personId: principal.personId }))
 
-export const signInLayer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const signInLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "signIn",
   Effect.fnUntraced(function*(handlers) {
     const people = yield* People.People
@@ -176,8 +176,8 @@ export const signInLayer = HttpApiBuilder.group(
   })
 )
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "sessions",
   Effect.fnUntraced(function*(handlers) {
     const people = yield* People.People

@@ -3,8 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { HeraldApi, SystemApi } from "@herald/api"
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "system",
   Effect.fnUntraced(function*(handlers) {
     const sql = yield* SqlClient.SqlClient

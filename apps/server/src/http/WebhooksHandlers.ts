@@ -19,8 +19,8 @@ const parsePage = (query: { readonly limit?: string | undefined; readonly cursor
   return { limit, cursor: { createdAt, id } }
 }
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "webhooks",
   Effect.fnUntraced(function*(handlers) {
     const webhooks = yield* Webhooks.Webhooks

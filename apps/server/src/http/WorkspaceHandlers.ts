@@ -3,8 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Workspaces } from "@herald/core"
 
-export const layer = HttpApiBuilder.group(
-  HeraldApi.HeraldApi,
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+  api,
   "workspace",
   Effect.fnUntraced(function*(handlers) {
     const workspaces = yield* Workspaces.Workspaces

@@ -84,7 +84,8 @@ export const reasonOf = (cause: Cause.Cause<unknown>): string => {
   return parts.join(": ") || "unknown error"
 }
 
-export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
+/** `show`: the full post as webhooks carry it (`PostShape.show`). */
+export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string, show: (post: Post.Post) => Record<string, unknown>) => {
   /** The Herald post each network post id of an account is, where Herald made it. */
   const heraldPosts = Effect.fnUntraced(function*(accountId: string, networkPostIds: ReadonlyArray<string>) {
     if (networkPostIds.length === 0) return new Map<string, string>()
@@ -159,7 +160,7 @@ export const makeIntake = (sql: SqlClient.SqlClient, baseUrl: string) => {
           post = Option.fromUndefinedOr(hydrate(rows, baseUrl)[0])
           postsRead.set(postId, post)
         }
-        if (Option.isSome(post)) data["post"] = post.value
+        if (Option.isSome(post)) data["post"] = show(post.value)
       }
       arrived.comments.push(data)
       arrived.platforms.comments.add(entry.platform)

@@ -3,6 +3,7 @@ import type { SqlClient } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
 import type { Post } from "@herald/domain"
 import type { Networks } from "../Networks.ts"
+import * as PostShape from "../PostShape.ts"
 import { addArrived, type Due, makeIntake, nothingArrived, reasonOf, sanitized } from "./inboxIntake.ts"
 
 // One polling round: claim the accounts that are due, read each from its network, store each account's
@@ -35,7 +36,7 @@ export const makeRound = (options: {
   readonly accountOf: (due: Due) => Effect.Effect<Option.Option<Adapter.Account>>
 }) => {
   const { networks, pollEvery, sql, summaryAbove } = options
-  const intake = makeIntake(sql, options.baseUrl)
+  const intake = makeIntake(sql, options.baseUrl, PostShape.make(networks.all).show)
   const withInbox = networks.all.filter((adapter) => adapter.inbox !== undefined).map((adapter) => adapter.network)
   // A network's own least interval (its quota), when it has one.
   const intervalOf = (network: string) =>

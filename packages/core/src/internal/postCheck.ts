@@ -3,15 +3,29 @@ import type { SqlClient } from "effect/sql"
 import type { PostVersion } from "@herald/adapter-kit"
 import { mediaItem, type MediaRow } from "./mediaItems.ts"
 import type { Networks } from "../Networks.ts"
+import type * as PostShape from "../PostShape.ts"
 import type { CreateInput } from "../Posts.ts"
 import { type Draft, networkProblems, type Problem, scheduledTime } from "./postRules.ts"
 
+/** The media ids option fields name (a thumbnail), each with where it sits. */
+export const mediaFieldsOf = (shape: PostShape.PostShape, options: PostShape.Document) =>
+  shape.declared.flatMap(({ network, options: declaration }) =>
+    (declaration.mediaFields ?? []).flatMap((field) => {
+      const id = options[network]?.[field]
+      return typeof id === "string" ? [{ network, field, id }] : []
+    })
+  )
 
 /**
  * Every rule of a post request, shared by create and update: timing, times, accounts and media of the
  * workspace, platform keys, and each network's limits through its adapter. Collects every problem.
  */
-export const makeCheck = (sql: SqlClient.SqlClient, networks: Networks["Service"], baseUrl: string) => {
+export const makeCheck = (
+  sql: SqlClient.SqlClient,
+  networks: Networks["Service"],
+  baseUrl: string,
+  shape: PostShape.PostShape
+) => {
   const mediaItems = (workspaceId: string, ids: ReadonlyArray<string>) =>
     ids.length === 0
       ? Effect.succeed(new Map<string, PostVersion.MediaItem>())
@@ -61,12 +75,14 @@ export const makeCheck = (sql: SqlClient.SqlClient, networks: Networks["Service"
       }
     }
     const mediaIds = input.mediaIds ?? []
-    const thumbnailIds = input.youtubeThumbnail == null ? [] : [input.youtubeThumbnail]
-    const media = yield* mediaItems(workspaceId, [...mediaIds, ...thumbnailIds])
+    const options = input.options ?? {}
+    const optionMedia = mediaFieldsOf(shape, options)
+    const media = yield* mediaItems(workspaceId, [...mediaIds, ...optionMedia.map((entry) => entry.id)])
     for (const id of mediaIds) if (!media.has(id)) problems.push({ field: "mediaIds", message: `Media ${id} does not exist` })
-    const thumbnail = input.youtubeThumbnail == null ? null : media.get(input.youtubeThumbnail) ?? null
-    if (input.youtubeThumbnail != null && thumbnail === null) {
-      problems.push({ field: "youtubeThumbnail", message: `Media ${input.youtubeThumbnail} does not exist` })
+    for (const entry of optionMedia) {
+      if (!media.has(entry.id)) {
+        problems.push({ field: shape.requestField(entry.network, entry.field), message: `Media ${entry.id} does not exist` })
+      }
     }
     const platformContent = input.platformContent ?? {}
     for (const key of Object.keys(platformContent)) {
@@ -77,17 +93,14 @@ export const makeCheck = (sql: SqlClient.SqlClient, networks: Networks["Service"
     const draftPost: Draft = {
       content: input.content ?? "",
       platformContent,
-      xThread: input.xThread ?? [],
-      instagramFormat: input.instagramFormat ?? "post",
-      tiktok: input.tiktok ?? {},
+      options,
       firstComment: input.firstComment ?? null,
-      youtubeTitle: input.youtubeTitle ?? null,
-      youtubeThumbnail: thumbnail,
-      media: mediaIds.flatMap((id) => { const item = media.get(id); return item === undefined ? [] : [item] })
+      media: mediaIds.flatMap((id) => { const item = media.get(id); return item === undefined ? [] : [item] }),
+      optionMedia: media
     }
     const platforms = [...new Set(accounts.map((account) => account.platform))]
     const adapters = yield* Effect.forEach(platforms, (platform) => Effect.option(networks.get(platform)))
-    problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost))
+    problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost, shape))
     return { problems, now, draft, scheduledAt, accounts, accountIds, mediaIds, draftPost, platformContent }
   })
 

@@ -6,12 +6,9 @@ export interface PostRow {
   readonly status: Post.PostStatus
   readonly content: string
   readonly platformContent: Record<string, string>
-  readonly xThread: ReadonlyArray<string>
-  readonly instagramFormat: "post" | "story"
-  readonly tiktok: Post.TikTokSettings
   readonly firstComment: string | null
-  readonly youtubeTitle: string | null
-  readonly youtubeThumbnail: string | null
+  /** jsonb: each network's options as set. */
+  readonly options: Record<string, Record<string, unknown>>
   readonly queued: boolean
   readonly scheduledAt: Date | null
   readonly publishedAt: Date | null
@@ -23,8 +20,7 @@ export interface PostRow {
 }
 
 // Targets and media come with the post as JSON arrays, so a page of posts is one query however long.
-export const postColumns = `id, status, content, platform_content, x_thread, instagram_format, tiktok, first_comment,
-  youtube_title, youtube_thumbnail, queued, scheduled_at, published_at, created_at, sort_at,
+export const postColumns = `id, status, content, platform_content, first_comment, options, queued, scheduled_at, published_at, created_at, sort_at,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('accountId', t.account_id, 'platform', t.platform,
       'username', t.username, 'status', t.status, 'url', t.url, 'error', t.error) ORDER BY t.position), '[]'::jsonb)
     FROM post_targets t WHERE t.post_id = posts.id) AS targets,
@@ -55,13 +51,8 @@ export const hydrate = (rows: ReadonlyArray<PostRow>, baseUrl: string): Array<Po
       status: row.status,
       content: row.content,
       platformContent: row.platformContent,
-      xThread: row.xThread,
-      xThreadMedia: row.xThread.map(() => []),
-      instagramFormat: row.instagramFormat,
-      tiktok: row.tiktok,
       firstComment: row.firstComment,
-      youtubeTitle: row.youtubeTitle,
-      youtubeThumbnail: row.youtubeThumbnail,
+      options: row.options,
       queued: row.queued,
       scheduledAt: isoOrNull(row.scheduledAt),
       publishedAt: isoOrNull(row.publishedAt),

@@ -1,6 +1,6 @@
 import { PostVersion } from "@herald/adapter-kit"
 import type { Adapter, Limits } from "@herald/adapter-kit"
-import type { Post } from "@herald/domain"
+import type * as PostShape from "../PostShape.ts"
 
 /** One problem with a post request, for the `invalid` answer's message and `details`. */
 export interface Problem {
@@ -12,13 +12,12 @@ export interface Problem {
 export interface Draft {
   readonly content: string
   readonly platformContent: Record<string, string>
-  readonly xThread: ReadonlyArray<string>
-  readonly instagramFormat: "post" | "story"
-  readonly tiktok: Post.TikTokSettings
+  /** Each network's options as set (`PostShape.Document`). */
+  readonly options: PostShape.Document
   readonly firstComment: string | null
-  readonly youtubeTitle: string | null
-  readonly youtubeThumbnail: PostVersion.MediaItem | null
   readonly media: ReadonlyArray<PostVersion.MediaItem>
+  /** Media named by option fields (a thumbnail), by id. */
+  readonly optionMedia: ReadonlyMap<string, PostVersion.MediaItem>
 }
 
 const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
@@ -36,40 +35,48 @@ export const scheduledTime = (value: string, now: number): { readonly at: Date }
   return { at }
 }
 
-/** The post as it goes to one network: its override text or the default, and that network's parts. */
-export const versionFor = (network: string, draft: Draft) =>
-  new PostVersion.PostVersion({
-    text: draft.platformContent[network] ?? draft.content,
+/** The post as it goes to one network: its override text or the default, and the parts its options decide. */
+export const versionFor = (adapter: Pick<Adapter.Adapter, "network" | "options">, draft: Draft) => {
+  const options = adapter.options
+  const parts = options === undefined
+    ? {}
+    : options.version({ ...options.defaults, ...draft.options[adapter.network] }, (id) => draft.optionMedia.get(id))
+  return new PostVersion.PostVersion({
+    text: draft.platformContent[adapter.network] ?? draft.content,
     media: draft.media,
-    thread: network === "x" ? draft.xThread : [],
-    format: network === "instagram" ? draft.instagramFormat : "post",
-    title: network === "youtube" ? draft.youtubeTitle : null,
-    thumbnail: network === "youtube" ? draft.youtubeThumbnail : null,
+    thread: parts.thread ?? [],
+    format: parts.format ?? "post",
+    title: parts.title ?? null,
+    thumbnail: parts.thumbnail ?? null,
     firstComment: draft.firstComment,
-    settings: network === "tiktok" ? { ...draft.tiktok } : {}
+    settings: parts.settings ?? {}
   })
+}
 
 /**
  * Where a network's violation points in the request, as the client spelled it: the post's own text is
- * `content`, or `platformContent.<network>` when that network has its own; an attachment or follow-up is
- * `mediaIds.<n>` or `xThread.<n>` (from 0) when the rule is about one of them.
+ * `content`, or `platformContent.<network>` when that network has its own; an attachment is `mediaIds.<n>`;
+ * a thread, title, thumbnail or format is the option field the network's adapter names for it
+ * (`xThread.2`, `platformOptions.bluesky.thread.2`).
  */
-export const requestField = (violation: Limits.Violation, network: string, draft: Draft): string => {
+export const requestField = (
+  violation: Limits.Violation,
+  adapter: Pick<Adapter.Adapter, "network" | "options">,
+  draft: Draft,
+  shape: PostShape.PostShape
+): string => {
+  const item = violation.item === undefined ? "" : `.${violation.item}`
   switch (violation.field) {
     case "text":
-      return textField(network, draft)
+      return textField(adapter.network, draft)
     case "media":
-      return violation.item === undefined ? "mediaIds" : `mediaIds.${violation.item}`
-    case "thread":
-      return violation.item === undefined ? "xThread" : `xThread.${violation.item}`
-    case "title":
-      return "youtubeTitle"
-    case "thumbnail":
-      return "youtubeThumbnail"
-    case "format":
-      return "instagramFormat"
+      return `mediaIds${item}`
     case "firstComment":
       return "firstComment"
+    default: {
+      const field = adapter.options?.violationFields?.[violation.field]
+      return field === undefined ? `${violation.field}${item}` : shape.requestField(adapter.network, `${field}${item}`)
+    }
   }
 }
 
@@ -77,16 +84,25 @@ const textField = (network: string, draft: Draft) =>
   Object.hasOwn(draft.platformContent, network) ? `platformContent.${network}` : "content"
 
 /** Every limit the post breaks on each network it goes to, plus the rules no single network owns. */
-export const networkProblems = (adapters: ReadonlyArray<Adapter.Adapter>, draft: Draft): Array<Problem> => {
+export const networkProblems = (
+  adapters: ReadonlyArray<Adapter.Adapter>,
+  draft: Draft,
+  shape: PostShape.PostShape
+): Array<Problem> => {
   const problems: Array<Problem> = []
-  if (draft.tiktok.brandedContent === true && draft.tiktok.privacy === "SELF_ONLY") {
-    problems.push({ field: "tiktok.privacy", network: "tiktok", message: "tiktok: branded content cannot be private (SELF_ONLY)" })
+  // Each network's own rules on its options (TikTok: branded content cannot be private), for every network
+  // the post sets options for, as the request's fields.
+  for (const { network, options } of shape.declared) {
+    if (draft.options[network] === undefined || options.check === undefined) continue
+    for (const problem of options.check(shape.values(network, draft.options)!)) {
+      problems.push({ field: shape.requestField(network, problem.field), network, message: problem.message })
+    }
   }
   for (const adapter of adapters) {
-    const version = versionFor(adapter.network, draft)
+    const version = versionFor(adapter, draft)
     const violations = adapter.validate(version)
     for (const violation of violations) {
-      problems.push({ field: requestField(violation, adapter.network, draft), network: adapter.network, message: violation.message })
+      problems.push({ field: requestField(violation, adapter, draft, shape), network: adapter.network, message: violation.message })
     }
     const empty = version.text.trim() === "" && version.media.length === 0
     if (empty && !violations.some((violation) => violation.field === "text" || violation.field === "media")) {

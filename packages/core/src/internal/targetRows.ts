@@ -3,12 +3,14 @@ import type { SqlClient } from "effect/sql"
 import type { Post } from "@herald/domain"
 import * as mediaItems from "./mediaItems.ts"
 import type { MediaRow } from "./mediaItems.ts"
+import type { Adapter } from "@herald/adapter-kit"
+import type * as PostShape from "../PostShape.ts"
+import { mediaFieldsOf } from "./postCheck.ts"
 import { type Draft, versionFor } from "./postRules.ts"
 
 /** A target as publishing reads it: its journal, its account, and the post's parts. */
 export interface TargetRow {
   readonly media: ReadonlyArray<MediaRow>
-  readonly thumbnail: MediaRow | null
   readonly workspaceId: string
   readonly platform: string
   readonly username: string
@@ -26,11 +28,9 @@ export interface TargetRow {
   readonly accountServer: string | null
   readonly content: string
   readonly platformContent: Record<string, string>
-  readonly xThread: ReadonlyArray<string>
-  readonly instagramFormat: "post" | "story"
-  readonly tiktok: Post.TikTokSettings
   readonly firstComment: string | null
-  readonly youtubeTitle: string | null
+  /** jsonb: each network's options as set. */
+  readonly options: Record<string, Record<string, unknown>>
 }
 
 const mediaJson = (alias: string) =>
@@ -43,11 +43,10 @@ export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string
     sql<TargetRow>`
       SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
         a.status AS account_status,
-        a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content, p.x_thread, p.instagram_format,
-        p.tiktok, p.first_comment, p.youtube_title,
+        a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content,
+        p.first_comment, p.options,
         (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
-          FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media,
-        (SELECT ${sql.literal(mediaJson("th"))} FROM media th WHERE th.id = p.youtube_thumbnail) AS thumbnail
+          FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media
       FROM post_targets t
       JOIN posts p ON p.id = t.post_id
       LEFT JOIN accounts a ON a.id = t.account_id
@@ -55,19 +54,33 @@ export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string
     (rows) => Option.fromUndefinedOr(rows[0])
   )
 
-/** The post as it goes to `network`. */
-export const versionOf = (baseUrl: string, row: TargetRow, network: string) => {
+/**
+ * The media the network's option fields name (a thumbnail), as they are now; none when it names none.
+ * Gone media are left out, and the version goes without them.
+ */
+export const optionMedia = (sql: SqlClient.SqlClient, shape: PostShape.PostShape, row: TargetRow) => {
+  const ids = mediaFieldsOf(shape, row.options).filter((entry) => entry.network === row.platform).map((entry) => entry.id)
+  return ids.length === 0
+    ? Effect.succeed<ReadonlyArray<MediaRow>>([])
+    : sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+        WHERE workspace_id = ${row.workspaceId} AND ${sql.in("id", ids)}`
+}
+
+/** The post as it goes to `adapter`'s network. */
+export const versionOf = (
+  baseUrl: string,
+  row: TargetRow,
+  adapter: Pick<Adapter.Adapter, "network" | "options">,
+  optionMediaRows: ReadonlyArray<MediaRow>
+) => {
   const mediaItem = (media: MediaRow) => mediaItems.mediaItem(baseUrl, media)
-  return versionFor(network, {
+  return versionFor(adapter, {
     content: row.content,
     platformContent: row.platformContent,
-    xThread: row.xThread,
-    instagramFormat: row.instagramFormat,
-    tiktok: row.tiktok,
+    options: row.options,
     firstComment: row.firstComment,
-    youtubeTitle: row.youtubeTitle,
-    youtubeThumbnail: row.thumbnail === null ? null : mediaItem(row.thumbnail),
-    media: row.media.map(mediaItem)
+    media: row.media.map(mediaItem),
+    optionMedia: new Map(optionMediaRows.map((media) => [media.id, mediaItem(media)]))
   } satisfies Draft)
 }
 

@@ -23,6 +23,7 @@ import endpointIdsAndPublishingDue from "./0020_endpoint_ids_and_publishing_due.
 import peopleAndSessions from "./0021_people_and_sessions.ts"
 import workspaceTimeZone from "./0022_workspace_time_zone.ts"
 import signInPaths from "./0023_sign_in_paths.ts"
+import postOptions from "./0024_post_options.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -48,5 +49,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0020_endpoint_ids_and_publishing_due": endpointIdsAndPublishingDue,
   "0021_people_and_sessions": peopleAndSessions,
   "0022_workspace_time_zone": workspaceTimeZone,
-  "0023_sign_in_paths": signInPaths
+  "0023_sign_in_paths": signInPaths,
+  "0024_post_options": postOptions
 }
