@@ -1,0 +1,32 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { herald } from "./run.ts"
+
+// `herald account connect --platform mastodon`: a network of many servers. In the sandbox the account
+// connects on the simulator's own address (Herald registered there first); outside it, the command says
+// where a person connects, with the instance they named.
+
+layer(Layer.empty, { timeout: 120_000 })("herald account connect --platform mastodon", (it) => {
+  it.effect("connects a sandbox account on the simulator's instance, and names the instance for a real one", () =>
+    Effect.promise(async () => {
+      const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-mastodon-")) }
+      const created = await herald(["workspace", "create", "--name", "Instances", "--json"], environment)
+      assert.strictEqual(created.code, 0, created.stderr)
+      const workspaceId = JSON.parse(created.stdout).id
+      const connected = await herald([
+        "account", "connect", "--workspace", workspaceId, "--platform", "mastodon", "--sandbox", "--username", "cli_masto", "--json"
+      ], environment)
+      assert.strictEqual(connected.code, 0, connected.stdout + connected.stderr)
+      assert.deepInclude(JSON.parse(connected.stdout), { platform: "mastodon", username: "cli_masto", status: "connected" })
+      const listed = await herald(["account", "list", "--workspace", workspaceId, "--json"], environment)
+      assert.deepStrictEqual(JSON.parse(listed.stdout).map((account: { username: string }) => account.username), ["cli_masto"])
+      const real = await herald([
+        "account", "connect", "--workspace", workspaceId, "--platform", "mastodon", "--server", "mastodon.social", "--json"
+      ], environment)
+      assert.notStrictEqual(real.code, 0)
+      assert.include(JSON.parse(real.stdout || real.stderr).error.message, "GET /api/v1/accounts/connect/mastodon?server=mastodon.social")
+    }))
+})
