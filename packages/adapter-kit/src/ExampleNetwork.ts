@@ -1,4 +1,4 @@
-// A minimal network, made only of the kit, to show the contract end to end and to stand for an eighth,
+// A minimal network, made only of the kit, to show the contract end to end and to stand for a
 // third-party network in tests: an adapter and its simulator in one file (a real adapter splits them into
 // the files of docs/adapters/writing-an-adapter.md, "1. The package"). Its API: OAuth 2 with PKCE, `GET /me`,
 // `POST /posts`, `GET /posts?author=` for reconcile; the inbox as `GET /inbox?after=<cursor>`,

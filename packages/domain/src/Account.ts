@@ -7,7 +7,7 @@ export type AccountStatus = typeof AccountStatus.Type
 /** A connected account as `GET /api/v1/accounts` shows it (product.md, "Accounts"). */
 export class Account extends Schema.Class<Account>("Account")({
   id: AccountId,
-  // A network key: one of the seven built in, or a third-party adapter's.
+  // A network key: that of an installed adapter (`GET /api/v1/networks`).
   platform: Schema.String,
   username: Schema.String,
   displayName: Schema.NullOr(Schema.String),
