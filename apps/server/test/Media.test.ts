@@ -62,7 +62,7 @@ const StandInAuthorization = Layer.effect(
 
 const MediaServer = Http.serve(
   Layer.mergeAll(HttpApiBuilder.layer(TestApi), MediaFiles.layer, ErrorRendering.layer).pipe(
-    Layer.provide(HttpApiBuilder.group(TestApi, "media", (handlers) => handlers.handle("upload", MediaHandlers.upload))),
+    Layer.provide(HttpApiBuilder.group(TestApi, "media", (handlers) => handlers.handle("upload", MediaHandlers.upload).handle("update", MediaHandlers.update))),
     Layer.provide(StandInAuthorization)
   )
 ).pipe(

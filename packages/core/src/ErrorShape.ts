@@ -100,7 +100,7 @@ export const of = <E extends DomainError>(error: E): Shape<CodeOf<E>> => {
   const code = byTag[error._tag as E["_tag"]] as CodeOf<E>
   const details = "problems" in error
     ? error.problems
-    : error._tag === "PersonInvalid"
+    : error._tag === "PersonInvalid" || (error._tag === "MediaInvalid" && error.field !== undefined)
     ? [{ field: error.field, message: error.message }]
     : undefined
   return details === undefined

@@ -6,12 +6,20 @@ import { createHash } from "node:crypto"
 import * as Ids from "./Ids.ts"
 import { detect, type DetectedType, readVideoHeader, signatureBytes } from "./internal/mediaProbe.ts"
 import * as MediaStore from "./internal/mediaStore.ts"
+import { type MediaRow, rowColumns, type StoredMedia, toStoredMedia } from "./internal/mediaRows.ts"
 import { removeAll, sweepAbandoned } from "./internal/mediaTemp.ts"
 import { makeConverter } from "./internal/photo.ts"
-import { iso } from "./internal/rows.ts"
+import { makeFits, photoByteLimits } from "./internal/photoFits.ts"
+import { Networks } from "./Networks.ts"
 import * as Settings from "./Settings.ts"
 
-export class MediaInvalid extends Schema.TaggedError<MediaInvalid>()("MediaInvalid", { message: Schema.String }) {}
+export type { FittedFile, StoredMedia } from "./internal/mediaRows.ts"
+
+/** An upload or change refused; `field` names the request field at fault when one is (`alt`). */
+export class MediaInvalid extends Schema.TaggedError<MediaInvalid>()("MediaInvalid", {
+  message: Schema.String,
+  field: Schema.optionalKey(Schema.String)
+}) {}
 
 export class MediaTooLarge extends Schema.TaggedError<MediaTooLarge>()("MediaTooLarge", {
   kind: Schema.Literals(["image", "video"]),
@@ -30,6 +38,12 @@ export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNot
 }
 
 export type Kind = "image" | "video"
+
+/**
+ * The longest alt text kept, in characters (Unicode code points): above what any network takes (LinkedIn's
+ * 4,086 aside), so a description is never cut, and short enough to stay a description.
+ */
+export const maxAltLength = 1_500
 
 /** Largest uploads accepted, in bytes (product.md, "Media"). */
 export const defaultLimits = { image: 30 * 1024 * 1024, video: 512 * 1024 * 1024 } as const
@@ -51,7 +65,8 @@ const typeNames: Record<DetectedType, string> = {
   "video/quicktime": "a QuickTime (MOV) video"
 }
 
-// Photos are all stored as JPEG; videos keep their container.
+// Photos are all stored as JPEG; videos keep their container. A photo's copies fitted to a byte limit are
+// `fit<limit>.jpg`.
 type Extension = "jpg" | "mp4" | "mov"
 const servedTypes: Record<string, string> = {
   jpg: "image/jpeg",
@@ -59,21 +74,7 @@ const servedTypes: Record<string, string> = {
   mp4: "video/mp4",
   mov: "video/quicktime"
 }
-
-/** A stored photo or video. `file` and `previewFile` are names under `/media/`. */
-export interface StoredMedia {
-  readonly id: string
-  readonly workspaceId: string
-  readonly kind: Kind
-  readonly mimeType: string
-  readonly bytes: number
-  readonly width: number | null
-  readonly height: number | null
-  readonly durationMs: number | null
-  readonly createdAt: string
-  readonly file: string
-  readonly previewFile: string | null
-}
+const fittedPattern = /^fit[1-9][0-9]{0,15}\.jpg$/
 
 export interface UploadInput<E> {
   readonly workspaceId: string
@@ -86,6 +87,8 @@ export interface UploadInput<E> {
   readonly durationMs?: number | undefined
   readonly width?: number | undefined
   readonly height?: number | undefined
+  /** Alt text for the media (`maxAltLength` at most); empty or absent is none. */
+  readonly alt?: string | undefined
 }
 
 /** What an upload stored, with the SHA-256 (hex) of the bytes received, taken while they streamed. */
@@ -109,33 +112,6 @@ export interface Options {
   readonly limits?: Partial<Record<Kind, number>> | undefined
 }
 
-interface MediaRow {
-  readonly id: string
-  readonly workspaceId: string
-  readonly kind: Kind
-  readonly mimeType: string
-  readonly extension: string
-  readonly bytes: number | string | bigint
-  readonly width: number | null
-  readonly height: number | null
-  readonly durationMs: number | null
-  readonly createdAt: Date | string
-}
-
-const toStoredMedia = (row: MediaRow): StoredMedia => ({
-  id: row.id,
-  workspaceId: row.workspaceId,
-  kind: row.kind,
-  mimeType: row.mimeType,
-  bytes: Number(row.bytes),
-  width: row.width,
-  height: row.height,
-  durationMs: row.durationMs,
-  createdAt: iso(row.createdAt),
-  file: `${row.id}.${row.extension}`,
-  previewFile: row.kind === "image" ? `${row.id}.preview.jpg` : null
-})
-
 const idPattern = /^med_[0-9A-Za-z]{16,40}$/
 
 export class Media extends Context.Service<Media, {
@@ -143,6 +119,12 @@ export class Media extends Context.Service<Media, {
     input: UploadInput<E>
   ): Effect.Effect<Uploaded, MediaInvalid | MediaTooLarge | E | SqlError.SqlError | PlatformError>
   get(workspaceId: string, id: string): Effect.Effect<StoredMedia, MediaNotFound | SqlError.SqlError>
+  /** Sets or (null) removes the media's alt text. */
+  setAlt(
+    workspaceId: string,
+    id: string,
+    alt: string | null
+  ): Effect.Effect<StoredMedia, MediaNotFound | MediaInvalid | SqlError.SqlError>
   /** `extension` is `jpg`, `mp4`, `mov` or `preview.jpg`; none when there is no such file. */
   file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>, SqlError.SqlError>
 }>()("@herald/core/Media") {
@@ -163,7 +145,7 @@ const make = Effect.fnUntraced(function*(options: Options) {
   const store = (yield* DatabaseInfo.DatabaseInfo).backend === "postgres"
     ? MediaStore.database(sql, fs)
     : MediaStore.folder(fs, path, folder)
-  const convert = yield* makeConverter
+  const converter = yield* makeConverter
   yield* sweepAbandoned(fs, path, tmpFolder)
 
   const fail = (message: string) => Effect.fail(new MediaInvalid({ message }))
@@ -207,16 +189,29 @@ const make = Effect.fnUntraced(function*(options: Options) {
       )
     })
 
-  const insert = (stored: Omit<StoredMedia, "createdAt" | "file" | "previewFile">, extension: Extension) =>
+  type Inserted = Omit<StoredMedia, "createdAt" | "file" | "previewFile" | "fitted"> & {
+    readonly fitted: ReadonlyArray<MediaRow["fitted"][number]>
+  }
+  const insert = (stored: Inserted, extension: Extension) =>
     Effect.map(
       sql<MediaRow>`
-        INSERT INTO media (id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms)
+        INSERT INTO media (id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms, alt, fitted)
         VALUES (${stored.id}, ${stored.workspaceId}, ${stored.kind}, ${stored.mimeType}, ${extension},
-          ${stored.bytes}, ${stored.width}, ${stored.height}, ${stored.durationMs})
-        RETURNING id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms, created_at
+          ${stored.bytes}, ${stored.width}, ${stored.height}, ${stored.durationMs}, ${stored.alt},
+          ${JSON.stringify(stored.fitted)}::jsonb)
+        RETURNING ${sql.literal(rowColumns)}
       `,
       (rows) => toStoredMedia(rows[0]!)
     )
+
+  /** The alt text to keep: none for empty or blank text; refused over `maxAltLength`. */
+  const checkAlt = (alt: string | null | undefined) => {
+    if (alt === undefined || alt === null || alt.trim() === "") return Effect.succeed(null)
+    const length = Array.from(alt.normalize("NFC")).length
+    return length <= maxAltLength
+      ? Effect.succeed(alt)
+      : Effect.fail(new MediaInvalid({ field: "alt", message: `alt is ${length} characters; the limit is ${maxAltLength}` }))
+  }
 
   const upload = Effect.fn("Media.upload")(function*<E>(input: UploadInput<E>) {
     const declared = input.contentType.split(";")[0]!.trim().toLowerCase()
@@ -227,6 +222,7 @@ const make = Effect.fnUntraced(function*(options: Options) {
       )
     }
     const kind: Kind = type.startsWith("image/") ? "image" : "video"
+    const alt = yield* checkAlt(input.alt)
     const limit = limits[kind]
     if (input.contentLength !== undefined && input.contentLength > limit) {
       return yield* new MediaTooLarge({ kind, limit })
@@ -234,8 +230,8 @@ const make = Effect.fnUntraced(function*(options: Options) {
     const id = yield* Ids.make("med")
     const received = path.join(tmpFolder, `${id}.upload`)
     const extension: Extension = kind === "image" ? "jpg" : type === "video/mp4" ? "mp4" : "mov"
-    const record = (stored: Omit<StoredMedia, "id" | "workspaceId" | "kind" | "createdAt" | "file" | "previewFile">) =>
-      insert({ id, workspaceId: input.workspaceId, kind, ...stored }, extension)
+    const record = (stored: Omit<Inserted, "id" | "workspaceId" | "kind" | "alt">) =>
+      insert({ id, workspaceId: input.workspaceId, kind, alt, ...stored }, extension)
 
     // Converting, storing and recording are not interrupted halfway (sharp cannot be stopped mid-write, and
     // a file must not outlive its cleanup); if any step fails, every file written so far is removed, and the
@@ -244,15 +240,27 @@ const make = Effect.fnUntraced(function*(options: Options) {
       if (kind === "image") {
         const convertedPath = path.join(tmpFolder, `${id}.jpg`)
         const previewPath = path.join(tmpFolder, `${id}.preview.jpg`)
-        const converted = yield* convert(received, convertedPath, previewPath).pipe(
+        const converted = yield* converter.convert(received, convertedPath, previewPath).pipe(
           Effect.ensuring(removeAll(fs, [received])),
+          Effect.onError(() => removeAll(fs, [convertedPath, previewPath])),
+          Effect.catchTag("Unreadable", (error) => fail(error.message))
+        )
+        // Copies for the installed networks whose photo byte limit the JPEG breaks (decision 0032).
+        const networks = yield* Effect.serviceOption(Networks)
+        const fits = yield* makeFits(fs, path, converter.fit, {
+          folder: tmpFolder,
+          id,
+          converted: convertedPath,
+          bytes: converted.bytes,
+          limits: Option.match(networks, { onNone: () => [], onSome: (found) => photoByteLimits(found.all) })
+        }).pipe(
           Effect.onError(() => removeAll(fs, [convertedPath, previewPath])),
           Effect.catchTag("Unreadable", (error) => fail(error.message))
         )
         return yield* store.store(
           id,
-          [["jpg", convertedPath], ["preview.jpg", previewPath]],
-          record({ mimeType: "image/jpeg", ...converted, durationMs: null })
+          [["jpg", convertedPath], ["preview.jpg", previewPath], ...fits.sources],
+          record({ mimeType: "image/jpeg", ...converted, durationMs: null, fitted: fits.fitted })
         )
       }
       const known = input.durationMs !== undefined && input.width !== undefined && input.height !== undefined
@@ -268,7 +276,8 @@ const make = Effect.fnUntraced(function*(options: Options) {
         bytes,
         width: input.width ?? header.width,
         height: input.height ?? header.height,
-        durationMs: input.durationMs ?? header.durationMs
+        durationMs: input.durationMs ?? header.durationMs,
+        fitted: []
       }))
     }).pipe(Effect.onError(() => removeAll(fs, [received])), Effect.uninterruptible)
 
@@ -280,8 +289,18 @@ const make = Effect.fnUntraced(function*(options: Options) {
 
   const get = Effect.fn("Media.get")(function*(workspaceId: string, id: string) {
     const rows = yield* sql<MediaRow>`
-      SELECT id, workspace_id, kind, mime_type, extension, bytes, width, height, duration_ms, created_at
-      FROM media WHERE id = ${id} AND workspace_id = ${workspaceId}
+      SELECT ${sql.literal(rowColumns)} FROM media WHERE id = ${id} AND workspace_id = ${workspaceId}
+    `
+    const row = rows[0]
+    if (row === undefined) return yield* new MediaNotFound({ mediaId: id })
+    return toStoredMedia(row)
+  })
+
+  const setAlt = Effect.fn("Media.setAlt")(function*(workspaceId: string, id: string, alt: string | null) {
+    const kept = yield* checkAlt(alt)
+    const rows = yield* sql<MediaRow>`
+      UPDATE media SET alt = ${kept} WHERE id = ${id} AND workspace_id = ${workspaceId}
+      RETURNING ${sql.literal(rowColumns)}
     `
     const row = rows[0]
     if (row === undefined) return yield* new MediaNotFound({ mediaId: id })
@@ -290,8 +309,12 @@ const make = Effect.fnUntraced(function*(options: Options) {
 
   // Serving looks at the stored files only: ids are unguessable, and the files never change once written.
   const file = (id: string, extension: string): Effect.Effect<Option.Option<ServedFile>, SqlError.SqlError> => {
-    if (!idPattern.test(id) || !Object.hasOwn(servedTypes, extension)) return Effect.succeed(Option.none())
-    const contentType = servedTypes[extension]!
+    const contentType = Object.hasOwn(servedTypes, extension)
+      ? servedTypes[extension]!
+      : fittedPattern.test(extension)
+      ? "image/jpeg"
+      : undefined
+    if (!idPattern.test(id) || contentType === undefined) return Effect.succeed(Option.none())
     return Effect.map(store.size(id, extension), Option.map((bytes) => ({
       contentType,
       bytes,
@@ -299,5 +322,5 @@ const make = Effect.fnUntraced(function*(options: Options) {
     })))
   }
 
-  return Media.of({ upload, get, file })
+  return Media.of({ upload, get, setAlt, file })
 })

@@ -14,6 +14,7 @@ export interface UploadRequest {
     readonly durationMs?: number | undefined
     readonly width?: number | undefined
     readonly height?: number | undefined
+    readonly alt?: string | undefined
   }
   readonly request: HttpServerRequest.HttpServerRequest
 }
@@ -40,7 +41,8 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
     body: payload,
     durationMs: query.durationMs,
     width: query.width,
-    height: query.height
+    height: query.height,
+    alt: query.alt
   }).pipe(
     Effect.catchTags({
       MediaInvalid: (error) => domainError(error),
@@ -55,4 +57,20 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(api, "media", (handlers) => handlers.handle("upload", upload))
+/** `PATCH /api/v1/media/:id`: sets or removes the media's alt text. */
+export const update = Effect.fn("MediaHandlers.update")(function*({ params, payload }: {
+  readonly params: { readonly id: string }
+  readonly payload: { readonly alt: string | null }
+}) {
+  const media = yield* Media.Media
+  const publicUrl = yield* PublicUrl
+  const principal = yield* Authorization.CurrentPrincipal
+  const stored = yield* media.setAlt(principal.workspaceId, params.id, payload.alt).pipe(
+    Effect.catchTag("MediaInvalid", domainError),
+    Effect.catchTag("MediaNotFound", domainError),
+    Effect.catchTag("SqlError", Effect.die)
+  )
+  return { data: MediaApi.toMediaObject(publicUrl, stored) }
+})
+
+export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(api, "media", (handlers) => handlers.handle("upload", upload).handle("update", update))

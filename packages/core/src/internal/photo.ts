@@ -71,10 +71,64 @@ const checkPixels = (input: string): Effect.Effect<void, Unreadable> =>
     })
   )
 
+/** A JPEG copy of a photo made to fit a byte limit, and how it was made. */
+export interface Fitted {
+  readonly jpeg: Uint8Array
+  readonly width: number
+  readonly height: number
+  /** The JPEG quality it was encoded at. */
+  readonly quality: number
+}
+
+/** Qualities tried at the photo's own size, best first, before it is made smaller. */
+export const fitQualities = [80, 70, 60] as const
+
+/** The quality of downscaled copies: once pixels go, keeping the rest sharp reads better than more pixels. */
+export const downscaleQuality = 75
+
+const encode = (input: string, quality: number, width?: number) =>
+  Effect.tryPromise({
+    try: () => {
+      const image = sharp(input, { failOn: "error", limitInputPixels: maxPixels })
+      const sized = width === undefined ? image : image.resize({ width, withoutEnlargement: true })
+      return sized.jpeg({ quality }).toBuffer({ resolveWithObject: true })
+    },
+    catch: unreadable
+  }).pipe(Effect.map(({ data, info }) => ({ jpeg: new Uint8Array(data), width: info.width, height: info.height, quality })))
+
+/**
+ * The photo at `input` (already a JPEG) as a JPEG of at most `maxBytes`: first at lower qualities
+ * (`fitQualities`), then, when even the lowest is too large, made smaller at `downscaleQuality`, its width
+ * guessed from how far over the limit the last try was (JPEG size goes roughly with the pixel count) and
+ * shrunk again until it fits. None when not even a tiny version fits (a limit of a few bytes).
+ */
+const fitNow = (input: string, maxBytes: number): Effect.Effect<Fitted | undefined, Unreadable> =>
+  Effect.gen(function*() {
+    let last: Fitted | undefined
+    for (const quality of fitQualities) {
+      last = yield* encode(input, quality)
+      if (last.jpeg.byteLength <= maxBytes) return last
+    }
+    let width = last!.width
+    let bytes = last!.jpeg.byteLength
+    while (width > 16) {
+      // 0.95 leaves room for the guess being a little short; each miss shrinks by at least 10 % more.
+      width = Math.max(16, Math.floor(width * Math.min(0.9, Math.sqrt(maxBytes / bytes) * 0.95)))
+      const next = yield* encode(input, downscaleQuality, width)
+      if (next.jpeg.byteLength <= maxBytes) return next
+      bytes = next.jpeg.byteLength
+    }
+    return undefined
+  })
+
 /**
  * A converter that checks each photo's size and runs at most `conversionsAtOnce` photos through sharp at a
- * time (the header check included, so the bound is on every sharp task of uploads).
+ * time (the header check included, so the bound is on every sharp task of uploads); and `fit`, under the
+ * same bound, for the copies fitted to networks' byte limits.
  */
-export const makeConverter = Effect.map(Semaphore.make(conversionsAtOnce), (semaphore) =>
-  (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
-    semaphore.withPermit(Effect.andThen(checkPixels(input), convertNow(input, output, preview))))
+export const makeConverter = Effect.map(Semaphore.make(conversionsAtOnce), (semaphore) => ({
+  convert: (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
+    semaphore.withPermit(Effect.andThen(checkPixels(input), convertNow(input, output, preview))),
+  fit: (input: string, maxBytes: number): Effect.Effect<Fitted | undefined, Unreadable> =>
+    semaphore.withPermit(fitNow(input, maxBytes))
+}))

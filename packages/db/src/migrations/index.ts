@@ -24,6 +24,7 @@ import peopleAndSessions from "./0021_people_and_sessions.ts"
 import workspaceTimeZone from "./0022_workspace_time_zone.ts"
 import signInPaths from "./0023_sign_in_paths.ts"
 import postOptions from "./0024_post_options.ts"
+import mediaAltAndFits from "./0025_media_alt_and_fits.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -50,5 +51,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0021_people_and_sessions": peopleAndSessions,
   "0022_workspace_time_zone": workspaceTimeZone,
   "0023_sign_in_paths": signInPaths,
-  "0024_post_options": postOptions
+  "0024_post_options": postOptions,
+  "0025_media_alt_and_fits": mediaAltAndFits
 }
