@@ -203,13 +203,30 @@ export interface paths {
         put?: never;
         /**
          * Upload one photo or video as the raw request body
-         * @description Send the file's bytes with its `Content-Type` (JPEG, PNG or WebP photos up to 30 MB, converted to JPEG with their orientation applied and metadata removed; MP4 or MOV videos up to 512 MB, stored unchanged). The bytes must match the type. Videos' `durationMs`, `width` and `height` may be given as query parameters; otherwise they are read from the file's header.
+         * @description Send the file's bytes with its `Content-Type` (JPEG, PNG or WebP photos up to 30 MB, converted to JPEG with their orientation applied and metadata removed; MP4 or MOV videos up to 512 MB, stored unchanged). The bytes must match the type. Videos' `durationMs`, `width` and `height` may be given as query parameters; otherwise they are read from the file's header. `alt` sets the alt text. A photo whose JPEG is larger than an installed network's photo byte limit also gets a copy fitted to that limit (`fitted`), which that network is sent.
          */
         post: operations["media.upload"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set (or, with null, remove) a photo's or video's alt text, at most 1500 characters; posts already published keep what was sent */
+        patch: operations["media.update"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -1167,15 +1184,6 @@ export interface components {
             disabledAt: string | null;
             createdAt: string;
         };
-        TooLarge: {
-            error: {
-                /** @enum {string} */
-                code: "too_large";
-                message: string;
-                details?: unknown;
-                requestId?: string;
-            };
-        };
         MediaObject: {
             id: string;
             /** @enum {string} */
@@ -1187,7 +1195,26 @@ export interface components {
             width: number | null;
             height: number | null;
             durationMs: number | null;
+            alt: string | null;
+            fitted: components["schemas"]["FittedCopy"][];
             createdAt: string;
+        };
+        FittedCopy: {
+            maxBytes: number;
+            url: string;
+            bytes: number;
+            width: number;
+            height: number;
+            quality: number;
+        };
+        TooLarge: {
+            error: {
+                /** @enum {string} */
+                code: "too_large";
+                message: string;
+                details?: unknown;
+                requestId?: string;
+            };
         };
         Post: {
             /** @description The post's id (pst_…) */
@@ -1199,16 +1226,16 @@ export interface components {
             status: "draft" | "awaiting_approval" | "scheduled" | "publishing" | "published" | "partial" | "failed";
             /** @description The text for every target without a platformContent entry for its network */
             content: string;
-            /** @description Text per network (x, instagram, ...) replacing content for that network's targets; {} when none */
+            /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets; {} when none */
             platformContent: {
                 [key: string]: string;
             };
-            /** @description Follow-up posts (text only) that make the X version a thread, in order; [] when none */
+            /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
             xThread: string[];
             /** @description Media ids of each xThread follow-up, one list per entry in the same order. Follow-ups carry text only, so every list is empty [] */
             xThreadMedia: string[][];
             /**
-             * @description Instagram: a feed post or a story
+             * @description Instagram: a feed post (default) or a story
              * @enum {string}
              */
             instagramFormat: "post" | "story";
@@ -1230,12 +1257,36 @@ export interface components {
                 /** @description The video is paid partnership content (cannot be SELF_ONLY) */
                 brandedContent?: boolean;
             };
+            /** @description YouTube: the video's title (required for YouTube targets); null when not set */
+            youtubeTitle: string | null;
+            /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
+            youtubeThumbnail: string | null;
+            /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); {} when none, defaults filled */
+            platformOptions: {
+                /** @description bluesky: its own post options, defaults filled; present when the post has options for it */
+                bluesky?: {
+                    /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
+                    thread: string[];
+                };
+                /** @description mastodon: its own post options, defaults filled; present when the post has options for it */
+                mastodon?: {
+                    /**
+                     * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
+                     * @enum {string}
+                     */
+                    visibility: "public" | "unlisted" | "private" | "direct";
+                    /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
+                    spoilerText: string | null;
+                    /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
+                    sensitive: boolean;
+                    /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
+                    language: string | null;
+                    /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
+                    thread: string[];
+                };
+            };
             /** @description A comment added under the post once it is out (networks that allow it); null for none */
             firstComment: string | null;
-            /** @description YouTube: the video's title; null when not set */
-            youtubeTitle: string | null;
-            /** @description YouTube: the media id of the thumbnail image; null for none */
-            youtubeThumbnail: string | null;
             /** @description Reserved for the posting queue (posts taking the account's next free slot), which Herald does not have yet: always false */
             queued: boolean;
             /** @description When it is to go out (ISO 8601, UTC, milliseconds); null for a draft without a time */
@@ -1252,7 +1303,7 @@ export interface components {
         Target: {
             /** @description The account the post goes to (from the accounts list) */
             accountId: string;
-            /** @description The account's network: x, instagram, threads, tiktok, youtube, linkedin or facebook */
+            /** @description The account's network: a network key from GET /api/v1/networks */
             platform: string;
             /** @description The account's name on its network */
             username: string;
@@ -1288,7 +1339,8 @@ export interface components {
                         text: {
                             max: number | ("Infinity" | "-Infinity" | "NaN");
                             /** @enum {string} */
-                            counter: "characters" | "x-weighted" | "utf8-bytes";
+                            counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes";
+                            maxBytes?: number | ("Infinity" | "-Infinity" | "NaN");
                             forbidden?: string[];
                             maxLinks?: number | ("Infinity" | "-Infinity" | "NaN");
                             ignored?: boolean;
@@ -1305,6 +1357,11 @@ export interface components {
                             };
                             videoDurationMs?: {
                                 min: number | ("Infinity" | "-Infinity" | "NaN");
+                                max: number | ("Infinity" | "-Infinity" | "NaN");
+                            };
+                            maxPhotoBytes?: number | ("Infinity" | "-Infinity" | "NaN");
+                            maxVideoBytes?: number | ("Infinity" | "-Infinity" | "NaN");
+                            altText?: {
                                 max: number | ("Infinity" | "-Infinity" | "NaN");
                             };
                         };
@@ -1847,18 +1904,26 @@ export interface operations {
                     mediaIds?: string[];
                     /** @description When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. Not more than 60 s in the past (use publishNow) */
                     scheduledAt?: string;
-                    /** @description Text per network, keyed by network (x, instagram, threads, tiktok, youtube, linkedin, facebook), replacing content for that network's targets */
+                    /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets */
                     platformContent?: {
                         [key: string]: string;
                     };
-                    /** @description Follow-up posts (text only) that turn the X version into a thread, in order */
+                    /** @description A comment Herald adds under the post once it is out (networks that allow it); null for none */
+                    firstComment?: string | null;
+                    /** @description Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats */
+                    accountIds: string[];
+                    /** @description true publishes the post at once */
+                    publishNow?: boolean;
+                    /** @description true saves the post as a draft; nothing is published */
+                    draft?: boolean;
+                    /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
                     xThread?: string[];
                     /**
                      * @description Instagram: a feed post (default) or a story
                      * @enum {string}
                      */
                     instagramFormat?: "post" | "story";
-                    /** @description TikTok settings for the video */
+                    /** @description TikTok settings for the video; {} when none */
                     tiktok?: {
                         /**
                          * @description Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)
@@ -1876,18 +1941,34 @@ export interface operations {
                         /** @description The video is paid partnership content (cannot be SELF_ONLY) */
                         brandedContent?: boolean;
                     };
-                    /** @description A comment Herald adds under the post once it is out (networks that allow it); null for none */
-                    firstComment?: string | null;
-                    /** @description YouTube: the video's title (required for YouTube targets) */
+                    /** @description YouTube: the video's title (required for YouTube targets); null when not set */
                     youtubeTitle?: string | null;
                     /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
                     youtubeThumbnail?: string | null;
-                    /** @description Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats */
-                    accountIds: string[];
-                    /** @description true publishes the post at once */
-                    publishNow?: boolean;
-                    /** @description true saves the post as a draft; nothing is published */
-                    draft?: boolean;
+                    /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); its fields are the network's own, described below. A patch replaces a network's object as a whole */
+                    platformOptions?: {
+                        /** @description bluesky: its own post options; a field left out takes its default */
+                        bluesky?: {
+                            /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
+                            thread?: string[];
+                        };
+                        /** @description mastodon: its own post options; a field left out takes its default */
+                        mastodon?: {
+                            /**
+                             * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
+                             * @enum {string}
+                             */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
+                            /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
+                            spoilerText?: string | null;
+                            /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
+                            sensitive?: boolean;
+                            /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
+                            language?: string | null;
+                            /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
+                            thread?: string[];
+                        };
+                    };
                 };
             };
         };
@@ -2124,18 +2205,24 @@ export interface operations {
                     mediaIds?: string[];
                     /** @description When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. Not more than 60 s in the past (use publishNow) */
                     scheduledAt?: string;
-                    /** @description Text per network, keyed by network (x, instagram, threads, tiktok, youtube, linkedin, facebook), replacing content for that network's targets */
+                    /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets */
                     platformContent?: {
                         [key: string]: string;
                     };
-                    /** @description Follow-up posts (text only) that turn the X version into a thread, in order */
+                    /** @description A comment Herald adds under the post once it is out (networks that allow it); null for none */
+                    firstComment?: string | null;
+                    /** @description Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats */
+                    accountIds?: string[];
+                    /** @description true takes the post back to draft; false with scheduledAt schedules a draft */
+                    draft?: boolean;
+                    /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
                     xThread?: string[];
                     /**
                      * @description Instagram: a feed post (default) or a story
                      * @enum {string}
                      */
                     instagramFormat?: "post" | "story";
-                    /** @description TikTok settings for the video */
+                    /** @description TikTok settings for the video; {} when none */
                     tiktok?: {
                         /**
                          * @description Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)
@@ -2153,16 +2240,34 @@ export interface operations {
                         /** @description The video is paid partnership content (cannot be SELF_ONLY) */
                         brandedContent?: boolean;
                     };
-                    /** @description A comment Herald adds under the post once it is out (networks that allow it); null for none */
-                    firstComment?: string | null;
-                    /** @description YouTube: the video's title (required for YouTube targets) */
+                    /** @description YouTube: the video's title (required for YouTube targets); null when not set */
                     youtubeTitle?: string | null;
                     /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
                     youtubeThumbnail?: string | null;
-                    /** @description Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats */
-                    accountIds?: string[];
-                    /** @description true takes the post back to draft; false with scheduledAt schedules a draft */
-                    draft?: boolean;
+                    /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); its fields are the network's own, described below. A patch replaces a network's object as a whole */
+                    platformOptions?: {
+                        /** @description bluesky: its own post options; a field left out takes its default */
+                        bluesky?: {
+                            /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
+                            thread?: string[];
+                        };
+                        /** @description mastodon: its own post options; a field left out takes its default */
+                        mastodon?: {
+                            /**
+                             * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
+                             * @enum {string}
+                             */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
+                            /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
+                            spoilerText?: string | null;
+                            /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
+                            sensitive?: boolean;
+                            /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
+                            language?: string | null;
+                            /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
+                            thread?: string[];
+                        };
+                    };
                 };
             };
         };
@@ -2566,6 +2671,7 @@ export interface operations {
                 durationMs?: number;
                 width?: number;
                 height?: number;
+                alt?: string;
             };
             header?: never;
             path?: never;
@@ -2635,6 +2741,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooLarge"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "media.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    alt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaObject"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
                 };
             };
             /** @description RateLimited */
