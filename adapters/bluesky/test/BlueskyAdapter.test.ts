@@ -1,4 +1,5 @@
 import { assert } from "@effect/vitest"
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { Effect, Option } from "effect"
 import { BlueskyAdapter, BlueskySimulator } from "../src/index.ts"
@@ -93,6 +94,21 @@ AdapterSuite.suite("bluesky", {
         const page = yield* Effect.promise(() => fetch(published.url).then((response) => response.text()))
         assert.include(page, "the sandbox keeps no copy of its bytes")
         assert.notInclude(page, "<img")
+      }))
+
+    it.effect("sends each image's alt text in the embed, and an empty one for an image without", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "alt_texts")
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "A heron on one leg" })
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: "alt", media: [described, AdapterSuite.media.photo(ctx, 2)] })
+        })
+        const record = ctx.simulator.state.posts.get(published.id)!.details["record"] as {
+          embed: { images: ReadonlyArray<{ alt: string }> }
+        }
+        assert.deepStrictEqual(record.embed.images.map((image) => image.alt), ["A heron on one leg", ""])
       }))
 
     it.effect("counts 300 graphemes, not characters: a long emoji text passes, a 301st grapheme does not", () =>

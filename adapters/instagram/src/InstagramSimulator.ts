@@ -23,6 +23,8 @@ interface Container {
   readonly caption: string
   readonly mediaUrls: ReadonlyArray<string>
   readonly carouselItem: boolean
+  /** Each photo's `alt_text` (null without), in order; a carousel gathers its children's. */
+  readonly altTexts: ReadonlyArray<string | null>
   readonly createdAt: number
   /** Status reads left before processing ends: Instagram needs a moment, and longer for videos. */
   checksLeft: number
@@ -176,7 +178,16 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     if ([...caption].length > 2_200) {
       return invalid("The caption is too long. Captions are limited to 2,200 characters.", 2207010)
     }
-    const make = (kind: ContainerKind, mediaUrls: ReadonlyArray<string>, checksLeft: number) => {
+    const altText = form["alt_text"]
+    if (altText !== undefined && mediaType !== "IMAGE") {
+      return invalid(`The parameter alt_text is only supported for images, not ${mediaType}.`)
+    }
+    const make = (
+      kind: ContainerKind,
+      mediaUrls: ReadonlyArray<string>,
+      checksLeft: number,
+      altTexts: ReadonlyArray<string | null> = [altText ?? null]
+    ) => {
       const container: Container = {
         id: state.id(),
         accountId,
@@ -184,6 +195,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         caption,
         mediaUrls,
         carouselItem,
+        altTexts,
         createdAt: Date.now(),
         checksLeft,
         status: "IN_PROGRESS"
@@ -222,7 +234,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (children.length < 2 || children.length > 10 || !usable) {
           return invalid("The carousel needs 2 to 10 finished carousel items of this account.", 2207028)
         }
-        return make("CAROUSEL", children.flatMap((child) => child!.mediaUrls), 2)
+        return make("CAROUSEL", children.flatMap((child) => child!.mediaUrls), 2, children.flatMap((child) => child!.altTexts))
       }
       default:
         return invalid(`The media_type ${mediaType} is not supported.`, 2207023)
@@ -260,7 +272,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       details: {
         media_type: container.kind === "REELS" ? "VIDEO" : container.kind === "STORIES" ? "STORY" : container.kind === "CAROUSEL" ? "CAROUSEL_ALBUM" : "IMAGE",
         media_product_type: container.kind === "REELS" ? "REELS" : container.kind === "STORIES" ? "STORY" : "FEED",
-        container: container.id
+        container: container.id,
+        altTexts: container.altTexts
       }
     })
     return Simulator.json({ id })

@@ -1,3 +1,4 @@
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -44,6 +45,29 @@ AdapterSuite.suite("instagram", {
         assert.deepStrictEqual(stored!.media, input.post.media.map((item) => item.url))
         assert.strictEqual(stored!.details["media_type"], "CAROUSEL_ALBUM")
         assert.match(published.url, /\/p\/[\w-]+\/$/)
+      }))
+
+    it.effect("sends feed photos' alt text as alt_text, and none on a story, which takes none", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "Two cups of coffee" })
+        const carousel = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `alt ${Date.now()}`, media: [described, AdapterSuite.media.photo(ctx, 2)] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(carousel.id)?.details["altTexts"], ["Two cups of coffee", null])
+        const single = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `one ${Date.now()}`, media: [described] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(single.id)?.details["altTexts"], ["Two cups of coffee"])
+        // The simulator refuses alt_text on anything but an image, as Instagram does: the story goes out without.
+        const story = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ format: "story", media: [described] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(story.id)?.details["altTexts"], [null])
       }))
 
     it.effect("publishes a single video as a reel", () =>

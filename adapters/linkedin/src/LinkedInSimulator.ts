@@ -44,6 +44,12 @@ const decodeComponent = Option.liftThrowable(decodeURIComponent)
 const unprocessable = (message: string) => failure(422, message, { code: "UNPROCESSABLE_ENTITY" })
 const invalid = unprocessable("ERROR :: the request body does not match the schema")
 
+// An image's or video's `altText` is at most 4,086 characters (Images API).
+const Attached = Schema.Struct({
+  id: Schema.String,
+  altText: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(4_086)))
+})
+
 const PostRequest = Schema.Struct({
   author: Schema.String,
   commentary: Schema.String,
@@ -51,8 +57,8 @@ const PostRequest = Schema.Struct({
   distribution: Schema.Struct({ feedDistribution: Schema.String }),
   lifecycleState: Schema.Literal("PUBLISHED"),
   content: Schema.optionalKey(Schema.Struct({
-    media: Schema.optionalKey(Schema.Struct({ id: Schema.String })),
-    multiImage: Schema.optionalKey(Schema.Struct({ images: Schema.Array(Schema.Struct({ id: Schema.String })) }))
+    media: Schema.optionalKey(Attached),
+    multiImage: Schema.optionalKey(Schema.Struct({ images: Schema.Array(Attached) }))
   }))
 })
 

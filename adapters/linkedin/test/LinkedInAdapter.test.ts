@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { LinkedInAdapter, LinkedInSimulator } from "../src/index.ts"
 
@@ -46,6 +47,21 @@ AdapterSuite.suite("linkedin", {
         assert.isDefined(stored)
         assert.strictEqual(stored!.media.length, 3)
         assert.isTrue(stored!.media.every((urn) => urn.startsWith("urn:li:image:")))
+      }))
+
+    it.effect("sends each image's alt text as altText, and none for an image without", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "Team photo on the stairs" })
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `alt text ${Date.now()}`, media: [described, AdapterSuite.media.photo(ctx, 2)] })
+        })
+        const content = ctx.simulator.state.posts.get(published.id)?.details["content"] as {
+          multiImage: { images: ReadonlyArray<{ id: string; altText?: string }> }
+        }
+        assert.deepStrictEqual(content.multiImage.images.map((image) => image.altText), ["Team photo on the stairs", undefined])
       }))
 
     it.effect("posts one photo on its own", () =>

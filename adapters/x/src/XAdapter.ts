@@ -93,11 +93,15 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return yield* client.finalizeUpload(token, upload.id)
     })
 
+    // A photo with alt text gets it through the media metadata endpoint before the post names it.
     const uploadPhoto = (input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) =>
       Effect.flatMap(client.download(item.url), (bytes) =>
-        Effect.map(
+        Effect.flatMap(
           client.uploadMedia(input.account.accessToken, bytes, item.mimeType, Request.mediaCategory(item)),
-          (media) => media.id
+          (media) =>
+            item.alt === null || item.alt.trim() === ""
+              ? Effect.succeed(media.id)
+              : Effect.as(client.setAltText(input.account.accessToken, media.id, item.alt), media.id)
         ))
 
     const publish = Effect.fnUntraced(function*(input: Adapter.PublishInput) {

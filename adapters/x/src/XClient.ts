@@ -194,6 +194,19 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         (answer) => answer.data
       ),
 
+    /**
+     * A photo's alt text, after its upload and before the post names it
+     * (https://docs.x.com/x-api/media/create-media-metadata): at most 1,000 characters.
+     */
+    setAltText: (accessToken: Redacted.Redacted<string>, mediaId: string, text: string) =>
+      Effect.asVoid(send(
+        HttpClientRequest.post(`${api}/2/media/metadata`).pipe(
+          bearer(accessToken),
+          HttpClientRequest.bodyJsonUnsafe({ id: mediaId, metadata: { alt_text: { text } } })
+        ),
+        Appended
+      )),
+
     /** Chunked upload for videos: initialize, append each segment, finalize (then status while processing). */
     initializeUpload: (accessToken: Redacted.Redacted<string>, totalBytes: number, mediaType: string, category: string) =>
       Effect.map(

@@ -41,6 +41,10 @@ const UploadRequest = Schema.Struct({
   media_type: Schema.optional(Schema.String),
   media_category: Schema.optional(Schema.String)
 })
+const MetadataRequest = Schema.Struct({
+  id: Schema.String,
+  metadata: Schema.Struct({ alt_text: Schema.optional(Schema.Struct({ text: Schema.String })) })
+})
 const InitializeRequest = Schema.Struct({
   media_type: Schema.String,
   total_bytes: Schema.Number,
@@ -114,6 +118,8 @@ interface Upload {
   finalized: boolean
   /** `pending` -> `in_progress` -> `succeeded`, one step per status call. */
   state: "pending" | "in_progress" | "succeeded"
+  /** Set through `/2/media/metadata`. */
+  altText?: string
 }
 
 const processingOrder = ["pending", "in_progress", "succeeded"] as const
@@ -300,7 +306,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         media: attached.flatMap((upload) => (upload === undefined ? [] : [mediaUrl(upload)])),
         replyTo,
         url: `${baseUrl}/${account.username}/status/${id}`,
-        details: { mediaIds }
+        // The alt text each attached photo carries, so tests see what arrived.
+        details: { mediaIds, altTexts: attached.map((upload) => upload?.altText ?? null) }
       })
       return Simulator.json({ data: { id, text, edit_history_tweet_ids: [id] } }, 201)
     })
@@ -324,6 +331,24 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }
       uploads.set(stored.id, stored)
       return Simulator.json({ data: mediaAnswer(stored) })
+    })
+  )
+
+  // https://docs.x.com/x-api/media/create-media-metadata: alt text of at most 1,000 characters, on the
+  // account's own upload.
+  const metadata = authenticated((account) =>
+    Effect.gen(function*() {
+      const request = yield* body(MetadataRequest)
+      const found = request === undefined ? undefined : uploads.get(request.id)
+      if (request === undefined || found === undefined || found.accountId !== account.id) {
+        return invalid("One or more parameters to your request was invalid.")
+      }
+      const text = request.metadata.alt_text?.text
+      if (text !== undefined && Array.from(text).length > 1_000) {
+        return invalid("alt_text.text must be at most 1000 characters.")
+      }
+      if (text !== undefined) uploads.set(found.id, { ...found, altText: text })
+      return Simulator.json({ data: { id: found.id, associated_metadata: { alt_text: { text } } } })
     })
   )
 
@@ -484,6 +509,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("POST", "/2/tweets", createTweet),
       HttpRouter.route("POST", "/2/media/upload", upload),
       HttpRouter.route("GET", "/2/media/upload", status),
+      HttpRouter.route("POST", "/2/media/metadata", metadata),
       HttpRouter.route("POST", "/2/media/upload/initialize", initialize),
       HttpRouter.route("POST", "/2/media/upload/:id/append", append),
       HttpRouter.route("POST", "/2/media/upload/:id/finalize", finalize),

@@ -1,4 +1,5 @@
 import { assert } from "@effect/vitest"
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { Effect } from "effect"
 import { XAdapter, XSimulator } from "../src/index.ts"
@@ -90,6 +91,23 @@ AdapterSuite.suite("x", {
           post: AdapterSuite.post({ text: "", media: photos })
         })
         assert.strictEqual(ctx.simulator.state.posts.get(published.id)?.media.length, 4)
+      }))
+
+    it.effect("sends each photo's alt text through the media metadata endpoint, and none for a photo without", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "A cat asleep on a keyboard" })
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: "alt text", media: [described, AdapterSuite.media.photo(ctx, 2)] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(published.id)?.details["altTexts"], ["A cat asleep on a keyboard", null])
+        const tooLong = new PostVersion.MediaItem({ ...described, alt: "x".repeat(1_001) })
+        assert.deepStrictEqual(
+          ctx.adapter.validate(AdapterSuite.post({ text: "long alt", media: [tooLong] })).map((violation) => [violation.item, violation.message]),
+          [[0, "x: the alt text of photo 1 is 1001 characters; the limit is 1000"]]
+        )
       }))
 
     it.effect("is rejected when the same text is posted twice, as X refuses duplicates", () =>

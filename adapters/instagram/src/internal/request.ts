@@ -20,6 +20,13 @@ const mediaUrl = (item: PostVersion.MediaItem): Record<string, string> =>
   item.kind === "image" ? { image_url: item.url } : { video_url: item.url }
 
 /**
+ * A feed photo and its alt text, where it has one: `alt_text` is taken on feed images and carousel images
+ * since March 2025, not on reels or stories (IG media reference, networks.md §2.2).
+ */
+const feedImage = (item: PostVersion.MediaItem): Record<string, string> =>
+  item.alt === null || item.alt.trim() === "" ? { image_url: item.url } : { image_url: item.url, alt_text: item.alt }
+
+/**
  * The containers for a post the validator accepted. A single video is a reel: since July 2023 the API
  * publishes every feed video as one (`VIDEO` only exists for carousel children).
  */
@@ -33,7 +40,7 @@ export const plan = (post: PostVersion.PostVersion): Plan => {
     return {
       _tag: "Single",
       container: first.kind === "image"
-        ? withCaption({ image_url: first.url }, post.text)
+        ? withCaption(feedImage(first), post.text)
         : withCaption({ media_type: "REELS", video_url: first.url, share_to_feed: "true" }, post.text)
     }
   }
@@ -42,7 +49,7 @@ export const plan = (post: PostVersion.PostVersion): Plan => {
     caption: post.text,
     children: post.media.map((item) =>
       item.kind === "image"
-        ? { is_carousel_item: "true", image_url: item.url }
+        ? { is_carousel_item: "true", ...feedImage(item) }
         : { is_carousel_item: "true", media_type: "VIDEO", video_url: item.url }
     )
   }

@@ -13,10 +13,16 @@ export const personIdOf = (urn: string): string | undefined => {
   return urn.startsWith(prefix) ? urn.slice(prefix.length) : undefined
 }
 
+/** An uploaded image or video as a post names it, with its alt text when it has one. */
+export interface Attached {
+  readonly id: string
+  readonly altText?: string
+}
+
 /** What a post shows: one image or video (`media`), or several images (`multiImage`). */
 export type Content =
-  | { readonly media: { readonly id: string } }
-  | { readonly multiImage: { readonly images: ReadonlyArray<{ readonly id: string }> } }
+  | { readonly media: Attached }
+  | { readonly multiImage: { readonly images: ReadonlyArray<Attached> } }
 
 export interface PostBody {
   readonly author: string
@@ -35,11 +41,16 @@ export interface PostBody {
 /**
  * The `content` for uploaded media URNs (`urn:li:image:…` or `urn:li:video:…`): none for a text post,
  * `media` for one item, `multiImage` for two or more images (the API refuses a one-image multiImage).
+ * `alts` are the items' alt texts in the same order, sent as `altText` where there is one.
  */
-export const content = (mediaUrns: ReadonlyArray<string>): Content | undefined => {
-  if (mediaUrns.length === 0) return undefined
-  if (mediaUrns.length === 1) return { media: { id: mediaUrns[0]! } }
-  return { multiImage: { images: mediaUrns.map((id) => ({ id })) } }
+export const content = (mediaUrns: ReadonlyArray<string>, alts: ReadonlyArray<string | null> = []): Content | undefined => {
+  const attached = mediaUrns.map((id, index): Attached => {
+    const alt = alts[index]
+    return alt === undefined || alt === null || alt.trim() === "" ? { id } : { id, altText: alt }
+  })
+  if (attached.length === 0) return undefined
+  if (attached.length === 1) return { media: attached[0]! }
+  return { multiImage: { images: attached } }
 }
 
 /** The `POST /rest/posts` body of a member's public post, its text escaped as little text. */
@@ -48,7 +59,7 @@ export const post = (input: {
   readonly post: PostVersion.PostVersion
   readonly mediaUrns: ReadonlyArray<string>
 }): PostBody => {
-  const media = content(input.mediaUrns)
+  const media = content(input.mediaUrns, input.post.media.map((item) => item.alt))
   return {
     author: personUrn(input.personId),
     commentary: LittleText.escape(input.post.text),
