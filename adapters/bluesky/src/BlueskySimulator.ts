@@ -65,8 +65,6 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   // Access JWTs last about two hours.
   state.accessTokenMillis = 2 * 60 * 60 * 1000
   const blobs = state.table<StoredBlob>("blobs")
-  /** Refresh JWTs already exchanged: Bluesky rotates them, so each works once. */
-  const usedRefresh = state.table<boolean>("usedRefresh")
 
   const refuse = (check: SimulatorState.TokenCheck) =>
     check._tag === "Expired" ? expired() : check._tag === "Revoked" ? revoked() : unknownToken()
@@ -141,10 +139,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   })
 
   const refreshSession = Effect.map(Simulator.accessToken, (token) => {
-    if (token === undefined || usedRefresh.has(token)) return xrpcError(400, "ExpiredToken", "Token has been revoked")
+    if (token === undefined) return xrpcError(400, "ExpiredToken", "Token has been revoked")
+    // Bluesky rotates refresh JWTs, as the kit's state does: a spent one is refused.
     const grant = state.refresh(token)
     if (grant === undefined) return xrpcError(400, "ExpiredToken", "Token has been revoked")
-    usedRefresh.set(token, true)
     return Simulator.json(sessionOf(grant))
   })
 
