@@ -217,7 +217,8 @@ export class Posts extends Context.Service<Posts, {
               id: item.id,
               kind: item.kind,
               url: item.url,
-              previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
+              previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null,
+              alt: item.alt
             })
           ),
           targets: accountIds.map((accountId) => {

@@ -22,7 +22,10 @@ export class PostMedia extends Schema.Class<PostMedia>("PostMedia")({
   id: Schema.String.annotate({ description: "The upload's id, as sent in mediaIds" }),
   kind: Schema.Literals(["image", "video"]).annotate({ description: "A photo or a video" }),
   url: Schema.String.annotate({ description: "The file under the server's public address, as the networks fetch it" }),
-  previewUrl: Schema.NullOr(Schema.String).annotate({ description: "A JPEG at most 320 px on its longest side for photos; null for videos" })
+  previewUrl: Schema.NullOr(Schema.String).annotate({ description: "A JPEG at most 320 px on its longest side for photos; null for videos" }),
+  alt: Schema.NullOr(Schema.String).annotate({
+    description: "The media's alt text (set at upload or by PATCH /api/v1/media/:id), sent to the networks that take it; null when none"
+  })
 }) {}
 
 /** Someone outside the workspace who reviews posts through review links (a client, a legal team). */

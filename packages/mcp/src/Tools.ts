@@ -150,7 +150,11 @@ const UploadImageInput = Schema.Struct({
   data: Schema.String.annotate({
     description: `The image file, base64-encoded (standard alphabet; at most ${maxImageBytes / (1024 * 1024)} MB once decoded)`
   }),
-  mimeType: Schema.Literals(imageTypes).annotate({ description: "The image's type; the bytes must match it" })
+  mimeType: Schema.Literals(imageTypes).annotate({ description: "The image's type; the bytes must match it" }),
+  alt: Schema.optionalKey(Schema.String.annotate({
+    description: `Alt text: what the image shows, for people who cannot see it (at most ${MediaApi.maxAltLength} characters); ` +
+      "sent to the networks that take alt text, each held to its own length (listed in create_post's limits)"
+  }))
 })
 
 const base64 = /^[A-Za-z0-9+/]*={0,2}$/
@@ -274,7 +278,8 @@ export const make = Effect.gen(function*() {
       title: "Upload an image",
       description: "Stores an image (JPEG, PNG or WebP, base64-encoded) for use in posts; answers the media object, " +
         "whose id goes in create_post's mediaIds. Its width and height are read from the file and checked against " +
-        "each network's limits when the post is made.",
+        "each network's limits when the post is made. Give alt text (alt) for people who cannot see the image. A photo " +
+        "larger than a network's photo file size gets a smaller copy for it (listed in fitted), which that network is sent.",
       input: UploadImageInput,
       output: Envelope.Data(MediaApi.MediaObject),
       run: (input, caller) =>
@@ -292,7 +297,8 @@ export const make = Effect.gen(function*() {
             workspaceId: caller.workspaceId,
             contentType: input.mimeType,
             contentLength: bytes.byteLength,
-            body: Stream.make(bytes)
+            body: Stream.make(bytes),
+            alt: input.alt
           }).pipe(
             Effect.catchTags({
               MediaInvalid: domainFailure,

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { PostVersion } from "@herald/adapter-kit"
-import { mediaItem, type MediaRow } from "./mediaItems.ts"
+import { columns, mediaItem, type MediaRow } from "./mediaItems.ts"
 import type { Networks } from "../Networks.ts"
 import type * as PostShape from "../PostShape.ts"
 import type { CreateInput } from "../Posts.ts"
@@ -30,7 +30,7 @@ export const makeCheck = (
     ids.length === 0
       ? Effect.succeed(new Map<string, PostVersion.MediaItem>())
       : Effect.map(
-        sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+        sql<MediaRow>`SELECT ${sql.literal(columns("media"))} FROM media
           WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`,
         (rows) => new Map(rows.map((row) => [row.id, mediaItem(baseUrl, row)]))
       )

@@ -24,7 +24,7 @@ export const postColumns = `id, status, content, platform_content, first_comment
   (SELECT coalesce(jsonb_agg(jsonb_build_object('accountId', t.account_id, 'platform', t.platform,
       'username', t.username, 'status', t.status, 'url', t.url, 'error', t.error) ORDER BY t.position), '[]'::jsonb)
     FROM post_targets t WHERE t.post_id = posts.id) AS targets,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'extension', m.extension)
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'kind', m.kind, 'extension', m.extension, 'alt', m.alt)
       ORDER BY pm.position), '[]'::jsonb)
     FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = posts.id) AS media`
 
@@ -41,6 +41,7 @@ interface MediaJson {
   readonly id: string
   readonly kind: "image" | "video"
   readonly extension: string
+  readonly alt: string | null
 }
 
 /** The full post objects of these rows (selected with `postColumns`), in the same order. */
@@ -62,7 +63,8 @@ export const hydrate = (rows: ReadonlyArray<PostRow>, baseUrl: string): Array<Po
           id: item.id,
           kind: item.kind,
           url: `${baseUrl}/media/${item.id}.${item.extension}`,
-          previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null
+          previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null,
+          alt: item.alt
         })
       ),
       targets: row.targets.map((target) => new Post.Target(target))

@@ -33,10 +33,6 @@ export interface TargetRow {
   readonly options: Record<string, Record<string, unknown>>
 }
 
-const mediaJson = (alias: string) =>
-  `jsonb_build_object('id', ${alias}.id, 'kind', ${alias}.kind, 'mimeType', ${alias}.mime_type, 'extension', ${alias}.extension,
-    'bytes', ${alias}.bytes, 'width', ${alias}.width, 'height', ${alias}.height, 'durationMs', ${alias}.duration_ms)`
-
 /** The target, its account and the post's parts, as they are now: one query. */
 export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string) =>
   Effect.map(
@@ -45,7 +41,7 @@ export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string
         a.status AS account_status,
         a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content,
         p.first_comment, p.options,
-        (SELECT coalesce(jsonb_agg(${sql.literal(mediaJson("m"))} ORDER BY pm.position), '[]'::jsonb)
+        (SELECT coalesce(jsonb_agg(${sql.literal(mediaItems.json("m"))} ORDER BY pm.position), '[]'::jsonb)
           FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media
       FROM post_targets t
       JOIN posts p ON p.id = t.post_id
@@ -62,7 +58,7 @@ export const optionMedia = (sql: SqlClient.SqlClient, shape: PostShape.PostShape
   const ids = mediaFieldsOf(shape, row.options).filter((entry) => entry.network === row.platform).map((entry) => entry.id)
   return ids.length === 0
     ? Effect.succeed<ReadonlyArray<MediaRow>>([])
-    : sql<MediaRow>`SELECT id, kind, mime_type, extension, bytes, width, height, duration_ms FROM media
+    : sql<MediaRow>`SELECT ${sql.literal(mediaItems.columns("media"))} FROM media
         WHERE workspace_id = ${row.workspaceId} AND ${sql.in("id", ids)}`
 }
 
