@@ -7,6 +7,7 @@ import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as RichText from "./internal/richText.ts"
 import * as BlueskyOptions from "./BlueskyOptions.ts"
+import * as BlueskyIcon from "./BlueskyIcon.ts"
 
 /**
  * Bluesky through the AT Protocol: an app-password session (`com.atproto.server.createSession`, renewed
@@ -249,6 +250,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Bluesky",
       limits,
       capabilities,
+      icon: BlueskyIcon.svg,
       options: BlueskyOptions.options,
       // ATProto OAuth (https://atproto.com/specs/oauth) needs pushed authorization requests and DPoP-bound
       // tokens, which Herald does not do yet: accounts connect with an app password.

@@ -7,6 +7,7 @@ import { capabilities, limits } from "./FacebookLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
+import * as FacebookIcon from "./FacebookIcon.ts"
 
 // Facebook Pages through the Graph API. The connected account is a Page: Facebook Login gives a user
 // token, which is made long-lived and then yields the Page's own token, the one every publishing call
@@ -237,6 +238,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Facebook Pages",
       limits,
       capabilities,
+      icon: FacebookIcon.svg,
       oauth: {
         scopes,
         pkce: false,

@@ -8,6 +8,7 @@ import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
 import * as InstagramOptions from "./InstagramOptions.ts"
+import * as InstagramIcon from "./InstagramIcon.ts"
 
 // Instagram through the "Instagram API with Instagram Login" (no Facebook Page needed). Publishing is
 // asynchronous: containers are created, processed by Instagram, then published
@@ -173,6 +174,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Instagram",
       limits,
       capabilities,
+      icon: InstagramIcon.svg,
       options: InstagramOptions.options,
       oauth: {
         scopes,

@@ -7,6 +7,7 @@ import * as Errors from "./internal/errors.ts"
 import * as InboxCursor from "./internal/inboxCursor.ts"
 import * as LittleText from "./internal/littleText.ts"
 import * as Request from "./internal/request.ts"
+import * as LinkedInIcon from "./LinkedInIcon.ts"
 
 // LinkedIn member posting through the Posts API: OAuth 2.0 with OpenID Connect for the profile, images and
 // videos uploaded first (videos processed asynchronously), then one post, then an optional first comment.
@@ -322,6 +323,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "LinkedIn",
       limits,
       capabilities,
+      icon: LinkedInIcon.svg,
       oauth: {
         scopes,
         // LinkedIn's PKCE support is for native apps; web apps use the client secret.

@@ -6,6 +6,7 @@ import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
 import * as ThreadsClient from "./ThreadsClient.ts"
 import { capabilities, limits } from "./ThreadsLimits.ts"
+import * as ThreadsIcon from "./ThreadsIcon.ts"
 
 /**
  * Threads through the Threads API: Threads Login (code, short-lived token, long-lived token), then every
@@ -300,6 +301,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Threads",
       limits,
       capabilities,
+      icon: ThreadsIcon.svg,
       oauth: {
         scopes: ThreadsClient.scopes,
         // Threads Login has no PKCE; the client secret authenticates the exchange.

@@ -6,6 +6,7 @@ import * as Request from "./internal/request.ts"
 import * as TikTokClient from "./TikTokClient.ts"
 import { capabilities, limits } from "./TikTokLimits.ts"
 import * as TikTokOptions from "./TikTokOptions.ts"
+import * as TikTokIcon from "./TikTokIcon.ts"
 
 // TikTok through Login Kit v2 and the Content Posting API's Direct Post: query what the creator allows,
 // initialise a post TikTok pulls from Herald's media URLs, then poll the `publish_id` until it is public.
@@ -85,6 +86,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "TikTok",
       limits,
       capabilities,
+      icon: TikTokIcon.svg,
       options: TikTokOptions.options,
       oauth: {
         scopes,

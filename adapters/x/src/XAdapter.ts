@@ -7,6 +7,7 @@ import * as Webhook from "./internal/webhook.ts"
 import * as XClient from "./XClient.ts"
 import { capabilities, limits } from "./XLimits.ts"
 import * as XOptions from "./XOptions.ts"
+import * as XIcon from "./XIcon.ts"
 
 /**
  * X through the API v2: OAuth 2.0 with PKCE, text and media posts, threads and first comments as reply
@@ -226,6 +227,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "X",
       limits,
       capabilities,
+      icon: XIcon.svg,
       options: XOptions.options,
       oauth: {
         scopes: XClient.scopes,

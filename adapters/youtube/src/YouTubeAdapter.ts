@@ -7,6 +7,7 @@ import * as Request from "./internal/request.ts"
 import * as YouTubeClient from "./YouTubeClient.ts"
 import { capabilities, limits } from "./YouTubeLimits.ts"
 import * as YouTubeOptions from "./YouTubeOptions.ts"
+import * as YouTubeIcon from "./YouTubeIcon.ts"
 
 // YouTube through Google OAuth and the Data API v3: a resumable upload of the video Herald serves, the
 // custom thumbnail if any, then polling `processingDetails` until the video can be watched.
@@ -162,6 +163,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "YouTube",
       limits,
       capabilities,
+      icon: YouTubeIcon.svg,
       options: YouTubeOptions.options,
       oauth: {
         scopes,

@@ -180,7 +180,7 @@ const accountConnect = Command.make("connect", {
     Flag.optional
   ),
   server: Flag.String("server").pipe(
-    Flag.withDescription("The account's server, for a network of many servers (a Mastodon instance)"),
+    Flag.withDescription("The account's server, for a network of many servers (its address, e.g. social.example.org)"),
     Flag.optional
   ),
   json

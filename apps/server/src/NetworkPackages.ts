@@ -2,7 +2,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
-import { type Adapter, AdapterConfig, Simulator, SimulatorStore } from "@herald/adapter-kit"
+import { type Adapter, AdapterConfig, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
 import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
@@ -16,6 +16,12 @@ export interface NetworkPackage {
    * (a client id and secret set) when absent. The package exports it beside `realConfig`.
    */
   readonly offered?: AdapterConfig.Offered
+  /**
+   * Where the package's README is (from the repository's root) and the limits data its table is generated
+   * from (`source`, inside the folder), for `pnpm docs:limits` and its test; absent for a package kept
+   * elsewhere.
+   */
+  readonly readme?: { readonly folder: string; readonly source: string; readonly limits: Limits.Limits }
 }
 
 const envName = (network: string) => network.toUpperCase().replace(/[^A-Z0-9]/g, "_")

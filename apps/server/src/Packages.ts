@@ -1,12 +1,12 @@
-import { BlueskyAdapter, BlueskyConfig, BlueskySimulator } from "@herald/adapter-bluesky"
-import { FacebookAdapter, FacebookConfig, FacebookSimulator } from "@herald/adapter-facebook"
-import { InstagramAdapter, InstagramConfig, InstagramSimulator } from "@herald/adapter-instagram"
-import { LinkedInAdapter, LinkedInConfig, LinkedInSimulator } from "@herald/adapter-linkedin"
-import { MastodonAdapter, MastodonConfig, MastodonSimulator } from "@herald/adapter-mastodon"
-import { ThreadsAdapter, ThreadsConfig, ThreadsSimulator } from "@herald/adapter-threads"
-import { TikTokAdapter, TikTokConfig, TikTokSimulator } from "@herald/adapter-tiktok"
-import { XAdapter, XConfig, XSimulator } from "@herald/adapter-x"
-import { YouTubeAdapter, YouTubeConfig, YouTubeSimulator } from "@herald/adapter-youtube"
+import { BlueskyAdapter, BlueskyConfig, BlueskyLimits, BlueskySimulator } from "@herald/adapter-bluesky"
+import { FacebookAdapter, FacebookConfig, FacebookLimits, FacebookSimulator } from "@herald/adapter-facebook"
+import { InstagramAdapter, InstagramConfig, InstagramLimits, InstagramSimulator } from "@herald/adapter-instagram"
+import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInSimulator } from "@herald/adapter-linkedin"
+import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonSimulator } from "@herald/adapter-mastodon"
+import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsSimulator } from "@herald/adapter-threads"
+import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokSimulator } from "@herald/adapter-tiktok"
+import { XAdapter, XConfig, XLimits, XSimulator } from "@herald/adapter-x"
+import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeSimulator } from "@herald/adapter-youtube"
 import type { NetworkPackage } from "./NetworkPackages.ts"
 
 /**
@@ -14,50 +14,69 @@ import type { NetworkPackage } from "./NetworkPackages.ts"
  * nothing in the core changes.
  */
 export const all: ReadonlyArray<NetworkPackage> = [
-  { network: "x", make: XAdapter.make, simulator: XSimulator.simulator, realConfig: XConfig.realConfig },
+  {
+    network: "x",
+    make: XAdapter.make,
+    simulator: XSimulator.simulator,
+    realConfig: XConfig.realConfig,
+    readme: { folder: "adapters/x", source: "src/XLimits.ts", limits: XLimits.limits }
+  },
   {
     network: "instagram",
     make: InstagramAdapter.make,
     simulator: InstagramSimulator.simulator,
-    realConfig: InstagramConfig.realConfig
+    realConfig: InstagramConfig.realConfig,
+    readme: { folder: "adapters/instagram", source: "src/InstagramLimits.ts", limits: InstagramLimits.limits }
   },
   {
     network: "threads",
     make: ThreadsAdapter.make,
     simulator: ThreadsSimulator.simulator,
-    realConfig: ThreadsConfig.realConfig
+    realConfig: ThreadsConfig.realConfig,
+    readme: { folder: "adapters/threads", source: "src/ThreadsLimits.ts", limits: ThreadsLimits.limits }
   },
-  { network: "tiktok", make: TikTokAdapter.make, simulator: TikTokSimulator.simulator, realConfig: TikTokConfig.realConfig },
+  {
+    network: "tiktok",
+    make: TikTokAdapter.make,
+    simulator: TikTokSimulator.simulator,
+    realConfig: TikTokConfig.realConfig,
+    readme: { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits }
+  },
   {
     network: "youtube",
     make: YouTubeAdapter.make,
     simulator: YouTubeSimulator.simulator,
-    realConfig: YouTubeConfig.realConfig
+    realConfig: YouTubeConfig.realConfig,
+    readme: { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits }
   },
   {
     network: "linkedin",
     make: LinkedInAdapter.make,
     simulator: LinkedInSimulator.simulator,
-    realConfig: LinkedInConfig.realConfig
+    realConfig: LinkedInConfig.realConfig,
+    readme: { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits }
   },
   {
     network: "facebook",
     make: FacebookAdapter.make,
     simulator: FacebookSimulator.simulator,
-    realConfig: FacebookConfig.realConfig
+    realConfig: FacebookConfig.realConfig,
+    readme: { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits }
   },
   {
     network: "bluesky",
     make: BlueskyAdapter.make,
     simulator: BlueskySimulator.simulator,
     realConfig: BlueskyConfig.realConfig,
-    offered: BlueskyConfig.offered
+    offered: BlueskyConfig.offered,
+    readme: { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits }
   },
   {
     network: "mastodon",
     make: MastodonAdapter.make,
     simulator: MastodonSimulator.simulator,
     realConfig: MastodonConfig.realConfig,
-    offered: MastodonConfig.offered
+    offered: MastodonConfig.offered,
+    readme: { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits }
   }
 ]

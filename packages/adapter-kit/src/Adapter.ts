@@ -276,6 +276,8 @@ export interface Hooks {
    * without any leaves it out.
    */
   readonly options?: PostOptions<any>
+  /** The network's mark (`Icon.badge`), shown by clients beside its name; a generic one when absent. */
+  readonly icon?: string
   /**
    * Networks of many servers whose limits differ per server (Mastodon's `/api/v2/instance`): the limits of
    * accounts on `server`, which the adapter caches. The core validates those accounts' posts with them and

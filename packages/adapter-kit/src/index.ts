@@ -1,5 +1,6 @@
 export * as Adapter from "./Adapter.ts"
 export * as Connect from "./Connect.ts"
+export * as Icon from "./Icon.ts"
 export * as AdapterConfig from "./AdapterConfig.ts"
 export * as Limits from "./Limits.ts"
 export * as LimitsTable from "./LimitsTable.ts"

@@ -41,8 +41,8 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
        */
       returnTo: Schema.optional(Schema.String),
       /**
-       * The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. a
-       * Mastodon instance): Herald registers itself there on first use and reuses that app.
+       * The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. an
+       * instance of a federated network): Herald registers itself there on first use and reuses that app.
        */
       server: Schema.optional(Schema.String)
     },

@@ -20,6 +20,10 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
 export class Network extends Schema.Class<Network>("Network")({
   key: Schema.String,
   name: Schema.String,
+  /** Its mark: an SVG image as a `data:` URL, for an `<img>` beside the name; null when its adapter has none. */
+  icon: Schema.NullOr(Schema.String).annotate({
+    description: "The network's mark: an SVG image as a data: URL, to show beside its name; null when it has none"
+  }),
   limits: Limits.Limits,
   capabilities: Capabilities,
   /**

@@ -170,7 +170,7 @@ export class Connections extends Context.Service<Connections, {
         if (given === undefined) return Effect.succeed(null)
         const server = normalizeServer(given)
         return server === undefined
-          ? Effect.fail(new InvalidConnect({ field: "server", message: `"${given}" is not a server address for ${platform} (such as mastodon.social)` }))
+          ? Effect.fail(new InvalidConnect({ field: "server", message: `"${given}" is not a server address for ${platform} (a host name such as social.example.org)` }))
           : Effect.succeed(server)
       }
 

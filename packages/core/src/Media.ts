@@ -40,8 +40,8 @@ export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNot
 export type Kind = "image" | "video"
 
 /**
- * The longest alt text kept, in characters (Unicode code points): above what any network takes (LinkedIn's
- * 4,086 aside), so a description is never cut, and short enough to stay a description.
+ * The longest alt text kept, in characters (Unicode code points): above what any network takes (but one,
+ * which takes 4,086), so a description is never cut, and short enough to stay a description.
  */
 export const maxAltLength = 1_500
 

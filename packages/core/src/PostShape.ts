@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import type { Adapter, PostOptions } from "@herald/adapter-kit"
 import { Post } from "@herald/domain"
 
@@ -38,12 +38,16 @@ export interface PostShape {
   readonly join: (wire: Readonly<Record<string, unknown>>) => Document
   /** A network's options with its defaults filled; undefined for a network that declares none. */
   readonly values: (network: string, options: Document) => Record<string, unknown> | undefined
-  /** Where an option field of a network sits in a request: `xThread.2`, `platformOptions.bluesky.thread.2`. */
+  /** Where an option field of a network sits in a request: `<field>.2`, or `platformOptions.<network>.<field>.2`. */
   readonly requestField: (network: string, path: string) => string
 }
 
+// Every option field may be left out of a request (a field declared optional already stays as it is).
 const optional = (fields: Schema.Struct.Fields): Schema.Struct.Fields =>
-  Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, Schema.optionalKey(field as Schema.Top)]))
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [
+    name,
+    SchemaAST.isOptional(field.ast) ? field : Schema.optionalKey(field as Schema.Top)
+  ]))
 
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right)
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Connect } from "@herald/adapter-kit"
+import { Connect, Icon } from "@herald/adapter-kit"
 import { HeraldApi, NetworksApi } from "@herald/api"
 import { Networks } from "@herald/core"
 import { Installed } from "../Installed.ts"
@@ -25,6 +25,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
       new NetworksApi.Network({
         key: adapter.network,
         name: adapter.name,
+        icon: adapter.icon === undefined ? null : Icon.dataUrl(adapter.icon),
         limits: adapter.limits,
         capabilities: new NetworksApi.Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined }),
         connect: installed.sandbox && adapter.connect.method === "oauth"

@@ -1329,10 +1329,14 @@ export interface components {
             url: string;
             /** @description A JPEG at most 320 px on its longest side for photos; null for videos */
             previewUrl: string | null;
+            /** @description The media's alt text (set at upload or by PATCH /api/v1/media/:id), sent to the networks that take it; null when none */
+            alt: string | null;
         };
         Network: {
             key: string;
             name: string;
+            /** @description The network's mark: an SVG image as a data: URL, to show beside its name; null when it has none */
+            icon: string | null;
             limits: {
                 forms: {
                     [key: string]: {

@@ -57,7 +57,7 @@ export const versionFor = (adapter: Pick<Adapter.Adapter, "network" | "options">
  * Where a network's violation points in the request, as the client spelled it: the post's own text is
  * `content`, or `platformContent.<network>` when that network has its own; an attachment is `mediaIds.<n>`;
  * a thread, title, thumbnail or format is the option field the network's adapter names for it
- * (`xThread.2`, `platformOptions.bluesky.thread.2`).
+ * (`<field>.2` for a top-level field, `platformOptions.<network>.<field>.2`).
  */
 export const requestField = (
   violation: Limits.Violation,
@@ -90,7 +90,7 @@ export const networkProblems = (
   shape: PostShape.PostShape
 ): Array<Problem> => {
   const problems: Array<Problem> = []
-  // Each network's own rules on its options (TikTok: branded content cannot be private), for every network
+  // Each network's own rules on its options (that branded content cannot be private, say), for every network
   // the post sets options for, as the request's fields.
   for (const { network, options } of shape.declared) {
     if (draft.options[network] === undefined || options.check === undefined) continue

@@ -45,7 +45,7 @@ export const AccountList = ({ accounts, networks }: {
             header: "Account",
             cell: (account) => (
               <div className="account-cell">
-                <NetworkIcon network={account.platform} />
+                <NetworkIcon icon={networks.find((network) => network.key === account.platform)?.icon} />
                 <div>
                   <strong className="account-username">@{account.username}</strong>
                   <span className="muted">

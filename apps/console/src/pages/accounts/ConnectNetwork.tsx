@@ -22,7 +22,7 @@ export const ConnectNetwork = ({ network }: { readonly network: Network }) => {
   return (
     <form className="card connect-card" aria-label={`Connect ${network.name}`} onSubmit={submit} noValidate>
       <div className="connect-card-title">
-        <NetworkIcon network={network.key} />
+        <NetworkIcon icon={network.icon} />
         <h3 id={headingId}>{network.name}</h3>
       </div>
       {knownMethod(network)
