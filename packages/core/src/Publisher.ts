@@ -5,6 +5,7 @@ import { type Post, PostStatus } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
 import * as pacing from "./internal/pacing.ts"
+import * as ServerLimits from "./internal/serverLimits.ts"
 import * as targetRows from "./internal/targetRows.ts"
 import { type TargetRow, words } from "./internal/targetRows.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
@@ -194,7 +195,7 @@ export class Publisher extends Context.Service<Publisher, {
           const version = yield* versionOf(target, network)
           // Checked again at its time: media can be gone, or the network's limits changed, since it was saved.
           if (target.handle === null && target.call === null) {
-            const violations = network.validate(version)
+            const violations = (yield* ServerLimits.forServer(network, target.accountServer)).validate(version)
             if (violations.length > 0) {
               return yield* fail(postId, accountId, violations.map((violation) => violation.message).join("; "))
             }

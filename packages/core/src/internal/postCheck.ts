@@ -6,6 +6,7 @@ import type { Networks } from "../Networks.ts"
 import type * as PostShape from "../PostShape.ts"
 import type { CreateInput } from "../Posts.ts"
 import { type Draft, networkProblems, type Problem, scheduledTime } from "./postRules.ts"
+import * as ServerLimits from "./serverLimits.ts"
 
 /** The media ids option fields name (a thumbnail), each with where it sits. */
 export const mediaFieldsOf = (shape: PostShape.PostShape, options: PostShape.Document) =>
@@ -65,7 +66,8 @@ export const makeCheck = (
       readonly platform: string
       readonly username: string
       readonly status: string
-    }>`SELECT id, platform, username, status FROM accounts WHERE workspace_id = ${workspaceId} AND ${sql.in("id", accountIds)}`
+      readonly server: string | null
+    }>`SELECT id, platform, username, status, server FROM accounts WHERE workspace_id = ${workspaceId} AND ${sql.in("id", accountIds)}`
     for (const id of new Set(accountIds)) {
       const account = accounts.find((entry) => entry.id === id)
       if (account === undefined || account.status === "disconnected") {
@@ -100,7 +102,13 @@ export const makeCheck = (
     }
     const platforms = [...new Set(accounts.map((account) => account.platform))]
     const adapters = yield* Effect.forEach(platforms, (platform) => Effect.option(networks.get(platform)))
-    problems.push(...networkProblems(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), draftPost, shape))
+    // Per server where a network's limits differ per server; the same problem from two servers is said once.
+    const checkers = yield* ServerLimits.forAccounts(adapters.flatMap((adapter) => Option.isSome(adapter) ? [adapter.value] : []), accounts)
+    const said = new Set<string>()
+    problems.push(...networkProblems(checkers, draftPost, shape).filter((problem) => {
+      const key = JSON.stringify([problem.field, problem.message])
+      return said.has(key) ? false : (said.add(key), true)
+    }))
     return { problems, now, draft, scheduledAt, accounts, accountIds, mediaIds, draftPost, platformContent }
   })
 
