@@ -2,7 +2,7 @@ import { Duration, Effect, Option } from "effect"
 import type { Adapter } from "@herald/adapter-kit"
 
 /**
- * Networks of many servers whose limits differ per server (`limitsFor`: Mastodon instances say theirs): a
+ * Networks of many servers whose limits differ per server (`limitsFor`: each server says its own): a
  * post to an account there is checked against its server's limits, at creation and again when it goes out.
  * A server that does not answer in time, or at all, gets the network's published limits.
  */
