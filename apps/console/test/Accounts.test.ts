@@ -31,8 +31,9 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
     for (const account of await listed()) {
       const shown = row(account.username)
       assert.include(await shown.innerText(), "Connected", account.username)
-      // Its network's icon: an inline drawing, nothing fetched.
-      assert.strictEqual(await shown.locator("svg.network-icon").count(), 1)
+      // Its network's icon: the adapter's mark as a data: URL, nothing fetched.
+      assert.strictEqual(await shown.locator(".network-icon").count(), 1)
+      assert.match(await shown.locator(".network-icon").first().getAttribute("src") ?? "data: (a drawn generic mark)", /^data:/)
     }
     // A connect control per network the server offers, from GET /api/v1/networks.
     const networks = (await herald.api("GET", "/networks")).body.data as ReadonlyArray<any>
@@ -118,22 +119,24 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
   })
 
   it("names a connect method it does not know instead of guessing, and draws an unknown network's icon", async () => {
-    // A network added later (issue 16's instance-address sign-in), as the API would describe it.
+    // A network of a later adapter package, with a sign-in method this console does not know and no mark of
+    // its own, as the API would describe it.
     await page.route("**/api/v1/networks", async (route) => {
       const response = await route.fetch()
       const body = await response.json()
-      const mastodon = {
+      const later = {
         ...body.data[0],
-        key: "mastodon",
-        name: "Mastodon",
+        key: "elsewhere",
+        name: "Elsewhere",
+        icon: null,
         connect: { method: "instance", fields: [{ name: "instance", label: "Server address", required: true, secret: false }] }
       }
-      await route.fulfill({ response, json: { data: [...body.data, mastodon] } })
+      await route.fulfill({ response, json: { data: [...body.data, later] } })
     })
     await page.goto(herald.url("/app/accounts"))
-    const card = page.getByRole("form", { name: "Connect Mastodon" })
+    const card = page.getByRole("form", { name: "Connect Elsewhere" })
     await card.waitFor()
-    assert.include(await card.innerText(), "This console cannot connect Mastodon accounts yet")
+    assert.include(await card.innerText(), "This console cannot connect Elsewhere accounts yet")
     assert.include(await card.innerText(), "“instance”")
     assert.strictEqual(await card.getByRole("button").count(), 0)
     assert.strictEqual(await card.locator("svg.network-icon").count(), 1)
