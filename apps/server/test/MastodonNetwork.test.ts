@@ -112,6 +112,14 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
       assert.deepStrictEqual(statuses.map((status) => status.text), ["1/ the start", "2/ the middle", "3/ the end"])
       assert.deepStrictEqual(statuses.map((status) => status.replyTo), [undefined, statuses[0]!.id, statuses[1]!.id])
       for (const status of statuses) assert.deepInclude(status.details, { visibility: "unlisted", spoilerText: "Long read", language: "en" })
+      // Documented where clients look: the OpenAPI document carries each option with its description.
+      const document = (yield* send("GET", "/openapi.json")).body
+      const resolve = (schema: any): any =>
+        schema?.$ref === undefined ? schema : resolve(document.components.schemas[schema.$ref.split("/").pop()])
+      const createSchema = resolve(document.paths["/api/v1/posts"].post.requestBody.content["application/json"].schema)
+      const fields = resolve(resolve(createSchema.properties.platformOptions).properties.mastodon).properties
+      assert.deepStrictEqual(Object.keys(fields).sort(), ["language", "sensitive", "spoilerText", "thread", "visibility"])
+      assert.match(fields.visibility.description, /unlisted/)
       const refused = yield* send("POST", "/posts", {
         content: "x",
         accountIds: [accounts["mastodon"]],
