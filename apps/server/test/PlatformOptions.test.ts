@@ -132,6 +132,11 @@ layer(serverLayer({}, installed, undefined, fastTuning), { timeout: 120_000, exc
       const schema = create.inputSchema as { properties: Record<string, any> }
       assert.property(schema.properties, "xThread")
       assert.property(schema.properties["platformOptions"].properties, "bluesky")
+      const output = JSON.stringify(tools.tools.find((tool) => tool.name === "get_post")!.outputSchema)
+      assert.include(output, "xThreadMedia")
+      assert.include(output, "chain of replies under the Bluesky post")
+      // The server's instructions name the installed networks, from their adapters.
+      assert.include(client.getInstructions() ?? "", "to X and Bluesky.")
 
       const created = yield* call(client, "create_post", {
         content: "By an assistant",
