@@ -2,6 +2,7 @@ import { Adapter, type AdapterConfig, Connect, type Limits, type PostVersion, Pu
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as MastodonClient from "./MastodonClient.ts"
+import * as MastodonIcon from "./MastodonIcon.ts"
 import { capabilities, defaults, limits, limitsOf } from "./MastodonLimits.ts"
 import * as MastodonOptions from "./MastodonOptions.ts"
 import * as Html from "./internal/html.ts"
@@ -178,6 +179,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       name: "Mastodon",
       limits,
       capabilities,
+      icon: MastodonIcon.svg,
       options: MastodonOptions.options,
       connect: Connect.instance,
       oauth: {

@@ -39,6 +39,8 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
       const networks = yield* send("GET", "/networks")
       const entry = networks.body.data.find((network: { key: string }) => network.key === "mastodon")
       assert.deepStrictEqual([entry.connect.method, entry.connect.fields[0].name], ["oauth", "server"])
+      assert.deepStrictEqual([entry.name, entry.limits.forms.post.text.max], ["Mastodon", 500])
+      assert.match(decodeURIComponent(entry.icon), /^data:image\/svg\+xml,<svg .*#6364ff/)
 
       // The person names the instance; Herald registers itself there and sends them to consent.
       const server = `${base}/sandbox/mastodon`
