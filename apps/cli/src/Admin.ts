@@ -2,9 +2,9 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
-import { AdminApi } from "@herald/api"
+import { AdminApi, type MediaApi } from "@herald/api"
 import { Accounts, ApiKeys, Connections, Sessions, Settings, Team, Workspaces } from "@herald/core"
-import { Main, Packages, SandboxConnect } from "@herald/server"
+import { Main, MediaFromFile, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
@@ -12,7 +12,7 @@ import type { DatabaseInfo } from "@herald/db"
 
 /** A command that could not be carried out; `code` uses the API's error codes. */
 export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
-  code: Schema.Literals(["invalid", "not_found", "conflict", "unavailable", "internal"]),
+  code: Schema.Literals(["invalid", "not_found", "conflict", "too_large", "unavailable", "internal"]),
   message: Schema.String
 }) {}
 
@@ -31,6 +31,8 @@ export class Admin extends Context.Service<Admin, {
   changeRole(memberId: string, role: string): Effect.Effect<Workspace.Member, AdminError>
   removeMember(memberId: string): Effect.Effect<Workspace.Member, AdminError>
   loginLink(input: typeof AdminApi.LoginLink.Type): Effect.Effect<AdminApi.LoginLinkCreated, AdminError>
+  /** A file on this machine (an absolute path), uploaded as `POST /api/v1/media` would take it. */
+  uploadMedia(input: typeof AdminApi.UploadMedia.Type): Effect.Effect<MediaApi.MediaObject, AdminError>
 }>()("@herald/cli/Admin") {
   /** Straight on the database: used when no server holds the embedded one, and always with PostgreSQL. */
   static readonly layerDirect = Layer.effect(
@@ -133,6 +135,21 @@ export class Admin extends Context.Service<Admin, {
               })
             )
           )),
+        uploadMedia: (input) =>
+          withServer(input.workspaceId, MediaFromFile.upload(input).pipe(
+            Effect.mapError((error) =>
+              new AdminError({
+                code: error._tag === "NotFound"
+                  ? "not_found"
+                  : error._tag === "TooLarge"
+                  ? "too_large"
+                  : error._tag === "Invalid"
+                  ? "invalid"
+                  : "internal",
+                message: error.message
+              })
+            )
+          )),
         signIn: (input) =>
           withServer(input.workspaceId, Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input)).pipe(
             Effect.mapError((error) =>
@@ -171,8 +188,11 @@ export class Admin extends Context.Service<Admin, {
                   ? "invalid"
                   : error._tag === "Conflict"
                   ? "conflict"
+                  : error._tag === "TooLarge"
+                  ? "too_large"
                   : "unavailable",
-                message: error._tag === "NotFound" || error._tag === "Invalid" || error._tag === "Conflict"
+                message: error._tag === "NotFound" || error._tag === "Invalid" || error._tag === "Conflict" ||
+                    error._tag === "TooLarge"
                   ? error.message ?? error._tag
                   : `The running server did not answer on ${socketPath}: ${error.message ?? error._tag}`
               })
@@ -191,7 +211,8 @@ export class Admin extends Context.Service<Admin, {
           inviteMember: (input) => remote(client.members.invite({ payload: input })),
           changeRole: (memberId, role) => remote(client.members.changeRole({ params: { memberId }, payload: { role } })),
           removeMember: (memberId) => remote(client.members.remove({ params: { memberId } })),
-          loginLink: (input) => remote(client.members.loginLink({ payload: input }))
+          loginLink: (input) => remote(client.members.loginLink({ payload: input })),
+          uploadMedia: (input) => remote(client.media.upload({ payload: input }))
         })
       })
     ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ socketPath })))

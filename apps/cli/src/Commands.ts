@@ -11,6 +11,7 @@ import * as McpBridge from "./McpBridge.ts"
 import * as Output from "./Output.ts"
 import * as Start from "./Start.ts"
 import { DataDirLock } from "@herald/db"
+import { resolve } from "node:path"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDescription("Print exactly one JSON document on stdout"),
@@ -227,6 +228,32 @@ const accountList = Command.make("list", { workspace: workspaceFlag, json }, ({ 
       )
     ))).pipe(Command.withDescription("List a workspace's connected accounts"))
 
+const mediaUpload = Command.make("upload", {
+  file: Argument.String("FILE").pipe(Argument.withDescription("A photo (.jpg, .jpeg, .png, .webp) or video (.mp4, .mov)")),
+  workspace: workspaceFlag,
+  alt: Flag.String("alt").pipe(
+    Flag.withDescription("Alt text: what the photo or video shows, for people who cannot see it (at most 1,500 characters)"),
+    Flag.optional
+  ),
+  json
+}, ({ alt, file, json, workspace }) =>
+  withAdmin(json, (admin) =>
+    admin.uploadMedia({
+      workspaceId: workspace,
+      path: resolve(file),
+      ...(Option.isSome(alt) ? { alt: alt.value } : {})
+    }).pipe(
+      Effect.flatMap((media) =>
+        Output.result(json, media, () => [
+          `Uploaded ${media.id} (${media.kind}, ${media.bytes} bytes): ${media.url}`,
+          ...(media.alt === null ? [] : [`Alt text: ${media.alt}`]),
+          ...media.fitted.map((copy) => `Fitted to ${copy.maxBytes} bytes: ${copy.bytes} bytes, ${copy.width}x${copy.height} (${copy.url})`)
+        ])
+      )
+    ))).pipe(Command.withDescription(
+  "Upload a photo or video from this machine for a workspace's posts, as POST /api/v1/media does (--alt sets its alt text)"
+))
+
 const roleFlag = Flag.String("role").pipe(Flag.withDescription("owner, admin, editor or viewer"))
 const memberArgument = Argument.String("MEMBER_ID").pipe(Argument.withDescription("The member's id (mem_...)"))
 
@@ -335,6 +362,10 @@ export const herald = Command.make("herald").pipe(
     Command.make("account").pipe(
       Command.withDescription("Connected accounts"),
       Command.withSubcommands([accountConnect, accountList])
+    ),
+    Command.make("media").pipe(
+      Command.withDescription("Photos and videos for posts"),
+      Command.withSubcommands([mediaUpload])
     ),
     Command.make("member").pipe(
       Command.withDescription("Workspace members and invitations"),

@@ -1,10 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { randomBytes } from "node:crypto"
-import sharp from "sharp"
 import { backends } from "@herald/db/testing"
 import * as Packages from "../src/Packages.ts"
 import { fastTuning, serverLayer } from "./harness.ts"
+import * as Photos from "./photos.ts"
 import { settled, setup, simulated } from "./publishing.ts"
 
 // Alt text and fitted photos through the whole server, in the sandbox: set at upload and by PATCH, shown on
@@ -13,16 +12,8 @@ import { settled, setup, simulated } from "./publishing.ts"
 
 const installed = Packages.all.filter((entry) => entry.network === "bluesky" || entry.network === "x")
 
-/** Coloured noise: its JPEG stays far above Bluesky's 1,000,000 bytes whatever the quality. */
-const noisyPng = Effect.promise(() =>
-  sharp(randomBytes(2400 * 1800 * 3), { raw: { width: 2400, height: 1800, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
-    .then((buffer) => new Uint8Array(buffer))
-)
-
-const smallJpeg = Effect.promise(() =>
-  sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30, g: 90, b: 60 } } }).jpeg().toBuffer()
-    .then((buffer) => new Uint8Array(buffer))
-)
+const noisyPng = Effect.promise(() => Photos.noisyPng())
+const smallJpeg = Effect.promise(() => Photos.plainJpeg())
 
 // On the embedded database (files in the data folder) and, with a server, PostgreSQL (files in media_chunks).
 for (const backend of backends()) {

@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Account, ApiKey, Workspace } from "@herald/domain"
-import { ConflictResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { ConflictResponse, InvalidResponse, NotFoundResponse, TooLargeResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
+import { MediaObject } from "./MediaApi.ts"
 
 // The operator's calls behind the `herald` command. A running server answers them on a unix socket in its
 // data folder (owner-only), so the command works while the server holds the embedded database. They are
@@ -116,10 +117,26 @@ export class AdminMembers extends HttpApiGroup.make("members").add(
   })
 ) {}
 
+/** `herald media upload FILE`: a file on this machine (an absolute path), uploaded like `POST /api/v1/media`. */
+export const UploadMedia = Schema.Struct({
+  workspaceId: Schema.String,
+  path: Schema.String,
+  alt: Schema.optionalKey(Schema.String)
+})
+
+export class AdminMedia extends HttpApiGroup.make("media").add(
+  HttpApiEndpoint.post("upload", "/media", {
+    payload: UploadMedia,
+    success: Data(MediaObject),
+    error: [NotFoundResponse, InvalidResponse, TooLargeResponse]
+  })
+) {}
+
 export class AdminApi extends HttpApi.make("herald-admin")
   .add(AdminWorkspaces)
   .add(AdminKeys)
   .add(AdminAccounts)
   .add(AdminMembers)
+  .add(AdminMedia)
   .prefix("/admin")
 {}

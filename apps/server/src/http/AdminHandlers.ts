@@ -1,7 +1,9 @@
-import { Effect, Layer } from "effect"
+import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
-import { Accounts, ApiKeys, Connections, Sessions, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Connections, Media, Networks, Sessions, Team, Workspaces } from "@herald/core"
+import * as MediaFromFile from "../MediaFromFile.ts"
+import { PublicUrl } from "../PublicUrl.ts"
 import * as SandboxConnect from "../SandboxConnect.ts"
 
 const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
@@ -141,4 +143,21 @@ const MembersHandlers = HttpApiBuilder.group(
   })
 )
 
-export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers, AccountsHandlers, MembersHandlers)
+const MediaHandlers = HttpApiBuilder.group(
+  AdminApi.AdminApi,
+  "media",
+  Effect.fnUntraced(function*(handlers) {
+    const context = yield* Effect.context<Media.Media | Workspaces.Workspaces | FileSystem.FileSystem | Path.Path | PublicUrl>()
+    // The installed networks, whose photo byte limits the upload fits copies to.
+    const networks = yield* Effect.serviceOption(Networks.Networks)
+    return handlers.handle("upload", ({ payload }) =>
+      MediaFromFile.upload(payload).pipe(
+        Effect.map((data) => ({ data })),
+        Effect.provideContext(context),
+        (upload) => Option.isSome(networks) ? Effect.provideService(upload, Networks.Networks, networks.value) : upload,
+        Effect.catchTag("SqlError", Effect.die)
+      ))
+  })
+)
+
+export const layer = Layer.mergeAll(WorkspacesHandlers, KeysHandlers, AccountsHandlers, MembersHandlers, MediaHandlers)
