@@ -108,6 +108,30 @@ AdapterSuite.suite("mastodon", {
         assert.lengthOf(ctx.simulator.state.postsOf(account.networkAccountId).filter((post) => post.text === input.post.text), 1)
       }))
 
+    it.effect("a resumed reply step looks among the replies first, for a reply its cut-off try made past the key's hour", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "late_resume")
+        const stamp = Date.now()
+        const input = { account, post: AdapterSuite.post({ text: `root ${stamp}`, thread: [`reply ${stamp}`] }) }
+        const first = yield* ctx.adapter.publish(input)
+        const handle = first._tag === "Processing" ? first.handle : ""
+        const root = ctx.simulator.state.postsOf(account.networkAccountId)[0]!
+        // The reply the stopped try made, as the instance keeps it once the Idempotency-Key is forgotten.
+        ctx.simulator.state.record({
+          id: ctx.simulator.state.id(),
+          accountId: account.networkAccountId,
+          text: `reply ${stamp}`,
+          media: [],
+          replyTo: root.id,
+          url: `${root.url}-reply`,
+          details: { visibility: "public" }
+        })
+        const done = yield* ctx.adapter.poll!({ ...input, resumed: true }, handle)
+        assert.deepStrictEqual(done, { _tag: "Published", published: { id: root.id, url: root.url } })
+        assert.lengthOf(ctx.simulator.state.postsOf(account.networkAccountId).filter((post) => post.text === `reply ${stamp}`), 1)
+      }))
+
     it.effect("a reply that fails in a thread is retried alone: the status is never sent again", () =>
       Effect.gen(function*() {
         const ctx = yield* context
