@@ -111,6 +111,21 @@ AdapterSuite.withHarness(harness)("Mastodon instances", (it) => {
       yield* AdapterSuite.checkAnswerErrors(ctx, { account, cursor: page.cursor, comment: arrived })
     }))
 
+  it.effect("reads every direct message that came between two reads, not only a conversation's last", () =>
+    Effect.gen(function*() {
+      const ctx = yield* context
+      const { account, cursor } = yield* AdapterSuite.startInbox(ctx, "busy_inbox")
+      for (const text of ["one", "two", "three"]) {
+        yield* AdapterSuite.control(ctx, "messages", { username: "busy_inbox", author: "chatty", text })
+      }
+      const page = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor })
+      assert.deepStrictEqual(page.messages.map((message) => message.text), ["one", "two", "three"])
+      assert.strictEqual(new Set(page.messages.map((message) => message.conversationId)).size, 1)
+      yield* AdapterSuite.control(ctx, "messages", { username: "busy_inbox", author: "chatty", text: "four" })
+      const next = yield* AdapterSuite.inboxOf(ctx).fetch({ account, cursor: page.cursor })
+      assert.deepStrictEqual(next.messages.map((message) => message.text), ["four"])
+    }))
+
   it.effect("reads another account's status that names the account as a mention", () =>
     Effect.gen(function*() {
       const ctx = yield* context

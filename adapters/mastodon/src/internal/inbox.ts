@@ -88,8 +88,15 @@ export const make = (input: {
         )
         .reverse()
       const own = localId(account.networkAccountId)
-      const messages = directs
-        .filter((entry) => isAfter(entry.status.id, since.direct))
+      // A conversation with news may have more than its last status since the last read: the direct statuses
+      // it answers (its ancestors) that are newer than the cursor come too.
+      const fresh = directs.filter((entry) => isAfter(entry.status.id, since.direct))
+      const before = yield* Effect.forEach(fresh, ({ conversation, status }) =>
+        Effect.map(client.context(base(account), account.accessToken, status.id), (context) =>
+          context.ancestors
+            .filter((above) => above.visibility === "direct" && isAfter(above.id, since.direct))
+            .map((above) => ({ conversation, status: above }))))
+      const messages = [...fresh, ...before.flat()]
         .sort((a, b) => compareIds(a.status.id, b.status.id))
         .map(({ conversation, status }): Adapter.InboxMessage => ({
           id: status.id,

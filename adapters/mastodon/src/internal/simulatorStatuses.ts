@@ -84,8 +84,12 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
     const comment = state.comments.get(id)
     if (comment !== undefined) return views.ofComment(comment)
     const message = state.messagesAfter(account.id, 0).find((entry) => entry.id === id)
-    return message === undefined ? undefined : views.ofMessage(message)
+    return message === undefined ? undefined : views.ofMessage(message, earlier(account, message).at(-1)?.id ?? null)
   }
+
+  /** The messages of a message's conversation before it, oldest first: its ancestors. */
+  const earlier = (account: SimulatorState.SimulatedAccount, message: SimulatorState.SimulatedMessage) =>
+    state.messagesAfter(account.id, 0).filter((entry) => entry.conversationId === message.conversationId && entry.seq < message.seq)
 
   const create = authenticated((account) =>
     Effect.gen(function*() {
@@ -185,7 +189,12 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
         }
         for (const comment of state.comments.values()) if ((comment.replyTo ?? comment.postId) === parent) below.push(comment.id)
       }
-      return Simulator.json({ ancestors: [], descendants: below.flatMap((child) => statusJson(child, account) ?? []) })
+      const message = state.messagesAfter(account.id, 0).find((entry) => entry.id === id)
+      const ancestors = message === undefined ? [] : earlier(account, message).map((entry) => entry.id)
+      return Simulator.json({
+        ancestors: ancestors.flatMap((above) => statusJson(above, account) ?? []),
+        descendants: below.flatMap((child) => statusJson(child, account) ?? [])
+      })
     }))
 
   const accountStatuses = authenticated(() =>
@@ -232,7 +241,7 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
       const listed = [...byConversation.entries()].map(([id, messages]) => {
         const last = messages.at(-1)!
         const people = messages.filter((message) => !message.outgoing).map((message) => message.from)
-        return { seq: last.seq, json: { id, unread: !last.outgoing, accounts: people.slice(0, 1).map(views.accountJson), last_status: views.ofMessage(last) } }
+        return { seq: last.seq, json: { id, unread: !last.outgoing, accounts: people.slice(0, 1).map(views.accountJson), last_status: statusJson(last.id, account) } }
       })
       return Simulator.json(listed.sort((a, b) => b.seq - a.seq).slice(0, 40).map((entry) => entry.json))
     }))

@@ -140,7 +140,8 @@ export const makeViews = (state: InstanceState, baseUrl: string) => {
     media_attachments: []
   })
 
-  const ofMessage = (message: SimulatorState.SimulatedMessage) => ({
+  /** A direct message as a status; in a conversation, each answers the one before it (`above`). */
+  const ofMessage = (message: SimulatorState.SimulatedMessage, above: string | null = null) => ({
     id: message.id,
     uri: statusUri(message.from.username, message.id),
     url: `${baseUrl}/@${message.from.username}/${message.id}`,
@@ -149,7 +150,7 @@ export const makeViews = (state: InstanceState, baseUrl: string) => {
     sensitive: false,
     visibility: "direct",
     language: null,
-    in_reply_to_id: null,
+    in_reply_to_id: above,
     created_at: message.createdAt,
     account: accountJson(message.from),
     media_attachments: Array.from({ length: message.attachments }, (_, index) => ({
