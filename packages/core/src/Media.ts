@@ -1,10 +1,11 @@
-import { Context, Effect, FileSystem, Layer, Option, Path, Schema, Stream } from "effect"
+import { Context, Effect, FileSystem, Layer, Option, Path, Stream } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import { SqlClient, type SqlError } from "effect/sql"
 import { DatabaseInfo } from "@herald/db"
-import { createHash } from "node:crypto"
 import * as Ids from "./Ids.ts"
-import { detect, type DetectedType, readVideoHeader, signatureBytes } from "./internal/mediaProbe.ts"
+import { MediaInvalid, MediaNotFound, MediaTooLarge } from "./internal/mediaErrors.ts"
+import { type DetectedType, readVideoHeader } from "./internal/mediaProbe.ts"
+import { makeReceive } from "./internal/mediaReceive.ts"
 import * as MediaStore from "./internal/mediaStore.ts"
 import { type MediaRow, rowColumns, type StoredMedia, toStoredMedia } from "./internal/mediaRows.ts"
 import { removeAll, sweepAbandoned } from "./internal/mediaTemp.ts"
@@ -15,27 +16,7 @@ import * as Settings from "./Settings.ts"
 
 export type { FittedFile, StoredMedia } from "./internal/mediaRows.ts"
 
-/** An upload or change refused; `field` names the request field at fault when one is (`alt`). */
-export class MediaInvalid extends Schema.TaggedError<MediaInvalid>()("MediaInvalid", {
-  message: Schema.String,
-  field: Schema.optionalKey(Schema.String)
-}) {}
-
-export class MediaTooLarge extends Schema.TaggedError<MediaTooLarge>()("MediaTooLarge", {
-  kind: Schema.Literals(["image", "video"]),
-  limit: Schema.Number
-}) {
-  override get message() {
-    const megabytes = Math.floor(this.limit / (1024 * 1024))
-    return `${this.kind === "image" ? "Photos" : "Videos"} may be at most ${megabytes} MB (${this.limit} bytes)`
-  }
-}
-
-export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", { mediaId: Schema.String }) {
-  override get message() {
-    return `Media ${this.mediaId} does not exist`
-  }
-}
+export { MediaInvalid, MediaNotFound, MediaTooLarge } from "./internal/mediaErrors.ts"
 
 export type Kind = "image" | "video"
 
@@ -56,14 +37,6 @@ export const acceptedTypes: ReadonlyArray<DetectedType> = [
   "video/mp4",
   "video/quicktime"
 ]
-
-const typeNames: Record<DetectedType, string> = {
-  "image/jpeg": "a JPEG image",
-  "image/png": "a PNG image",
-  "image/webp": "a WebP image",
-  "video/mp4": "an MP4 video",
-  "video/quicktime": "a QuickTime (MOV) video"
-}
 
 // Photos are all stored as JPEG; videos keep their container. A photo's copies fitted to a byte limit are
 // `fit<limit>.jpg`.
@@ -149,45 +122,7 @@ const make = Effect.fnUntraced(function*(options: Options) {
   yield* sweepAbandoned(fs, path, tmpFolder)
 
   const fail = (message: string) => Effect.fail(new MediaInvalid({ message }))
-
-  const checkSignature = (declared: DetectedType, head: Uint8Array) => {
-    if (head.length === 0) return fail("The body is empty; send the file's bytes")
-    const found = detect(head)
-    if (found === declared) return Effect.void
-    return fail(
-      found === undefined
-        ? `The body is not ${typeNames[declared]} (nor any accepted type: JPEG, PNG, WebP, MP4, MOV)`
-        : `The body is ${typeNames[found]}, but Content-Type says ${declared}`
-    )
-  }
-
-  // Writes the body to `target` as it arrives, so memory stays flat whatever the size, counting bytes against
-  // the limit, hashing them, and checking the leading bytes against the declared type as soon as enough have
-  // come. Succeeds with the SHA-256 of the body.
-  const receive = <E>(body: Stream.Stream<Uint8Array, E>, declared: DetectedType, limit: number, target: string) =>
-    Effect.suspend(() => {
-      const kind: Kind = declared.startsWith("image/") ? "image" : "video"
-      const hash = createHash("sha256")
-      let received = 0
-      let head = new Uint8Array(0)
-      type Checked = Effect.Effect<Uint8Array, MediaTooLarge | MediaInvalid>
-      const counted = Stream.mapEffect(body, (chunk): Checked => {
-        received += chunk.length
-        if (received > limit) return Effect.fail(new MediaTooLarge({ kind, limit }))
-        hash.update(chunk)
-        if (head.length >= signatureBytes) return Effect.succeed(chunk)
-        const joined = new Uint8Array(Math.min(head.length + chunk.length, signatureBytes))
-        joined.set(head.subarray(0, joined.length))
-        joined.set(chunk.subarray(0, joined.length - head.length), head.length)
-        head = joined
-        return head.length < signatureBytes ? Effect.succeed(chunk) : Effect.as(checkSignature(declared, head), chunk)
-      })
-      return Stream.run(counted, fs.sink(target)).pipe(
-        // A body shorter than a signature is checked once it has ended.
-        Effect.andThen(() => head.length < signatureBytes ? checkSignature(declared, head) : Effect.void),
-        Effect.map(() => hash.digest("hex"))
-      )
-    })
+  const receive = makeReceive(fs)
 
   type Inserted = Omit<StoredMedia, "createdAt" | "file" | "previewFile" | "fitted"> & {
     readonly fitted: ReadonlyArray<MediaRow["fitted"][number]>
