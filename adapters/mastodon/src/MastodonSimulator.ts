@@ -1,5 +1,5 @@
 import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { defaults } from "./MastodonLimits.ts"
@@ -94,13 +94,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     return Simulator.authorize(state)
   })
 
-  const token = Effect.map(Simulator.formOrJson, (form) => {
+  const token = Effect.map(Effect.zip(Simulator.formOrJson, Clock.currentTimeMillis), ([form, now]) => {
     const app = appOf(form["client_id"])
     if (app === undefined || form["client_secret"] !== app.secret) return error(401, "Client authentication failed due to unknown client")
     if (form["grant_type"] !== "authorization_code") return error(400, "The authorization grant type is not supported")
     const grant = Simulator.redeem(state, { code: form["code"], redirectUri: form["redirect_uri"], verifier: form["code_verifier"] })
     if (grant === undefined) return error(400, "The provided authorization grant is invalid, expired, revoked, or does not match the redirection URI")
-    return Simulator.json({ access_token: grant.accessToken, token_type: "Bearer", scope: form["scope"] ?? "read", created_at: Math.floor(Date.now() / 1000) })
+    return Simulator.json({ access_token: grant.accessToken, token_type: "Bearer", scope: form["scope"] ?? "read", created_at: Math.floor(now / 1000) })
   })
 
   const verifyCredentials = authenticated((account) => Effect.succeed(Simulator.json(views.ofAccount(account.id))))
