@@ -1,4 +1,5 @@
 import { defineProject } from "vitest/config"
+import { maxWorkers } from "../../vitest.shared.ts"
 
 // The console in a real browser against a real Herald. The global setup builds the console when dist is
 // missing or older than its sources, so a test never runs against a stale bundle.
@@ -7,9 +8,10 @@ export default defineProject({
     name: "console",
     include: ["test/**/*.test.ts"],
     globalSetup: ["./test/build.ts"],
+    maxWorkers,
+    // One browser and one Herald per file. Files run beside the other projects' files, `maxWorkers` at once
+    // (docs/decisions/0036-test-files-in-parallel.md); the timeouts allow for a browser sharing the cores.
     testTimeout: 120_000,
-    hookTimeout: 180_000,
-    // One browser and one Herald per file; files in parallel would compete for the two shared cores.
-    fileParallelism: false
+    hookTimeout: 180_000
   }
 })

@@ -1,4 +1,5 @@
 import { defineProject } from "vitest/config"
+import { maxWorkers } from "../../vitest.shared.ts"
 
 export default defineProject({
   // Inside the repository `@herald/client` resolves to its TypeScript source (the `herald-source` export
@@ -8,6 +9,7 @@ export default defineProject({
   test: {
     name: "client",
     include: ["test/**/*.test.ts"],
+    maxWorkers,
     testTimeout: 60_000,
     hookTimeout: 120_000
   }
