@@ -97,7 +97,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       const found = input.resumed === true ? yield* PublishError.lookingFirst(network, "the status", findRoot(input)) : undefined
       if (found !== undefined) return made(found)
       const body = Request.statusBody({ text: input.post.text, settings: Request.settingsOf(input.post), mediaIds })
-      const key = Request.idempotencyKey(input.account.networkAccountId, input.post, "root")
+      const key = Request.idempotencyKey(input.account.networkAccountId, input.post, "root", input.publication)
       return made(yield* client.createStatus(base(input.account), input.account.accessToken, body, key))
     })
 
@@ -138,7 +138,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         base(input.account),
         input.account.accessToken,
         Request.statusBody({ text: part.text, settings: Request.settingsOf(input.post), inReplyTo: above }),
-        Request.idempotencyKey(input.account.networkAccountId, input.post, `reply ${progress.next} ${above}`)
+        Request.idempotencyKey(input.account.networkAccountId, input.post, `reply ${progress.next} ${above}`, input.publication)
       ))
       const next = { ...progress, parent: part.kind === "thread" ? reply.id : progress.parent, next: progress.next + 1 }
       return next.next >= parts.length ? published(progress.root) : processing(next, 0)

@@ -31,6 +31,10 @@ describe("Mastodon statuses", () => {
     assert.notStrictEqual(Request.idempotencyKey("1@a.example", post, "reply 0 5"), key)
     assert.notStrictEqual(Request.idempotencyKey("1@a.example", AdapterSuite.post({ text: "Same", thread: ["two"], settings: { visibility: "direct" } }), "root"), key)
     assert.isAtMost(key.length, 64)
+    // Herald's post going to the account names the status: another post with the same text is another status.
+    const named = Request.idempotencyKey("1@a.example", post, "root", "pst_1/acc_1")
+    assert.strictEqual(Request.idempotencyKey("1@a.example", post, "root", "pst_1/acc_1"), named)
+    assert.notStrictEqual(Request.idempotencyKey("1@a.example", post, "root", "pst_2/acc_1"), named)
   })
 
   it("writes a handle for each stage and reads only its own back", () => {

@@ -132,6 +132,20 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
       assert.strictEqual(refused.body.error.details[0].field, "platformOptions.mastodon.visibility")
     }))
 
+  it.effect("two posts with the same text are two statuses: the Idempotency-Key names Herald's post, not only its text", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["mastodon"])
+      const first = yield* create({ content: "Good morning", accountIds: [accounts["mastodon"]], publishNow: true })
+      assert.strictEqual((yield* settled(get, first.id)).status, "published")
+      const second = yield* create({ content: "Good morning", accountIds: [accounts["mastodon"]], publishNow: true })
+      const done = yield* settled(get, second.id)
+      assert.strictEqual(done.status, "published", JSON.stringify(done))
+      const statuses = yield* simulated("mastodon", accounts["mastodon"]!)
+      assert.strictEqual(statuses.length, 2)
+      assert.notStrictEqual(statuses[0]!.id, statuses[1]!.id)
+      assert.notStrictEqual((yield* get(first.id)).targets[0].url, done.targets[0].url)
+    }))
+
   it.effect("the sandbox connect (the Demo workspace's) connects on the simulator's own address and publishes", () =>
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["mastodon"])

@@ -82,6 +82,13 @@ export interface PublishInput {
    * look before making it again.
    */
   readonly resumed?: boolean | undefined
+  /**
+   * Herald's name for this post going to this account: the same on every try (a retry, a resume after a
+   * crash), different for every other post, even one with the same text. A network that takes an
+   * idempotency key (Mastodon's `Idempotency-Key`) derives it from this, so a resend is never a second post
+   * and a second post is never mistaken for a resend. Absent when a caller has none (the suite's own calls).
+   */
+  readonly publication?: string | undefined
 }
 
 /** What an adapter can do, so clients, the engine and the conformance suite know what to expect. */

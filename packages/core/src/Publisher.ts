@@ -265,6 +265,7 @@ export class Publisher extends Context.Service<Publisher, {
           const input = (): Adapter.PublishInput => ({
             account: (account as Option.Some<Adapter.Account>).value,
             post: version,
+            publication: `${postId}/${accountId}`,
             ...(resumed ? { resumed: true } : {})
           })
 

@@ -49,13 +49,27 @@ export const statusBody = (input: {
 /**
  * The `Idempotency-Key` of one status of a post: the same for every try of the same step of the same post on
  * the same account, so a resend after a lost answer gets the status the first try made instead of a second
- * one (Mastodon keeps a key an hour, https://docs.joinmastodon.org/methods/statuses/#headers). The adapter
- * is not told Herald's post and target ids; the account and everything the post is made of stand for them,
- * its media by Herald's media ids (unique per upload). `step` is `root`, or the reply's place and the status
- * it answers.
+ * one (Mastodon keeps a key an hour, https://docs.joinmastodon.org/methods/statuses/#headers). `publication`
+ * is Herald's name for the post going to this account (`PublishInput.publication`), so two posts with the
+ * same text are two statuses; what the post is made of is keyed too, so a post changed between tries is not
+ * answered with the old status. `step` is `root`, or the reply's place and the status it answers.
  */
-export const idempotencyKey = (accountId: string, post: PostVersion.PostVersion, step: string): string =>
-  keyOf([accountId, post.text, post.media.map((item) => item.id), post.thread, post.firstComment, post.settings, step])
+export const idempotencyKey = (
+  accountId: string,
+  post: PostVersion.PostVersion,
+  step: string,
+  publication?: string | undefined
+): string =>
+  keyOf([
+    publication ?? null,
+    accountId,
+    post.text,
+    post.media.map((item) => item.id),
+    post.thread,
+    post.firstComment,
+    post.settings,
+    step
+  ])
 
 /** An `Idempotency-Key` made of parts that together name one status to make. */
 export const keyOf = (parts: ReadonlyArray<unknown>): string =>
