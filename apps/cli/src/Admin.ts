@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { NodeHttpClient } from "@effect/platform-node"
 import { AdminApi, type MediaApi } from "@herald/api"
-import { Accounts, ApiKeys, Connections, Sessions, Settings, Team, Workspaces } from "@herald/core"
+import { Accounts, ApiKeys, Connections, ErrorShape, Sessions, Settings, Team, Workspaces } from "@herald/core"
 import { Main, MediaFromFile, Packages, SandboxConnect } from "@herald/server"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
@@ -154,11 +154,7 @@ export class Admin extends Context.Service<Admin, {
           withServer(input.workspaceId, Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input)).pipe(
             Effect.mapError((error) =>
               new AdminError({
-                code: error._tag === "UnknownNetwork"
-                  ? "not_found"
-                  : error._tag === "InvalidConnect" || error._tag === "ConnectionFailed"
-                  ? "invalid"
-                  : "internal",
+                code: error._tag === "SqlError" ? "internal" : ErrorShape.of(error).code,
                 message: error.message
               })
             )

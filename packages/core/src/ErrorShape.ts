@@ -1,6 +1,8 @@
 import type { ApiKeyNotFound } from "./ApiKeys.ts"
+import type { AccountNotFound, ConnectionFailed, InvalidConnect, InvalidReturnTo } from "./Connections.ts"
 import type { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
 import type { MediaInvalid, MediaNotFound, MediaTooLarge } from "./Media.ts"
+import type { UnknownNetwork } from "./Networks.ts"
 import type { PersonInvalid } from "./People.ts"
 import type { PostConflict, PostForbidden, PostInvalid, PostNotFound } from "./Posts.ts"
 import type { ReviewInvalid, ReviewProfileNotFound } from "./Reviews.ts"
@@ -54,6 +56,11 @@ export type DomainError =
   | PersonInvalid
   | InvalidSetting
   | ApiKeyNotFound
+  | AccountNotFound
+  | UnknownNetwork
+  | InvalidConnect
+  | InvalidReturnTo
+  | ConnectionFailed
 
 export const byTag = {
   PostInvalid: "invalid",
@@ -79,7 +86,13 @@ export const byTag = {
   ReviewProfileNotFound: "not_found",
   PersonInvalid: "invalid",
   InvalidSetting: "invalid",
-  ApiKeyNotFound: "not_found"
+  ApiKeyNotFound: "not_found",
+  AccountNotFound: "not_found",
+  UnknownNetwork: "not_found",
+  InvalidConnect: "invalid",
+  InvalidReturnTo: "invalid",
+  // The network refused the grant or the code: what the person sent (or consented to) cannot be used.
+  ConnectionFailed: "invalid"
 } as const satisfies { readonly [tag in DomainError["_tag"]]: Code }
 
 /** The code a domain error answers, by its tag. */
@@ -100,8 +113,11 @@ export const of = <E extends DomainError>(error: E): Shape<CodeOf<E>> => {
   const code = byTag[error._tag as E["_tag"]] as CodeOf<E>
   const details = "problems" in error
     ? error.problems
-    : error._tag === "PersonInvalid" || (error._tag === "MediaInvalid" && error.field !== undefined)
+    : error._tag === "PersonInvalid" || error._tag === "InvalidConnect" ||
+        (error._tag === "MediaInvalid" && error.field !== undefined)
     ? [{ field: error.field, message: error.message }]
+    : error._tag === "InvalidReturnTo"
+    ? [{ field: "returnTo", message: error.message }]
     : undefined
   return details === undefined
     ? { code, status: statusOf[code], message: error.message }

@@ -1,8 +1,23 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ApiKeys, ErrorShape, Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces } from "../src/index.ts"
+import {
+  ApiKeys,
+  Connections,
+  ErrorShape,
+  Inbox,
+  Media,
+  Networks,
+  People,
+  Posts,
+  Reviews,
+  Settings,
+  Team,
+  WebhookDelivery,
+  Webhooks,
+  Workspaces
+} from "../src/index.ts"
 
 // The modules whose errors reach clients through the one mapping; every error class they export is in its table.
-const modules = { ApiKeys, Inbox, Media, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
+const modules = { ApiKeys, Connections, Inbox, Media, Networks, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
 
 /** Errors of those modules that a surface renders itself, each for a reason the shape cannot carry. */
 const renderedElsewhere: Record<string, string> = {
@@ -62,6 +77,17 @@ describe("ErrorShape", () => {
       message: new Posts.PostInvalid({ problems }).message,
       details: problems
     })
+    const connect = new Connections.InvalidConnect({ field: "fields.password", message: "Wrong app password" })
+    assert.deepStrictEqual(ErrorShape.of(connect), {
+      code: "invalid",
+      status: 400,
+      message: "Wrong app password",
+      details: [{ field: "fields.password", message: "Wrong app password" }]
+    })
+    assert.deepStrictEqual(ErrorShape.of(new Connections.InvalidReturnTo({ returnTo: "https://elsewhere" })).details, [
+      { field: "returnTo", message: new Connections.InvalidReturnTo({ returnTo: "https://elsewhere" }).message }
+    ])
+    assert.strictEqual(ErrorShape.of(new Connections.AccountNotFound({ accountId: "acc_1" })).status, 404)
     const person = new People.PersonInvalid({ field: "email", reason: "is not an address" })
     assert.deepStrictEqual(ErrorShape.of(person).details, [{ field: "email", message: person.message }])
   })

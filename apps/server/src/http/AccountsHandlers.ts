@@ -1,13 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { AccountsApi, ApiError, Authorization, HeraldApi } from "@herald/api"
+import { AccountsApi, Authorization, HeraldApi } from "@herald/api"
 import { Accounts, Connections } from "@herald/core"
 import { PublicUrl } from "../PublicUrl.ts"
-
-// A field of the connect method that is unknown, missing or malformed: `400 invalid`, naming it. A field of
-// the sign-in's `fields` is named as `fields.<name>`.
-const invalidField = (error: Connections.InvalidConnect) =>
-  Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))
+import { domainError } from "./ErrorRendering.ts"
 
 export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   api,
@@ -34,12 +30,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
             returnTo: query.returnTo,
             server: query.server
           }).pipe(
-            Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
-            Effect.catchTag("InvalidReturnTo", (error) =>
-              Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "returnTo", message: error.message }] }))),
-            Effect.catchTag("InvalidConnect", invalidField),
-            Effect.catchTag("ConnectionFailed", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("SqlError", Effect.die),
+            Effect.catchTags({
+              UnknownNetwork: (error) => domainError(error),
+              InvalidReturnTo: (error) => domainError(error),
+              InvalidConnect: (error) => domainError(error),
+              ConnectionFailed: (error) => domainError(error)
+            })
           )
           return { data: new AccountsApi.ConnectLink({ url: started.url, expiresAt: started.expiresAt }) }
         }))
@@ -51,10 +48,8 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
             platform: payload.platform,
             fields: payload.fields
           }).pipe(
-            Effect.catchTag("UnknownNetwork", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
-            Effect.catchTag("InvalidConnect", invalidField),
-            Effect.catchTag("ConnectionFailed", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("SqlError", Effect.die),
+            Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
           )
           return { data }
         }))
@@ -62,7 +57,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
         Effect.gen(function*() {
           const principal = yield* Authorization.CurrentPrincipal
           yield* connections.disconnect(principal.workspaceId, params.id).pipe(
-            Effect.catchTag("AccountNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
+            Effect.catchTag("AccountNotFound", (error) => domainError(error)),
             Effect.catchTag("SqlError", Effect.die)
           )
           return { data: new AccountsApi.Disconnected({ id: params.id, disconnected: true }) }

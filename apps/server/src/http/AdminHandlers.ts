@@ -3,6 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
 import { Accounts, ApiKeys, Connections, Media, Networks, Sessions, Team, Workspaces } from "@herald/core"
 import * as MediaFromFile from "../MediaFromFile.ts"
+import { domainError } from "./ErrorRendering.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import * as SandboxConnect from "../SandboxConnect.ts"
 
@@ -71,11 +72,7 @@ const AccountsHandlers = HttpApiBuilder.group(
           yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
           const connections = yield* Connections.Connections
           const account = yield* connections.signIn(payload).pipe(
-            Effect.catchTag("UnknownNetwork", notFound),
-            Effect.catchTags({
-              InvalidConnect: (error) => Effect.fail(new ApiError.Invalid({ message: error.message })),
-              ConnectionFailed: (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))
-            })
+            Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
           )
           return { data: account }
         }).pipe(Effect.provideContext(context), Effect.catchTag("SqlError", Effect.die)))
