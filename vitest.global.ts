@@ -8,7 +8,7 @@ export default function setup() {
   // Node's compile cache (the type-stripped source and V8's code for each module, kept on disk) for every
   // process the run starts: the test workers and, through the environment they pass on, each `herald`
   // process the CLI, console and multi-process tests spawn, which otherwise strips and compiles the whole
-  // app again. An entry is keyed by the file's content, so a stale one is never used; set
+  // app again. Each entry is checked against its file's content, so a stale one is never used; set
   // NODE_DISABLE_COMPILE_CACHE=1 to do without. Vitest drops it itself when measuring V8 coverage.
   process.env["NODE_COMPILE_CACHE"] ??= join(tmpdir(), "herald-node-compile-cache")
   const url = process.env["HERALD_TEST_DATABASE_URL"]
