@@ -142,8 +142,21 @@ const checkExtras = (report: Report, form: FormLimits, post: PostVersion): Array
     }
   }
   // An empty first comment would not be posted, so it is treated as none.
-  if (post.firstComment !== null && post.firstComment.trim() !== "" && form.firstComment !== true) {
-    violations.push(report("firstComment", "no first comment", "a first comment", "a first comment is not supported"))
+  if (post.firstComment !== null && post.firstComment.trim() !== "") {
+    if (form.firstComment !== true) {
+      violations.push(report("firstComment", "no first comment", "a first comment", "a first comment is not supported"))
+    } else {
+      // A first comment is a reply or a comment: never longer than the network lets a post be (a reply on X,
+      // Bluesky or Mastodon is held to exactly that), so it fails here rather than after the post went out.
+      const length = count(post.firstComment, form.text.counter)
+      if (length > form.text.max) {
+        violations.push(overLimit(report, "firstComment", "first comment is", length, form.text.max, unitOf(form.text.counter)))
+      }
+      const maxBytes = form.text.maxBytes
+      if (maxBytes !== undefined && bytes(post.firstComment) > maxBytes) {
+        violations.push(overLimit(report, "firstComment", "first comment is", bytes(post.firstComment), maxBytes, "byte"))
+      }
+    }
   }
   return violations
 }

@@ -429,6 +429,20 @@ describe("Validator on facebook", () => {
       "facebook: a first comment is not supported"
     ])
   })
+
+  it("holds a first comment to the length and bytes a post may have there", () => {
+    const limits: Limits = {
+      forms: { post: { ...table["facebook"]!.forms.post, text: { max: 10, counter: "graphemes", maxBytes: 40 }, firstComment: true } }
+    }
+    assert.deepStrictEqual(validate("facebook", limits, post({ text: "hi", firstComment: "👍🏽".repeat(5) })), [])
+    assert.deepStrictEqual(validate("facebook", limits, post({ text: "hi", firstComment: "a".repeat(11) })).map((v) => v.message), [
+      "facebook: first comment is 11 graphemes; the limit is 10"
+    ])
+    assert.deepStrictEqual(
+      validate("facebook", limits, post({ text: "hi", firstComment: "👍🏽".repeat(6) })).map((v) => [v.field, v.message]),
+      [["firstComment", "facebook: first comment is 48 bytes; the limit is 40"]]
+    )
+  })
 })
 
 describe("Validator reporting", () => {
