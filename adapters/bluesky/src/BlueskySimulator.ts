@@ -380,11 +380,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
             ? undefined
             : SimulatorPage.ofPost(state, post, {
               network: "Bluesky",
-              // The PDS took the bytes, which the sandbox does not keep: each medium is a placeholder.
-              parts: SimulatorPage.threadOf(state, post).map((part) => ({
-                text: part.text,
-                media: part.media.map((url) => ({ ...SimulatorPage.mediaOf(url), url: undefined }))
-              }))
+              parts: SimulatorPage.threadParts(state, post)
             })
       })
     ]

@@ -492,11 +492,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         page: (post) =>
           SimulatorPage.ofPost(state, post, {
             network: "X",
-            // X took the media's bytes, which the sandbox does not keep: each is shown as a placeholder.
-            parts: SimulatorPage.threadOf(state, post).map((part) => ({
-              text: part.text,
-              media: part.media.map((url) => ({ ...SimulatorPage.mediaOf(url), url: undefined }))
-            }))
+            parts: SimulatorPage.threadParts(state, post)
           })
       }),
       HttpRouter.route("GET", "/i/oauth2/authorize", Simulator.authorize(state)),

@@ -138,6 +138,16 @@ export const threadOf = (state: SimulatorState, post: SimulatedPost): ReadonlyAr
 }
 
 /**
+ * The parts of a thread's page on a network that took the media's bytes, which the sandbox does not keep:
+ * each post of the thread as a part, its media as placeholders.
+ */
+export const threadParts = (state: SimulatorState, post: SimulatedPost): ReadonlyArray<Part> =>
+  threadOf(state, post).map((part) => ({
+    text: part.text,
+    media: part.media.map((url) => ({ ...mediaOf(url), url: undefined }))
+  }))
+
+/**
  * A post's page with what every network shows the same way: the account, the post as one part (unless
  * `parts` are given), its time, and the comments on it in order, answers after the comment they answer.
  */
