@@ -6,10 +6,9 @@ import type { Adapter, Limits } from "@herald/adapter-kit"
  * characters), so posts of an account are checked against its instance's own limits, read from
  * `GET /api/v2/instance` and cached (`limitsOf`, the adapter's `limitsFor`).
  *
- * Mastodon counts every URL as 23 characters and a mention `@user@domain` as `@user`
- * (https://docs.joinmastodon.org/user/posting/#text). The kit's counters have no such counter, so text is
- * counted as plain characters: a post with long links is held to a little less than Mastodon would allow,
- * never to more.
+ * Text is counted the way Mastodon counts it (the kit's `mastodon` counter): every URL as 23 characters,
+ * a mention `@user@domain` as `@user`, the rest in grapheme clusters
+ * (https://docs.joinmastodon.org/user/posting/#text).
  */
 
 /** A stock instance: 500 characters, 4 media (images, or one video), 16 MB images, 99 MB videos. */
@@ -35,7 +34,7 @@ export interface InstanceLimits {
 export const limitsOf = (instance: InstanceLimits): Limits.Limits => ({
   forms: {
     post: {
-      text: { max: instance.maxCharacters, counter: "characters" },
+      text: { max: instance.maxCharacters, counter: "mastodon" },
       media: {
         minItems: 0,
         maxItems: instance.maxMedia,

@@ -80,6 +80,17 @@ AdapterSuite.withHarness(harness)("Mastodon instances", (it) => {
       yield* post(`${server}/_control/instance`, { maxCharacters: 500, maxMedia: 4 })
     }))
 
+  it.effect("counts text as Mastodon does: a long link is 23 characters, a remote mention its local part", () =>
+    Effect.gen(function*() {
+      const { adapter } = yield* context
+      // Nearly 800 characters as written; as Mastodon counts them 469 + 1 + 23 (the link) + 1 + 6 (@alice) = 500.
+      const link = `https://example.com/${"p".repeat(280)}`
+      const text = `${"a".repeat(469)} ${link} @alice@mastodon.social`
+      assert.isAbove(text.length, 750)
+      assert.deepStrictEqual(adapter.validate(AdapterSuite.post({ text })), [])
+      assert.strictEqual(adapter.validate(AdapterSuite.post({ text: `${text}!` }))[0]?.field, "text")
+    }))
+
   it.effect("reads mentions as comments and direct conversations as messages, and answers both", () =>
     Effect.gen(function*() {
       const ctx = yield* context

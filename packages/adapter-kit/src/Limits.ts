@@ -12,7 +12,7 @@ import { Schema } from "effect"
  * (YouTube descriptions); `graphemes` are user-perceived characters (Unicode extended grapheme clusters, as
  * `Intl.Segmenter` finds them: a flag or a family emoji is one; Bluesky).
  */
-export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes"])
+export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes", "mastodon"])
 export type TextCounter = typeof TextCounter.Type
 
 const Range = Schema.Struct({ min: Schema.Number, max: Schema.Number })

@@ -8,7 +8,8 @@ const counted: Record<TextCounter, string> = {
   "characters": "characters",
   "x-weighted": "characters, counted as X counts them (URLs 23, CJK and emoji 2)",
   "utf8-bytes": "bytes of UTF-8",
-  "graphemes": "graphemes (characters as a person sees them: an emoji with its modifiers is one)"
+  "graphemes": "graphemes (characters as a person sees them: an emoji with its modifiers is one)",
+  "mastodon": "characters as Mastodon counts them (graphemes; every link 23, a remote mention only as @user)"
 }
 
 /** `1,000,000 bytes (1 MB)`, MB being 1,000,000 bytes and MiB 1,048,576, whichever the figure is a whole number of. */

@@ -23,16 +23,38 @@ export const count = (text: string, counter: TextCounter): number => {
       return twitter.parseTweet(text).weightedLength
     case "utf8-bytes":
       return bytes(text)
-    case "graphemes": {
+    case "graphemes":
       // Extended grapheme clusters, as Bluesky counts them (the app.bsky.feed.post lexicon's
       // `maxGraphemes`): a family emoji joined by zero-width joiners, a flag, "e" + combining accent are
       // one each. Not normalised, like the bytes: the text is sent as it is.
-      let clusters = 0
-      for (const _ of segmenter.segment(text)) clusters++
-      return clusters
-    }
+      return graphemes(text)
+    case "mastodon":
+      // Mastodon's status length (https://docs.joinmastodon.org/user/posting/#text): every link counts 23
+      // characters whatever its length, a remote mention only its local part (`@user@example.social` as
+      // `@user`), and the rest in grapheme clusters, as the server's length validator counts them.
+      return graphemes(remoteMentionsLocal(linksAs23(text)))
   }
 }
+
+const graphemes = (text: string): number => {
+  let clusters = 0
+  for (const _ of segmenter.segment(text)) clusters++
+  return clusters
+}
+
+// Links with their scheme only, as Mastodon finds them (it does not link bare domains).
+const linksAs23 = (text: string): string => {
+  let counted = ""
+  let from = 0
+  for (const { indices: [start, end] } of twitter.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
+    counted += text.slice(from, start) + "x".repeat(23)
+    from = end
+  }
+  return counted + text.slice(from)
+}
+
+const remoteMention = /(^|[^\p{L}\p{N}_/])(@[\p{L}\p{N}_]+(?:[.-]+[\p{L}\p{N}_]+)*)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu
+const remoteMentionsLocal = (text: string): string => text.replace(remoteMention, "$1$2")
 
 /** UTF-8 bytes as sent: Herald does not normalise the text on its way out, so neither does the count. */
 export const bytes = (text: string): number => utf8.encode(text).byteLength

@@ -58,6 +58,21 @@ describe("TextCounter.count", () => {
   })
 })
 
+describe("TextCounter.count for Mastodon", () => {
+  it("counts a link as 23 whatever its length, a remote mention as its local part, the rest in graphemes", () => {
+    const link = `https://example.com/${"a".repeat(100)}`
+    assert.strictEqual(count(`Read ${link} now`, "mastodon"), 5 + 23 + 4)
+    assert.strictEqual(count("https://a.io", "mastodon"), 23)
+    // Bare domains are not links on Mastodon: counted as they are.
+    assert.strictEqual(count("example.com", "mastodon"), 11)
+    assert.strictEqual(count("hi @alice@mastodon.social!", "mastodon"), "hi @alice!".length)
+    assert.strictEqual(count("@bob hello", "mastodon"), 10)
+    // An e-mail address is not a mention.
+    assert.strictEqual(count("mail me@example.com", "mastodon"), 19)
+    assert.strictEqual(count("👨‍👩‍👧‍👦🇫🇷", "mastodon"), 2)
+  })
+})
+
 describe("TextCounter.links", () => {
   it("lists each distinct link once, in order of appearance, bare domains included", () => {
     assert.deepStrictEqual(

@@ -26,7 +26,8 @@ const units: Record<TextCounter, string> = {
   "characters": "character",
   "x-weighted": "character",
   "utf8-bytes": "byte",
-  "graphemes": "grapheme"
+  "graphemes": "grapheme",
+  "mastodon": "character"
 }
 
 export const unitOf = (counter: TextCounter): string => units[counter]

@@ -1343,7 +1343,7 @@ export interface components {
                         text: {
                             max: number | ("Infinity" | "-Infinity" | "NaN");
                             /** @enum {string} */
-                            counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes";
+                            counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon";
                             maxBytes?: number | ("Infinity" | "-Infinity" | "NaN");
                             forbidden?: string[];
                             maxLinks?: number | ("Infinity" | "-Infinity" | "NaN");
