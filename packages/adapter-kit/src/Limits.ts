@@ -15,20 +15,20 @@ import { Schema } from "effect"
 export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes", "mastodon"])
 export type TextCounter = typeof TextCounter.Type
 
-const Range = Schema.Struct({ min: Schema.Number, max: Schema.Number })
+const Range = Schema.Struct({ min: Schema.Finite, max: Schema.Finite })
 
 export const TextLimits = Schema.Struct({
-  max: Schema.Number,
+  max: Schema.Finite,
   counter: TextCounter,
   /**
    * At most this many UTF-8 bytes as well, checked beside `max` (Bluesky: 300 graphemes and 3,000 bytes).
    * Follow-up posts of a thread are held to it too.
    */
-  maxBytes: Schema.optionalKey(Schema.Number),
+  maxBytes: Schema.optionalKey(Schema.Finite),
   /** Characters the network refuses anywhere in the text (YouTube: `<` and `>`). */
   forbidden: Schema.optionalKey(Schema.Array(Schema.String)),
   /** At most this many distinct links (Threads: 5). */
-  maxLinks: Schema.optionalKey(Schema.Number),
+  maxLinks: Schema.optionalKey(Schema.Finite),
   /** Text is accepted but never shown (Instagram stories): not checked, not sent. */
   ignored: Schema.optionalKey(Schema.Boolean)
 })
@@ -37,16 +37,16 @@ export type TextLimits = typeof TextLimits.Type
 /** Present when the network takes a description of each photo for people who cannot see it. */
 export const AltTextLimits = Schema.Struct({
   /** Its longest length, in characters (Unicode code points). */
-  max: Schema.Number
+  max: Schema.Finite
 })
 export type AltTextLimits = typeof AltTextLimits.Type
 
 export const MediaLimits = Schema.Struct({
   /** The post needs at least this many media (TikTok, YouTube, Instagram). */
-  minItems: Schema.Number,
-  maxItems: Schema.Number,
-  maxPhotos: Schema.Number,
-  maxVideos: Schema.Number,
+  minItems: Schema.Finite,
+  maxItems: Schema.Finite,
+  maxPhotos: Schema.Finite,
+  maxVideos: Schema.Finite,
   /** Photos and videos may be combined in one post. */
   mixing: Schema.Boolean,
   /** Photo width divided by height must lie within (Instagram: 4:5 = 0.8 to 1.91). */
@@ -57,9 +57,9 @@ export const MediaLimits = Schema.Struct({
    * The largest photo file the network takes, in bytes (Bluesky: 1,000,000). Herald fits each photo over it
    * when it is uploaded (a smaller JPEG copy), and sends the network that copy.
    */
-  maxPhotoBytes: Schema.optionalKey(Schema.Number),
+  maxPhotoBytes: Schema.optionalKey(Schema.Finite),
   /** The largest video file the network takes, in bytes. */
-  maxVideoBytes: Schema.optionalKey(Schema.Number),
+  maxVideoBytes: Schema.optionalKey(Schema.Finite),
   /** Present when the network takes alt text on media (sent with each item that has one); absent, it is not sent. */
   altText: Schema.optionalKey(AltTextLimits)
 })
@@ -67,15 +67,15 @@ export type MediaLimits = typeof MediaLimits.Type
 
 export const ThreadLimits = Schema.Struct({
   /** The whole thread, first post included. Follow-ups carry text only. */
-  maxPosts: Schema.Number,
+  maxPosts: Schema.Finite,
   /** Each follow-up, counted with the text counter. */
-  maxLength: Schema.Number
+  maxLength: Schema.Finite
 })
 export type ThreadLimits = typeof ThreadLimits.Type
 
 export const TitleLimits = Schema.Struct({
   required: Schema.Boolean,
-  max: Schema.Number,
+  max: Schema.Finite,
   forbidden: Schema.optionalKey(Schema.Array(Schema.String))
 })
 export type TitleLimits = typeof TitleLimits.Type
@@ -119,6 +119,6 @@ export const Violation = Schema.Struct({
   /** The whole sentence: `x: text is 312 characters; the limit is 280`. */
   message: Schema.String,
   /** When the rule is about one attachment or one follow-up post: its place in `media` or `thread`, from 0. */
-  item: Schema.optionalKey(Schema.Number)
+  item: Schema.optionalKey(Schema.Finite)
 })
 export type Violation = typeof Violation.Type

@@ -61,7 +61,7 @@ export class NetworkWebhooksApi extends HttpApiGroup.make("networkWebhooks", { t
   }).annotate(OpenApi.Summary, "The network's subscription check: its challenge echoed"),
   HttpApiEndpoint.post("receive", "/networks/:network/webhook", {
     params: { network: Schema.String },
-    success: Schema.Struct({ received: Schema.Number.annotate({ description: "Accounts that will be read in the next round" }) }),
+    success: Schema.Struct({ received: Schema.Int.annotate({ description: "Accounts that will be read in the next round" }) }),
     error: [NotFoundResponse, UnauthorizedResponse]
   }).annotate(OpenApi.Summary, "A network's signed notification of inbox news: the accounts it names are read at once")
 ).annotateMerge(OpenApi.annotations({

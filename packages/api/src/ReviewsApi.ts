@@ -14,7 +14,7 @@ export const CreateProfile = Schema.Struct({
 /** `POST /api/v1/posts/:id/review-links`. */
 export const CreateLink = Schema.Struct({
   profileId: Schema.String.annotate({ description: "The review profile (rvp_…) the link is for" }),
-  expiresInHours: Schema.optionalKey(Schema.Number.annotate({ description: "How long the link works, 1 to 720 hours (168 by default)" }))
+  expiresInHours: Schema.optionalKey(Schema.Finite.annotate({ description: "How long the link works, 1 to 720 hours (168 by default)" }))
 })
 
 export class ReviewsApi extends HttpApiGroup.make("reviews").add(

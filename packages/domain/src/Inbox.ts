@@ -55,7 +55,7 @@ export class Message extends Schema.Class<Message>("Message")({
   conversationId: Schema.String,
   from: Person,
   text: Schema.String,
-  attachments: Schema.Number,
+  attachments: Schema.Int,
   /** Sent by the account (through Herald or in the network's app). */
   outgoing: Schema.Boolean,
   status: Status,

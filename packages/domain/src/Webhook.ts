@@ -63,12 +63,12 @@ export class Delivery extends Schema.Class<Delivery>("WebhookDelivery")({
   /** The body's `id`, the same for every attempt of the event. */
   eventId: Schema.String,
   event: Schema.String,
-  attempt: Schema.Number,
+  attempt: Schema.Int,
   /** The receiver's status, or null when it did not answer. */
-  statusCode: Schema.NullOr(Schema.Number),
+  statusCode: Schema.NullOr(Schema.Int),
   /** The first 1,000 characters of its answer. */
   response: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number,
+  durationMs: Schema.Int,
   /** Why there was no answer: timed out, connection refused, address refused... */
   error: Schema.NullOr(Schema.String),
   /** When the next attempt is due, or null when there is none. */

@@ -1027,7 +1027,7 @@ export interface components {
             conversationId: string;
             from: components["schemas"]["Person"];
             text: string;
-            attachments: number | ("Infinity" | "-Infinity" | "NaN");
+            attachments: number;
             outgoing: boolean;
             /** @enum {string} */
             status: "received" | "sent" | "sending" | "unknown" | "failed";
@@ -1153,10 +1153,10 @@ export interface components {
             id: string;
             eventId: string;
             event: string;
-            attempt: number | ("Infinity" | "-Infinity" | "NaN");
-            statusCode: number | ("Infinity" | "-Infinity" | "NaN") | null;
+            attempt: number;
+            statusCode: number | null;
             response: string | null;
-            durationMs: number | ("Infinity" | "-Infinity" | "NaN");
+            durationMs: number;
             error: string | null;
             nextRetryAt: string | null;
             createdAt: string;
@@ -1341,41 +1341,41 @@ export interface components {
                 forms: {
                     [key: string]: {
                         text: {
-                            max: number | ("Infinity" | "-Infinity" | "NaN");
+                            max: number;
                             /** @enum {string} */
                             counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon";
-                            maxBytes?: number | ("Infinity" | "-Infinity" | "NaN");
+                            maxBytes?: number;
                             forbidden?: string[];
-                            maxLinks?: number | ("Infinity" | "-Infinity" | "NaN");
+                            maxLinks?: number;
                             ignored?: boolean;
                         };
                         media: {
-                            minItems: number | ("Infinity" | "-Infinity" | "NaN");
-                            maxItems: number | ("Infinity" | "-Infinity" | "NaN");
-                            maxPhotos: number | ("Infinity" | "-Infinity" | "NaN");
-                            maxVideos: number | ("Infinity" | "-Infinity" | "NaN");
+                            minItems: number;
+                            maxItems: number;
+                            maxPhotos: number;
+                            maxVideos: number;
                             mixing: boolean;
                             photoAspectRatio?: {
-                                min: number | ("Infinity" | "-Infinity" | "NaN");
-                                max: number | ("Infinity" | "-Infinity" | "NaN");
+                                min: number;
+                                max: number;
                             };
                             videoDurationMs?: {
-                                min: number | ("Infinity" | "-Infinity" | "NaN");
-                                max: number | ("Infinity" | "-Infinity" | "NaN");
+                                min: number;
+                                max: number;
                             };
-                            maxPhotoBytes?: number | ("Infinity" | "-Infinity" | "NaN");
-                            maxVideoBytes?: number | ("Infinity" | "-Infinity" | "NaN");
+                            maxPhotoBytes?: number;
+                            maxVideoBytes?: number;
                             altText?: {
-                                max: number | ("Infinity" | "-Infinity" | "NaN");
+                                max: number;
                             };
                         };
                         thread?: {
-                            maxPosts: number | ("Infinity" | "-Infinity" | "NaN");
-                            maxLength: number | ("Infinity" | "-Infinity" | "NaN");
+                            maxPosts: number;
+                            maxLength: number;
                         };
                         title?: {
                             required: boolean;
-                            max: number | ("Infinity" | "-Infinity" | "NaN");
+                            max: number;
                             forbidden?: string[];
                         };
                         textOrMedia?: boolean;
@@ -4597,7 +4597,8 @@ export interface operations {
                 "application/json": {
                     /** @description The review profile (rvp_…) the link is for */
                     profileId: string;
-                    expiresInHours?: number | ("Infinity" | "-Infinity" | "NaN");
+                    /** @description How long the link works, 1 to 720 hours (168 by default) */
+                    expiresInHours?: number;
                 };
             };
         };
@@ -6054,7 +6055,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        received: number | ("Infinity" | "-Infinity" | "NaN");
+                        /** @description Accounts that will be read in the next round */
+                        received: number;
                     };
                 };
             };
