@@ -10,7 +10,8 @@ import { Schema } from "effect"
  * How a network counts the length of text: `characters` are Unicode code points after NFC normalisation;
  * `x-weighted` is X's count (twitter-text v3: URLs weigh 23, CJK and emoji 2); `utf8-bytes` is UTF-8 bytes
  * (YouTube descriptions); `graphemes` are user-perceived characters (Unicode extended grapheme clusters, as
- * `Intl.Segmenter` finds them: a flag or a family emoji is one; Bluesky).
+ * `Intl.Segmenter` finds them: a flag or a family emoji is one; Bluesky); `mastodon` is Mastodon's count
+ * (graphemes, every link 23, a remote mention `@user@domain` as `@user`).
  */
 export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes", "mastodon"])
 export type TextCounter = typeof TextCounter.Type
