@@ -23,6 +23,7 @@ import * as ReviewsHandlers from "./http/ReviewsHandlers.ts"
 import * as SessionsHandlers from "./http/SessionsHandlers.ts"
 import * as WebhooksHandlers from "./http/WebhooksHandlers.ts"
 import * as WorkspaceHandlers from "./http/WorkspaceHandlers.ts"
+import * as QueueHandlers from "./http/QueueHandlers.ts"
 import * as SystemHandlers from "./http/SystemHandlers.ts"
 import * as TextRule from "./http/TextRule.ts"
 
@@ -63,6 +64,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
         SessionsHandlers.signInLayer(api),
         WebhooksHandlers.layer(api),
         WorkspaceHandlers.layer(api),
+        QueueHandlers.layer(api),
         SystemHandlers.layer(api)
       ]),
       // Handlers of authenticated groups need the middleware too, so it is provided below them.

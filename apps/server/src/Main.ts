@@ -18,6 +18,7 @@ import {
   Settings,
   Sessions,
   SignedLinks,
+  QueueSchedules,
   Team,
   TokenRefresh,
   WebhookDelivery,
@@ -155,6 +156,7 @@ export const layerWith = <E, R>(
         Reviews.Reviews.layer.pipe(Layer.provideMerge(Posts.Posts.layer)),
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate, disableAfter: settings.webhookDisableAfter }),
         Team.Team.layer,
+        QueueSchedules.QueueSchedules.layer,
         Sessions.Sessions.layer.pipe(Layer.provideMerge(People.People.layer)),
         Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)

@@ -5,6 +5,7 @@ import type { MediaInvalid, MediaNotFound, MediaTooLarge } from "./Media.ts"
 import type { UnknownNetwork } from "./Networks.ts"
 import type { PersonInvalid } from "./People.ts"
 import type { PostConflict, PostForbidden, PostInvalid, PostNotFound } from "./Posts.ts"
+import type { QueueScheduleInvalid } from "./QueueSchedules.ts"
 import type { ReviewInvalid, ReviewProfileNotFound } from "./Reviews.ts"
 import type { InvalidSetting } from "./Settings.ts"
 import type { InvitationNotFound, MemberNotFound, TeamConflict, TeamInvalid } from "./Team.ts"
@@ -37,6 +38,7 @@ export type DomainError =
   | PostNotFound
   | PostConflict
   | PostForbidden
+  | QueueScheduleInvalid
   | MediaInvalid
   | MediaTooLarge
   | MediaNotFound
@@ -67,6 +69,7 @@ export const byTag = {
   PostNotFound: "not_found",
   PostConflict: "conflict",
   PostForbidden: "forbidden",
+  QueueScheduleInvalid: "invalid",
   MediaInvalid: "invalid",
   MediaTooLarge: "too_large",
   MediaNotFound: "not_found",

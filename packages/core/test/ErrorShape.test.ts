@@ -8,6 +8,7 @@ import {
   Networks,
   People,
   Posts,
+  QueueSchedules,
   Reviews,
   Settings,
   Team,
@@ -17,7 +18,7 @@ import {
 } from "../src/index.ts"
 
 // The modules whose errors reach clients through the one mapping; every error class they export is in its table.
-const modules = { ApiKeys, Connections, Inbox, Media, Networks, People, Posts, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
+const modules = { ApiKeys, Connections, Inbox, Media, Networks, People, Posts, QueueSchedules, Reviews, Settings, Team, WebhookDelivery, Webhooks, Workspaces }
 
 /** Errors of those modules that a surface renders itself, each for a reason the shape cannot carry. */
 const renderedElsewhere: Record<string, string> = {
