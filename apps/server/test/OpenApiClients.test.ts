@@ -130,7 +130,7 @@ describe("the served OpenAPI document", () => {
         for (const [name, schema] of Object.entries<any>(post.properties)) {
           assert.isString(schema.description ?? document.components.schemas[schema.$ref?.split("/").pop()]?.description, name)
         }
-        assert.match(post.properties.queued.description, /always false/i)
+        assert.match(post.properties.queued.description, /slot of the posting queue/)
         assert.isString(post.properties.xThreadMedia.description)
         // The list's query parameters too, so a client knows what from, status and cursor take.
         for (const parameter of document.paths["/api/v1/posts"].get.parameters) {

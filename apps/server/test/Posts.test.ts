@@ -107,7 +107,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage, ...Pack
       const { accountId, post, workspace } = yield* setup
       const none = yield* post({ content: "x", accountIds: [accountId] })
       assert.strictEqual(none.status, 400)
-      assert.include(none.body.error.message, "exactly one of scheduledAt, publishNow: true or draft: true")
+      assert.include(none.body.error.message, "exactly one of scheduledAt, publishNow: true, queued: true or draft: true")
       const several = yield* post({ content: "x", accountIds: [accountId], draft: true, publishNow: true })
       assert.include(several.body.error.message, "not several")
       const noZone = yield* post({ content: "x", accountIds: [accountId], scheduledAt: "2030-01-01T09:00:00" })

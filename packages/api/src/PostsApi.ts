@@ -22,6 +22,11 @@ const field = {
       "Not more than 60 s in the past (use publishNow)"
   }),
   publishNow: Schema.Boolean.annotate({ description: "true publishes the post at once" }),
+  queued: Schema.Boolean.annotate({
+    description: "true puts the post in the posting queue: it is scheduled at the earliest slot of the weekly schedule " +
+      "(GET /api/v1/queue/schedule) that is free for every one of its accounts, and keeps it through other changes. " +
+      "In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too"
+  }),
   draft: Schema.Boolean.annotate({ description: "true saves the post as a draft; nothing is published" }),
   platformContent: Schema.Record(Schema.String, Schema.String).annotate({
     description: "Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that " +
@@ -37,6 +42,7 @@ const optionalFields = {
   content: Schema.optionalKey(field.content),
   mediaIds: Schema.optionalKey(field.mediaIds),
   scheduledAt: Schema.optionalKey(field.scheduledAt),
+  queued: Schema.optionalKey(field.queued),
   platformContent: Schema.optionalKey(field.platformContent),
   firstComment: Schema.optionalKey(field.firstComment)
 }

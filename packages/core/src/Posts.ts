@@ -6,6 +6,7 @@ import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
 import { scheduledTime } from "./internal/postRules.ts"
+import * as QueueSeats from "./internal/queueSeats.ts"
 import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
 import { PublicUrl } from "./PublicUrl.ts"
@@ -59,6 +60,11 @@ export interface CreateInput {
   readonly mediaIds?: ReadonlyArray<string> | undefined
   readonly scheduledAt?: string | undefined
   readonly publishNow?: boolean | undefined
+  /**
+   * The post takes the earliest queue slot free for every one of its accounts (docs/queue.md). In a patch,
+   * `false` takes a queued post out of the queue at the time it has.
+   */
+  readonly queued?: boolean | undefined
   readonly draft?: boolean | undefined
   readonly platformContent?: Record<string, string> | undefined
   readonly firstComment?: string | null | undefined
@@ -155,6 +161,7 @@ export class Posts extends Context.Service<Posts, {
 
       const shape = PostShape.make(networks.all)
       const check = makeCheck(sql, networks, baseUrl, shape)
+      const seats = QueueSeats.make(sql)
 
       const writeParts = Effect.fnUntraced(function*(
         id: string,
@@ -197,85 +204,107 @@ export class Posts extends Context.Service<Posts, {
 
         const id = yield* Ids.make("pst")
         const awaiting = !draft && (yield* needsApproval(workspaceId, actor))
-        // Sent now, it is not scheduled: it is going out (the engine takes it from `publishing` on).
-        const status = PostStatus.onCreate({ draft, awaitingApproval: awaiting, publishNow: input.publishNow === true })
-        // Built from what is written rather than read back, and written in one statement (a single statement
-        // is atomic, so post, targets, media and the event commit together): a create is two round trips.
-        const post = new Post.Post({
-          id,
-          status,
-          content: draftPost.content,
-          platformContent,
-          firstComment: draftPost.firstComment,
-          options: draftPost.options,
-          queued: false,
-          scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
-          publishedAt: null,
-          createdAt: new Date(now).toISOString(),
-          media: draftPost.media.map((item) =>
-            new Post.PostMedia({
-              id: item.id,
-              kind: item.kind,
-              url: item.url,
-              previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null,
-              alt: item.alt
+        // Written in one statement, and answered as written.
+        const insert = (scheduledAt: Date | null, queued: boolean) =>
+          Effect.gen(function*() {
+            // Sent now, it is not scheduled: it is going out (the engine takes it from `publishing` on).
+            const status = PostStatus.onCreate({ draft, awaitingApproval: awaiting, publishNow: input.publishNow === true })
+            // Built from what is written rather than read back, and written in one statement (a single statement
+            // is atomic, so post, targets, media and the event commit together): a create is two round trips.
+            const post = new Post.Post({
+              id,
+              status,
+              content: draftPost.content,
+              platformContent,
+              firstComment: draftPost.firstComment,
+              options: draftPost.options,
+              queued,
+              scheduledAt: scheduledAt === null ? null : scheduledAt.toISOString(),
+              publishedAt: null,
+              createdAt: new Date(now).toISOString(),
+              media: draftPost.media.map((item) =>
+                new Post.PostMedia({
+                  id: item.id,
+                  kind: item.kind,
+                  url: item.url,
+                  previewUrl: item.kind === "image" ? `${baseUrl}/media/${item.id}.preview.jpg` : null,
+                  alt: item.alt
+                })
+              ),
+              targets: accountIds.map((accountId) => {
+                const account = accounts.find((entry) => entry.id === accountId)!
+                return new Post.Target({
+                  accountId,
+                  platform: account.platform,
+                  username: account.username,
+                  status: "pending",
+                  url: null,
+                  error: null
+                })
+              })
             })
-          ),
-          targets: accountIds.map((accountId) => {
-            const account = accounts.find((entry) => entry.id === accountId)!
-            return new Post.Target({
-              accountId,
-              platform: account.platform,
-              username: account.username,
-              status: "pending",
-              url: null,
-              error: null
+            const targetRows = accountIds.map((accountId, position) => {
+              const account = accounts.find((entry) => entry.id === accountId)!
+              return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
             })
-          })
-        })
-        const targetRows = accountIds.map((accountId, position) => {
-          const account = accounts.find((entry) => entry.id === accountId)!
-          return { post_id: id, position, account_id: accountId, platform: account.platform, username: account.username }
-        })
-        const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
-        // A post sent now has no event of its own: the next one it emits is its outcome (`post.published`, ...).
-        const created = status === PostStatus.publishing
-          ? []
-          : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post: shape.show(post), status })]
-        const eventRows = awaiting
-          ? [...created, Events.row(workspaceId, "post.submitted", { postId: id, post: shape.show(post), ...actorData(actor ?? workspaceActor) })]
-          : created
-        yield* sql`
-          WITH inserted_post AS (
-            INSERT INTO posts (id, workspace_id, status, content, platform_content, first_comment, options, scheduled_at,
-              sort_at, created_at)
-            VALUES (${id}, ${workspaceId}, ${status}, ${draftPost.content}, ${JSON.stringify(platformContent)}::jsonb,
-              ${draftPost.firstComment}, ${JSON.stringify(draftPost.options)}::jsonb, ${scheduledAt},
-              ${scheduledAt ?? new Date(now)}, ${new Date(now)})
-            RETURNING id
-          ), inserted_targets AS (
-            INSERT INTO post_targets ${sql.insert(targetRows as [typeof targetRows[number], ...Array<typeof targetRows[number]>])}
-            RETURNING post_id
-          )${
-          mediaRows.length === 0
-            ? sql``
-            : sql`, inserted_media AS (
-            INSERT INTO post_media ${sql.insert(mediaRows as [typeof mediaRows[number], ...Array<typeof mediaRows[number]>])}
-            RETURNING post_id
-          )`
-        }
+            const mediaRows = mediaIds.map((mediaId, position) => ({ post_id: id, position, media_id: mediaId }))
+            // A post sent now has no event of its own: the next one it emits is its outcome (`post.published`, ...).
+            const created = status === PostStatus.publishing
+              ? []
+              : [Events.row(workspaceId, draft || awaiting ? "post.created" : "post.scheduled", { postId: id, post: shape.show(post), status })]
+            const eventRows = awaiting
+              ? [...created, Events.row(workspaceId, "post.submitted", { postId: id, post: shape.show(post), ...actorData(actor ?? workspaceActor) })]
+              : created
+            yield* sql`
+              WITH inserted_post AS (
+                INSERT INTO posts (id, workspace_id, status, content, platform_content, first_comment, options, queued,
+                  scheduled_at, sort_at, created_at)
+                VALUES (${id}, ${workspaceId}, ${status}, ${draftPost.content}, ${JSON.stringify(platformContent)}::jsonb,
+                  ${draftPost.firstComment}, ${JSON.stringify(draftPost.options)}::jsonb, ${queued}, ${scheduledAt},
+                  ${scheduledAt ?? new Date(now)}, ${new Date(now)})
+                RETURNING id
+              ), inserted_targets AS (
+                INSERT INTO post_targets ${sql.insert(targetRows as [typeof targetRows[number], ...Array<typeof targetRows[number]>])}
+                RETURNING post_id
+              )${
+              mediaRows.length === 0
+                ? sql``
+                : sql`, inserted_media AS (
+                INSERT INTO post_media ${sql.insert(mediaRows as [typeof mediaRows[number], ...Array<typeof mediaRows[number]>])}
+                RETURNING post_id
+              )`
+            }
 ${
-          eventRows.length === 0
-            ? sql`
-          SELECT id FROM inserted_post`
-            : sql`
-          INSERT INTO events (id, workspace_id, event, data) VALUES ${
-              sql.join(", ", false)(eventRows.map((row) => sql`(${row.id}, ${row.workspaceId}, ${row.event}, ${row.data}::jsonb)`))
-            }`
+              eventRows.length === 0
+                ? sql`
+              SELECT id FROM inserted_post`
+                : sql`
+              INSERT INTO events (id, workspace_id, event, data) VALUES ${
+                  sql.join(", ", false)(eventRows.map((row) => sql`(${row.id}, ${row.workspaceId}, ${row.event}, ${row.data}::jsonb)`))
+                }`
+            }
+            `
+            return post
+          })
+
+        if (input.queued === true) {
+          // The slot is found and taken with the accounts' queue turn held: a racing create waits for this
+          // one's commit, then sees its seat (the seats' key is what holds if it did not).
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            yield* seats.lock(accountIds)
+            const found = yield* seats.earliestFree(yield* seats.plan(workspaceId, accountIds), new Date(now))
+            if (!("at" in found)) return yield* new PostInvalid({ problems: [found] })
+            const post = yield* insert(found.at, true)
+            yield* seats.seat(workspaceId, id, accountIds, found.at)
+            return post
+          })).pipe(
+            Effect.retry({ while: (error) => error._tag === "SqlError" && QueueSeats.isSeatTaken(error), times: 3 }),
+            Effect.tap((post) => scheduler.schedule(id, 1, new Date(post.scheduledAt!)))
+          )
         }
-        `
+        const post = yield* insert(scheduledAt, false)
         // After the commit: the engine re-reads the post when the message arrives.
-        if (scheduledAt !== null && PostStatus.isDue(status)) yield* scheduler.schedule(id, 1, scheduledAt)
+        if (scheduledAt !== null && PostStatus.isDue(post.status)) yield* scheduler.schedule(id, 1, scheduledAt)
         return post
       })
 
@@ -314,6 +343,27 @@ ${
         }))
       })
 
+      /**
+       * The seat a queued post has after a change: the one it holds while it is still free for every account
+       * (a new account must have the slot too); otherwise the earliest free from now. The schedule changing
+       * does not move it: only `POST /queue/rebuild` does.
+       */
+      const reseat = (workspaceId: string, current: Post.Post, accountIds: ReadonlyArray<string>, now: number) =>
+        Effect.gen(function*() {
+          yield* seats.lock(accountIds)
+          const plan = yield* seats.plan(workspaceId, accountIds)
+          const held = current.queued && current.scheduledAt !== null ? new Date(current.scheduledAt) : undefined
+          const before = current.targets.map((target) => target.accountId)
+          const sameAccounts = accountIds.length === before.length && accountIds.every((id) => before.includes(id))
+          const keep = held !== undefined && held.getTime() >= now &&
+            (sameAccounts || QueueSeats.isSlotForAll(plan, held)) && (yield* seats.isFree(accountIds, held, current.id))
+          const found = keep ? { at: held } : yield* seats.earliestFree(plan, new Date(now), current.id)
+          if (!("at" in found)) return found
+          yield* seats.release(current.id)
+          yield* seats.seat(workspaceId, current.id, accountIds, found.at)
+          return found.at
+        })
+
       const update = Effect.fn("Posts.update")(function*(
         workspaceId: string,
         postId: string,
@@ -333,9 +383,10 @@ ${
             })
           }
           const current = yield* one(workspaceId, postId)
-          const toDraft = patch.draft === true || (patch.draft === undefined && current.status === PostStatus.draft)
+          const queueing = patch.queued === true
+          const toDraft = patch.draft === true || (patch.draft === undefined && !queueing && current.status === PostStatus.draft)
           const scheduledAt = patch.scheduledAt ?? current.scheduledAt ?? undefined
-          if (!toDraft && scheduledAt === undefined) {
+          if (!toDraft && !queueing && scheduledAt === undefined) {
             return yield* new PostInvalid({
               problems: [{ field: "scheduledAt", message: "Scheduling a draft needs scheduledAt (with draft: false)" }]
             })
@@ -347,7 +398,10 @@ ${
             platformContent: patch.platformContent ?? current.platformContent,
             firstComment: patch.firstComment === undefined ? current.firstComment : patch.firstComment,
             options: patchOptions(current.options, patch.options ?? {}),
-            ...(toDraft ? { draft: true } : { scheduledAt })
+            // Two timing choices sent together are refused by the check, as on create.
+            ...(toDraft ? { draft: true } : {}),
+            ...(queueing ? { queued: true } : {}),
+            ...(!toDraft && (!queueing || patch.scheduledAt !== undefined) ? { scheduledAt } : {})
           }
           const timeChanged = patch.scheduledAt !== undefined && patch.scheduledAt !== current.scheduledAt
           const checked = yield* check(workspaceId, merged, timeChanged || (current.status === PostStatus.draft && !toDraft))
@@ -358,16 +412,26 @@ ${
             : undefined
           const problems = draftTime === undefined || "at" in draftTime ? checked.problems : [...checked.problems, draftTime]
           if (problems.length > 0) return yield* new PostInvalid({ problems })
+          // A queued post keeps its seat through other changes; a time, a draft or `queued: false` takes it out.
+          const stays = !toDraft && (queueing || (current.queued && patch.scheduledAt === undefined && patch.queued !== false))
+          const seatAt = stays
+            ? yield* reseat(workspaceId, current, checked.accountIds, checked.now)
+            : current.queued
+            ? yield* Effect.as(seats.release(postId), undefined)
+            : undefined
+          if (seatAt !== undefined && !(seatAt instanceof Date)) return yield* new PostInvalid({ problems: [seatAt] })
           // An editor's change under approval goes (back) to approval rather than to the schedule.
           // A time already come (up to a minute past is accepted) sends it now: going out, not scheduled.
           const status = PostStatus.onPatch(current.status, {
             toDraft,
             needsApproval: approval,
-            timeHasCome: checked.scheduledAt !== null && checked.scheduledAt.getTime() <= checked.now
+            timeHasCome: !stays && checked.scheduledAt !== null && checked.scheduledAt.getTime() <= checked.now
           }) ?? current.status
           // A draft keeps the time it had (sent back for changes, it is what will be asked again) unless the
           // patch sets one.
-          const planned = !toDraft
+          const planned = seatAt !== undefined
+            ? seatAt
+            : !toDraft
             ? checked.scheduledAt
             : draftTime !== undefined && "at" in draftTime
             ? draftTime.at
@@ -379,7 +443,7 @@ ${
             UPDATE posts SET status = ${status}, content = ${draftPost.content},
               platform_content = ${JSON.stringify(draftPost.platformContent)}::jsonb,
               first_comment = ${draftPost.firstComment}, options = ${JSON.stringify(draftPost.options)}::jsonb,
-              scheduled_at = ${planned}, sort_at = ${planned ?? new Date(current.createdAt)},
+              queued = ${stays}, scheduled_at = ${planned}, sort_at = ${planned ?? new Date(current.createdAt)},
               version = version + 1, updated_at = now()
             WHERE id = ${postId}
             RETURNING version
@@ -387,7 +451,8 @@ ${
           yield* writeParts(postId, checked.accountIds, checked.accounts, checked.mediaIds, true)
           const post = yield* one(workspaceId, postId)
           const sent = Object.keys(patch).filter((field) => field !== "options" || Object.keys(patch.options ?? {}).length > 0)
-          const onlyTime = sent.every((field) => field === "scheduledAt") && timeChanged
+          const onlyTime = sent.every((field) => field === "scheduledAt" || field === "queued") &&
+            (planned?.toISOString() ?? null) !== current.scheduledAt
           yield* onlyTime
             ? Events.record(sql, workspaceId, "post.rescheduled", { postId, post: shape.show(post) })
             : Events.record(sql, workspaceId, "post.updated", { postId, post: shape.show(post), status })
@@ -417,9 +482,11 @@ ${
           yield* sql`UPDATE post_targets SET status = 'pending', error = NULL WHERE post_id = ${postId} AND status = 'failed'`
           const [updated] = yield* sql<{ readonly version: number }>`
             UPDATE posts SET status = ${status}, scheduled_at = ${now}, sort_at = ${now}, version = version + 1,
-              publish_note = NULL, updated_at = now()
+              publish_note = NULL, queued = false, updated_at = now()
             WHERE id = ${postId}
             RETURNING version`
+          // Sent again now, it is no longer at its queue slot.
+          yield* seats.release(postId)
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.retried", { postId, post: shape.show(post) })
           return { now, post, version: updated!.version }
@@ -472,9 +539,13 @@ ${
           // Approved after its time: it goes out now.
           const at = locked.scheduledAt === null || locked.scheduledAt < now ? now : locked.scheduledAt
           const status = PostStatus.onApprove(at.getTime(), now.getTime())
+          // Approved after its queue slot has passed, it goes out now: out of the queue.
+          const late = at !== locked.scheduledAt
           const [updated] = yield* sql<{ readonly version: number }>`
-            UPDATE posts SET status = ${status}, scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
+            UPDATE posts SET status = ${status}, scheduled_at = ${at}, sort_at = ${at}, version = version + 1,
+              queued = queued AND NOT ${late}, updated_at = now()
             WHERE id = ${postId} RETURNING version`
+          if (late) yield* seats.release(postId)
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.approved", {
             postId,
@@ -494,7 +565,10 @@ ${
         }
         return yield* sql.withTransaction(Effect.gen(function*() {
           yield* move(workspaceId, postId, "requestChanges", "sent back")
-          yield* sql`UPDATE posts SET status = ${PostStatus.draft}, version = version + 1, updated_at = now() WHERE id = ${postId}`
+          // Back to draft, it leaves the queue; it keeps its time, the one asked again.
+          yield* sql`UPDATE posts SET status = ${PostStatus.draft}, queued = false, version = version + 1, updated_at = now()
+            WHERE id = ${postId}`
+          yield* seats.release(postId)
           const post = yield* one(workspaceId, postId)
           yield* Events.record(sql, workspaceId, "post.changes_requested", { postId, post: shape.show(post), note, ...actorData(actor) })
           return post

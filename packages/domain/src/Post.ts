@@ -71,8 +71,8 @@ export class Post extends Schema.Class<Post>("Post")({
    */
   options: Schema.Record(Schema.String, Schema.Record(Schema.String, Schema.Unknown)),
   queued: Schema.Boolean.annotate({
-    description: "Reserved for the posting queue (posts taking the account's next free slot), which Herald does not " +
-      "have yet: always false"
+    description: "True while the post holds a slot of the posting queue (created or changed with queued: true): its " +
+      "scheduledAt is that slot. Sending scheduledAt, draft: true or queued: false takes it out of the queue"
   }),
   scheduledAt: Schema.NullOr(Schema.String).annotate({
     description: "When it is to go out (ISO 8601, UTC, milliseconds); null for a draft without a time"

@@ -1342,7 +1342,7 @@ export interface components {
             };
             /** @description A comment added under the post once it is out (networks that allow it); null for none */
             firstComment: string | null;
-            /** @description Reserved for the posting queue (posts taking the account's next free slot), which Herald does not have yet: always false */
+            /** @description True while the post holds a slot of the posting queue (created or changed with queued: true): its scheduledAt is that slot. Sending scheduledAt, draft: true or queued: false takes it out of the queue */
             queued: boolean;
             /** @description When it is to go out (ISO 8601, UTC, milliseconds); null for a draft without a time */
             scheduledAt: string | null;
@@ -1963,6 +1963,8 @@ export interface operations {
                     mediaIds?: string[];
                     /** @description When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. Not more than 60 s in the past (use publishNow) */
                     scheduledAt?: string;
+                    /** @description true puts the post in the posting queue: it is scheduled at the earliest slot of the weekly schedule (GET /api/v1/queue/schedule) that is free for every one of its accounts, and keeps it through other changes. In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too */
+                    queued?: boolean;
                     /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets */
                     platformContent?: {
                         [key: string]: string;
@@ -2264,6 +2266,8 @@ export interface operations {
                     mediaIds?: string[];
                     /** @description When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. Not more than 60 s in the past (use publishNow) */
                     scheduledAt?: string;
+                    /** @description true puts the post in the posting queue: it is scheduled at the earliest slot of the weekly schedule (GET /api/v1/queue/schedule) that is free for every one of its accounts, and keeps it through other changes. In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too */
+                    queued?: boolean;
                     /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets */
                     platformContent?: {
                         [key: string]: string;

@@ -41,13 +41,14 @@ export const makeCheck = (
   const check = Effect.fnUntraced(function*(workspaceId: string, input: CreateInput, timeChanged: boolean) {
     const problems: Array<Problem> = []
     const now = yield* Clock.currentTimeMillis
-    const timings = [input.scheduledAt !== undefined, input.publishNow === true, input.draft === true].filter(Boolean).length
+    const timings = [input.scheduledAt !== undefined, input.publishNow === true, input.queued === true, input.draft === true]
+      .filter(Boolean).length
     if (timings !== 1) {
       problems.push({
         field: "scheduledAt",
         message: timings === 0
-          ? "Say when: send exactly one of scheduledAt, publishNow: true or draft: true"
-          : "Send exactly one of scheduledAt, publishNow: true or draft: true, not several"
+          ? "Say when: send exactly one of scheduledAt, publishNow: true, queued: true or draft: true"
+          : "Send exactly one of scheduledAt, publishNow: true, queued: true or draft: true, not several"
       })
     }
     const draft = input.draft === true
