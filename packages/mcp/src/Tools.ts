@@ -124,7 +124,14 @@ const domainFailure = (error: ErrorShape.DomainError) => {
 const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
 
 const timing = "Timing: send exactly one of scheduledAt (an ISO 8601 time with a zone, not more than 60 s in the past), " +
-  "publishNow: true, or draft: true."
+  "publishNow: true, queued: true, or draft: true."
+
+// How the queue works, said once for both tools that write posts (docs/queue.md).
+const queue = "The queue: queued: true schedules the post at the earliest slot of the weekly posting schedule (the " +
+  "workspace's, or an account's own) that is free for every one of its accounts; a slot holds one queued post per " +
+  "account. The answer has queued: true and that slot as scheduledAt, and the post keeps it through other changes. " +
+  "Sending scheduledAt later pins the post at that time (queued becomes false). A queue with no slots is refused " +
+  "as invalid: set the schedule with the REST API (PUT /api/v1/queue/schedule) or in the console."
 
 const ListPostsInput = Schema.Struct({
   from: Schema.optionalKey(Schema.String.annotate({
@@ -232,7 +239,8 @@ export const make = Effect.gen(function*() {
     define({
       name: "create_post",
       title: "Create a post",
-      description: `Creates a post for one or more accounts: a draft, scheduled for a time, or published now. ${timing} ` +
+      description: "Creates a post for one or more accounts: a draft, scheduled for a time, added to the queue, or " +
+        `published now. ${timing} ${queue} ` +
         "Each network's limits are checked at once; a post over one is refused with a message naming the network, " +
         "the limit and the actual size. Images come from upload_image (their ids go in mediaIds).\n" +
         `Limits per network:\n${limits}`,
@@ -244,8 +252,10 @@ export const make = Effect.gen(function*() {
       name: "update_post",
       title: "Update a post",
       description: "Changes a draft or scheduled post: only the fields sent change, and the result is checked against " +
-        "each network's limits again. draft: true takes a scheduled post back to draft; draft: false with scheduledAt " +
-        `schedules a draft. Posts going out or gone out cannot change.\nLimits per network:\n${limits}`,
+        "each network's limits again. draft: true takes a scheduled post back to draft (and out of the queue); draft: " +
+        "false with scheduledAt schedules a draft; queued: true puts a draft or scheduled post in the queue; queued: " +
+        "false takes a queued post out at the time it has. Posts going out or gone out cannot change. " +
+        `${queue}\nLimits per network:\n${limits}`,
       input: UpdateInput,
       output: Envelope.Data(schemas.post),
       idempotent: true,
