@@ -5,7 +5,7 @@ import { type CallToolResult, ErrorCode, ListToolsRequestSchema } from "@modelco
 import { Cause, Effect, Result, Schema } from "effect"
 import * as z from "zod"
 import { ApiError, SchemaProblems } from "@herald/api"
-import { type Caller, type Tool, ToolFailure } from "./Tools.ts"
+import { type Caller, type Tool, ToolFailure } from "./Tool.ts"
 
 /**
  * One MCP exchange over Streamable HTTP, stateless (architecture.md, "MCP"): a fresh SDK server and transport

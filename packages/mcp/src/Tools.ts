@@ -1,125 +1,19 @@
 import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
-import { ApiError, Envelope, ListQuery, MediaApi, PostsApi, SchemaProblems } from "@herald/api"
-import { Accounts, ErrorShape, Media, Networks, Posts, PostShape } from "@herald/core"
-import { Account, Post, PostStatus, SafeText } from "@herald/domain"
+import { Envelope, ListQuery, MediaApi, PostsApi } from "@herald/api"
+import { Accounts, Media, Networks, Posts, PostShape } from "@herald/core"
+import { Account, Post, PostStatus } from "@herald/domain"
+import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure } from "./Tool.ts"
+
+// What a tool is, for the server and the app's route, which know the tools by this module.
+export { type Caller, type Tool, ToolFailure } from "./Tool.ts"
 
 /**
  * The seven MCP tools (reference, "MCP server"; product.md, "MCP"). Each calls the same core service as its
  * REST twin and answers the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot
  * drift; a failure carries the REST error's `code`, `message` and `details`.
  */
-
-/** A tool's failure: what the REST API would have answered, as a tool result with `isError`. */
-export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
-  code: Schema.Literals(ApiError.codes),
-  message: Schema.String,
-  details: Schema.optionalKey(Schema.Unknown)
-}) {}
-
-/** Who calls: the key's workspace, and the address media links are made under. */
-export interface Caller {
-  readonly workspaceId: string
-  readonly publicUrl: string
-  /** The key's member and role, as for REST: an editor's posts may wait for approval, a viewer only reads. */
-  readonly actor: Posts.Actor
-}
-
-/** A JSON Schema object, as MCP's `inputSchema` and `outputSchema` take it. */
-export type JsonSchemaObject = { readonly type: "object" } & Record<string, unknown>
-
-export interface Annotations {
-  readonly title: string
-  readonly readOnlyHint: boolean
-  readonly destructiveHint: boolean
-  readonly idempotentHint: boolean
-  /** The tools act on Herald, not on the open world (publishing aside, which Herald does later). */
-  readonly openWorldHint: boolean
-}
-
-export interface Tool {
-  readonly name: string
-  readonly title: string
-  readonly description: string
-  readonly inputSchema: JsonSchemaObject
-  readonly outputSchema: JsonSchemaObject
-  readonly annotations: Annotations
-  /** Decodes the arguments, runs the tool and answers its body as JSON (the REST body). */
-  call(args: unknown, caller: Caller): Effect.Effect<Record<string, unknown>, ToolFailure>
-}
-
-/** JSON Schema (draft 2020-12) of the JSON form of a schema, definitions inlined under `$defs`. */
-export const jsonSchemaOf = (schema: Schema.Top, options: { readonly closed?: boolean } = {}): JsonSchemaObject => {
-  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: options.closed === true ? "error" : "ignore" })
-  const definitions = Object.keys(document.definitions).length === 0 ? {} : { $defs: document.definitions }
-  return { ...document.schema, ...definitions } as JsonSchemaObject
-}
-
-const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
-  readonly name: string
-  readonly title: string
-  readonly description: string
-  readonly input: I
-  /** The input's JSON Schema when generating it would not say `type: object` (an empty struct takes any object). */
-  readonly inputSchema?: JsonSchemaObject
-  readonly output: O
-  readonly readOnly?: boolean
-  readonly destructive?: boolean
-  readonly idempotent?: boolean
-  readonly run: (input: I["Type"], caller: Caller) => Effect.Effect<O["Type"], ToolFailure, I["DecodingServices"]>
-}): Tool => {
-  const decode = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
-  const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output as unknown as Schema.Codec<O["Type"], unknown>))
-  return {
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    inputSchema: spec.inputSchema ?? jsonSchemaOf(spec.input, { closed: true }),
-    outputSchema: jsonSchemaOf(spec.output),
-    annotations: {
-      title: spec.title,
-      readOnlyHint: spec.readOnly ?? false,
-      destructiveHint: spec.destructive ?? false,
-      idempotentHint: spec.idempotent ?? false,
-      openWorldHint: false
-    },
-    call: (args, caller) =>
-      (spec.readOnly !== true && caller.actor.role === "viewer"
-        ? Effect.fail(new ToolFailure({ code: "forbidden", message: "This key acts for a viewer, who can read but not change anything" }))
-        : Effect.andThen(
-          checkText(args),
-          decode(args ?? {}, { onExcessProperty: "error", errors: "all" }).pipe(
-            Effect.mapError((error) => {
-              const { details, message } = SchemaProblems.formatSchemaError("Arguments", error)
-              return new ToolFailure({ code: "invalid", message, details })
-            })
-          )
-        )).pipe(
-        Effect.flatMap((input) => spec.run(input, caller) as Effect.Effect<O["Type"], ToolFailure>),
-        Effect.flatMap((output) => Effect.orDie(encode(output))),
-        Effect.map((body) => body as Record<string, unknown>)
-      )
-  }
-}
-
-// Herald's text rule (SafeText) for every tool's arguments, in one place, as the REST API applies it: a NUL or
-// an unpaired surrogate anywhere in them is `invalid`, naming the field.
-const checkText = (args: unknown): Effect.Effect<void, ToolFailure> => {
-  const found = SafeText.find(args)
-  if (found === undefined) return Effect.void
-  const { details, message } = SchemaProblems.formatTextProblem("Arguments", found)
-  return Effect.fail(new ToolFailure({ code: "invalid", message, details }))
-}
-
-const fail = (code: ApiError.Code, error: { readonly message: string }, details?: unknown) =>
-  Effect.fail(new ToolFailure(details === undefined ? { code, message: error.message } : { code, message: error.message, details }))
-
-/** A domain error as the tool error REST would have answered for it (ErrorShape). */
-const domainFailure = (error: ErrorShape.DomainError) => {
-  const { code, details, message } = ErrorShape.of(error)
-  return fail(code, { message }, details)
-}
 
 const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
 
