@@ -47,11 +47,13 @@ export const commonSlots = (plan: Plan, from: Date, count: number) => {
   }
 }
 
-/** The unique violation of the seats' primary key: another transaction took the slot first. */
-export const isSeatTaken = (error: SqlError.SqlError): boolean => {
-  const cause = error.cause as { readonly code?: unknown; readonly constraint?: unknown } | undefined
-  return cause?.code === "23505" && (cause.constraint === undefined || cause.constraint === "queue_seats_pkey")
-}
+/**
+ * The unique violation of the seats' primary key: another transaction took the slot first. The driver
+ * classifies it (`reason`); "unknown" is its name for a violation whose constraint the server did not say.
+ */
+export const isSeatTaken = (error: SqlError.SqlError): boolean =>
+  error.reason._tag === "UniqueViolation" &&
+  (error.reason.constraint === "queue_seats_pkey" || error.reason.constraint === "unknown")
 
 /**
  * The queue's seats: a queued post holds one per account at its slot's instant; the primary key keeps a slot
