@@ -158,8 +158,14 @@ export const upcoming = (schedule: Schedule, timeZone: string, from: Date, count
   for (let offset = -1; out.length < count && offset < 8 * (count + 2); offset++) {
     const midnight = firstDay + offset * day
     const weekday = (new Date(midnight).getUTCDay() + 6) % 7
+    if (byDay[weekday]!.length === 0) continue
+    // Away from a change of offset (a day either side), a slot's instant is its wall-clock time less the one
+    // offset: four readings of the zone per day rather than several per slot. Near a change, each slot is
+    // worked out whole.
+    const offsets = new Set([midnight - day, midnight, midnight + day, midnight + 2 * day].map((at) => offsetAt(timeZone, at)))
+    const steady = offsets.size === 1 ? [...offsets][0]! : undefined
     for (const time of byDay[weekday]!) {
-      const at = firstInstant(timeZone, midnight + time)
+      const at = steady === undefined ? firstInstant(timeZone, midnight + time) : midnight + time - steady
       if (at !== undefined && at >= start) {
         out.push(new Date(at))
         if (out.length === count) break

@@ -133,4 +133,26 @@ describe("QueueSchedule properties", () => {
       { numRuns: 300 }
     )
   })
+
+  // The fast path (one offset for a day away from a change) against working out every slot of every day whole.
+  it("upcoming gives exactly the first instants of every slot, day by day, from `from` on", () => {
+    fc.assert(
+      fc.property(slots, fc.constantFrom(...zones), from, (slotList, zone, start) => {
+        const firstDay = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()) - 2 * 86_400_000
+        const expected: Array<number> = []
+        for (let index = 0; index < 8 * 17; index++) {
+          const midnight = firstDay + index * 86_400_000
+          const weekday = QueueSchedule.days[(new Date(midnight).getUTCDay() + 6) % 7]
+          for (const entry of slotList.filter((s) => s.day === weekday)) {
+            const local = midnight + Number(entry.time.slice(0, 2)) * 3_600_000 + Number(entry.time.slice(3, 5)) * 60_000
+            const at = QueueSchedule.firstInstant(zone, local)
+            if (at !== undefined && at >= start.getTime()) expected.push(at)
+          }
+        }
+        const instants = QueueSchedule.upcoming({ slots: slotList }, zone, start, 15).map((at) => at.getTime())
+        assert.deepStrictEqual(instants, expected.sort((a, b) => a - b).slice(0, 15))
+      }),
+      { numRuns: 300 }
+    )
+  })
 })
