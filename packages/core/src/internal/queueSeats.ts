@@ -106,13 +106,20 @@ export const make = (sql: SqlClient.SqlClient) => {
       const empty = plan.accounts.filter((account) => account.schedule.slots.length === 0)
       if (empty.length > 0) return noSlots(empty)
       const accountIds = plan.accounts.map((account) => account.accountId)
+      // Every seat taken from `from` on, read once: the search then walks the slots in memory, so a create
+      // costs one query however full the queue is.
+      const busy = yield* Effect.map(
+        sql<{ readonly slotAt: Date }>`
+          SELECT DISTINCT slot_at FROM queue_seats WHERE ${sql.in("account_id", accountIds)} AND slot_at >= ${from}
+          ${except === undefined ? sql`` : sql`AND post_id <> ${except}`}`,
+        (rows) => new Set(rows.map((row) => new Date(row.slotAt).getTime()))
+      )
       let cursor = from
       let common = 0
       for (let batch = 0; batch < horizonBatches; batch++) {
         const { scanned, slots } = commonSlots(plan, cursor, batchSize)
         if (scanned === undefined) break
         common += slots.length
-        const busy = yield* taken(accountIds, slots, except)
         const free = slots.find((at) => !busy.has(at.getTime()))
         if (free !== undefined) return { at: free }
         cursor = new Date(scanned.getTime() + 1)
