@@ -18,6 +18,7 @@ import {
   Settings,
   Sessions,
   SignedLinks,
+  Queue,
   QueueSchedules,
   Team,
   TokenRefresh,
@@ -157,6 +158,7 @@ export const layerWith = <E, R>(
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate, disableAfter: settings.webhookDisableAfter }),
         Team.Team.layer,
         QueueSchedules.QueueSchedules.layer,
+        Queue.Queue.layer,
         Sessions.Sessions.layer.pipe(Layer.provideMerge(People.People.layer)),
         Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)

@@ -5,7 +5,7 @@ import { InvitationsApi, MembersApi } from "./MembersApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import * as PostsApi from "./PostsApi.ts"
-import { QueueApi } from "./QueueApi.ts"
+import * as QueueApi from "./QueueApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 import { WorkspaceApi } from "./WorkspaceApi.ts"
 import { ReviewPagesApi, ReviewsApi } from "./ReviewsApi.ts"
@@ -29,7 +29,7 @@ export const makeV1 = (schemas: PostsApi.Schemas) => HttpApi.make("herald-v1")
   .add(MembersApi)
   .add(KeysApi)
   .add(WorkspaceApi)
-  .add(QueueApi)
+  .add(QueueApi.make(schemas))
   .add(ReviewsApi)
   .add(InboxApi)
   .add(SessionsApi)

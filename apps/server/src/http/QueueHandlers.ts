@@ -1,22 +1,82 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Authorization, HeraldApi, QueueApi } from "@herald/api"
-import { QueueSchedules } from "@herald/core"
+import { ApiError, Authorization, HeraldApi, QueueApi } from "@herald/api"
+import { Queue, QueueSchedules } from "@herald/core"
 import { manager } from "../internal/roles.ts"
 import { domainError } from "./ErrorRendering.ts"
 
 const answer = (view: QueueSchedules.View) => ({ data: new QueueApi.QueueScheduleView(view) })
 
-// The queue's posting schedule (docs/queue.md): anyone in the workspace reads it; owners, admins and workspace
-// keys change it, as for the workspace's other settings.
+// The posting queue (docs/queue.md): anyone in the workspace reads its schedule and view; owners, admins and
+// workspace keys change the schedule and move queued posts, as for the workspace's other settings.
 
 export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   api,
   "queue",
   Effect.fnUntraced(function*(handlers) {
     const schedules = yield* QueueSchedules.QueueSchedules
+    const queue = yield* Queue.Queue
     const workspaceId = Effect.map(Authorization.CurrentPrincipal, (principal) => principal.workspaceId)
+    const mover = manager("The queue")
     return handlers
+      .handle("view", ({ query }) =>
+        Effect.gen(function*() {
+          const parsed = QueueApi.parseViewQuery(query)
+          if ("problems" in parsed) {
+            return yield* new ApiError.Invalid({
+              message: parsed.problems.map((problem) => problem.message).join("; "),
+              details: parsed.problems
+            })
+          }
+          const page = yield* queue.view(yield* workspaceId, parsed)
+          return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
+        }).pipe(
+          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("shuffle", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* mover
+          return { data: new QueueApi.QueueMoves(yield* queue.shuffle(principal.workspaceId, payload.accountId)) }
+        }).pipe(
+          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("move", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* mover
+          return { data: yield* queue.move(principal.workspaceId, payload.postId, payload.at) }
+        }).pipe(
+          Effect.catchTags({
+            PostInvalid: (error) => domainError(error),
+            PostNotFound: (error) => domainError(error),
+            PostConflict: (error) => domainError(error)
+          }),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("swap", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* mover
+          return { data: yield* queue.swap(principal.workspaceId, payload.postIds) }
+        }).pipe(
+          Effect.catchTags({
+            PostInvalid: (error) => domainError(error),
+            PostNotFound: (error) => domainError(error),
+            PostConflict: (error) => domainError(error)
+          }),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("rebuild", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* mover
+          return { data: new QueueApi.QueueMoves(yield* queue.rebuild(principal.workspaceId, payload.accountId)) }
+        }).pipe(
+          Effect.catchTags({
+            AccountNotFound: (error) => domainError(error),
+            PostConflict: (error) => domainError(error)
+          }),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("schedule", () =>
         Effect.flatMap(workspaceId, schedules.workspace).pipe(
           Effect.map(answer),

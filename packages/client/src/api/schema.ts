@@ -457,6 +457,91 @@ export interface paths {
         patch: operations["workspace.update"];
         trace?: never;
     };
+    "/api/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Upcoming queue slots by time then account, each with the queued post seated there or none */
+        get: operations["queue.view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queue/shuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shuffle the queue: the queued posts that go to the same accounts trade their times at random (owners, admins and workspace keys) */
+        post: operations["queue.shuffle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queue/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a queued post to another free slot (owners, admins and workspace keys) */
+        post: operations["queue.move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queue/swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Swap the times of two queued posts (owners, admins and workspace keys) */
+        post: operations["queue.swap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queue/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-seat the queued posts, in their order, at the earliest free slots of the schedules as they are now (owners, admins and workspace keys) */
+        post: operations["queue.rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/queue/schedule": {
         parameters: {
             query?: never;
@@ -1135,6 +1220,144 @@ export interface components {
             /** @description True when the account has no schedule of its own and follows the workspace's */
             inherited: boolean;
         };
+        QueueMoves: {
+            /** @description The posts that changed time, each a new version with post.rescheduled */
+            moved: components["schemas"]["QueueMove"][];
+            /** @description How many queued posts kept their time */
+            unchanged: number;
+        };
+        QueueMove: {
+            postId: string;
+            /** @description Its time before */
+            from: string;
+            /** @description Its time now */
+            to: string;
+        };
+        Post: {
+            /** @description The post's id (pst_…) */
+            id: string;
+            /**
+             * @description draft, awaiting_approval, scheduled, publishing, then published, partial (some targets failed) or failed
+             * @enum {string}
+             */
+            status: "draft" | "awaiting_approval" | "scheduled" | "publishing" | "published" | "partial" | "failed";
+            /** @description The text for every target without a platformContent entry for its network */
+            content: string;
+            /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets; {} when none */
+            platformContent: {
+                [key: string]: string;
+            };
+            /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
+            xThread: string[];
+            /** @description Media ids of each xThread follow-up, one list per entry in the same order. Follow-ups carry text only, so every list is empty [] */
+            xThreadMedia: string[][];
+            /**
+             * @description Instagram: a feed post (default) or a story
+             * @enum {string}
+             */
+            instagramFormat: "post" | "story";
+            /** @description TikTok settings for the video; {} when none */
+            tiktok: {
+                /**
+                 * @description Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)
+                 * @enum {string}
+                 */
+                privacy?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                /** @description Viewers may comment */
+                allowComments?: boolean;
+                /** @description Viewers may duet the video */
+                allowDuet?: boolean;
+                /** @description Viewers may stitch the video */
+                allowStitch?: boolean;
+                /** @description The video promotes the creator's own business */
+                yourBrand?: boolean;
+                /** @description The video is paid partnership content (cannot be SELF_ONLY) */
+                brandedContent?: boolean;
+            };
+            /** @description YouTube: the video's title (required for YouTube targets); null when not set */
+            youtubeTitle: string | null;
+            /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
+            youtubeThumbnail: string | null;
+            /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); {} when none, defaults filled */
+            platformOptions: {
+                /** @description bluesky: its own post options, defaults filled; present when the post has options for it */
+                bluesky?: {
+                    /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
+                    thread: string[];
+                };
+                /** @description mastodon: its own post options, defaults filled; present when the post has options for it */
+                mastodon?: {
+                    /**
+                     * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
+                     * @enum {string}
+                     */
+                    visibility: "public" | "unlisted" | "private" | "direct";
+                    /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
+                    spoilerText: string | null;
+                    /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
+                    sensitive: boolean;
+                    /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
+                    language: string | null;
+                    /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
+                    thread: string[];
+                };
+            };
+            /** @description A comment added under the post once it is out (networks that allow it); null for none */
+            firstComment: string | null;
+            /** @description True while the post holds a slot of the posting queue (created or changed with queued: true): its scheduledAt is that slot. Sending scheduledAt, draft: true or queued: false takes it out of the queue */
+            queued: boolean;
+            /** @description When it is to go out (ISO 8601, UTC, milliseconds); null for a draft without a time */
+            scheduledAt: string | null;
+            /** @description When its first target was published (ISO 8601, UTC); null until then */
+            publishedAt: string | null;
+            /** @description When it was created (ISO 8601, UTC) */
+            createdAt: string;
+            /** @description The attached photos and videos, in the order shown */
+            media: components["schemas"]["PostMedia"][];
+            /** @description Each account the post goes to, with its own status, link and error */
+            targets: components["schemas"]["Target"][];
+        };
+        Target: {
+            /** @description The account the post goes to (from the accounts list) */
+            accountId: string;
+            /** @description The account's network: a network key from GET /api/v1/networks */
+            platform: string;
+            /** @description The account's name on its network */
+            username: string;
+            /**
+             * @description pending until the network answers, then published or failed
+             * @enum {string}
+             */
+            status: "pending" | "published" | "failed";
+            /** @description The post's link on the network once published; null before */
+            url: string | null;
+            /** @description Why the network refused it, for a person to read; null unless failed */
+            error: string | null;
+        };
+        PostMedia: {
+            /** @description The upload's id, as sent in mediaIds */
+            id: string;
+            /**
+             * @description A photo or a video
+             * @enum {string}
+             */
+            kind: "image" | "video";
+            /** @description The file under the server's public address, as the networks fetch it */
+            url: string;
+            /** @description A JPEG at most 320 px on its longest side for photos; null for videos */
+            previewUrl: string | null;
+            /** @description The media's alt text (set at upload or by PATCH /api/v1/media/:id), sent to the networks that take it; null when none */
+            alt: string | null;
+        };
+        QueueSeat: {
+            /** @description The slot's instant (ISO 8601, UTC) */
+            at: string;
+            accountId: string;
+            /** @description The queued post seated at this instant for this account; null for a free slot */
+            post: components["schemas"]["Post"] | null;
+            /** @description False when the account's schedule no longer has this slot (it changed since the post was queued); POST /api/v1/queue/rebuild re-seats such posts */
+            inSchedule: boolean;
+        };
         Workspace: {
             id: string;
             name: string;
@@ -1270,122 +1493,6 @@ export interface components {
                 details?: unknown;
                 requestId?: string;
             };
-        };
-        Post: {
-            /** @description The post's id (pst_…) */
-            id: string;
-            /**
-             * @description draft, awaiting_approval, scheduled, publishing, then published, partial (some targets failed) or failed
-             * @enum {string}
-             */
-            status: "draft" | "awaiting_approval" | "scheduled" | "publishing" | "published" | "partial" | "failed";
-            /** @description The text for every target without a platformContent entry for its network */
-            content: string;
-            /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets; {} when none */
-            platformContent: {
-                [key: string]: string;
-            };
-            /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
-            xThread: string[];
-            /** @description Media ids of each xThread follow-up, one list per entry in the same order. Follow-ups carry text only, so every list is empty [] */
-            xThreadMedia: string[][];
-            /**
-             * @description Instagram: a feed post (default) or a story
-             * @enum {string}
-             */
-            instagramFormat: "post" | "story";
-            /** @description TikTok settings for the video; {} when none */
-            tiktok: {
-                /**
-                 * @description Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)
-                 * @enum {string}
-                 */
-                privacy?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
-                /** @description Viewers may comment */
-                allowComments?: boolean;
-                /** @description Viewers may duet the video */
-                allowDuet?: boolean;
-                /** @description Viewers may stitch the video */
-                allowStitch?: boolean;
-                /** @description The video promotes the creator's own business */
-                yourBrand?: boolean;
-                /** @description The video is paid partnership content (cannot be SELF_ONLY) */
-                brandedContent?: boolean;
-            };
-            /** @description YouTube: the video's title (required for YouTube targets); null when not set */
-            youtubeTitle: string | null;
-            /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
-            youtubeThumbnail: string | null;
-            /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); {} when none, defaults filled */
-            platformOptions: {
-                /** @description bluesky: its own post options, defaults filled; present when the post has options for it */
-                bluesky?: {
-                    /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
-                    thread: string[];
-                };
-                /** @description mastodon: its own post options, defaults filled; present when the post has options for it */
-                mastodon?: {
-                    /**
-                     * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
-                     * @enum {string}
-                     */
-                    visibility: "public" | "unlisted" | "private" | "direct";
-                    /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
-                    spoilerText: string | null;
-                    /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
-                    sensitive: boolean;
-                    /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
-                    language: string | null;
-                    /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
-                    thread: string[];
-                };
-            };
-            /** @description A comment added under the post once it is out (networks that allow it); null for none */
-            firstComment: string | null;
-            /** @description True while the post holds a slot of the posting queue (created or changed with queued: true): its scheduledAt is that slot. Sending scheduledAt, draft: true or queued: false takes it out of the queue */
-            queued: boolean;
-            /** @description When it is to go out (ISO 8601, UTC, milliseconds); null for a draft without a time */
-            scheduledAt: string | null;
-            /** @description When its first target was published (ISO 8601, UTC); null until then */
-            publishedAt: string | null;
-            /** @description When it was created (ISO 8601, UTC) */
-            createdAt: string;
-            /** @description The attached photos and videos, in the order shown */
-            media: components["schemas"]["PostMedia"][];
-            /** @description Each account the post goes to, with its own status, link and error */
-            targets: components["schemas"]["Target"][];
-        };
-        Target: {
-            /** @description The account the post goes to (from the accounts list) */
-            accountId: string;
-            /** @description The account's network: a network key from GET /api/v1/networks */
-            platform: string;
-            /** @description The account's name on its network */
-            username: string;
-            /**
-             * @description pending until the network answers, then published or failed
-             * @enum {string}
-             */
-            status: "pending" | "published" | "failed";
-            /** @description The post's link on the network once published; null before */
-            url: string | null;
-            /** @description Why the network refused it, for a person to read; null unless failed */
-            error: string | null;
-        };
-        PostMedia: {
-            /** @description The upload's id, as sent in mediaIds */
-            id: string;
-            /**
-             * @description A photo or a video
-             * @enum {string}
-             */
-            kind: "image" | "video";
-            /** @description The file under the server's public address, as the networks fetch it */
-            url: string;
-            /** @description A JPEG at most 320 px on its longest side for photos; null for videos */
-            previewUrl: string | null;
-            /** @description The media's alt text (set at upload or by PATCH /api/v1/media/:id), sent to the networks that take it; null when none */
-            alt: string | null;
         };
         Network: {
             key: string;
@@ -4399,6 +4506,426 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "queue.view": {
+        parameters: {
+            query?: {
+                accountId?: string;
+                from?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QueueSeat"][];
+                        /** @description Send it as cursor for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "queue.shuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only this account's queue; every connected account's when absent */
+                    accountId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QueueMoves"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "queue.move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A queued post (scheduled or awaiting approval, its time to come) */
+                    postId: string;
+                    /** @description Its new time (ISO 8601 with a zone): an upcoming slot of every account of the post, free for each */
+                    at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Post"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "queue.swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Two queued posts that trade times; each time must be a slot of every account of the other post */
+                    postIds: [
+                        string,
+                        string
+                    ];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Post"][];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "queue.rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only this account's queue; every connected account's when absent */
+                    accountId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QueueMoves"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
                 };
             };
             /** @description Conflict */
