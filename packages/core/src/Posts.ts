@@ -290,9 +290,11 @@ ${
         if (input.queued === true) {
           // The slot is found and taken with the accounts' queue turn held: a racing create waits for this
           // one's commit, then sees its seat (the seats' key is what holds if it did not).
+          // The schedules are read before the turn is taken: it is held for as short a time as can be.
+          const plan = yield* seats.plan(workspaceId, accountIds)
           return yield* sql.withTransaction(Effect.gen(function*() {
             yield* seats.lock(accountIds)
-            const found = yield* seats.earliestFree(yield* seats.plan(workspaceId, accountIds), new Date(now))
+            const found = yield* seats.earliestFree(plan, new Date(now))
             if (!("at" in found)) return yield* new PostInvalid({ problems: [found] })
             const post = yield* insert(found.at, true)
             yield* seats.seat(workspaceId, id, accountIds, found.at)
