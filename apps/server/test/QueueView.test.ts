@@ -209,7 +209,8 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         const offSlot = new Date(new Date(free[2]!).getTime() + 60_000).toISOString()
         const refusals: ReadonlyArray<readonly [unknown, number, string]> = [
           [{ postId: first.id, at: offSlot }, 400, "at"],
-          [{ postId: first.id, at: new Date(Date.now() - hour).toISOString() }, 400, "at"],
+          // A slot of the schedule, yesterday.
+          [{ postId: first.id, at: new Date(Math.floor(Date.now() / hour) * hour - 22 * hour).toISOString() }, 400, "at"],
           [{ postId: first.id, at: "next tuesday" }, 400, "at"],
           [{ postId: first.id, at: second.scheduledAt }, 409, second.id],
           [{ postId: "pst_nobody", at: free[2] }, 404, "pst_nobody"]
