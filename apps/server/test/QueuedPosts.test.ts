@@ -216,26 +216,26 @@ for (const backend of backends()) {
         const create = (body: object) =>
           Effect.map(send("POST", "/posts", { content: "Not queued yet", accountIds: [account], ...body }), (answer) => answer.body.data)
 
+        // 09:00 freed by a DELETE, so a change that gave up the seat would take 09:00 instead of 10:00.
+        const deleted = yield* queue([account!])
         const kept = yield* queue([account!])
+        assert.strictEqual((yield* send("DELETE", `/posts/${deleted.id}`)).status, 200)
+        assert.deepStrictEqual(yield* seatsOf(deleted.id), [])
         const edited = yield* patch(kept.id, { content: "Edited in the queue" })
-        assert.deepInclude(edited, { content: "Edited in the queue", queued: true, scheduledAt: "2027-01-04T09:00:00.000Z" })
-        assert.deepStrictEqual(yield* seatsOf(kept.id), [`${account} 2027-01-04T09:00:00.000Z`])
+        assert.deepInclude(edited, { content: "Edited in the queue", queued: true, scheduledAt: "2027-01-04T10:00:00.000Z" })
+        assert.deepStrictEqual(yield* seatsOf(kept.id), [`${account} 2027-01-04T10:00:00.000Z`])
 
         const scheduled = yield* create({ scheduledAt: "2027-02-01T12:00:00.000Z" })
         assert.deepInclude(yield* patch(scheduled.id, { queued: true }), {
           status: "scheduled",
           queued: true,
-          scheduledAt: "2027-01-04T10:00:00.000Z"
-        })
-        assert.deepStrictEqual(yield* seatsOf(scheduled.id), [`${account} 2027-01-04T10:00:00.000Z`])
+          scheduledAt: "2027-01-04T09:00:00.000Z"
+        }, "the deleted post's seat was freed")
+        assert.deepStrictEqual(yield* seatsOf(scheduled.id), [`${account} 2027-01-04T09:00:00.000Z`])
 
         const draft = yield* create({ draft: true })
         assert.deepInclude(yield* patch(draft.id, { queued: true }), { status: "scheduled", queued: true, scheduledAt: "2027-01-04T11:00:00.000Z" })
         assert.deepStrictEqual(yield* seatsOf(draft.id), [`${account} 2027-01-04T11:00:00.000Z`])
-
-        assert.strictEqual((yield* send("DELETE", `/posts/${kept.id}`)).status, 200)
-        assert.deepStrictEqual(yield* seatsOf(kept.id), [])
-        assert.strictEqual((yield* queue([account!])).scheduledAt, "2027-01-04T09:00:00.000Z", "the deleted post's seat was freed")
       }))
 
     it.effect("PATCH accountIds: the slot is kept while free for the new accounts, else the earliest free for all", () =>
@@ -251,20 +251,21 @@ for (const backend of backends()) {
         const nine = yield* queue([a!])
         const ten = yield* queue([a!])
         const eleven = yield* queue([a!])
-        // c holds 09:00 and 10:00 of its own.
+        // c holds 09:00 and 10:00 of its own; a's 09:00 is freed, so a post that gave up its seat would take it.
         yield* queue([c!])
         yield* queue([c!])
+        assert.strictEqual((yield* send("DELETE", `/posts/${nine.id}`)).status, 200)
 
-        const kept = yield* widen(nine.id, [a!, b!])
-        assert.deepInclude(kept, { queued: true, scheduledAt: "2027-01-04T09:00:00.000Z" })
-        assert.deepStrictEqual(yield* seatsOf(nine.id), [`${a} 2027-01-04T09:00:00.000Z`, `${b} 2027-01-04T09:00:00.000Z`])
+        const kept = yield* widen(eleven.id, [a!, b!])
+        assert.deepInclude(kept, { queued: true, scheduledAt: "2027-01-04T11:00:00.000Z" })
+        assert.deepStrictEqual(yield* seatsOf(eleven.id), [`${a} 2027-01-04T11:00:00.000Z`, `${b} 2027-01-04T11:00:00.000Z`])
 
-        // 10:00 is c's; 09:00 and 11:00 are a's: 12:00 is the first free for both.
+        // 09:00 and 10:00 are c's, 11:00 is a's: 12:00 is the first free for both.
         const moved = yield* widen(ten.id, [a!, c!])
         assert.deepInclude(moved, { queued: true, scheduledAt: "2027-01-04T12:00:00.000Z" })
         assert.deepStrictEqual(yield* seatsOf(ten.id), [`${a} 2027-01-04T12:00:00.000Z`, `${c} 2027-01-04T12:00:00.000Z`])
-        assert.deepStrictEqual(yield* seatsOf(eleven.id), [`${a} 2027-01-04T11:00:00.000Z`])
         // a's 10:00 was given up.
+        assert.strictEqual((yield* queue([a!])).scheduledAt, "2027-01-04T09:00:00.000Z")
         assert.strictEqual((yield* queue([a!])).scheduledAt, "2027-01-04T10:00:00.000Z")
       }))
 
