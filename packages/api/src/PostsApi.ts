@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
+import * as EmptyBody from "./internal/emptyBody.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
@@ -209,7 +210,7 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
   }).annotate(OpenApi.Summary, "Submit a draft with a time for approval (post.submitted)"),
   HttpApiEndpoint.post("approve", "/posts/:id/approve", {
     params: { id: Schema.String },
-    payload: Approve,
+    payload: EmptyBody.orEmpty(Approve),
     success: Data(schemas.post),
     error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Approve a post awaiting approval: it is scheduled, or goes out now if its time has passed"),

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { QueueSchedule } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
+import * as EmptyBody from "./internal/emptyBody.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 import type * as PostsApi from "./PostsApi.ts"
 
@@ -89,7 +90,7 @@ export const make = (schemas: PostsApi.Schemas) => HttpApiGroup.make("queue").ad
     "Upcoming queue slots by time then account, each with the queued post seated there or none"
   ),
   HttpApiEndpoint.post("shuffle", "/queue/shuffle", {
-    payload: QueueScope,
+    payload: EmptyBody.orEmpty(QueueScope),
     success: Data(QueueMoves),
     error: [ForbiddenResponse, NotFoundResponse]
   }).annotate(
@@ -107,7 +108,7 @@ export const make = (schemas: PostsApi.Schemas) => HttpApiGroup.make("queue").ad
     error: [ForbiddenResponse, InvalidResponse, NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Swap the times of two queued posts (owners, admins and workspace keys)"),
   HttpApiEndpoint.post("rebuild", "/queue/rebuild", {
-    payload: QueueScope,
+    payload: EmptyBody.orEmpty(QueueScope),
     success: Data(QueueMoves),
     error: [ForbiddenResponse, NotFoundResponse, ConflictResponse]
   }).annotate(

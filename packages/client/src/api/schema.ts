@@ -2679,7 +2679,7 @@ export interface operations {
                 "application/json": {
                     /** @description A note for the author, carried by post.approved */
                     note?: string;
-                };
+                } | null;
             };
         };
         responses: {
@@ -4623,7 +4623,7 @@ export interface operations {
                 "application/json": {
                     /** @description Only this account's queue; every connected account's when absent */
                     accountId?: string;
-                };
+                } | null;
             };
         };
         responses: {
@@ -4877,7 +4877,7 @@ export interface operations {
                 "application/json": {
                     /** @description Only this account's queue; every connected account's when absent */
                     accountId?: string;
-                };
+                } | null;
             };
         };
         responses: {
