@@ -6,9 +6,13 @@ import { api, setCsrfToken, unwrap } from "./api/client.ts"
 import { remember, sessionQuery, useSession } from "./api/session.ts"
 import {
   AccountsIcon,
+  ApprovalsIcon,
+  CalendarIcon,
   CloseIcon,
+  InboxIcon,
   KeyIcon,
   MenuIcon,
+  NewPostIcon,
   SignOutIcon,
   TeamIcon,
   UserIcon,
@@ -42,6 +46,10 @@ export const Shell = () => {
       </header>
       <nav id="navigation" className={`sidenav${navigationOpen ? " sidenav-open" : ""}`} aria-label="Main">
         <ul>
+          <NavItem to="/posts/new" icon={<NewPostIcon />}>New post</NavItem>
+          <NavItem to="/calendar" icon={<CalendarIcon />}>Calendar</NavItem>
+          <NavItem to="/approvals" icon={<ApprovalsIcon />}>Approvals</NavItem>
+          <NavItem to="/inbox" icon={<InboxIcon />}>Inbox</NavItem>
           <NavItem to="/accounts" icon={<AccountsIcon />}>Accounts</NavItem>
         </ul>
         <p className="sidenav-heading" id="settings-heading">Settings</p>
@@ -60,7 +68,16 @@ export const Shell = () => {
 }
 
 const NavItem = ({ to, icon, children }: {
-  readonly to: "/accounts" | "/settings/api-keys" | "/settings/webhooks" | "/settings/team" | "/settings/workspace"
+  readonly to:
+    | "/posts/new"
+    | "/calendar"
+    | "/approvals"
+    | "/inbox"
+    | "/accounts"
+    | "/settings/api-keys"
+    | "/settings/webhooks"
+    | "/settings/team"
+    | "/settings/workspace"
   readonly icon: ReactNode
   readonly children: string
 }) => (

@@ -6,8 +6,13 @@ import { Coming } from "./components/Page.tsx"
 import { Shell } from "./Shell.tsx"
 import { AccountsPage } from "./pages/AccountsPage.tsx"
 import { ApiKeysPage } from "./pages/ApiKeysPage.tsx"
+import { ApprovalsPage } from "./pages/ApprovalsPage.tsx"
+import { CalendarPage } from "./pages/CalendarPage.tsx"
+import { ComposerPage } from "./pages/ComposerPage.tsx"
+import { InboxPage } from "./pages/InboxPage.tsx"
 import { InvitationPage } from "./pages/InvitationPage.tsx"
 import { LinkPage } from "./pages/LinkPage.tsx"
+import { PostPage } from "./pages/PostPage.tsx"
 import { ProfilePage } from "./pages/ProfilePage.tsx"
 import { ResetPage } from "./pages/ResetPage.tsx"
 import { SetPasswordPage } from "./pages/SetPasswordPage.tsx"
@@ -80,6 +85,12 @@ const home = createRoute({
   }
 })
 const accounts = createRoute({ getParentRoute: () => shell, path: "accounts", component: AccountsPage })
+const calendar = createRoute({ getParentRoute: () => shell, path: "calendar", component: CalendarPage })
+export const newPost = createRoute({ getParentRoute: () => shell, path: "posts/new", component: ComposerPage })
+export const post = createRoute({ getParentRoute: () => shell, path: "posts/$id", component: PostPage })
+export const editPost = createRoute({ getParentRoute: () => shell, path: "posts/$id/edit", component: ComposerPage })
+const approvals = createRoute({ getParentRoute: () => shell, path: "approvals", component: ApprovalsPage })
+const inbox = createRoute({ getParentRoute: () => shell, path: "inbox", component: InboxPage })
 const apiKeys = createRoute({ getParentRoute: () => shell, path: "settings/api-keys", component: ApiKeysPage })
 const webhooks = createRoute({ getParentRoute: () => shell, path: "settings/webhooks", component: WebhooksPage })
 export const webhook = createRoute({ getParentRoute: () => shell, path: "settings/webhooks/$id", component: WebhookPage })
@@ -93,7 +104,7 @@ const routeTree = root.addChildren([
   reset,
   invitation,
   setPassword,
-  shell.addChildren([home, accounts, apiKeys, webhooks, webhook, team, workspace, profile])
+  shell.addChildren([home, accounts, calendar, newPost, post, editPost, approvals, inbox, apiKeys, webhooks, webhook, team, workspace, profile])
 ])
 
 export const makeRouter = (queryClient: QueryClient) =>

@@ -1,0 +1,4 @@
+import { Coming } from "../components/Page.tsx"
+
+// Being built (issue 18): the route and its navigation entry exist so the page's owner changes this file only.
+export const ComposerPage = () => <Coming title="New post"><p>This page is being built.</p></Coming>
