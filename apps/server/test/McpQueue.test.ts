@@ -26,21 +26,27 @@ const success = (result: CallToolResult) => {
   return result.structuredContent as any
 }
 
-// Every hour of every day, so whatever the clock says the next slots are the next whole hours (UTC, the
-// workspace's default zone).
-const hourly: QueueSchedule.Schedule = {
-  slots: QueueSchedule.days.flatMap((day) => Array.from({ length: 24 }, (_, hour) => ({ day, time: `${String(hour).padStart(2, "0")}:00` })))
+/**
+ * Every whole hour of every day but the current and the next (UTC, the workspace's default zone): whatever the
+ * clock says, the first slot is over an hour away, so no queued post falls due and goes out while a test looks.
+ */
+const hourly = (): QueueSchedule.Schedule => {
+  const current = new Date().getUTCHours()
+  const hours = Array.from({ length: 24 }, (_, hour) => hour).filter((hour) => hour !== current && hour !== (current + 1) % 24)
+  return { slots: QueueSchedule.days.flatMap((day) => hours.map((hour) => ({ day, time: `${String(hour).padStart(2, "0")}:00` }))) }
 }
 
 /** The schedule's next `count` slots from `from`, as the API writes times. */
-const nextSlots = (from: Date, count: number) => QueueSchedule.upcoming(hourly, "UTC", from, count).map((at) => at.toISOString())
+const nextSlots = (schedule: QueueSchedule.Schedule, from: Date, count: number) =>
+  QueueSchedule.upcoming(schedule, "UTC", from, count).map((at) => at.toISOString())
 
 for (const backend of backends()) {
   layer(serverLayer({}, Packages.all, backend), { timeout: 120_000, excludeTestServices: true })(`mcp queue on ${backend.name}`, (it) => {
     it.effect("create_post with queued: true takes the earliest slot free for every account, as REST answers it", () =>
       Effect.scoped(Effect.gen(function*() {
         const { accounts, base, key, send } = yield* setup(["x", "linkedin"])
-        assert.strictEqual((yield* send("PUT", "/queue/schedule", hourly)).status, 200)
+        const schedule = hourly()
+        assert.strictEqual((yield* send("PUT", "/queue/schedule", schedule)).status, 200)
         const client = yield* connect(base, key.key)
         // Listed first, so the SDK client checks every structured result against its tool's outputSchema.
         yield* Effect.promise(() => client.listTools())
@@ -52,8 +58,8 @@ for (const backend of backends()) {
           queued: true
         })).data
         assert.deepInclude(both, { queued: true, status: "scheduled" })
-        // The next whole hour, or the one after if the clock passed an hour while the call ran.
-        const slots = nextSlots(before, 3)
+        // The first slot, or the one after if the clock passed an hour while the call ran.
+        const slots = nextSlots(schedule, before, 3)
         assert.include(slots.slice(0, 2), both.scheduledAt)
         assert.deepStrictEqual(both, (yield* send("GET", `/posts/${both.id}`)).body.data)
 
@@ -72,7 +78,8 @@ for (const backend of backends()) {
     it.effect("update_post queues a draft, and a scheduledAt pins it out of the queue", () =>
       Effect.scoped(Effect.gen(function*() {
         const { accounts, base, key, send } = yield* setup(["x"])
-        assert.strictEqual((yield* send("PUT", "/queue/schedule", hourly)).status, 200)
+        const schedule = hourly()
+        assert.strictEqual((yield* send("PUT", "/queue/schedule", schedule)).status, 200)
         const client = yield* connect(base, key.key)
         yield* Effect.promise(() => client.listTools())
         const draft = success(yield* call(client, "create_post", { content: "A draft", accountIds: [accounts.x], draft: true })).data
@@ -81,7 +88,7 @@ for (const backend of backends()) {
         const before = new Date()
         const queued = success(yield* call(client, "update_post", { id: draft.id, queued: true })).data
         assert.deepInclude(queued, { queued: true, status: "scheduled" })
-        assert.include(nextSlots(before, 2), queued.scheduledAt)
+        assert.include(nextSlots(schedule, before, 2), queued.scheduledAt)
 
         const pinnedAt = new Date(Date.parse(queued.scheduledAt) + 90 * 60_000).toISOString()
         const pinned = success(yield* call(client, "update_post", { id: draft.id, scheduledAt: pinnedAt })).data
@@ -115,6 +122,92 @@ for (const backend of backends()) {
         assert.strictEqual((yield* send("GET", `/posts/${draft.id}`)).body.data.status, "draft")
       })))
 
+    it.effect("get_queue answers the upcoming slots as GET /queue does: free ones with post null, none without a schedule", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { accounts, base, key, send } = yield* setup(["x"])
+        const client = yield* connect(base, key.key)
+        yield* Effect.promise(() => client.listTools())
+        const from = new Date().toISOString()
+
+        const none = success(yield* call(client, "get_queue", { from }))
+        assert.deepStrictEqual(none, { data: [], nextCursor: null })
+        assert.deepStrictEqual(none, (yield* send("GET", `/queue?from=${from}`)).body)
+
+        const schedule = hourly()
+        assert.strictEqual((yield* send("PUT", "/queue/schedule", schedule)).status, 200)
+        const free = success(yield* call(client, "get_queue", { from, limit: 3 }))
+        assert.deepStrictEqual(
+          free.data,
+          nextSlots(schedule, new Date(from), 3).map((at) => ({ at, accountId: accounts.x, post: null, inSchedule: true }))
+        )
+        assert.isString(free.nextCursor)
+        assert.deepStrictEqual(free, (yield* send("GET", `/queue?from=${from}&limit=3`)).body)
+      })))
+
+    it.effect("get_queue shows a queued post in its slot for each of its accounts, a page at a time", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { accounts, base, key, send } = yield* setup(["x", "linkedin"])
+        const schedule = hourly()
+        assert.strictEqual((yield* send("PUT", "/queue/schedule", schedule)).status, 200)
+        const client = yield* connect(base, key.key)
+        yield* Effect.promise(() => client.listTools())
+        const from = new Date().toISOString()
+        const both = success(yield* call(client, "create_post", {
+          content: "In the queue",
+          accountIds: [accounts.x, accounts.linkedin],
+          queued: true
+        })).data
+        const xOnly = success(yield* call(client, "create_post", { content: "x next", accountIds: [accounts.x], queued: true })).data
+
+        // Two accounts, ordered by instant then account id: the shared slot twice, then the next one twice.
+        const [first, second] = [accounts.x, accounts.linkedin].sort()
+        const page = success(yield* call(client, "get_queue", { from, limit: 3 }))
+        const rest = (yield* send("GET", `/queue?from=${from}&limit=3`)).body
+        assert.deepStrictEqual(page, rest)
+        const summary = (items: ReadonlyArray<any>) =>
+          items.map((item) => ({ at: item.at, accountId: item.accountId, postId: item.post?.id ?? null, inSchedule: item.inSchedule }))
+        const seat = (at: string, accountId: string) => ({
+          at,
+          accountId,
+          postId: at === both.scheduledAt ? both.id : accountId === accounts.x ? xOnly.id : null,
+          inSchedule: true
+        })
+        assert.deepStrictEqual(summary(page.data), [
+          seat(both.scheduledAt, first!),
+          seat(both.scheduledAt, second!),
+          seat(xOnly.scheduledAt, first!)
+        ])
+        // The post is the full post, as get_post answers it.
+        assert.deepStrictEqual(page.data[0].post, success(yield* call(client, "get_post", { id: both.id })).data)
+
+        const next = success(yield* call(client, "get_queue", { from, limit: 3, cursor: page.nextCursor }))
+        assert.deepStrictEqual(next, (yield* send("GET", `/queue?from=${from}&limit=3&cursor=${page.nextCursor}`)).body)
+        assert.deepStrictEqual(summary(next.data)[0], seat(xOnly.scheduledAt, second!))
+
+        // One account's queue.
+        const xQueue = success(yield* call(client, "get_queue", { accountId: accounts.x, from, limit: 2 }))
+        assert.deepStrictEqual(summary(xQueue.data), [seat(both.scheduledAt, accounts.x!), seat(xOnly.scheduledAt, accounts.x!)])
+      })))
+
+    it.effect("get_queue refuses a bad from, limit or cursor as invalid naming it, and an unknown account as not_found", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { base, key, send } = yield* setup([])
+        const client = yield* connect(base, key.key)
+        for (const [args, field] of [
+          [{ from: "tomorrow" }, "from"],
+          [{ cursor: "bm90IG9uZQ" }, "cursor"],
+          [{ limit: 101 }, "limit"],
+          [{ limit: 0 }, "limit"]
+        ] as const) {
+          const refused = failure(yield* call(client, "get_queue", args))
+          assert.strictEqual(refused.code, "invalid", field)
+          assert.deepStrictEqual(refused.details?.map((detail) => detail.field), [field])
+        }
+        const missing = failure(yield* call(client, "get_queue", { accountId: "acc_0000000000000000000000" }))
+        assert.strictEqual(missing.code, "not_found")
+        assert.strictEqual(missing.message, (yield* send("GET", "/queue?accountId=acc_0000000000000000000000")).body.error.message)
+      })))
+
     it.effect("the instructions and the post tools' descriptions say how the queue works", () =>
       Effect.scoped(Effect.gen(function*() {
         const { base, key } = yield* setup([])
@@ -132,7 +225,13 @@ for (const backend of backends()) {
           assert.include(description, "free for every one of its accounts", name)
           assert.include(description, "Sending scheduledAt later pins the post", name)
           assert.include(description, "PUT /api/v1/queue/schedule", name)
+          assert.include(description, "get_queue lists the upcoming slots", name)
         }
+        assert.include(instructions, "get_queue lists the upcoming slots")
+        const getQueue = tools.find((tool) => tool.name === "get_queue")!
+        assert.deepInclude(getQueue.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true })
+        assert.deepStrictEqual(Object.keys(getQueue.inputSchema.properties ?? {}).sort(), ["accountId", "cursor", "from", "limit"])
+        assert.deepInclude(getQueue.inputSchema.properties!.limit, { type: "integer", minimum: 1, maximum: 100 })
       })))
   })
 }

@@ -22,7 +22,8 @@ export const instructions = (networks: ReadonlyArray<{ readonly name: string }>)
   "scheduledAt, publishNow, queued or draft, and checks each network's limits (listed in its description) at once. " +
   "queued: true adds the post to the queue: it takes the earliest slot of the weekly posting schedule that is free " +
   "for every one of its accounts, and a later scheduledAt pins it. A queue without slots is refused; the schedule " +
-  "is set with the REST API (PUT /api/v1/queue/schedule) or in the console. " +
+  "is set with the REST API (PUT /api/v1/queue/schedule) or in the console; get_queue lists the upcoming slots " +
+  "and the post in each. " +
   "Images go up with upload_image first; their ids go in mediaIds. get_post shows how each target went."
 
 const listed = (names: ReadonlyArray<string>) =>

@@ -1,8 +1,8 @@
 import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
-import { Envelope, ListQuery, MediaApi, PostsApi } from "@herald/api"
-import { Accounts, Media, Networks, Posts, PostShape } from "@herald/core"
+import { Envelope, ListQuery, MediaApi, PostsApi, QueueApi } from "@herald/api"
+import { Accounts, Media, Networks, Posts, PostShape, Queue } from "@herald/core"
 import { Account, Post, PostStatus } from "@herald/domain"
 import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure } from "./Tool.ts"
 
@@ -10,7 +10,7 @@ import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure }
 export { type Caller, type Tool, ToolFailure } from "./Tool.ts"
 
 /**
- * The seven MCP tools (reference, "MCP server"; product.md, "MCP"). Each calls the same core service as its
+ * The MCP tools: the reference's seven ("MCP server"; product.md, "MCP") and get_queue. Each calls the same core service as its
  * REST twin and answers the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot
  * drift; a failure carries the REST error's `code`, `message` and `details`.
  */
@@ -21,11 +21,12 @@ const timing = "Timing: send exactly one of scheduledAt (an ISO 8601 time with a
   "publishNow: true, queued: true, or draft: true."
 
 // How the queue works, said once for both tools that write posts (docs/queue.md).
-const queue = "The queue: queued: true schedules the post at the earliest slot of the weekly posting schedule (the " +
+const howTheQueueWorks = "The queue: queued: true schedules the post at the earliest slot of the weekly posting schedule (the " +
   "workspace's, or an account's own) that is free for every one of its accounts; a slot holds one queued post per " +
   "account. The answer has queued: true and that slot as scheduledAt, and the post keeps it through other changes. " +
   "Sending scheduledAt later pins the post at that time (queued becomes false). A queue with no slots is refused " +
-  "as invalid: set the schedule with the REST API (PUT /api/v1/queue/schedule) or in the console."
+  "as invalid: set the schedule with the REST API (PUT /api/v1/queue/schedule) or in the console. get_queue lists " +
+  "the upcoming slots and the post in each."
 
 const ListPostsInput = Schema.Struct({
   from: Schema.optionalKey(Schema.String.annotate({
@@ -39,6 +40,21 @@ const ListPostsInput = Schema.Struct({
   limit: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
       description: "Posts per page, 1 to 100 (20 by default)"
+    })
+  ),
+  cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
+})
+
+const GetQueueInput = Schema.Struct({
+  accountId: Schema.optionalKey(Schema.String.annotate({
+    description: "Only this account's queue (an id from list_accounts); every connected account's when absent"
+  })),
+  from: Schema.optionalKey(Schema.String.annotate({
+    description: "Slots at or after this time (ISO 8601 with a zone); now when absent"
+  })),
+  limit: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
+      description: "Slots per page, 1 to 100 (20 by default); each account's slot at an instant is one"
     })
   ),
   cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
@@ -73,6 +89,7 @@ export const make = Effect.gen(function*() {
   const accounts = yield* Accounts.Accounts
   const media = yield* Media.Media
   const networks = yield* Networks.Networks
+  const queue = yield* Queue.Queue
   const limits = networkLimits(networks.all)
   // The post's wire forms as the installed networks shape them, as for REST.
   const shape = PostShape.make(networks.all)
@@ -134,7 +151,7 @@ export const make = Effect.gen(function*() {
       name: "create_post",
       title: "Create a post",
       description: "Creates a post for one or more accounts: a draft, scheduled for a time, added to the queue, or " +
-        `published now. ${timing} ${queue} ` +
+        `published now. ${timing} ${howTheQueueWorks} ` +
         "Each network's limits are checked at once; a post over one is refused with a message naming the network, " +
         "the limit and the actual size. Images come from upload_image (their ids go in mediaIds).\n" +
         `Limits per network:\n${limits}`,
@@ -149,7 +166,7 @@ export const make = Effect.gen(function*() {
         "each network's limits again. draft: true takes a scheduled post back to draft (and out of the queue); draft: " +
         "false with scheduledAt schedules a draft; queued: true puts a draft or scheduled post in the queue; queued: " +
         "false takes a queued post out at the time it has. Posts going out or gone out cannot change. " +
-        `${queue}\nLimits per network:\n${limits}`,
+        `${howTheQueueWorks}\nLimits per network:\n${limits}`,
       input: UpdateInput,
       output: Envelope.Data(schemas.post),
       idempotent: true,
@@ -176,6 +193,31 @@ export const make = Effect.gen(function*() {
           posts.remove(caller.workspaceId, input.id, mcpRestriction("delete_post")),
           { data: new PostsApi.Deleted({ id: input.id, deleted: true }) }
         ))
+    }),
+    define({
+      name: "get_queue",
+      title: "Get the queue",
+      description: "The posting queue's upcoming slots in time order (then by account), one per account and slot, " +
+        "each with the queued post seated there or post: null for a free slot; from the weekly schedule of each " +
+        "account (its own, or the workspace's). inSchedule: false marks a queued post whose time is no longer a slot " +
+        "(the schedule changed since). Pass nextCursor back as cursor for the next page. Accounts without slots have " +
+        "none listed: the schedule is set with the REST API (PUT /api/v1/queue/schedule) or in the console.",
+      input: GetQueueInput,
+      output: Envelope.Page(QueueApi.QueueSeat(schemas.post)),
+      readOnly: true,
+      idempotent: true,
+      run: (input, caller) =>
+        Effect.gen(function*() {
+          const { limit, ...rest } = input
+          const parsed = QueueApi.parseViewQuery({ ...rest, ...(limit === undefined ? {} : { limit: String(limit) }) })
+          if ("problems" in parsed) {
+            return yield* fail("invalid", { message: parsed.problems.map((problem) => problem.message).join("; ") }, parsed.problems)
+          }
+          const page = yield* queue.view(caller.workspaceId, parsed).pipe(
+            Effect.catchTags({ AccountNotFound: domainFailure, SqlError: Effect.die })
+          )
+          return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
+        })
     }),
     define({
       name: "upload_image",
