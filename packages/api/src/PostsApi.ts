@@ -4,6 +4,7 @@ import { Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
 import * as EmptyBody from "./internal/emptyBody.ts"
+import * as PostValidation from "./PostValidation.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
@@ -172,6 +173,13 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
     success: Data(schemas.post),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Create a post: a draft, scheduled for a time, or published now"),
+  HttpApiEndpoint.post("validate", "/posts/validate", {
+    payload: schemas.create,
+    success: Data(PostValidation.Validation)
+  }).annotate(OpenApi.Summary, "Check a create's body by create's rules without saving: its problems, each network's count and version")
+    .annotate(OpenApi.Description, "Takes the body POST /api/v1/posts takes and answers 200 with every problem create would " +
+      "answer for it (valid: false) or none (valid: true); nothing is saved and an Idempotency-Key is ignored. A body " +
+      "that is not a post request is invalid (400), as for create. queued: true is checked without finding a slot."),
   HttpApiEndpoint.get("list", "/posts", {
     query: {
       from: Schema.optional(Schema.String.annotate({

@@ -6,6 +6,7 @@ import * as Ids from "./Ids.ts"
 import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
 import { scheduledTime } from "./internal/postRules.ts"
+import { makeValidate, type Validation } from "./internal/postValidate.ts"
 import * as QueueSeats from "./internal/queueSeats.ts"
 import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
@@ -20,6 +21,8 @@ export class PostInvalid extends Schema.TaggedError<PostInvalid>()("PostInvalid"
     return this.problems.map((problem) => problem.message).join("; ")
   }
 }
+
+export type { NetworkCheck, TextCount, Validation, VersionSummary } from "./internal/postValidate.ts"
 
 export class PostNotFound extends Schema.TaggedError<PostNotFound>()("PostNotFound", { postId: Schema.String }) {
   override get message() {
@@ -100,6 +103,8 @@ const refused = (postId: string, status: string, only: Restriction) =>
 
 export class Posts extends Context.Service<Posts, {
   create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
+  /** A create checked by the same rules and not saved: its problems, and each network's count and version. */
+  validate(workspaceId: string, input: CreateInput): Effect.Effect<Validation, SqlError.SqlError>
   get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
   list(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<Post.Post>
@@ -162,6 +167,7 @@ export class Posts extends Context.Service<Posts, {
       const shape = PostShape.make(networks.all)
       const check = makeCheck(sql, networks, baseUrl, shape)
       const seats = QueueSeats.make(sql)
+      const validate = makeValidate(check, networks)
 
       const writeParts = Effect.fnUntraced(function*(
         id: string,
@@ -577,7 +583,7 @@ ${
         }))
       })
 
-      return Posts.of({ create, get, list, remove, update, retry, submit, approve, requestChanges })
+      return Posts.of({ create, validate, get, list, remove, update, retry, submit, approve, requestChanges })
     })
   )
 }

@@ -24,6 +24,11 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
           Effect.catchTag("PostInvalid", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
+      .handle("validate", ({ payload }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.validate(workspaceId, payload)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),

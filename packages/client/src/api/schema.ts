@@ -105,6 +105,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a create's body by create's rules without saving: its problems, each network's count and version
+         * @description Takes the body POST /api/v1/posts takes and answers 200 with every problem create would answer for it (valid: false) or none (valid: true); nothing is saved and an Idempotency-Key is ignored. A body that is not a post request is invalid (400), as for create. queued: true is checked without finding a slot.
+         */
+        post: operations["posts.validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts/{id}": {
         parameters: {
             query?: never;
@@ -1494,6 +1514,49 @@ export interface components {
                 requestId?: string;
             };
         };
+        PostValidation: {
+            /** @description true when create would accept this body */
+            valid: boolean;
+            /** @description Every problem create would answer for this body (its invalid answer's details), in the same order */
+            problems: {
+                /** @description The request field the problem is about, as create's invalid answer names it in details (content, platformContent.<network>, mediaIds.1, accountIds, scheduledAt, an option field) */
+                field: string;
+                /** @description The whole sentence, as create's invalid answer says it */
+                message: string;
+                /** @description The network whose rule it is, when one network's */
+                network?: string;
+            }[];
+            /** @description One entry per network the post goes to, in the order of its first account */
+            networks: {
+                network: string;
+                /** @description The request's accounts on this network */
+                accountIds: string[];
+                /** @description The length of the text this network is sent, by its own counter (see GET /api/v1/networks) */
+                text: {
+                    /** @description The text's length as the network counts it */
+                    used: number;
+                    /** @description The most the network takes; for accounts on servers with limits of their own, the smallest of theirs */
+                    max: number;
+                    /** @enum {string} */
+                    counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon";
+                };
+                /** @description The post as this network's adapter would be sent it */
+                version: {
+                    /** @description The text: the network's platformContent override, or content */
+                    text: string;
+                    /** @description Follow-up posts after the first, in order */
+                    thread: string[];
+                    /** @description The form of post, as the network's limits name it (post, story, ...) */
+                    format: string;
+                    title: string | null;
+                    /** @description The thumbnail's media id, where the network takes one */
+                    thumbnail: string | null;
+                    firstComment: string | null;
+                    /** @description Media ids in the order they are sent */
+                    media: string[];
+                };
+            }[];
+        };
         Network: {
             key: string;
             name: string;
@@ -2149,6 +2212,151 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Post"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "posts.validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The text for every target, unless platformContent has an entry for the target's network. May be empty only when every target has an override or its network takes a post of media alone */
+                    content?: string;
+                    /** @description Ids of uploaded media (images or videos), in the order they are shown */
+                    mediaIds?: string[];
+                    /** @description When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. Not more than 60 s in the past (use publishNow) */
+                    scheduledAt?: string;
+                    /** @description true puts the post in the posting queue: it is scheduled at the earliest slot of the weekly schedule (GET /api/v1/queue/schedule) that is free for every one of its accounts, and keeps it through other changes. In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too */
+                    queued?: boolean;
+                    /** @description Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that network's targets */
+                    platformContent?: {
+                        [key: string]: string;
+                    };
+                    /** @description A comment Herald adds under the post once it is out (networks that allow it); null for none */
+                    firstComment?: string | null;
+                    /** @description Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats */
+                    accountIds: string[];
+                    /** @description true publishes the post at once */
+                    publishNow?: boolean;
+                    /** @description true saves the post as a draft; nothing is published */
+                    draft?: boolean;
+                    /** @description Follow-up posts (text only) that turn the X version into a thread, in order; [] when none */
+                    xThread?: string[];
+                    /**
+                     * @description Instagram: a feed post (default) or a story
+                     * @enum {string}
+                     */
+                    instagramFormat?: "post" | "story";
+                    /** @description TikTok settings for the video; {} when none */
+                    tiktok?: {
+                        /**
+                         * @description Who may watch: one of the privacy levels the creator's account offers (PUBLIC_TO_EVERYONE by default)
+                         * @enum {string}
+                         */
+                        privacy?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                        /** @description Viewers may comment */
+                        allowComments?: boolean;
+                        /** @description Viewers may duet the video */
+                        allowDuet?: boolean;
+                        /** @description Viewers may stitch the video */
+                        allowStitch?: boolean;
+                        /** @description The video promotes the creator's own business */
+                        yourBrand?: boolean;
+                        /** @description The video is paid partnership content (cannot be SELF_ONLY) */
+                        brandedContent?: boolean;
+                    };
+                    /** @description YouTube: the video's title (required for YouTube targets); null when not set */
+                    youtubeTitle?: string | null;
+                    /** @description YouTube: the media id of an uploaded image to use as the thumbnail; null for none */
+                    youtubeThumbnail?: string | null;
+                    /** @description Options of the networks whose options are not top-level fields, one object per network key (bluesky, mastodon); its fields are the network's own, described below. A patch replaces a network's object as a whole */
+                    platformOptions?: {
+                        /** @description bluesky: its own post options; a field left out takes its default */
+                        bluesky?: {
+                            /** @description Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none */
+                            thread?: string[];
+                        };
+                        /** @description mastodon: its own post options; a field left out takes its default */
+                        mastodon?: {
+                            /**
+                             * @description Who sees the status: public (default), unlisted (not in public timelines), private (followers only) or direct (only the accounts it mentions); the thread's replies and the first comment get the same
+                             * @enum {string}
+                             */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
+                            /** @description A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none */
+                            spoilerText?: string | null;
+                            /** @description Hides the status's media behind a warning (always so when a content warning is set); default false */
+                            sensitive?: boolean;
+                            /** @description The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess */
+                            language?: string | null;
+                            /** @description Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none */
+                            thread?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostValidation"];
                     };
                 };
             };

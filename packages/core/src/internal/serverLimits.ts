@@ -1,5 +1,5 @@
 import { Duration, Effect, Option } from "effect"
-import type { Adapter } from "@herald/adapter-kit"
+import type { Adapter, Limits } from "@herald/adapter-kit"
 
 /**
  * Networks of many servers whose limits differ per server (`limitsFor`: each server says its own): a
@@ -10,17 +10,20 @@ import type { Adapter } from "@herald/adapter-kit"
 /** How long a server may take to say its limits before the network's are used (adapters cache the answer). */
 const patience = Duration.seconds(5)
 
+/** The limits posts for accounts on `server` are held to: its own, or the network's published ones. */
+export const limitsOf = (adapter: Adapter.Adapter, server: string | null | undefined): Effect.Effect<Limits.Limits> =>
+  adapter.limitsFor === undefined || server === null || server === undefined
+    ? Effect.succeed(adapter.limits)
+    : Effect.map(
+      Effect.option(Effect.timeoutOption(adapter.limitsFor(server), patience)),
+      (read) => Option.getOrElse(Option.flatten(read), () => adapter.limits)
+    )
+
 /** The adapter as it checks posts for accounts on `server`. */
 export const forServer = (adapter: Adapter.Adapter, server: string | null | undefined): Effect.Effect<Adapter.Adapter> =>
   adapter.limitsFor === undefined || server === null || server === undefined
     ? Effect.succeed(adapter)
-    : Effect.map(
-      Effect.option(Effect.timeoutOption(adapter.limitsFor(server), patience)),
-      (read): Adapter.Adapter => {
-        const limits = Option.getOrElse(Option.flatten(read), () => adapter.limits)
-        return { ...adapter, validate: (post) => adapter.validate(post, limits) }
-      }
-    )
+    : Effect.map(limitsOf(adapter, server), (limits): Adapter.Adapter => ({ ...adapter, validate: (post) => adapter.validate(post, limits) }))
 
 /** One adapter per network and server among the post's accounts. */
 export const forAccounts = (
