@@ -15,9 +15,19 @@ const pageQuery = {
   cursor: Schema.optional(cursor)
 }
 
+/** A page of one account's items, or of one network's accounts' (both may be given). */
+const listQuery = {
+  ...pageQuery,
+  accountId: Schema.optional(Schema.String.annotate({ description: "Only this account's items" })),
+  platform: Schema.optional(Schema.String.annotate({ description: "Only items of this network's accounts (a network key)" }))
+}
+
 export class InboxApi extends HttpApiGroup.make("inbox").add(
+  HttpApiEndpoint.get("unread", "/inbox/unread", {
+    success: Data(Inbox.Unread)
+  }).annotate(OpenApi.Summary, "Unread comments and conversations, in all and per account"),
   HttpApiEndpoint.get("comments", "/inbox/comments", {
-    query: pageQuery,
+    query: listQuery,
     success: Page(Inbox.Comment),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Comments on the accounts' posts, newest first"),
@@ -27,8 +37,13 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     success: Data(Inbox.Comment),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Reply to a comment on the network, as the account"),
+  HttpApiEndpoint.post("readComment", "/inbox/comments/:id/read", {
+    params: { id: Schema.String },
+    success: Data(Inbox.Comment),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Mark a comment read, for the whole workspace"),
   HttpApiEndpoint.get("conversations", "/inbox/conversations", {
-    query: pageQuery,
+    query: listQuery,
     success: Page(Inbox.Conversation),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Direct-message conversations, the most recent first"),
@@ -43,7 +58,12 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     payload: Reply,
     success: Data(Inbox.Message),
     error: [NotFoundResponse, ConflictResponse]
-  }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)")
+  }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)"),
+  HttpApiEndpoint.post("readConversation", "/inbox/conversations/:id/read", {
+    params: { id: Schema.String },
+    success: Data(Inbox.Conversation),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "Mark every message received so far in a conversation read, for the whole workspace")
 ).annotateMerge(OpenApi.annotations({
   title: "Inbox",
   description: "Comments on the accounts' posts and direct messages, read from the networks and answered as the account."

@@ -5,10 +5,12 @@ import { type Inbox as Domain, SafeText } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import { makeAnswers } from "./internal/inboxAnswers.ts"
 import { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
+import { makeReads } from "./internal/inboxReads.ts"
 import { makeRound } from "./internal/inboxRound.ts"
 import {
   commentColumns,
   type CommentRow,
+  conversationColumns,
   type ConversationRow,
   messageColumns,
   type MessageRow,
@@ -40,6 +42,12 @@ export interface Options {
   readonly summaryAbove?: number | undefined
 }
 
+/** Items of one account, or of one network's accounts; both may be given. */
+export interface Filter {
+  readonly accountId?: string | undefined
+  readonly platform?: string | undefined
+}
+
 /** A page: newest first, `limit` items, and where the next page starts. */
 export interface Page {
   readonly limit: number
@@ -51,11 +59,11 @@ export class Inbox extends Context.Service<Inbox, {
   readonly pollDue: Effect.Effect<number, SqlError.SqlError>
   /** A network said these of its accounts have news: they are read in the next round. Answers how many. */
   wake(network: string, networkAccountIds: ReadonlyArray<string>): Effect.Effect<number, SqlError.SqlError>
-  comments(workspaceId: string, page: Page): Effect.Effect<{
+  comments(workspaceId: string, page: Page, filter?: Filter): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Comment>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
   }, SqlError.SqlError>
-  conversations(workspaceId: string, page: Page): Effect.Effect<{
+  conversations(workspaceId: string, page: Page, filter?: Filter): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Conversation>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
   }, SqlError.SqlError>
@@ -71,6 +79,15 @@ export class Inbox extends Context.Service<Inbox, {
     Domain.Message,
     InboxNotFound | InboxSendFailed | SqlError.SqlError
   >
+  /** Marks a comment read for the whole workspace (once; again is no change). */
+  markCommentRead(workspaceId: string, commentId: string): Effect.Effect<Domain.Comment, InboxNotFound | SqlError.SqlError>
+  /** Marks every message received so far in a conversation read. */
+  markConversationRead(workspaceId: string, conversationId: string): Effect.Effect<
+    Domain.Conversation,
+    InboxNotFound | SqlError.SqlError
+  >
+  /** The unread comments and conversations, in all and per account. */
+  unread(workspaceId: string): Effect.Effect<Domain.Unread, SqlError.SqlError>
 }>()("@herald/core/Inbox") {
   static readonly layer = (options: Options = {}) =>
     Layer.effect(
@@ -113,10 +130,14 @@ export class Inbox extends Context.Service<Inbox, {
           return rows.length
         })
 
-        const comments = (workspaceId: string, page: Page) =>
+        const only = (filter: Filter) =>
+          sql`${filter.accountId === undefined ? sql`` : sql`AND account_id = ${filter.accountId}`}
+            ${filter.platform === undefined ? sql`` : sql`AND platform = ${filter.platform}`}`
+
+        const comments = (workspaceId: string, page: Page, filter: Filter = {}) =>
           Effect.map(
             sql<CommentRow>`
-              SELECT ${sql.literal(commentColumns)} FROM inbox_comments WHERE workspace_id = ${workspaceId}
+              SELECT ${sql.literal(commentColumns)} FROM inbox_comments WHERE workspace_id = ${workspaceId} ${only(filter)}
               ${page.cursor === undefined ? sql`` : sql`AND (created_at, id) < (${page.cursor.at}, ${page.cursor.id})`}
               ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`,
             (rows) => {
@@ -125,11 +146,11 @@ export class Inbox extends Context.Service<Inbox, {
             }
           )
 
-        const conversations = (workspaceId: string, page: Page) =>
+        const conversations = (workspaceId: string, page: Page, filter: Filter = {}) =>
           Effect.map(
             sql<ConversationRow>`
-              SELECT id, account_id, platform, counterpart, last_message_at, created_at FROM conversations
-              WHERE workspace_id = ${workspaceId}
+              SELECT ${sql.literal(conversationColumns)} FROM conversations
+              WHERE workspace_id = ${workspaceId} ${only(filter)}
               ${page.cursor === undefined ? sql`` : sql`AND (last_message_at, id) < (${page.cursor.at}, ${page.cursor.id})`}
               ORDER BY last_message_at DESC, id DESC LIMIT ${page.limit + 1}`,
             (rows) => {
@@ -140,7 +161,7 @@ export class Inbox extends Context.Service<Inbox, {
 
         const conversationOf = Effect.fnUntraced(function*(workspaceId: string, conversationId: string) {
           const [row] = yield* sql<ConversationRow & { readonly workspaceId: string; readonly networkConversationId: string }>`
-            SELECT id, workspace_id, account_id, platform, counterpart, last_message_at, created_at, network_conversation_id
+            SELECT ${sql.literal(conversationColumns)}, workspace_id, network_conversation_id
             FROM conversations WHERE id = ${conversationId} AND workspace_id = ${workspaceId}`
           if (row === undefined) return yield* new InboxNotFound({ what: `Conversation ${conversationId}` })
           return row
@@ -172,7 +193,20 @@ export class Inbox extends Context.Service<Inbox, {
 
         const { replyToComment, sendMessage } = makeAnswers({ sql, sender, conversationOf })
 
-        return Inbox.of({ pollDue: pollDue(), wake, comments, conversations, messages, replyToComment, sendMessage })
+        const { markCommentRead, markConversationRead, unread } = makeReads(sql)
+
+        return Inbox.of({
+          pollDue: pollDue(),
+          wake,
+          comments,
+          conversations,
+          messages,
+          replyToComment,
+          sendMessage,
+          markCommentRead,
+          markConversationRead,
+          unread
+        })
       })
     )
 

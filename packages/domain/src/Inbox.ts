@@ -34,6 +34,8 @@ export class Comment extends Schema.Class<Comment>("Comment")({
   permalink: Schema.NullOr(Schema.String),
   /** Written by the account itself (a reply sent through Herald or on the network). */
   outgoing: Schema.Boolean,
+  /** Marked read by someone in the workspace (`POST .../read`); the account's own comments are always read. */
+  read: Schema.Boolean,
   status: Status,
   /** Why it failed, or why its outcome is unknown; null otherwise. */
   failure: Schema.NullOr(Schema.String),
@@ -47,6 +49,8 @@ export class Conversation extends Schema.Class<Conversation>("Conversation")({
   platform: Schema.String,
   counterpart: Person,
   lastMessageAt: Schema.String,
+  /** Messages received in it that nobody in the workspace has read yet (`POST .../read` reads them all). */
+  unread: Schema.Int,
   createdAt: Schema.String
 }) {}
 
@@ -62,4 +66,19 @@ export class Message extends Schema.Class<Message>("Message")({
   /** Why it failed, or why its outcome is unknown; null otherwise. */
   failure: Schema.NullOr(Schema.String),
   createdAt: Schema.String
+}) {}
+
+/** What one account has unread: comments, and conversations with at least one unread message. */
+export class AccountUnread extends Schema.Class<AccountUnread>("AccountUnread")({
+  accountId: Schema.String,
+  platform: Schema.String,
+  comments: Schema.Int,
+  conversations: Schema.Int
+}) {}
+
+/** The workspace's unread items: in all, and per account (every account, those with none at 0). */
+export class Unread extends Schema.Class<Unread>("Unread")({
+  comments: Schema.Int,
+  conversations: Schema.Int,
+  accounts: Schema.Array(AccountUnread)
 }) {}

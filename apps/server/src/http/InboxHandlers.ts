@@ -30,14 +30,28 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const inbox = yield* Inbox.Inbox
     return handlers
+      .handle("unread", () =>
+        Effect.flatMap(workspace, (workspaceId) => inbox.unread(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
+      .handle("readComment", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => inbox.markCommentRead(workspaceId, params.id)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("InboxNotFound", domainError),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
+      .handle("readConversation", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => inbox.markConversationRead(workspaceId, params.id)).pipe(
+          Effect.map((data) => ({ data })),
+          Effect.catchTag("InboxNotFound", domainError),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("comments", ({ query }) =>
         Effect.gen(function*() {
-          const page = yield* inbox.comments(yield* workspace, yield* pageOf(query)).pipe(Effect.orDie)
+          const page = yield* inbox.comments(yield* workspace, yield* pageOf(query), query).pipe(Effect.orDie)
           return { data: page.items, nextCursor: nextCursor(page.next) }
         }))
       .handle("conversations", ({ query }) =>
         Effect.gen(function*() {
-          const page = yield* inbox.conversations(yield* workspace, yield* pageOf(query)).pipe(Effect.orDie)
+          const page = yield* inbox.conversations(yield* workspace, yield* pageOf(query), query).pipe(Effect.orDie)
           return { data: page.items, nextCursor: nextCursor(page.next) }
         }))
       .handle("messages", ({ params, query }) =>

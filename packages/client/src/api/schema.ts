@@ -651,6 +651,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbox/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unread comments and conversations, in all and per account */
+        get: operations["inbox.unread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inbox/comments": {
         parameters: {
             query?: never;
@@ -679,6 +696,23 @@ export interface paths {
         put?: never;
         /** Reply to a comment on the network, as the account */
         post: operations["inbox.replyToComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/comments/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a comment read, for the whole workspace */
+        post: operations["inbox.readComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -714,6 +748,23 @@ export interface paths {
         put?: never;
         /** Send a direct message in a conversation, as the account (message.sent) */
         post: operations["inbox.sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/conversations/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark every message received so far in a conversation read, for the whole workspace */
+        post: operations["inbox.readConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1164,6 +1215,20 @@ export interface components {
             /** @description Whether this is the session making the request */
             current: boolean;
         };
+        Conversation: {
+            id: string;
+            accountId: string;
+            platform: string;
+            counterpart: components["schemas"]["Person"];
+            lastMessageAt: string;
+            unread: number;
+            createdAt: string;
+        };
+        Person: {
+            id: string;
+            username: string;
+            name: string | null;
+        };
         Message: {
             id: string;
             conversationId: string;
@@ -1174,19 +1239,6 @@ export interface components {
             /** @enum {string} */
             status: "received" | "sent" | "sending" | "unknown" | "failed";
             failure: string | null;
-            createdAt: string;
-        };
-        Person: {
-            id: string;
-            username: string;
-            name: string | null;
-        };
-        Conversation: {
-            id: string;
-            accountId: string;
-            platform: string;
-            counterpart: components["schemas"]["Person"];
-            lastMessageAt: string;
             createdAt: string;
         };
         Comment: {
@@ -1200,10 +1252,22 @@ export interface components {
             reply: string | null;
             permalink: string | null;
             outgoing: boolean;
+            read: boolean;
             /** @enum {string} */
             status: "received" | "sent" | "sending" | "unknown" | "failed";
             failure: string | null;
             createdAt: string;
+        };
+        Unread: {
+            comments: number;
+            conversations: number;
+            accounts: components["schemas"]["AccountUnread"][];
+        };
+        AccountUnread: {
+            accountId: string;
+            platform: string;
+            comments: number;
+            conversations: number;
         };
         ReviewLink: {
             url: string;
@@ -5856,11 +5920,80 @@ export interface operations {
             };
         };
     };
+    "inbox.unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Unread"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     "inbox.comments": {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
+                accountId?: string;
+                platform?: string;
             };
             header?: never;
             path?: never;
@@ -6013,11 +6146,91 @@ export interface operations {
             };
         };
     };
+    "inbox.readComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     "inbox.conversations": {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
+                accountId?: string;
+                platform?: string;
             };
             header?: never;
             path?: never;
@@ -6194,6 +6407,84 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Message"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "inbox.readConversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Conversation"];
                     };
                 };
             };

@@ -17,13 +17,15 @@ export interface CommentRow {
   readonly replyTo: string | null
   readonly permalink: string | null
   readonly outgoing: boolean
+  readonly read: boolean
   readonly status: Domain.Status
   readonly failure: string | null
   readonly createdAt: Date
 }
 
 export const commentColumns =
-  "id, account_id, platform, post_id, network_post_id, author, text, reply_to, permalink, outgoing, status, failure, created_at"
+  "id, account_id, platform, post_id, network_post_id, author, text, reply_to, permalink, outgoing, " +
+  "(outgoing OR read_at IS NOT NULL) AS read, status, failure, created_at"
 
 export const toComment = (row: CommentRow) =>
   new Domain.Comment({
@@ -37,6 +39,7 @@ export const toComment = (row: CommentRow) =>
     reply: row.replyTo,
     permalink: row.permalink,
     outgoing: row.outgoing,
+    read: row.read,
     status: row.status,
     failure: row.failure,
     createdAt: row.createdAt.toISOString()
@@ -48,8 +51,13 @@ export interface ConversationRow {
   readonly platform: string
   readonly counterpart: Domain.Person
   readonly lastMessageAt: Date
+  readonly unread: number
   readonly createdAt: Date
 }
+
+/** A conversation's columns, with the count of its received messages nobody has read (partial index). */
+export const conversationColumns = "id, account_id, platform, counterpart, last_message_at, created_at, " +
+  "(SELECT count(*) FROM direct_messages m WHERE m.conversation_id = conversations.id AND m.read_at IS NULL AND NOT m.outgoing)::int AS unread"
 
 export const toConversation = (row: ConversationRow) =>
   new Domain.Conversation({
@@ -58,6 +66,7 @@ export const toConversation = (row: ConversationRow) =>
     platform: row.platform,
     counterpart: new Domain.Person(row.counterpart),
     lastMessageAt: row.lastMessageAt.toISOString(),
+    unread: row.unread,
     createdAt: row.createdAt.toISOString()
   })
 

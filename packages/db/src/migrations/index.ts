@@ -27,6 +27,7 @@ import postOptions from "./0024_post_options.ts"
 import mediaAltAndFits from "./0025_media_alt_and_fits.ts"
 import queueSchedules from "./0026_queue_schedules.ts"
 import queueSeats from "./0027_queue_seats.ts"
+import inboxRead from "./0028_inbox_read.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -56,5 +57,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0024_post_options": postOptions,
   "0025_media_alt_and_fits": mediaAltAndFits,
   "0026_queue_schedules": queueSchedules,
-  "0027_queue_seats": queueSeats
+  "0027_queue_seats": queueSeats,
+  "0028_inbox_read": inboxRead
 }
