@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Connect, Limits } from "@herald/adapter-kit"
 import { Data } from "./Envelope.ts"
+import { NetworkOptions } from "./NetworkOptions.ts"
 
 export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   text: Schema.Boolean,
@@ -31,7 +32,12 @@ export class Network extends Schema.Class<Network>("Network")({
    * answers the consent page) and the `fields` to ask the person for first, sent as that call's query
    * parameters. A client should say it cannot connect a method it does not know.
    */
-  connect: Connect.Connect
+  connect: Connect.Connect,
+  /** The network's own post options, from its adapter's declaration; null when it has none. */
+  options: Schema.NullOr(NetworkOptions).annotate({
+    description: "The network's own post options: where they sit in a post request and the JSON Schema of their fields; " +
+      "null when it has none"
+  })
 }) {}
 
 export class NetworksApi extends HttpApiGroup.make("networks").add(

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Connect, Icon } from "@herald/adapter-kit"
-import { HeraldApi, NetworksApi } from "@herald/api"
+import { HeraldApi, NetworkOptions, NetworksApi } from "@herald/api"
 import { Networks } from "@herald/core"
 import { Installed } from "../Installed.ts"
 
@@ -30,7 +30,8 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
         capabilities: new NetworksApi.Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined }),
         connect: installed.sandbox && adapter.connect.method === "oauth"
           ? new Connect.Connect({ ...adapter.connect, fields: [...adapter.connect.fields, sandboxUsername] })
-          : adapter.connect
+          : adapter.connect,
+        options: NetworkOptions.fromDeclaration(adapter.options)
       })
     )
     return handlers.handle("list", () => Effect.succeed({ data }))

@@ -1675,6 +1675,21 @@ export interface components {
             };
             capabilities: components["schemas"]["Capabilities"];
             connect: components["schemas"]["Connect"];
+            /** @description The network's own post options: where they sit in a post request and the JSON Schema of their fields; null when it has none */
+            options: components["schemas"]["NetworkOptions"] | null;
+        };
+        NetworkOptions: {
+            /**
+             * @description top: each field is a top-level field of a post request (and of the post); platformOptions: the fields form the object platformOptions.<network key>
+             * @enum {string}
+             */
+            placement: "top" | "platformOptions";
+            /** @description JSON Schema (draft 2020-12) of the fields as one object: each property's type, description, default, enum and array items; every field may be left out (it takes its default) */
+            schema: Record<string, never>;
+            /** @description The value each field takes when a request leaves it out */
+            defaults: Record<string, never>;
+            /** @description Fields whose value is the id of an uploaded media item (a thumbnail), or null */
+            mediaFields: string[];
         };
         Connect: {
             method: string;
