@@ -164,6 +164,16 @@ export const RequestChanges = Schema.Struct({
   note: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "What to change, carried by post.changes_requested" })
 })
 
+/** One event of a post, as a webhook delivery's body carries it (`GET /api/v1/posts/:id/events`). */
+export class PostEvent extends Schema.Class<PostEvent>("PostEvent")({
+  id: Schema.String.annotate({ description: "The event's id, the one its webhook deliveries carry" }),
+  event: Schema.String.annotate({ description: "post.created, post.scheduled, post.published, ... (see Webhooks)" }),
+  createdAt: Schema.String.annotate({ description: "When it happened (ISO 8601, UTC)" }),
+  data: Schema.Record(Schema.String, Schema.Unknown).annotate({
+    description: "The event's data as its webhook carries it: postId, the post as it was then, and the event's own fields"
+  })
+}) {}
+
 export class Deleted extends Schema.Class<Deleted>("Deleted")({ id: Schema.String, deleted: Schema.Literal(true) }) {}
 
 /** The posts group for the installed networks' schemas (`schemas(shape)`). */
@@ -200,6 +210,11 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
     success: Data(schemas.post),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "One post with each target's status, link and error"),
+  HttpApiEndpoint.get("events", "/posts/:id/events", {
+    params: { id: Schema.String },
+    success: Data(Schema.Array(PostEvent)),
+    error: NotFoundResponse
+  }).annotate(OpenApi.Summary, "The post's events in the order they happened (created, scheduled, published, ...), as webhooks carry them"),
   HttpApiEndpoint.patch("update", "/posts/:id", {
     params: { id: Schema.String },
     payload: schemas.update,

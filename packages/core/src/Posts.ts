@@ -7,6 +7,7 @@ import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
 import { scheduledTime } from "./internal/postRules.ts"
 import { makeValidate, type Validation } from "./internal/postValidate.ts"
+import { makeEvents, type PostEvent } from "./internal/postEvents.ts"
 import * as QueueSeats from "./internal/queueSeats.ts"
 import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
@@ -23,6 +24,7 @@ export class PostInvalid extends Schema.TaggedError<PostInvalid>()("PostInvalid"
 }
 
 export type { NetworkCheck, TextCount, Validation, VersionSummary } from "./internal/postValidate.ts"
+export type { PostEvent } from "./internal/postEvents.ts"
 
 export class PostNotFound extends Schema.TaggedError<PostNotFound>()("PostNotFound", { postId: Schema.String }) {
   override get message() {
@@ -106,6 +108,8 @@ export class Posts extends Context.Service<Posts, {
   /** A create checked by the same rules and not saved: its problems, and each network's count and version. */
   validate(workspaceId: string, input: CreateInput): Effect.Effect<Validation, SqlError.SqlError>
   get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
+  /** The post's events (`post.*`) in the order they happened, each as webhooks carry it. */
+  events(workspaceId: string, postId: string): Effect.Effect<ReadonlyArray<PostEvent>, PostNotFound | SqlError.SqlError>
   list(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<Post.Post>
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
@@ -168,6 +172,7 @@ export class Posts extends Context.Service<Posts, {
       const check = makeCheck(sql, networks, baseUrl, shape)
       const seats = QueueSeats.make(sql)
       const validate = makeValidate(check, networks)
+      const readEvents = makeEvents(sql)
 
       const writeParts = Effect.fnUntraced(function*(
         id: string,
@@ -318,6 +323,12 @@ ${
 
       const get = Effect.fn("Posts.get")(function*(workspaceId: string, postId: string) {
         return yield* one(workspaceId, postId)
+      })
+
+      const events = Effect.fn("Posts.events")(function*(workspaceId: string, postId: string) {
+        const found = yield* readEvents(workspaceId, postId)
+        if (found === undefined) return yield* new PostNotFound({ postId })
+        return found
       })
 
       const list = Effect.fn("Posts.list")(function*(workspaceId: string, input: ListInput) {
@@ -583,7 +594,7 @@ ${
         }))
       })
 
-      return Posts.of({ create, validate, get, list, remove, update, retry, submit, approve, requestChanges })
+      return Posts.of({ create, validate, get, events, list, remove, update, retry, submit, approve, requestChanges })
     })
   )
 }

@@ -35,6 +35,12 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
           Effect.catchTag("PostNotFound", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
+      .handle("events", ({ params }) =>
+        Effect.flatMap(workspace, (workspaceId) => posts.events(workspaceId, params.id)).pipe(
+          Effect.map((events) => ({ data: events.map((event) => new PostsApi.PostEvent(event)) })),
+          Effect.catchTag("PostNotFound", domainError),
+          Effect.catchTag("SqlError", Effect.die)
+        ))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const workspaceId = yield* workspace

@@ -144,6 +144,23 @@ export interface paths {
         patch: operations["posts.update"];
         trace?: never;
     };
+    "/api/v1/posts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The post's events in the order they happened (created, scheduled, published, ...), as webhooks carry them */
+        get: operations["posts.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts/{id}/retry": {
         parameters: {
             query?: never;
@@ -1578,6 +1595,16 @@ export interface components {
                 requestId?: string;
             };
         };
+        PostEvent: {
+            /** @description The event's id, the one its webhook deliveries carry */
+            id: string;
+            /** @description post.created, post.scheduled, post.published, ... (see Webhooks) */
+            event: string;
+            /** @description When it happened (ISO 8601, UTC) */
+            createdAt: string;
+            /** @description The event's data as its webhook carries it: postId, the post as it was then, and the event's own fields */
+            data: Record<string, never>;
+        };
         PostValidation: {
             /** @description true when create would accept this body */
             valid: boolean;
@@ -2737,6 +2764,84 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Post"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "posts.events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostEvent"][];
                     };
                 };
             };

@@ -28,6 +28,7 @@ import mediaAltAndFits from "./0025_media_alt_and_fits.ts"
 import queueSchedules from "./0026_queue_schedules.ts"
 import queueSeats from "./0027_queue_seats.ts"
 import inboxRead from "./0028_inbox_read.ts"
+import eventsByPost from "./0029_events_by_post.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -58,5 +59,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0025_media_alt_and_fits": mediaAltAndFits,
   "0026_queue_schedules": queueSchedules,
   "0027_queue_seats": queueSeats,
-  "0028_inbox_read": inboxRead
+  "0028_inbox_read": inboxRead,
+  "0029_events_by_post": eventsByPost
 }
