@@ -41,7 +41,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
 layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("mcp", (it) => {
-  it.effect("lists the eight tools with schemas, descriptions and annotations", () =>
+  it.effect("lists the nine tools with schemas, descriptions and annotations", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])
       const client = yield* connect(base, key.key)
@@ -49,7 +49,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       const byName = new Map(tools.map((tool) => [tool.name, tool]))
       assert.deepStrictEqual(
         [...byName.keys()].sort(),
-        ["create_post", "delete_post", "get_post", "get_queue", "list_accounts", "list_posts", "update_post", "upload_image"]
+        ["create_post", "delete_post", "get_post", "get_queue", "list_accounts", "list_posts", "update_post", "upload_image", "validate_post"]
       )
       for (const tool of tools) {
         assert.strictEqual(tool.inputSchema.type, "object", tool.name)
@@ -60,7 +60,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
           assert.isString((schema as { description?: string }).description, `${tool.name}.${field}`)
         }
       }
-      for (const name of ["list_accounts", "list_posts", "get_post", "get_queue"]) {
+      for (const name of ["list_accounts", "list_posts", "get_post", "get_queue", "validate_post"]) {
         assert.deepInclude(byName.get(name)!.annotations, { readOnlyHint: true, idempotentHint: true }, name)
       }
       assert.deepInclude(byName.get("delete_post")!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true })
@@ -338,7 +338,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       // Counted against the key like a REST request, with the same headers.
       assert.match(listed.headers.get("ratelimit") ?? "", /^"default";r=\d+;t=\d+$/)
       assert.strictEqual(listed.body.id, 7)
-      assert.lengthOf(listed.body.result.tools, 8)
+      assert.lengthOf(listed.body.result.tools, 9)
     }))
 })
 

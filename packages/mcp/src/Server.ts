@@ -19,7 +19,8 @@ export const serverInfo = { name: "herald", title: "Herald", version: "1.0.0" }
 export const instructions = (networks: ReadonlyArray<{ readonly name: string }>) =>
   `Herald schedules and publishes social posts to ${listed(networks.map((network) => network.name))}. ` +
   "Start with list_accounts to find the account ids to post to. create_post takes exactly one of " +
-  "scheduledAt, publishNow, queued or draft, and checks each network's limits (listed in its description) at once. " +
+  "scheduledAt, publishNow, queued or draft, and checks each network's limits (listed in its description) at once; " +
+  "validate_post takes the same arguments and answers the problems without saving. " +
   "queued: true adds the post to the queue: it takes the earliest slot of the weekly posting schedule that is free " +
   "for every one of its accounts, and a later scheduledAt pins it. A queue without slots is refused; the schedule " +
   "is set with the REST API (PUT /api/v1/queue/schedule) or in the console; get_queue lists the upcoming slots " +

@@ -1,7 +1,7 @@
 import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
-import { Envelope, ListQuery, MediaApi, PostsApi, QueueApi } from "@herald/api"
+import { Envelope, ListQuery, MediaApi, PostsApi, PostValidation, QueueApi } from "@herald/api"
 import { Accounts, Media, Networks, Posts, PostShape, Queue } from "@herald/core"
 import { Account, Post, PostStatus } from "@herald/domain"
 import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure } from "./Tool.ts"
@@ -10,7 +10,7 @@ import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure }
 export { type Caller, type Tool, ToolFailure } from "./Tool.ts"
 
 /**
- * The MCP tools: the reference's seven ("MCP server"; product.md, "MCP") and get_queue. Each calls the same core service as its
+ * The MCP tools: the reference's seven ("MCP server"; product.md, "MCP"), get_queue and validate_post. Each calls the same core service as its
  * REST twin and answers the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot
  * drift; a failure carries the REST error's `code`, `message` and `details`.
  */
@@ -158,6 +158,21 @@ export const make = Effect.gen(function*() {
       input: schemas.create,
       output: Envelope.Data(schemas.post),
       run: (input, caller) => postFailures(Effect.map(posts.create(caller.workspaceId, input, caller.actor), (data) => ({ data })))
+    }),
+    define({
+      name: "validate_post",
+      title: "Check a post",
+      description: "Checks a post as create_post would, without saving anything: takes create_post's arguments and " +
+        "answers valid, every problem create_post would refuse it with (field, message, network), and per network " +
+        "the post goes to the text's length as that network counts it (used, max, counter) and the version it would " +
+        "be sent (text, thread, format, title, first comment, media ids). queued: true is checked without finding a " +
+        "slot. Use it to fix a post before creating it; arguments that do not fit the schema are refused as invalid.\n" +
+        `Limits per network:\n${limits}`,
+      input: schemas.create,
+      output: Envelope.Data(PostValidation.Validation),
+      readOnly: true,
+      idempotent: true,
+      run: (input, caller) => Effect.map(Effect.orDie(posts.validate(caller.workspaceId, input)), (data) => ({ data }))
     }),
     define({
       name: "update_post",
