@@ -32,11 +32,12 @@ const caseless = (word: string) => [...word].map((letter) => `[${letter.toLowerC
 /**
  * How each key shows up in code and prose: as a word in any case and as the start of a camelCase name
  * (`youtubeTitle`, `TikTokSettings`); a key that is also an English word or a letter (`x`, `threads`) only
- * as a string literal or a camelCase prefix (`"x"`, `xThread`, `"threads"`).
+ * as a string literal or a camelCase prefix (`"x"`, `xThread`, `"threads"`), not as the first letter of an
+ * acronym (`XMLHttpRequest`).
  */
 const patternOf = (key: string) =>
   key.length <= 1 || key === "threads"
-    ? new RegExp(`["'\`]${key}["'\`]|(?<![A-Za-z0-9])${caseless(key)}(?=[A-Z])`)
+    ? new RegExp(`["'\`]${key}["'\`]|(?<![A-Za-z0-9])${caseless(key)}(?=[A-Z](?![A-Z]))`)
     : new RegExp(`(?<![A-Za-z0-9])${caseless(key)}(?![a-z0-9])`)
 
 const filesUnder = (folder: string): Array<string> =>
@@ -76,6 +77,8 @@ describe("network names", () => {
     assert.deepStrictEqual(named(`platform: "threads"`), ["threads"])
     assert.deepStrictEqual(named(`HERALD_MASTODON_CLIENT_ID`), ["mastodon"])
     assert.deepStrictEqual(named(`follow-ups as a thread of replies; the next x is max(x, 1); threads of replies`), [])
+    assert.deepStrictEqual(named(`const request = new XMLHttpRequest()`), [])
+    assert.deepStrictEqual(named(`post.XThread ?? post.xA`), ["x"])
   })
 
   it("names no network in domain, core, api, db, mcp or the apps, outside the installed-packages list", () => {
