@@ -1,0 +1,184 @@
+import { useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react"
+import { NetworkIcon } from "../../components/NetworkIcon.tsx"
+import { Counter } from "./Counter.tsx"
+import { type Draft, type Network, optionsOf, valuesOf } from "./draft.ts"
+import { type About, SchemaField } from "./SchemaField.tsx"
+import type { Validation } from "./useValidation.ts"
+
+// The text for every network, then a tab per chosen network: its own text (empty follows the common
+// text) and its options, drawn from the schema its adapter publishes. Tabs follow the WAI-ARIA pattern:
+// arrow keys move between them, Tab moves into the panel.
+export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
+  readonly draft: Draft
+  readonly setDraft: (update: (draft: Draft) => Draft) => void
+  readonly networks: ReadonlyArray<Network>
+  readonly checks: Validation["networks"]
+  readonly about: About
+}) => {
+  const id = useId()
+  const [selected, setSelected] = useState("")
+  const tabs = useRef<Array<HTMLButtonElement | null>>([])
+  const keys = ["", ...networks.map((network) => network.key)]
+  const current = keys.includes(selected) ? selected : ""
+  const move = (event: KeyboardEvent) => {
+    const at = keys.indexOf(current)
+    const next = event.key === "ArrowRight" ? at + 1 : event.key === "ArrowLeft" ? at - 1 : event.key === "Home" ? 0 : event.key === "End" ? keys.length - 1 : undefined
+    if (next === undefined) return
+    event.preventDefault()
+    const wrapped = (next + keys.length) % keys.length
+    setSelected(keys[wrapped]!)
+    tabs.current[wrapped]?.focus()
+  }
+  const checkOf = (key: string) => checks.find((check) => check.network === key)
+  // The networks that take the common text: those without their own.
+  const following = networks.filter((network) => (draft.platformContent[network.key] ?? "") === "")
+  const takesFirstComment = networks.some((network) => network.capabilities.firstComment)
+  return (
+    <section className="composer-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Text</h2>
+      <div role="tablist" aria-label="Text and options per network" className="tabs" onKeyDown={move}>
+        {keys.map((key, index) => {
+          const network = networks.find((entry) => entry.key === key)
+          const invalid = key === "" ? about("content").length > 0 : about(`platformContent.${key}`).length > 0
+          return (
+            <button
+              key={key}
+              ref={(element) => {
+                tabs.current[index] = element
+              }}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${index}`}
+              aria-controls={`${id}-panel-${index}`}
+              aria-selected={key === current}
+              tabIndex={key === current ? 0 : -1}
+              className={`tab${invalid ? " tab-invalid" : ""}`}
+              onClick={() => setSelected(key)}
+            >
+              {network === undefined ? "All networks" : <><NetworkIcon icon={network.icon} /> {network.name}</>}
+            </button>
+          )
+        })}
+      </div>
+      {keys.map((key, index) => {
+        const network = networks.find((entry) => entry.key === key)
+        return (
+          <div
+            key={key}
+            role="tabpanel"
+            id={`${id}-panel-${index}`}
+            aria-labelledby={`${id}-tab-${index}`}
+            hidden={key !== current}
+            className="tab-panel stack"
+          >
+            {network === undefined
+              ? (
+                <>
+                  <TextArea
+                    label="Text"
+                    hint={networks.length === 0 ? "Choose accounts above; each network counts the text its own way." : undefined}
+                    value={draft.content}
+                    onChange={(content) => setDraft((old) => ({ ...old, content }))}
+                    messages={about("content")}
+                    counters={following.flatMap((each) => {
+                      const check = checkOf(each.key)
+                      return check === undefined ? [] : [<Counter key={each.key} check={check} name={each.name} />]
+                    })}
+                  />
+                  {takesFirstComment
+                    ? (
+                      <TextArea
+                        label="First comment (optional)"
+                        hint="Added under the post once it is out, on the networks that allow it."
+                        value={draft.firstComment}
+                        onChange={(firstComment) => setDraft((old) => ({ ...old, firstComment }))}
+                        messages={about("firstComment")}
+                        counters={[]}
+                      />
+                    )
+                    : null}
+                </>
+              )
+              : <NetworkPanel network={network} draft={draft} setDraft={setDraft} check={checkOf(network.key)} about={about} />}
+          </div>
+        )
+      })}
+    </section>
+  )
+}
+
+const NetworkPanel = ({ network, draft, setDraft, check, about }: {
+  readonly network: Network
+  readonly draft: Draft
+  readonly setDraft: (update: (draft: Draft) => Draft) => void
+  readonly check: Validation["networks"][number] | undefined
+  readonly about: About
+}) => {
+  const options = optionsOf(network)
+  const values = valuesOf(draft, network)
+  const properties = Object.entries(options?.schema.properties ?? {})
+  const pathOf = (field: string) => (options?.placement === "top" ? field : `platformOptions.${network.key}.${field}`)
+  return (
+    <>
+      <TextArea
+        label={`Text for ${network.name}`}
+        hint={`Leave empty to send ${network.name} the text for all networks.`}
+        value={draft.platformContent[network.key] ?? ""}
+        placeholder={draft.content}
+        onChange={(text) => setDraft((old) => ({ ...old, platformContent: { ...old.platformContent, [network.key]: text } }))}
+        messages={about(`platformContent.${network.key}`)}
+        counters={check === undefined ? [] : [<Counter key={network.key} check={check} name={network.name} />]}
+      />
+      {properties.length === 0 ? null : (
+        <fieldset className="option-group">
+          <legend>{network.name} options</legend>
+          {properties.map(([field, schema]) => (
+            <SchemaField
+              key={field}
+              name={field}
+              schema={schema}
+              value={values[field]}
+              onChange={(value) =>
+                setDraft((old) => ({ ...old, options: { ...old.options, [network.key]: { ...valuesOf(old, network), [field]: value } } }))}
+              path={pathOf(field)}
+              about={about}
+            />
+          ))}
+        </fieldset>
+      )}
+    </>
+  )
+}
+
+const TextArea = ({ label, hint, value, placeholder, onChange, messages, counters }: {
+  readonly label: string
+  readonly hint?: string | undefined
+  readonly value: string
+  readonly placeholder?: string
+  readonly onChange: (value: string) => void
+  readonly messages: ReadonlyArray<string>
+  readonly counters: ReadonlyArray<ReactElement>
+}) => {
+  const id = useId()
+  const described = [hint === undefined ? "" : `${id}-hint`, counters.length === 0 ? "" : `${id}-count`, messages.length === 0 ? "" : `${id}-error`]
+    .filter((part) => part !== "").join(" ")
+  return (
+    <div className={`field${messages.length === 0 ? "" : " field-invalid"}`}>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        rows={6}
+        value={value}
+        placeholder={placeholder}
+        aria-invalid={messages.length === 0 ? undefined : true}
+        aria-describedby={described === "" ? undefined : described}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      />
+      {hint === undefined ? null : <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
+      {counters.length === 0 ? null : <p className="counters" id={`${id}-count`}>{counters}</p>}
+      {messages.length === 0 ? null : (
+        <div className="field-error" id={`${id}-error`}>{messages.map((message) => <p key={message}>{message}</p>)}</div>
+      )}
+    </div>
+  )
+}
