@@ -1,4 +1,27 @@
-import { Coming } from "../components/Page.tsx"
+import { useSession } from "../api/session.ts"
+import { Page } from "../components/Page.tsx"
+import { AwaitingApproval } from "./approvals/AwaitingApproval.tsx"
+import { SentBack } from "./approvals/SentBack.tsx"
+import "./post/post.css"
 
-// Being built (issue 18): the route and its navigation entry exist so the page's owner changes this file only.
-export const ApprovalsPage = () => <Coming title="Approvals"><p>This page is being built.</p></Coming>
+// Approvals: the posts awaiting an owner's or admin's decision, decided in place, and the posts sent back
+// for changes with the reviewer's note (an editor sees their own).
+export const ApprovalsPage = () => {
+  const session = useSession()
+  const editor = session.workspace.role === "editor"
+  return (
+    <Page
+      title="Approvals"
+      description="Posts submitted for approval wait here until an owner or admin approves them or sends them back with a note."
+    >
+      <section className="stack" aria-labelledby="awaiting-heading">
+        <h2 id="awaiting-heading">Awaiting approval</h2>
+        <AwaitingApproval />
+      </section>
+      <section className="stack" aria-labelledby="sent-back-heading">
+        <h2 id="sent-back-heading">{editor ? "Your posts sent back for changes" : "Sent back for changes"}</h2>
+        <SentBack mineOnly={editor} />
+      </section>
+    </Page>
+  )
+}
