@@ -194,6 +194,21 @@ describe.skipIf(missing !== undefined)("the composer", () => {
     assert.strictEqual(new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" }).format(new Date(post.scheduledAt)), "10:00")
   })
 
+  it("draws a nested option from its schema and shows the network's rule on it beside the field", async () => {
+    await newPost()
+    await choose("demo_tiktok")
+    await text().fill("Behind the scenes")
+    await page.getByRole("tab", { name: "TikTok", exact: true }).click()
+    const group = page.getByRole("group", { name: "TikTok options" })
+    await group.getByLabel("Privacy").selectOption("SELF_ONLY")
+    await group.getByLabel("Branded content").check()
+    // TikTok's own rule, from its adapter through the validate answer, under the nested field it is about.
+    await group.locator(".field-error").first().waitFor()
+    await accessible()
+    await group.getByLabel("Privacy").selectOption("PUBLIC_TO_EVERYONE")
+    await group.locator(".field-error").first().waitFor({ state: "detached" })
+  })
+
   it("edits a saved post, sending only what changed", async () => {
     await page.goto(herald.url(`/app/posts/${scheduledId}/edit`))
     await page.getByRole("heading", { name: "Edit post", level: 1 }).waitFor()

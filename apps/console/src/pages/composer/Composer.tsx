@@ -71,7 +71,8 @@ export const Composer = ({ accounts, networks, timeZone, saved, initial }: {
     if (action === "schedule" && scheduledAt === undefined) return setTimeMissing(true)
     setTimeMissing(false)
     setAction(action)
-    const timing = timingOf(action, scheduledAt, saved)
+    const timeUnchanged = saved?.scheduledAt != null && time === localOf(saved.scheduledAt, timeZone)
+    const timing = timingOf(action, scheduledAt, saved, timeUnchanged)
     save.mutate(before === undefined ? { ...body, ...timing } : { ...changesOf(before, body), ...timing })
   }
   return (

@@ -195,7 +195,7 @@ const MediaItem = ({ item, name, first, last, onEarlier, onLater, onRemove, onAl
             }}
           />
           <p id={`${altId}-state`} className={altError === undefined ? "field-hint" : "field-error"} role="status">
-            {altError ?? (saveAlt.isPending ? "Saving…" : saveAlt.isSuccess ? "Alt text saved" : "Describes the image for people who cannot see it.")}
+            {altError ?? (saveAlt.isPending ? "Saving…" : saveAlt.isSuccess ? "Alt text saved" : `Describes the ${item.kind === "video" ? "video" : "photo"} for people who cannot see it.`)}
           </p>
         </div>
         {messages.map((message) => <p key={message} className="field-error">{message}</p>)}

@@ -1,12 +1,13 @@
-import { useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react"
+import { useId, useRef, useState, type KeyboardEvent } from "react"
 import { NetworkIcon } from "../../components/NetworkIcon.tsx"
 import { Counter } from "./Counter.tsx"
-import { type Draft, type Network, optionsOf, valuesOf } from "./draft.ts"
-import { type About, SchemaField } from "./SchemaField.tsx"
+import type { Draft, Network } from "./draft.ts"
+import { NetworkPanel } from "./NetworkPanel.tsx"
+import type { About } from "./SchemaField.tsx"
+import { TextArea } from "./TextArea.tsx"
 import type { Validation } from "./useValidation.ts"
 
-// The text for every network, then a tab per chosen network: its own text (empty follows the common
-// text) and its options, drawn from the schema its adapter publishes. Tabs follow the WAI-ARIA pattern:
+// The text for every network, then a tab per chosen network (NetworkPanel). Tabs follow the WAI-ARIA pattern:
 // arrow keys move between them, Tab moves into the panel.
 export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
   readonly draft: Draft
@@ -104,81 +105,5 @@ export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
         )
       })}
     </section>
-  )
-}
-
-const NetworkPanel = ({ network, draft, setDraft, check, about }: {
-  readonly network: Network
-  readonly draft: Draft
-  readonly setDraft: (update: (draft: Draft) => Draft) => void
-  readonly check: Validation["networks"][number] | undefined
-  readonly about: About
-}) => {
-  const options = optionsOf(network)
-  const values = valuesOf(draft, network)
-  const properties = Object.entries(options?.schema.properties ?? {})
-  const pathOf = (field: string) => (options?.placement === "top" ? field : `platformOptions.${network.key}.${field}`)
-  return (
-    <>
-      <TextArea
-        label={`Text for ${network.name}`}
-        hint={`Leave empty to send ${network.name} the text for all networks.`}
-        value={draft.platformContent[network.key] ?? ""}
-        placeholder={draft.content}
-        onChange={(text) => setDraft((old) => ({ ...old, platformContent: { ...old.platformContent, [network.key]: text } }))}
-        messages={about(`platformContent.${network.key}`)}
-        counters={check === undefined ? [] : [<Counter key={network.key} check={check} name={network.name} />]}
-      />
-      {properties.length === 0 ? null : (
-        <fieldset className="option-group">
-          <legend>{network.name} options</legend>
-          {properties.map(([field, schema]) => (
-            <SchemaField
-              key={field}
-              name={field}
-              schema={schema}
-              value={values[field]}
-              onChange={(value) =>
-                setDraft((old) => ({ ...old, options: { ...old.options, [network.key]: { ...valuesOf(old, network), [field]: value } } }))}
-              path={pathOf(field)}
-              about={about}
-            />
-          ))}
-        </fieldset>
-      )}
-    </>
-  )
-}
-
-const TextArea = ({ label, hint, value, placeholder, onChange, messages, counters }: {
-  readonly label: string
-  readonly hint?: string | undefined
-  readonly value: string
-  readonly placeholder?: string
-  readonly onChange: (value: string) => void
-  readonly messages: ReadonlyArray<string>
-  readonly counters: ReadonlyArray<ReactElement>
-}) => {
-  const id = useId()
-  const described = [hint === undefined ? "" : `${id}-hint`, counters.length === 0 ? "" : `${id}-count`, messages.length === 0 ? "" : `${id}-error`]
-    .filter((part) => part !== "").join(" ")
-  return (
-    <div className={`field${messages.length === 0 ? "" : " field-invalid"}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={6}
-        value={value}
-        placeholder={placeholder}
-        aria-invalid={messages.length === 0 ? undefined : true}
-        aria-describedby={described === "" ? undefined : described}
-        onChange={(event) => onChange(event.currentTarget.value)}
-      />
-      {hint === undefined ? null : <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
-      {counters.length === 0 ? null : <p className="counters" id={`${id}-count`}>{counters}</p>}
-      {messages.length === 0 ? null : (
-        <div className="field-error" id={`${id}-error`}>{messages.map((message) => <p key={message}>{message}</p>)}</div>
-      )}
-    </div>
   )
 }

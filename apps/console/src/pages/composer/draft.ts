@@ -27,6 +27,8 @@ export interface NetworkOptions {
   readonly placement: "top" | "platformOptions"
   readonly schema: JsonSchema
   readonly defaults: Readonly<Record<string, unknown>>
+  /** Fields whose value is the id of an attached photo or video (a thumbnail), or null. */
+  readonly mediaFields: ReadonlyArray<string>
 }
 
 /** The network's options, their schema and defaults read as the JSON they are (the contract types them as any object). */

@@ -12,7 +12,12 @@ export type Action = "draft" | "schedule" | "queue" | "publish"
  * which has no publishNow: "now" is the time, which the API takes up to a minute late; and a draft leaves
  * draft with `draft: false` beside the time.
  */
-export const timingOf = (action: Action, scheduledAt: string | undefined, saved: Post | undefined): Record<string, unknown> => {
+export const timingOf = (
+  action: Action,
+  scheduledAt: string | undefined,
+  saved: Post | undefined,
+  timeUnchanged: boolean
+): Record<string, unknown> => {
   if (saved === undefined) {
     switch (action) {
       case "draft":
@@ -30,7 +35,8 @@ export const timingOf = (action: Action, scheduledAt: string | undefined, saved:
     case "draft":
       return saved.status === "draft" ? {} : { draft: true }
     case "schedule":
-      return { ...leavingDraft, scheduledAt }
+      // A scheduled post saved at the time it has keeps it as it is (a queued one keeps its slot).
+      return saved.status === "scheduled" && timeUnchanged ? {} : { ...leavingDraft, scheduledAt }
     case "queue":
       return { queued: true }
     case "publish":
