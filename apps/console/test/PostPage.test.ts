@@ -79,9 +79,9 @@ describe.skipIf(missing !== undefined)("the post page", () => {
     await history().filter({ hasText: "Published on every network" }).waitFor()
     const said = await history().allInnerTexts()
     assert.match(said[0]!, /Scheduled for/)
-    assert.match(said[1]!, /Moved for/)
+    assert.match(said[1]!, /Moved to/)
     assert.match(said.at(-1)!, /Published on every network/)
-    await accessible("post")
+    await accessible()
   })
 
   it("shows a refused target's error in words and retries it from the page until it is published", async () => {
@@ -143,6 +143,8 @@ describe.skipIf(missing !== undefined)("the post page", () => {
     // Each network's options as set, from the schema its adapter publishes.
     await page.getByText("Second part").waitFor()
     await page.getByText("Spoilers").waitFor()
+    await history().filter({ hasText: "Scheduled for" }).waitFor()
+    await accessible("post")
 
     await page.getByRole("button", { name: "Duplicate as draft" }).click()
     await page.waitForURL((url) => url.pathname.startsWith("/app/posts/") && !url.pathname.endsWith(original.id))

@@ -48,7 +48,8 @@ const postOf = (event: PostEvent): Post | undefined => {
 // An event in words; one Herald adds later is shown by its name.
 const describe = (event: PostEvent): string => {
   const post = postOf(event)
-  const time = post?.scheduledAt === null || post?.scheduledAt === undefined ? "" : ` for ${when(post.scheduledAt)}`
+  const at = post?.scheduledAt === null || post?.scheduledAt === undefined ? undefined : when(post.scheduledAt)
+  const time = at === undefined ? "" : ` for ${at}`
   const failed = post?.targets.filter((target) => target.status === "failed").length ?? 0
   switch (event.event) {
     case "post.created":
@@ -58,7 +59,7 @@ const describe = (event: PostEvent): string => {
     case "post.updated":
       return "Changed"
     case "post.rescheduled":
-      return `Moved${time}`
+      return at === undefined ? "Moved" : `Moved to ${at}`
     case "post.submitted":
       return `Submitted for approval${time}`
     case "post.approved":
