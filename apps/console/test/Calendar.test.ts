@@ -63,7 +63,8 @@ describe.skipIf(missing !== undefined)("the calendar", () => {
     assert.include(launch, "9:30")
     assert.include(launch, "Scheduled")
     const networks = (await herald.api("GET", "/networks")).body.data as ReadonlyArray<any>
-    const names = await chip(day(dayOf(2, 10)), "Launch announcement").locator("img").evaluateAll((images) => images.map((image) => image.getAttribute("alt")))
+    const images = await chip(day(dayOf(2, 10)), "Launch announcement").locator("img").all()
+    const names = await Promise.all(images.map((image) => image.getAttribute("alt")))
     assert.deepStrictEqual(names.sort(), networks.filter((network) => ["x", "threads"].includes(network.key)).map((network) => network.name).sort())
     assert.include(await chip(day(dayOf(2, 10)), "Weekly tips").innerText(), "2:00")
     const idea = await chip(day(dayOf(2, 12)), "Draft idea").innerText()
