@@ -48,6 +48,8 @@ export const Composer = ({ accounts, networks, timeZone, saved, initial }: {
   const checks = draft.accountIds.length === 0 ? [] : validation.data?.networks ?? []
   const problems = [
     ...(draft.accountIds.length === 0 ? [] : validation.data?.problems ?? []),
+    // A body the API cannot read as a post (a wrong type in an option) is refused whole, naming the field.
+    ...(validation.error instanceof ApiError ? validation.error.details : []),
     ...(save.error instanceof ApiError ? save.error.details : [])
   ]
   const about: About = (field) => [...new Set(problems.filter((problem) => problem.field === field).map((problem) => problem.message))]
