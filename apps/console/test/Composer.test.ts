@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { Page, Request } from "playwright-core"
 import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
@@ -167,6 +168,34 @@ describe.skipIf(missing !== undefined)("the composer", () => {
     const after = await posts()
     assert.strictEqual(after.length, before + 1)
     assert.deepInclude(after.find((post) => post.id === id), { status: "draft", content: "Saved once, however often it is clicked" })
+  })
+
+  it("takes files dropped on the zone, listed in the order dropped whichever upload ends first", async () => {
+    await newPost()
+    await choose("demo_threads")
+    const devtools = await page.context().newCDPSession(page)
+    await devtools.send("Network.enable")
+    await devtools.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 8_000 })
+    // The large video first, then a tiny photo that finishes long before it.
+    const files = [["video-4s.mp4", "video/mp4"], ["photo.png", "image/png"]].map(([name, type]) => ({
+      name,
+      type,
+      base64: readFileSync(join(fixtures, name!)).toString("base64")
+    }))
+    await page.locator(".drop-zone").evaluate((zone: any, dropped) => {
+      const { DataTransfer, DragEvent, File, Uint8Array, atob } = globalThis as any
+      const transfer = new DataTransfer()
+      for (const file of dropped) {
+        transfer.items.add(new File([Uint8Array.from(atob(file.base64), (char: string) => char.charCodeAt(0))], file.name, { type: file.type }))
+      }
+      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }))
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }))
+    }, files)
+    await page.getByRole("progressbar", { name: "Uploading video-4s.mp4" }).waitFor()
+    await attached("Photo 1").waitFor()
+    await attached("Video 1").waitFor()
+    await devtools.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    assert.deepStrictEqual(await page.locator(".media-name").allInnerTexts(), ["Video 1", "Photo 2"])
   })
 
   it("adds a post to the queue: it takes the schedule's next free slot", async () => {

@@ -15,8 +15,10 @@ type Item = Draft["media"][number]
 interface Upload {
   readonly key: string
   readonly file: File
+  /** Its place among the files picked, so items join the list in the order picked, whichever finishes first. */
+  readonly picked: number
   readonly progress: number
-  readonly error?: string
+  readonly error: string | undefined
 }
 
 export const MediaList = ({ items, onChange, about }: {
@@ -28,12 +30,14 @@ export const MediaList = ({ items, onChange, about }: {
   const inputId = useId()
   const [uploads, setUploads] = useState<ReadonlyArray<Upload>>([])
   const [dragging, setDragging] = useState(false)
+  const picks = useRef(0)
+  const pickedOf = useRef(new Map<string, number>())
   // The item just moved by its buttons, so focus follows it to its new place.
   const [moved, setMoved] = useState<{ readonly id: string; readonly towards: "earlier" | "later" } | undefined>(undefined)
   const change = (key: string, next: Partial<Upload>) =>
     setUploads((current) => current.map((upload) => (upload.key === key ? { ...upload, ...next } : upload)))
   const send = (upload: Upload) => {
-    change(upload.key, { progress: 0, error: undefined as never })
+    change(upload.key, { progress: 0, error: undefined })
     uploadFile({
       file: upload.file,
       csrfToken: session.csrfToken,
@@ -43,13 +47,17 @@ export const MediaList = ({ items, onChange, about }: {
     }).then(
       (media) => {
         setUploads((current) => current.filter((entry) => entry.key !== upload.key))
-        onChange((current) => [...current, media])
+        pickedOf.current.set(media.id, upload.picked)
+        onChange((current) => {
+          const later = current.findIndex((item) => (pickedOf.current.get(item.id) ?? -1) > upload.picked)
+          return later === -1 ? [...current, media] : [...current.slice(0, later), media, ...current.slice(later)]
+        })
       },
       (error: unknown) => change(upload.key, { error: messageOf(error) })
     )
   }
   const add = (files: Iterable<File>) => {
-    const started = [...files].map((file) => ({ key: crypto.randomUUID(), file, progress: 0 }))
+    const started = [...files].map((file) => ({ key: crypto.randomUUID(), file, picked: picks.current++, progress: 0, error: undefined }))
     setUploads((current) => [...current, ...started])
     started.forEach(send)
   }
