@@ -81,7 +81,7 @@ const home = createRoute({
   getParentRoute: () => shell,
   path: "/",
   beforeLoad: () => {
-    throw redirect({ to: "/accounts" })
+    throw redirect({ to: "/calendar" })
   }
 })
 const accounts = createRoute({ getParentRoute: () => shell, path: "accounts", component: AccountsPage })

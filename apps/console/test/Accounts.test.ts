@@ -23,8 +23,8 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
   const row = (username: string) => page.getByRole("row").filter({ hasText: `@${username}` })
   const listed = async () => (await herald.api("GET", "/accounts")).body.data as ReadonlyArray<any>
 
-  it("lands on Accounts from /app/ and lists the Demo workspace's sandbox accounts with their status", async () => {
-    await page.goto(herald.url("/app/"))
+  it("lists the Demo workspace's sandbox accounts with their status", async () => {
+    await page.goto(herald.url("/app/accounts"))
     await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
     assert.strictEqual(new URL(page.url()).pathname, "/app/accounts")
     await row("demo_x").waitFor()

@@ -53,8 +53,10 @@ describe.skipIf(missing !== undefined)("the calendar", () => {
   const month = () => page.goto(herald.url(`/app/calendar?view=month&date=${dayOf(2, 10)}`))
 
   it("shows the month's posts on their days at their times in the workspace's zone, with networks and status in words", async () => {
-    await page.getByRole("link", { name: "Calendar" }).click()
+    // The console opens on the calendar.
+    await page.goto(herald.url("/app/"))
     await page.getByRole("heading", { name: "Calendar", level: 1 }).waitFor()
+    assert.strictEqual(new URL(page.url()).pathname, "/app/calendar")
     await page.getByText(`Times in ${zone}`).waitFor()
     await month()
     await chip(day(dayOf(2, 10)), "Launch announcement").waitFor()

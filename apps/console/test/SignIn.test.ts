@@ -157,10 +157,12 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
   it("switches between the person's workspaces", async () => {
     const created = await herald.cli("workspace", "create", "--name", "Acme", "--owner-email", owner, "--json")
     assert.strictEqual(created.code, 0, created.stderr)
-    // /app/ opens the accounts page.
+    // /app/ opens the calendar.
     await page.goto(herald.url("/app/"))
+    await page.getByRole("heading", { level: 1, name: "Calendar", exact: true }).waitFor()
+    assert.strictEqual(new URL(page.url()).pathname, "/app/calendar")
+    await page.goto(herald.url("/app/accounts"))
     await page.getByRole("heading", { level: 1, name: "Accounts", exact: true }).waitFor()
-    assert.strictEqual(new URL(page.url()).pathname, "/app/accounts")
     const switcher = page.getByLabel("Workspace")
     await switcher.waitFor()
     assert.strictEqual(await switcher.locator("option:checked").innerText(), "Demo")
