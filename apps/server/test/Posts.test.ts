@@ -150,6 +150,16 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage, ...Pack
       assert.deepStrictEqual(drafts.body.data.map((entry: any) => entry.id), [drafted.body.data.id])
       const both = yield* get("/posts?status=draft,scheduled&limit=100")
       assert.strictEqual(both.body.data.length, 6)
+      // accountId: only the posts with a target on that account.
+      const sql = yield* SqlClient.SqlClient
+      const otherAccount = `${accountId}_b`
+      yield* Effect.orDie(sql`INSERT INTO accounts (id, workspace_id, platform, username)
+        SELECT ${otherAccount}, workspace_id, platform, 'second' FROM accounts WHERE id = ${accountId}`)
+      const elsewhere = yield* post({ content: "elsewhere", accountIds: [otherAccount], draft: true })
+      const shared = yield* post({ content: "both", accountIds: [otherAccount, accountId], draft: true })
+      const onOther = yield* get(`/posts?accountId=${otherAccount}&limit=100`)
+      assert.deepStrictEqual(onOther.body.data.map((entry: any) => entry.id).sort(), [elsewhere.body.data.id, shared.body.data.id].sort())
+      assert.strictEqual((yield* get(`/posts?accountId=${accountId}&limit=100`)).body.data.length, 7)
       for (const bad of ["limit=0", "limit=101", "limit=ten", "status=sent", "from=yesterday", "cursor=%%%"]) {
         const refused = yield* get(`/posts?${bad}`)
         assert.strictEqual(refused.status, 400, bad)

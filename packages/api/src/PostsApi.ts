@@ -199,6 +199,9 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
       status: Schema.optional(Schema.String.annotate({
         description: "One status or a comma list: draft, awaiting_approval, scheduled, publishing, published, partial, failed"
       })),
+      accountId: Schema.optional(Schema.String.annotate({
+        description: "Only posts that go to this account (one of their targets)"
+      })),
       limit: Schema.optional(QueryInteger.limit),
       cursor: Schema.optional(cursor)
     },

@@ -88,6 +88,8 @@ export interface ListInput {
   readonly from?: Date | undefined
   readonly to?: Date | undefined
   readonly statuses?: ReadonlyArray<Post.PostStatus> | undefined
+  /** Only posts with a target on this account. */
+  readonly accountId?: string | undefined
   readonly limit: number
   readonly cursor?: { readonly sortAt: Date; readonly id: string } | undefined
 }
@@ -337,6 +339,11 @@ ${
           ${input.from === undefined ? sql`` : sql`AND sort_at >= ${input.from}`}
           ${input.to === undefined ? sql`` : sql`AND sort_at < ${input.to}`}
           ${input.statuses === undefined ? sql`` : sql`AND ${sql.in("status", input.statuses)}`}
+          ${
+          input.accountId === undefined
+            ? sql``
+            : sql`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = posts.id AND t.account_id = ${input.accountId})`
+        }
           ${input.cursor === undefined ? sql`` : sql`AND (sort_at, id) > (${input.cursor.sortAt}, ${input.cursor.id})`}
           ORDER BY sort_at, id LIMIT ${input.limit + 1}
         `

@@ -51,7 +51,10 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
               details: parsed.problems
             })
           }
-          const page = yield* Effect.orDie(posts.list(workspaceId, parsed))
+          const page = yield* Effect.orDie(posts.list(workspaceId, {
+            ...parsed,
+            ...(query.accountId === undefined ? {} : { accountId: query.accountId })
+          }))
           return { data: page.posts, nextCursor: Option.getOrNull(Option.map(page.next, ListQuery.encodeCursor)) }
         }))
       .handle("update", ({ params, payload }) =>

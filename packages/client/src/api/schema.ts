@@ -2154,6 +2154,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 status?: string;
+                accountId?: string;
                 limit?: number;
                 cursor?: string;
             };

@@ -24,8 +24,7 @@ export const accountName = (account: Account | undefined, id: string) =>
 
 /**
  * Every post by time, a page at a time ("Load more" follows the API's cursor, so a workspace of any size
- * lists as fast as a small one), filtered by status and days by the API. The account filter picks from the
- * pages loaded, since the API lists posts by time and status only.
+ * lists as fast as a small one), filtered by status, account and days by the API.
  */
 export const ListView = ({ search, zone, accounts, networks, onSearch, onMove }: {
   readonly search: ListSearch
@@ -37,6 +36,7 @@ export const ListView = ({ search, zone, accounts, networks, onSearch, onMove }:
 }) => {
   const posts = useInfiniteQuery(listQuery({
     status: search.status,
+    accountId: search.account,
     from: search.from === undefined ? undefined : startOfDay(zone, search.from).toISOString(),
     to: search.to === undefined ? undefined : startOfDay(zone, addDays(search.to, 1)).toISOString()
   }, pageSize))
@@ -69,11 +69,10 @@ export const ListView = ({ search, zone, accounts, networks, onSearch, onMove }:
       <QueryState query={posts} what="posts">
         {(data) => {
           const rows = data.pages.flatMap((page) => page.data)
-            .filter((post) => search.account === undefined || post.targets.some((target) => target.accountId === search.account))
           return (
             <>
               {rows.length === 0
-                ? <div className="empty"><p>No posts match these filters{posts.hasNextPage ? " in the posts loaded so far" : ""}.</p></div>
+                ? <div className="empty"><p>No posts match these filters.</p></div>
                 : (
                   <Table
                     caption="Posts"

@@ -78,6 +78,7 @@ export const listKey = ["posts", "calendar-list"] as const
 
 export interface ListFilters {
   readonly status?: string | undefined
+  readonly accountId?: string | undefined
   readonly from?: string | undefined
   readonly to?: string | undefined
 }
@@ -85,13 +86,14 @@ export interface ListFilters {
 /** The list view: a page of posts at a time by time, filtered by the API, "Load more" following the cursor. */
 export const listQuery = (filters: ListFilters, limit: number) =>
   infiniteQueryOptions({
-    queryKey: [...listKey, filters.status ?? "", filters.from ?? "", filters.to ?? "", limit],
+    queryKey: [...listKey, filters.status ?? "", filters.accountId ?? "", filters.from ?? "", filters.to ?? "", limit],
     queryFn: async ({ pageParam }) => {
       const { data, error, response } = await api.GET("/api/v1/posts", {
         params: {
           query: {
             limit,
             ...(filters.status === undefined ? {} : { status: filters.status }),
+            ...(filters.accountId === undefined ? {} : { accountId: filters.accountId }),
             ...(filters.from === undefined ? {} : { from: filters.from }),
             ...(filters.to === undefined ? {} : { to: filters.to }),
             ...(pageParam === undefined ? {} : { cursor: pageParam })
