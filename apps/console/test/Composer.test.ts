@@ -56,6 +56,7 @@ describe.skipIf(missing !== undefined)("the composer", () => {
     await text().pressSequentially(" and more")
     await textField().locator(".field-error").filter({ hasText: "280" }).waitFor()
     assert.strictEqual(await text().getAttribute("aria-invalid"), "true")
+    await page.getByRole("tab", { name: /^All networks\W+has problems$/ }).waitFor()
     await counterOf("X").and(page.locator(".counter-over")).waitFor()
     assert.strictEqual(await page.getByRole("tabpanel", { name: "All networks" }).locator(".counter-over").count(), 1)
     await page.getByRole("article", { name: "X preview" }).locator(".preview-over").waitFor()
@@ -233,9 +234,11 @@ describe.skipIf(missing !== undefined)("the composer", () => {
     await group.getByLabel("Branded content").check()
     // TikTok's own rule, from its adapter through the validate answer, under the nested field it is about.
     await group.locator(".field-error").first().waitFor()
+    await page.getByRole("tab", { name: /^TikTok\W+has problems$/ }).waitFor()
     await accessible()
     await group.getByLabel("Privacy").selectOption("PUBLIC_TO_EVERYONE")
     await group.locator(".field-error").first().waitFor({ state: "detached" })
+    await page.getByRole("tab", { name: "TikTok", exact: true }).waitFor()
   })
 
   it("edits a saved post, sending only what changed", async () => {

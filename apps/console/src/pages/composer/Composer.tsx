@@ -86,7 +86,14 @@ export const Composer = ({ accounts, networks, timeZone, saved, initial }: {
         onChange={(accountIds) => update((old) => ({ ...old, accountIds }))}
         about={about}
       />
-      <TextTabs draft={draft} setDraft={update} networks={chosen} checks={checks} about={about} />
+      <TextTabs
+        draft={draft}
+        setDraft={update}
+        networks={chosen}
+        checks={checks}
+        about={about}
+        problemFields={problems.map((problem) => problem.field)}
+      />
       <MediaList items={draft.media} onChange={(change) => update((old) => ({ ...old, media: change(old.media) }))} about={about} />
       <Previews checks={checks} networks={networks} media={draft.media} />
       <section className="composer-section stack" aria-labelledby={`${timeId}-heading`}>

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from "react"
 import { NetworkIcon } from "../../components/NetworkIcon.tsx"
 import { Counter } from "./Counter.tsx"
-import type { Draft, Network } from "./draft.ts"
+import { type Draft, type Network, optionsOf } from "./draft.ts"
 import { NetworkPanel } from "./NetworkPanel.tsx"
 import type { About } from "./SchemaField.tsx"
 import { TextArea } from "./TextArea.tsx"
@@ -9,12 +9,14 @@ import type { Validation } from "./useValidation.ts"
 
 // The text for every network, then a tab per chosen network (NetworkPanel). Tabs follow the WAI-ARIA pattern:
 // arrow keys move between them, Tab moves into the panel.
-export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
+export const TextTabs = ({ draft, setDraft, networks, checks, about, problemFields }: {
   readonly draft: Draft
   readonly setDraft: (update: (draft: Draft) => Draft) => void
   readonly networks: ReadonlyArray<Network>
   readonly checks: Validation["networks"]
   readonly about: About
+  /** The fields the API has problems with, so a tab whose panel holds one is marked. */
+  readonly problemFields: ReadonlyArray<string>
 }) => {
   const id = useId()
   const [selected, setSelected] = useState("")
@@ -40,7 +42,9 @@ export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
       <div role="tablist" aria-label="Text and options per network" className="tabs" onKeyDown={move}>
         {keys.map((key, index) => {
           const network = networks.find((entry) => entry.key === key)
-          const invalid = key === "" ? about("content").length > 0 : about(`platformContent.${key}`).length > 0
+          const invalid = (network === undefined ? ["content", "firstComment"] : fieldsOf(network)).some((field) =>
+            problemFields.some((problem) => problem === field || problem.startsWith(`${field}.`))
+          )
           return (
             <button
               key={key}
@@ -57,6 +61,7 @@ export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
               onClick={() => setSelected(key)}
             >
               {network === undefined ? "All networks" : <><NetworkIcon icon={network.icon} /> {network.name}</>}
+              {invalid ? <><span aria-hidden="true" className="tab-mark">!</span><span className="visually-hidden">, has problems</span></> : null}
             </button>
           )
         })}
@@ -106,4 +111,13 @@ export const TextTabs = ({ draft, setDraft, networks, checks, about }: {
       })}
     </section>
   )
+}
+
+/** The request fields a network's tab holds: its own text and its options where its adapter places them. */
+const fieldsOf = (network: Network): ReadonlyArray<string> => {
+  const options = optionsOf(network)
+  const ownText = `platformContent.${network.key}`
+  if (options === null) return [ownText]
+  if (options.placement === "platformOptions") return [ownText, `platformOptions.${network.key}`]
+  return [ownText, ...Object.keys(options.schema.properties ?? {})]
 }
