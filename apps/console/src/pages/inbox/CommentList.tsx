@@ -103,8 +103,9 @@ const CommentItem = ({ comment, answers, directory }: {
           <div className="form-actions">
             <Button onClick={() => setReplying(true)} aria-label={`Reply to ${author}`}>Reply</Button>
             {comment.read ? null : (
-              <Button variant="quiet" busy={markRead.isPending} onClick={() => markRead.mutate()} aria-label={`Mark the comment by ${author} read`}>
+              <Button variant="quiet" busy={markRead.isPending} onClick={() => markRead.mutate()}>
                 Mark as read
+                <span className="visually-hidden">: the comment by {author}</span>
               </Button>
             )}
             {comment.permalink === null ? null : (
