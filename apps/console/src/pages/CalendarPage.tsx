@@ -26,7 +26,7 @@ import {
   today as todayIn,
   wallOf,
   when
-} from "./calendar/zone.ts"
+} from "../components/zone.ts"
 import "./calendar/calendar.css"
 
 type View = "month" | "week" | "list"

@@ -7,7 +7,7 @@ import { Table } from "../../components/Table.tsx"
 import { listQuery } from "./calendarQueries.ts"
 import { NetworkMarks, StatusBadge } from "./PostChip.tsx"
 import { type Account, apiStatuses, movable, type Network, type Post, statusWords, timeOf } from "./status.ts"
-import { addDays, isDate, startOfDay, when } from "./zone.ts"
+import { addDays, isDate, startOfDay, when } from "../../components/zone.ts"
 
 export interface ListSearch {
   readonly status?: string | undefined

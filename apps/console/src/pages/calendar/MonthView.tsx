@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router"
 import { PostChip } from "./PostChip.tsx"
 import { dropTarget } from "./dropTarget.ts"
 import type { Network, Post, QueueSeat } from "./status.ts"
-import { longDay, weekdayName } from "./zone.ts"
+import { longDay, weekdayName } from "../../components/zone.ts"
 
 /** Posts a day shows before "N more" (the rest are a click away in the list view). */
 const shownPerDay = 3

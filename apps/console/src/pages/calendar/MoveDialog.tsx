@@ -6,7 +6,7 @@ import { Dialog } from "../../components/Dialog.tsx"
 import { TextField } from "../../components/Field.tsx"
 import { type Post, timeOf } from "./status.ts"
 import { useMovePost } from "./useMovePost.ts"
-import { instantOfLocalInput, localInputOf } from "./zone.ts"
+import { instantOfLocalInput, localInputOf } from "../../components/zone.ts"
 
 /**
  * The keyboard's way to reschedule: a date and time in the workspace's zone, sent as is; the API says whether

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router"
 import type { DragEvent } from "react"
 import { movable, type Network, type Post, shownOf, statusWords, timeOf } from "./status.ts"
-import { timeIn } from "./zone.ts"
+import { timeIn } from "../../components/zone.ts"
 
 /** What a dragged post carries, so that a drop of anything else (a link, a file) is ignored. */
 export const dragType = "application/x-herald-post"

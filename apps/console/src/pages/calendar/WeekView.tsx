@@ -4,7 +4,7 @@ import { type ViewProps, freeSlots } from "./MonthView.tsx"
 import { PostChip } from "./PostChip.tsx"
 import { dropTarget } from "./dropTarget.ts"
 import { type Account, type Post, type QueueSeat, timeOf } from "./status.ts"
-import { hourName, longDay, shortDay, timeIn, wallOf } from "./zone.ts"
+import { hourName, longDay, shortDay, timeIn, wallOf } from "../../components/zone.ts"
 
 const hours = Array.from({ length: 24 }, (_, hour) => hour)
 /** Posts an hour shows before "N more". */

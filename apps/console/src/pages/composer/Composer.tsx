@@ -10,7 +10,7 @@ import { type Action, timingOf, useSave } from "./saving.ts"
 import type { About } from "./SchemaField.tsx"
 import { TextTabs } from "./TextTabs.tsx"
 import { useValidation } from "./useValidation.ts"
-import { instantOf, localOf } from "./zonedTime.ts"
+import { instantOfLocalInput, localInputOf } from "../../components/zone.ts"
 
 const actions: ReadonlyArray<readonly [Action, string]> = [
   ["draft", "Save draft"],
@@ -30,12 +30,12 @@ export const Composer = ({ accounts, networks, timeZone, saved, initial }: {
 }) => {
   const timeId = useId()
   const [draft, setDraft] = useState<Draft>(initial ?? emptyDraft)
-  const [time, setTime] = useState(saved?.scheduledAt == null ? "" : localOf(saved.scheduledAt, timeZone))
+  const [time, setTime] = useState(saved?.scheduledAt == null ? "" : localInputOf(timeZone, new Date(saved.scheduledAt)))
   const [timeMissing, setTimeMissing] = useState(false)
   const [action, setAction] = useState<Action | undefined>(undefined)
   const chosen = chosenNetworks(draft, accounts, networks)
   const body = bodyOf(draft, chosen)
-  const scheduledAt = instantOf(time, timeZone)
+  const scheduledAt = instantOfLocalInput(timeZone, time)?.toISOString()
   const validation = useValidation(
     { ...body, ...(scheduledAt === undefined ? { draft: true } : { scheduledAt }) },
     draft.accountIds.length > 0
@@ -73,7 +73,7 @@ export const Composer = ({ accounts, networks, timeZone, saved, initial }: {
     if (action === "schedule" && scheduledAt === undefined) return setTimeMissing(true)
     setTimeMissing(false)
     setAction(action)
-    const timeUnchanged = saved?.scheduledAt != null && time === localOf(saved.scheduledAt, timeZone)
+    const timeUnchanged = saved?.scheduledAt != null && time === localInputOf(timeZone, new Date(saved.scheduledAt))
     const timing = timingOf(action, scheduledAt, saved, timeUnchanged)
     save.mutate(before === undefined ? { ...body, ...timing } : { ...changesOf(before, body), ...timing })
   }
