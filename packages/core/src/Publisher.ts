@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type Adapter, PostVersion } from "@herald/adapter-kit"
+import type { Adapter } from "@herald/adapter-kit"
 import { type Post, PostStatus } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"

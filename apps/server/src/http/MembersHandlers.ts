@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi, MembersApi } from "@herald/api"
+import { Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
 import { Workspace } from "@herald/domain"
 import { domainError } from "./ErrorRendering.ts"

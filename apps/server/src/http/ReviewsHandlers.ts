@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
+import { Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Networks, Reviews } from "@herald/core"
 import { PostStatus } from "@herald/domain"
 import { domainError } from "./ErrorRendering.ts"
