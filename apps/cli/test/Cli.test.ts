@@ -217,7 +217,7 @@ describe("herald with the server running", () => {
     try {
       assert.strictEqual(client.getServerVersion()?.name, "herald")
       const { tools } = await client.listTools()
-      assert.lengthOf(tools, 9)
+      assert.lengthOf(tools, 18)
       const listed = await client.callTool({ name: "list_accounts", arguments: {} }) as CallToolResult
       assert.deepStrictEqual(listed.structuredContent, await (await accounts(key)).json())
       const accountId = (listed.structuredContent as any).data[0].id

@@ -7,6 +7,7 @@ import {
   Cipher,
   Connections,
   Inbox,
+  MediaFetch,
   Networks,
   Notifier,
   People,
@@ -156,6 +157,8 @@ export const layerWith = <E, R>(
         // Reviews act on posts through the same Posts.
         Reviews.Reviews.layer.pipe(Layer.provideMerge(Posts.Posts.layer)),
         Webhooks.Webhooks.layer({ allowPrivate: settings.webhookAllowPrivate, disableAfter: settings.webhookDisableAfter }),
+        // MCP's upload_media_from_url fetches under the webhooks' address rule, and its setting.
+        MediaFetch.MediaFetch.layer({ allowPrivate: settings.webhookAllowPrivate }),
         Team.Team.layer,
         QueueSchedules.QueueSchedules.layer,
         Queue.Queue.layer,

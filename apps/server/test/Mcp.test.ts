@@ -41,7 +41,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
 layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("mcp", (it) => {
-  it.effect("lists the nine tools with schemas, descriptions and annotations", () =>
+  it.effect("lists the eighteen tools with schemas, descriptions and annotations", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])
       const client = yield* connect(base, key.key)
@@ -49,7 +49,11 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       const byName = new Map(tools.map((tool) => [tool.name, tool]))
       assert.deepStrictEqual(
         [...byName.keys()].sort(),
-        ["create_post", "delete_post", "get_post", "get_queue", "list_accounts", "list_posts", "update_post", "upload_image", "validate_post"]
+        [
+          "approve_post", "create_post", "delete_post", "get_post", "get_queue", "list_accounts", "list_inbox", "list_networks",
+          "list_posts", "reply_to_comment", "request_changes", "retry_post", "send_message", "submit_post", "update_post",
+          "upload_image", "upload_media_from_url", "validate_post"
+        ]
       )
       for (const tool of tools) {
         assert.strictEqual(tool.inputSchema.type, "object", tool.name)

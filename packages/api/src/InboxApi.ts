@@ -22,6 +22,33 @@ const listQuery = {
   platform: Schema.optional(Schema.String.annotate({ description: "Only items of this network's accounts (a network key)" }))
 }
 
+/** A page's bounds as the inbox's services take them: `limit` items before `cursor` (newest first). */
+export interface PageBounds {
+  readonly limit: number
+  readonly cursor?: { readonly at: Date; readonly id: string }
+}
+
+/**
+ * `limit` (1 to 100, 20 by default) and `cursor` (a previous page's `nextCursor`), as the REST API and MCP's
+ * `list_inbox` read them; `problem` says what is wrong.
+ */
+export const parsePage = (query: {
+  readonly limit?: string | undefined
+  readonly cursor?: string | undefined
+}): PageBounds | { readonly problem: string } => {
+  const limit = query.limit === undefined ? 20 : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN
+  if (!(limit >= 1 && limit <= 100)) return { problem: `limit "${query.limit}" must be a whole number from 1 to 100` }
+  if (query.cursor === undefined) return { limit }
+  const [at, id] = Buffer.from(query.cursor, "base64url").toString("utf8").split("|")
+  const when = new Date(at ?? "")
+  if (id === undefined || Number.isNaN(when.getTime())) return { problem: "cursor is not one this API gave out" }
+  return { limit, cursor: { at: when, id } }
+}
+
+/** The `nextCursor` of a page that ends at `next`; null on the last page. */
+export const encodeCursor = (next: { readonly at: Date; readonly id: string } | undefined) =>
+  next === undefined ? null : Buffer.from(`${next.at.toISOString()}|${next.id}`).toString("base64url")
+
 export class InboxApi extends HttpApiGroup.make("inbox").add(
   HttpApiEndpoint.get("unread", "/inbox/unread", {
     success: Data(Inbox.Unread)

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Connect, Limits } from "@herald/adapter-kit"
+import { type Adapter, Connect, Icon, Limits } from "@herald/adapter-kit"
 import { Data } from "./Envelope.ts"
+import * as NetworkOptionsSchema from "./NetworkOptions.ts"
 import { NetworkOptions } from "./NetworkOptions.ts"
 
 export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
@@ -39,6 +40,26 @@ export class Network extends Schema.Class<Network>("Network")({
       "null when it has none"
   })
 }) {}
+
+/**
+ * The installed networks as `GET /api/v1/networks` and MCP's `list_networks` answer them; `connect` lets the
+ * sandbox add its own field to a network's connect method.
+ */
+export const describe = (
+  adapters: ReadonlyArray<Adapter.Adapter>,
+  connect: (adapter: Adapter.Adapter) => Connect.Connect = (adapter) => adapter.connect
+) =>
+  adapters.map((adapter) =>
+    new Network({
+      key: adapter.network,
+      name: adapter.name,
+      icon: adapter.icon === undefined ? null : Icon.dataUrl(adapter.icon),
+      limits: adapter.limits,
+      capabilities: new Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined }),
+      connect: connect(adapter),
+      options: NetworkOptionsSchema.fromDeclaration(adapter.options)
+    })
+  )
 
 export class NetworksApi extends HttpApiGroup.make("networks").add(
   HttpApiEndpoint.get("list", "/networks", {

@@ -23,6 +23,9 @@ export interface Caller {
   readonly actor: Posts.Actor
 }
 
+/** A post's id, as the tools that act on one post take it. */
+export const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
+
 /** A JSON Schema object, as MCP's `inputSchema` and `outputSchema` take it. */
 export type JsonSchemaObject = { readonly type: "object" } & Record<string, unknown>
 
@@ -31,7 +34,10 @@ export interface Annotations {
   readonly readOnlyHint: boolean
   readonly destructiveHint: boolean
   readonly idempotentHint: boolean
-  /** The tools act on Herald, not on the open world (publishing aside, which Herald does later). */
+  /**
+   * Whether the tool reaches outside Herald as it runs: an inbox answer goes to the network at once, a media URL
+   * is fetched. Posts do not count: Herald publishes them later, by itself.
+   */
   readonly openWorldHint: boolean
 }
 
@@ -64,6 +70,7 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
   readonly readOnly?: boolean
   readonly destructive?: boolean
   readonly idempotent?: boolean
+  readonly openWorld?: boolean
   readonly run: (input: I["Type"], caller: Caller) => Effect.Effect<O["Type"], ToolFailure, I["DecodingServices"]>
 }): Tool => {
   const decode = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
@@ -79,7 +86,7 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
       readOnlyHint: spec.readOnly ?? false,
       destructiveHint: spec.destructive ?? false,
       idempotentHint: spec.idempotent ?? false,
-      openWorldHint: false
+      openWorldHint: spec.openWorld ?? false
     },
     call: (args, caller) =>
       (spec.readOnly !== true && caller.actor.role === "viewer"

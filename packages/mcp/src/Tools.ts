@@ -1,21 +1,25 @@
 import { Effect, Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
-import { Envelope, ListQuery, MediaApi, PostsApi, PostValidation, QueueApi } from "@herald/api"
+import { Envelope, ListQuery, MediaApi, type NetworksApi, PostsApi, PostValidation, QueueApi } from "@herald/api"
 import { Accounts, Media, Networks, Posts, PostShape, Queue } from "@herald/core"
 import { Account, Post, PostStatus } from "@herald/domain"
-import { type Caller, define, domainFailure, fail, type Tool, type ToolFailure } from "./Tool.ts"
+import * as InboxTools from "./InboxTools.ts"
+import * as MediaTools from "./MediaTools.ts"
+import * as NetworkTools from "./NetworkTools.ts"
+import * as PostFlowTools from "./PostFlowTools.ts"
+import { type Caller, define, domainFailure, fail, postId, type Tool, type ToolFailure } from "./Tool.ts"
 
 // What a tool is, for the server and the app's route, which know the tools by this module.
 export { type Caller, type Tool, ToolFailure } from "./Tool.ts"
 
 /**
- * The MCP tools: the reference's seven ("MCP server"; product.md, "MCP"), get_queue and validate_post. Each calls the same core service as its
- * REST twin and answers the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot
- * drift; a failure carries the REST error's `code`, `message` and `details`.
+ * The MCP tools: the reference's seven ("MCP server"; product.md, "MCP") and the rest of the API (issue 19):
+ * get_queue, validate_post, list_networks, the post's way through review and retry (PostFlowTools), the inbox
+ * (InboxTools) and media from a URL (MediaTools). Each calls the same core service as its REST twin and answers
+ * the same body (`{ data }`, or `{ data, nextCursor }` for a page), so the two cannot drift; a failure carries
+ * the REST error's `code`, `message` and `details`.
  */
-
-const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
 
 const timing = "Timing: send exactly one of scheduledAt (an ISO 8601 time with a zone, not more than 60 s in the past), " +
   "publishNow: true, queued: true, or draft: true."
@@ -83,8 +87,13 @@ const mcpRestriction = (tool: string): Posts.Restriction => ({ statuses: [PostSt
 const networkLimits = (adapters: ReadonlyArray<{ readonly network: string; readonly name: string; readonly limits: Parameters<typeof LimitsTable.summary>[0] }>) =>
   adapters.map((adapter) => `- ${adapter.network} (${adapter.name}): ${LimitsTable.summary(adapter.limits).join(" | ")}`).join("\n")
 
+export interface Options {
+  /** The networks offered, as `GET /api/v1/networks` answers them (the app knows the sandbox's additions). */
+  readonly networks: ReadonlyArray<NetworksApi.Network>
+}
+
 /** The tools, bound to this process's services and installed networks. */
-export const make = Effect.gen(function*() {
+export const make = (options: Options) => Effect.gen(function*() {
   const posts = yield* Posts.Posts
   const accounts = yield* Accounts.Accounts
   const media = yield* Media.Media
@@ -104,6 +113,7 @@ export const make = Effect.gen(function*() {
     )
 
   return [
+    NetworkTools.make(options.networks),
     define({
       name: "list_accounts",
       title: "List accounts",
@@ -270,6 +280,9 @@ export const make = Effect.gen(function*() {
           )
           return { data: MediaApi.toMediaObject(caller.publicUrl, stored) }
         })
-    })
+    }),
+    yield* MediaTools.make,
+    ...yield* PostFlowTools.make(schemas.post),
+    ...yield* InboxTools.make
   ] satisfies ReadonlyArray<Tool>
 })

@@ -1,28 +1,19 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiError, Authorization, HeraldApi } from "@herald/api"
+import { ApiError, Authorization, HeraldApi, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
 import { domainError } from "./ErrorRendering.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
-/** `limit` (1 to 100, 20 by default) and `cursor` (a previous page's `nextCursor`). */
+/** The page asked for, or `invalid` naming what is wrong. */
 const pageOf = (query: { readonly limit?: string | undefined; readonly cursor?: string | undefined }) => {
-  const limit = query.limit === undefined ? 20 : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN
-  if (!(limit >= 1 && limit <= 100)) {
-    return Effect.fail(new ApiError.Invalid({ message: `limit "${query.limit}" must be a whole number from 1 to 100` }))
-  }
-  if (query.cursor === undefined) return Effect.succeed({ limit })
-  const [at, id] = Buffer.from(query.cursor, "base64url").toString("utf8").split("|")
-  const when = new Date(at ?? "")
-  if (id === undefined || Number.isNaN(when.getTime())) {
-    return Effect.fail(new ApiError.Invalid({ message: "cursor is not one this API gave out" }))
-  }
-  return Effect.succeed({ limit, cursor: { at: when, id } })
+  const bounds = InboxApi.parsePage(query)
+  return "problem" in bounds ? Effect.fail(new ApiError.Invalid({ message: bounds.problem })) : Effect.succeed(bounds)
 }
 
 const nextCursor = (next: Option.Option<{ readonly at: Date; readonly id: string }>) =>
-  Option.getOrNull(Option.map(next, (value) => Buffer.from(`${value.at.toISOString()}|${value.id}`).toString("base64url")))
+  InboxApi.encodeCursor(Option.getOrUndefined(next))
 
 export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   api,

@@ -5,6 +5,7 @@ import { ApiKeys, Networks, RateLimiter } from "@herald/core"
 import { Server, Tools } from "@herald/mcp"
 import { PublicUrl } from "../PublicUrl.ts"
 import { authenticate, bearerKey, limit } from "./AuthorizationLive.ts"
+import * as NetworksHandlers from "./NetworksHandlers.ts"
 import * as OAuthDiscovery from "./OAuthDiscovery.ts"
 
 // `/api/mcp`: the MCP server for AI assistants (reference, "MCP server"), Streamable HTTP and stateless. The
@@ -96,7 +97,7 @@ const handle = (tools: ReadonlyArray<Tools.Tool>, instructions: string) =>
  */
 export const layer = Layer.mergeAll(
   Layer.unwrap(Effect.gen(function*() {
-    const tools = yield* Tools.make
+    const tools = yield* Tools.make({ networks: yield* NetworksHandlers.offered })
     const networks = yield* Networks.Networks
     return HttpRouter.add("*", "/api/mcp", handle(tools, Server.instructions(networks.all)))
   })),

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Connect, Icon } from "@herald/adapter-kit"
-import { HeraldApi, NetworkOptions, NetworksApi } from "@herald/api"
+import { Connect } from "@herald/adapter-kit"
+import { HeraldApi, NetworksApi } from "@herald/api"
 import { Networks } from "@herald/core"
 import { Installed } from "../Installed.ts"
 
@@ -15,25 +15,21 @@ const sandboxUsername = new Connect.Field({
   secret: false
 })
 
+/** The networks offered, as `GET /api/v1/networks` answers them (MCP's `list_networks` answers the same). */
+export const offered = Effect.gen(function*() {
+  const networks = yield* Networks.Networks
+  const installed = yield* Installed
+  return NetworksApi.describe(networks.all, (adapter) =>
+    installed.sandbox && adapter.connect.method === "oauth"
+      ? new Connect.Connect({ ...adapter.connect, fields: [...adapter.connect.fields, sandboxUsername] })
+      : adapter.connect)
+})
+
 export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   api,
   "networks",
   Effect.fnUntraced(function*(handlers) {
-    const networks = yield* Networks.Networks
-    const installed = yield* Installed
-    const data = networks.all.map((adapter) =>
-      new NetworksApi.Network({
-        key: adapter.network,
-        name: adapter.name,
-        icon: adapter.icon === undefined ? null : Icon.dataUrl(adapter.icon),
-        limits: adapter.limits,
-        capabilities: new NetworksApi.Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined }),
-        connect: installed.sandbox && adapter.connect.method === "oauth"
-          ? new Connect.Connect({ ...adapter.connect, fields: [...adapter.connect.fields, sandboxUsername] })
-          : adapter.connect,
-        options: NetworkOptions.fromDeclaration(adapter.options)
-      })
-    )
+    const data = yield* offered
     return handlers.handle("list", () => Effect.succeed({ data }))
   })
 )

@@ -125,11 +125,34 @@ export const isPublicAddress = (ip: string): boolean => whyNotPublic(ip) === und
 // Whoever tries a receiver on their own machine meets these refusals first: they name the setting that lifts them.
 const privateSetting = "HERALD_WEBHOOK_ALLOW_PRIVATE=true allows http:// and private or local addresses, for development only"
 
-const refusedAddress = (subject: string, address: string, why: string) =>
-  new AddressRefused({
-    address,
-    message: `${subject} resolves to ${address}, ${why}; webhooks go only to public addresses (${privateSetting})`
-  })
+/** What the rule guards, for its messages: webhooks, or media fetched from a URL. */
+export interface Purpose {
+  /** What a good URL looks like, said to a URL that is not one. */
+  readonly example: string
+  /** Why a URL must not carry credentials. */
+  readonly noCredentials: string
+  /** The scheme rule, said to an http:// URL. */
+  readonly overHttps: string
+  /** The address rule, said after a refused address. */
+  readonly rule: string
+}
+
+export const webhookPurpose: Purpose = {
+  example: "a webhook URL looks like https://example.com/webhooks",
+  noCredentials: "Herald signs every request instead",
+  overHttps: "webhooks are sent only over HTTPS",
+  rule: `webhooks go only to public addresses (${privateSetting})`
+}
+
+export const mediaPurpose: Purpose = {
+  example: "a media URL looks like https://example.com/photo.jpg",
+  noCredentials: "Herald fetches only files anyone may fetch",
+  overHttps: "media is fetched only over HTTPS",
+  rule: `media is fetched only from public addresses (${privateSetting})`
+}
+
+const refusedAddress = (subject: string, address: string, why: string, purpose: Purpose) =>
+  new AddressRefused({ address, message: `${subject} resolves to ${address}, ${why}; ${purpose.rule}` })
 
 /** Every address a host name resolves to, in the shape of `dns.lookup(hostname, { all: true }, callback)`. */
 export type LookupAll = (
@@ -148,10 +171,10 @@ const shown = (text: string) => JSON.stringify(text.length > 100 ? `${text.slice
  * The rules that need no DNS: an absolute `https:` URL (`http:` too when private targets are allowed),
  * without credentials, whose host, when it is an IP address, is public (unless private targets are allowed).
  */
-export const parseWebhookUrl = Effect.fnUntraced(function*(text: string, allowPrivate: boolean) {
+export const parseWebhookUrl = Effect.fnUntraced(function*(text: string, allowPrivate: boolean, purpose: Purpose = webhookPurpose) {
   if (!URL.canParse(text)) {
     return yield* new AddressRefused({
-      message: `${shown(text)} is not an absolute URL; a webhook URL looks like https://example.com/webhooks`
+      message: `${shown(text)} is not an absolute URL; ${purpose.example}`
     })
   }
   const url = new URL(text)
@@ -163,17 +186,17 @@ export const parseWebhookUrl = Effect.fnUntraced(function*(text: string, allowPr
     bare.username = ""
     bare.password = ""
     return yield* new AddressRefused({
-      message: `${bare.href} must not carry a user name or password; Herald signs every request instead`
+      message: `${bare.href} must not carry a user name or password; ${purpose.noCredentials}`
     })
   }
   const host = hostOf(url)
   if (!allowPrivate && net.isIP(host) !== 0) {
     const why = whyNotPublic(host)
-    if (why !== undefined) return yield* refusedAddress(url.href, host, why)
+    if (why !== undefined) return yield* refusedAddress(url.href, host, why, purpose)
   }
   if (url.protocol === "http:" && !allowPrivate) {
     return yield* new AddressRefused({
-      message: `${url.href} is not an https:// URL; webhooks are sent only over HTTPS (${privateSetting})`
+      message: `${url.href} is not an https:// URL; ${purpose.overHttps} (${privateSetting})`
     })
   }
   return url
@@ -205,7 +228,7 @@ export const checkWebhookUrl = Effect.fn("checkWebhookUrl")(function*(
   )
   for (const { address } of addresses) {
     const why = whyNotPublic(address)
-    if (why !== undefined) return yield* refusedAddress(url.href, address, why)
+    if (why !== undefined) return yield* refusedAddress(url.href, address, why, webhookPurpose)
   }
   return url
 })
@@ -219,14 +242,14 @@ const familyOf = (family: dns.LookupOptions["family"]) =>
  * connection is never made. Answers mixing public and private addresses are refused whole, as at save time.
  * IP literal hosts never reach a lookup: whoever connects checks them (`parseWebhookUrl` does).
  */
-export const guardedLookup = (lookupAll: LookupAll = systemLookupAll): net.LookupFunction => (hostname, options, callback) =>
+export const guardedLookup = (lookupAll: LookupAll = systemLookupAll, purpose: Purpose = webhookPurpose): net.LookupFunction => (hostname, options, callback) =>
   lookupAll(hostname, (error, found) => {
     if (error !== null) return callback(error, [])
     const family = familyOf(options.family)
     const addresses = family === 0 ? found : found.filter((address) => address.family === family)
     for (const { address } of addresses) {
       const why = whyNotPublic(address)
-      if (why !== undefined) return callback(refusedAddress(hostname, address, why), [])
+      if (why !== undefined) return callback(refusedAddress(hostname, address, why, purpose), [])
     }
     const first = addresses[0]
     if (first === undefined) {
