@@ -2,12 +2,18 @@ import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Schema } fro
 import { SqlClient, type SqlError } from "effect/sql"
 
 export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
-  message: Schema.String
+  message: Schema.String,
+  /**
+   * Why the key cannot run this request: it came with another request first; the first request never
+   * answered (whether it took effect is unknown); or the first request is still running.
+   */
+  reason: Schema.Literals(["different_request", "abandoned", "in_progress"])
 }) {
   /** The key came with another request than the one it was first used for. */
   static differentRequest(key: string) {
     return new IdempotencyMismatch({
-      message: `Idempotency-Key "${key}" was used with a different request; use a new key for a new request`
+      message: `Idempotency-Key "${key}" was used with a different request; use a new key for a new request`,
+      reason: "different_request"
     })
   }
 }
@@ -42,7 +48,17 @@ const abandoned = Duration.minutes(2)
  * is not stored: the key is released and the request may be sent again.
  */
 export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
-  claim(workspaceId: string, key: string, requestHash: string): Effect.Effect<Claim, IdempotencyMismatch | SqlError.SqlError>
+  /**
+   * Claims the key for the request, or answers the stored answer to replay. `keepFor` (24 hours unless
+   * given, at most that) is how long the key stands: a row older than it is as good as gone, and the key
+   * is claimed anew, so a key kept a short while can be used again after it.
+   */
+  claim(
+    workspaceId: string,
+    key: string,
+    requestHash: string,
+    keepFor?: Duration.Duration
+  ): Effect.Effect<Claim, IdempotencyMismatch | SqlError.SqlError>
   complete(workspaceId: string, key: string, answer: Answer): Effect.Effect<void, SqlError.SqlError>
   release(workspaceId: string, key: string): Effect.Effect<void, SqlError.SqlError>
 }>()("@herald/core/IdempotencyKeys") {
@@ -65,7 +81,12 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
           (rows) => Option.fromNullishOr(rows[0])
         )
 
-      const claim = Effect.fn("IdempotencyKeys.claim")(function*(workspaceId: string, key: string, requestHash: string) {
+      const claim = Effect.fn("IdempotencyKeys.claim")(function*(
+        workspaceId: string,
+        key: string,
+        requestHash: string,
+        keepFor: Duration.Duration = keep
+      ) {
         const started = yield* Clock.currentTimeMillis
         while (true) {
           const inserted = yield* sql`
@@ -74,6 +95,15 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
           if (inserted.length > 0) return { _tag: "Claimed" } as const
           const existing = yield* lookup(workspaceId, key)
           if (Option.isNone(existing)) continue
+          const createdAt = new Date(existing.value.createdAt)
+          const now = yield* Clock.currentTimeMillis
+          if (now - createdAt.getTime() > Duration.toMillis(keepFor)) {
+            // Expired: removed and claimed again. Only the row seen goes (the database keeps microseconds, the
+            // Date milliseconds), should another request have claimed the key anew meanwhile.
+            yield* sql`DELETE FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key}
+              AND created_at < ${new Date(createdAt.getTime() + 1)}`
+            continue
+          }
           if (existing.value.requestHash !== requestHash) {
             return yield* IdempotencyMismatch.differentRequest(key)
           }
@@ -81,17 +111,18 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
             const { bodySha256, responseBody, statusCode } = existing.value
             return { _tag: "Replay", answer: { statusCode, body: responseBody ?? "", bodySha256 } } as const
           }
-          const now = yield* Clock.currentTimeMillis
-          if (now - new Date(existing.value.createdAt).getTime() > Duration.toMillis(abandoned)) {
+          if (now - createdAt.getTime() > Duration.toMillis(abandoned)) {
             return yield* new IdempotencyMismatch({
               message: `The request first sent with Idempotency-Key "${key}" never answered (Herald stopped while ` +
                 `running it, or it is still running): whether it took effect is unknown; check, then send it again ` +
-                `with a new key if it did not`
+                `with a new key if it did not`,
+              reason: "abandoned"
             })
           }
           if (now - started > Duration.toMillis(waitForFirst)) {
             return yield* new IdempotencyMismatch({
-              message: `A request with Idempotency-Key "${key}" is still in progress; try again in a moment`
+              message: `A request with Idempotency-Key "${key}" is still in progress; try again in a moment`,
+              reason: "in_progress"
             })
           }
           yield* Effect.sleep(Duration.millis(50))

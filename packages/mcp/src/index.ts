@@ -1,3 +1,6 @@
+export * as Idempotency from "./Idempotency.ts"
+export * as Prompts from "./Prompts.ts"
+export * as Resources from "./Resources.ts"
 export * as Server from "./Server.ts"
 export * as Tool from "./Tool.ts"
 export * as Tools from "./Tools.ts"

@@ -1,8 +1,8 @@
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError } from "@herald/api"
-import { ApiKeys, Networks, RateLimiter } from "@herald/core"
-import { Server, Tools } from "@herald/mcp"
+import { ApiKeys, IdempotencyKeys, Networks, RateLimiter } from "@herald/core"
+import { Prompts, Resources, Server, Tools } from "@herald/mcp"
 import { PublicUrl } from "../PublicUrl.ts"
 import { authenticate, bearerKey, limit } from "./AuthorizationLive.ts"
 import * as NetworksHandlers from "./NetworksHandlers.ts"
@@ -41,7 +41,10 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
 
-const handle = (tools: ReadonlyArray<Tools.Tool>, instructions: string) =>
+/** What the server offers every caller: its tools, resources, prompts and instructions, and the tools' idempotency store. */
+type Offer = Pick<Server.Exchange, "tools" | "resources" | "prompts" | "instructions" | "idempotencyKeys">
+
+const handle = (offer: Offer) =>
   Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
     const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
@@ -75,8 +78,7 @@ const handle = (tools: ReadonlyArray<Tools.Tool>, instructions: string) =>
     const response = yield* Server.answer({
       request: new Request(web.url, { method: "POST", headers: web.headers }),
       body: body.value,
-      tools,
-      instructions,
+      ...offer,
       caller: { workspaceId: principal.workspaceId, publicUrl, actor: { memberId: principal.memberId, role: principal.role } },
       refused: limited._tag === "Some" ? limited.value : undefined,
       run: Effect.runPromiseWith(context)
@@ -97,9 +99,16 @@ const handle = (tools: ReadonlyArray<Tools.Tool>, instructions: string) =>
  */
 export const layer = Layer.mergeAll(
   Layer.unwrap(Effect.gen(function*() {
-    const tools = yield* Tools.make({ networks: yield* NetworksHandlers.offered })
+    const offered = yield* NetworksHandlers.offered
+    const tools = yield* Tools.make({ networks: offered })
     const networks = yield* Networks.Networks
-    return HttpRouter.add("*", "/api/mcp", handle(tools, Server.instructions(networks.all)))
+    return HttpRouter.add("*", "/api/mcp", handle({
+      tools,
+      resources: yield* Resources.make(offered),
+      prompts: Prompts.make(tools),
+      idempotencyKeys: yield* IdempotencyKeys.IdempotencyKeys,
+      instructions: Server.instructions(networks.all)
+    }))
   })),
   OAuthDiscovery.layer
 )
