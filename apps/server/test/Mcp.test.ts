@@ -342,7 +342,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       // Counted against the key like a REST request, with the same headers.
       assert.match(listed.headers.get("ratelimit") ?? "", /^"default";r=\d+;t=\d+$/)
       assert.strictEqual(listed.body.id, 7)
-      assert.lengthOf(listed.body.result.tools, 9)
+      assert.lengthOf(listed.body.result.tools, 18)
     }))
 })
 
