@@ -11,6 +11,7 @@ import * as ErrorRendering from "./http/ErrorRendering.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as InboxHandlers from "./http/InboxHandlers.ts"
 import * as KeysHandlers from "./http/KeysHandlers.ts"
+import * as McpOAuthHandlers from "./http/McpOAuthHandlers.ts"
 import * as McpRoute from "./http/McpRoute.ts"
 import * as NetworkWebhooks from "./http/NetworkWebhooks.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
@@ -51,6 +52,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
         AccountsHandlers.layer(api),
         InboxHandlers.layer(api),
         KeysHandlers.layer(api),
+        McpOAuthHandlers.layer(api),
         NetworkWebhooks.layer(api),
         MediaHandlers.layer(api),
         MembersHandlers.layer(api),

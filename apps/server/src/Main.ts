@@ -10,6 +10,7 @@ import {
   MediaFetch,
   Networks,
   Notifier,
+  OAuth,
   People,
   Posts,
   Publisher,
@@ -162,7 +163,8 @@ export const layerWith = <E, R>(
         Team.Team.layer,
         QueueSchedules.QueueSchedules.layer,
         Queue.Queue.layer,
-        Sessions.Sessions.layer.pipe(Layer.provideMerge(People.People.layer)),
+        // The OAuth server for /api/mcp asks People which workspaces a consenting person is a member of.
+        Layer.mergeAll(Sessions.Sessions.layer, OAuth.OAuth.layer).pipe(Layer.provideMerge(People.People.layer)),
         Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),
         WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)
       )),

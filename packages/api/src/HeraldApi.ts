@@ -3,6 +3,7 @@ import { AccountsApi, OAuthApi } from "./AccountsApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { InvitationsApi, MembersApi } from "./MembersApi.ts"
 import { KeysApi } from "./KeysApi.ts"
+import { McpOAuthApi } from "./McpOAuthApi.ts"
 import { NetworksApi } from "./NetworksApi.ts"
 import * as PostsApi from "./PostsApi.ts"
 import * as QueueApi from "./QueueApi.ts"
@@ -33,6 +34,7 @@ export const makeV1 = (schemas: PostsApi.Schemas) => HttpApi.make("herald-v1")
   .add(ReviewsApi)
   .add(InboxApi)
   .add(SessionsApi)
+  .add(McpOAuthApi)
   .middleware(Authorization)
   .prefix("/api/v1")
   // Unknown body fields are refused (so typos don't pass silently), and every problem is reported at once.

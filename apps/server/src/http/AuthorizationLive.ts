@@ -39,10 +39,15 @@ export const limit = (
     )
   })
 
+// Answering an assistant's OAuth request, or disconnecting one's own assistant, changes nothing in the
+// workspace: a viewer may do both (the handlers check whose grant it is).
+const personalPaths = /^\/api\/v1\/oauth\//
+
 /** A viewer's key or session reads: any other method is refused before the handler runs. */
 const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD"
+    principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD" &&
+      !(actor === "session" && personalPaths.test(request.url))
       ? Effect.fail(new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` }))
       : Effect.void)
 
@@ -86,19 +91,28 @@ export const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.
  * and always the message as `error_description`, so a client that shows only the header still tells its
  * user how to authenticate. The description is narrowed to the characters RFC 6750 allows there.
  */
-export const challenge = (refused: ApiKeys.Unauthenticated) => {
+export const challenge = (
+  refused: { readonly message: string; readonly noToken: boolean },
+  resourceMetadata?: string
+) => {
   const description = refused.message.replace(/"/g, "'").replace(/\\/g, "/").replace(/[^\x20-\x7E]/g, "?")
-  return `Bearer realm="herald"${refused.noToken ? "" : `, error="invalid_token"`}, error_description="${description}"`
+  // `resource_metadata` (RFC 9728, section 5.1) starts an OAuth client's discovery: on `/api/mcp` only.
+  const metadata = resourceMetadata === undefined ? "" : `, resource_metadata="${resourceMetadata}"`
+  return `Bearer realm="herald"${metadata}${refused.noToken ? "" : `, error="invalid_token"`}, error_description="${description}"`
 }
 
 /** A request without a valid key: counted against its address, then `unauthorized` with `WWW-Authenticate`. */
-export const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused: ApiKeys.Unauthenticated) =>
+export const refuse = (
+  rateLimiter: RateLimiter.RateLimiter["Service"],
+  refused: { readonly message: string; readonly noToken: boolean },
+  resourceMetadata?: string
+) =>
   Effect.gen(function*() {
     // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
     const request = yield* HttpServerRequest.HttpServerRequest
     const address = Option.getOrElse(request.remoteAddress, () => "unknown")
     yield* limit(rateLimiter, `address:${address}`)
-    yield* withHeaders({ "www-authenticate": challenge(refused) })
+    yield* withHeaders({ "www-authenticate": challenge(refused, resourceMetadata) })
     return yield* new ApiError.Unauthorized({ message: refused.message })
   })
 
@@ -106,12 +120,13 @@ export const refuse = (rateLimiter: RateLimiter.RateLimiter["Service"], refused:
 export const authenticate = (
   apiKeys: ApiKeys.ApiKeys["Service"],
   rateLimiter: RateLimiter.RateLimiter["Service"],
-  key: string
+  key: string,
+  resourceMetadata?: string
 ) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     (key === "" ? Effect.fail(whyNoKey(request)) : apiKeys.authenticate(key)).pipe(
       Effect.catchTag("SqlError", Effect.die),
-      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused))
+      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused, resourceMetadata))
     ))
 
 export const layer = Layer.effect(

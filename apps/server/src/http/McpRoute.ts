@@ -1,12 +1,13 @@
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError } from "@herald/api"
-import { ApiKeys, IdempotencyKeys, Networks, RateLimiter } from "@herald/core"
+import { ApiKeys, IdempotencyKeys, Networks, OAuth, RateLimiter } from "@herald/core"
 import { Prompts, Resources, Server, Tools } from "@herald/mcp"
 import { PublicUrl } from "../PublicUrl.ts"
-import { authenticate, bearerKey, limit } from "./AuthorizationLive.ts"
+import { authenticate, bearerKey, limit, refuse } from "./AuthorizationLive.ts"
 import * as NetworksHandlers from "./NetworksHandlers.ts"
 import * as OAuthDiscovery from "./OAuthDiscovery.ts"
+import * as OAuthServer from "./OAuthServer.ts"
 
 // `/api/mcp`: the MCP server for AI assistants (reference, "MCP server"), Streamable HTTP and stateless. The
 // bearer key is checked before the transport, as for REST (401 in the REST error shape, with
@@ -41,20 +42,43 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
 
+/**
+ * Who an MCP request acts as: an OAuth access token's member (decision 0045) or an API key's principal, with
+ * the rate-limit subject each counts against. A refusal's challenge names the resource metadata, which
+ * starts an OAuth client's sign-in.
+ */
+const caller = Effect.fnUntraced(function*(
+  request: HttpServerRequest.HttpServerRequest,
+  rateLimiter: RateLimiter.RateLimiter["Service"],
+  publicUrl: string
+) {
+  const credential = bearerKey(request)
+  const resourceMetadata = OAuthDiscovery.resourceMetadataUrl(publicUrl)
+  if (OAuth.isAccessToken(credential)) {
+    const oauth = yield* OAuth.OAuth
+    const member = yield* oauth.authenticate(credential).pipe(
+      Effect.catchTag("SqlError", Effect.die),
+      Effect.catchTag("TokenRefused", (refused) => refuse(rateLimiter, { message: refused.message, noToken: false }, resourceMetadata))
+    )
+    return { workspaceId: member.workspaceId, memberId: member.memberId, role: member.role, subject: `grant:${member.grantId}` }
+  }
+  const principal = yield* authenticate(yield* ApiKeys.ApiKeys, rateLimiter, credential, resourceMetadata)
+  return { ...principal, subject: `key:${principal.keyId}` }
+})
+
 /** What the server offers every caller: its tools, resources, prompts and instructions, and the tools' idempotency store. */
 type Offer = Pick<Server.Exchange, "tools" | "resources" | "prompts" | "instructions" | "idempotencyKeys">
 
 const handle = (offer: Offer) =>
   Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
-    const apiKeys = yield* ApiKeys.ApiKeys
     const rateLimiter = yield* RateLimiter.RateLimiter
     const publicUrl = yield* PublicUrl
-    const principal = yield* authenticate(apiKeys, rateLimiter, bearerKey(request))
+    const principal = yield* caller(request, rateLimiter, publicUrl)
     // A stateless server keeps no stream for GET and no session for DELETE to end (MCP, "Streamable HTTP").
     if (request.method !== "POST") {
       return rpcError(405, -32000, "Method not allowed: this MCP server is stateless and answers POST only", { allow: "POST" })
     }
-    const limited = yield* Effect.flip(limit(rateLimiter, `key:${principal.keyId}`)).pipe(
+    const limited = yield* Effect.flip(limit(rateLimiter, principal.subject)).pipe(
       Effect.map((refused) => new Tools.ToolFailure({ code: "rate_limited", message: refused.message })),
       Effect.option
     )
@@ -95,7 +119,7 @@ const handle = (offer: Offer) =>
 
 /**
  * The route, for every method (GET and DELETE are answered 405 once the key is checked), and the OAuth
- * discovery paths an MCP client tries after a 401, which say to use a bearer key.
+ * server an MCP client signs in through after a 401 (metadata, registration, authorization, tokens).
  */
 export const layer = Layer.mergeAll(
   Layer.unwrap(Effect.gen(function*() {
@@ -110,5 +134,6 @@ export const layer = Layer.mergeAll(
       instructions: Server.instructions(networks.all)
     }))
   })),
-  OAuthDiscovery.layer
+  OAuthDiscovery.layer,
+  OAuthServer.layer
 )

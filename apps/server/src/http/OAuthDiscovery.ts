@@ -1,28 +1,61 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { ApiError } from "@herald/api"
-import { ApiKeys } from "@herald/core"
+import { OAuth } from "@herald/core"
+import { PublicUrl } from "../PublicUrl.ts"
 
-// An OAuth-capable MCP client (the MCP SDK's StreamableHTTPClientTransport with an auth provider, the
-// Inspector, mcp-remote) answers a 401 by discovering OAuth: protected-resource metadata (RFC 9728), then
-// authorization-server metadata (RFC 8414, OpenID Connect discovery), then dynamic client registration at the
-// default `/register` (MCP, "Authorization"). Herald has no OAuth yet: each of these paths is a 404 in the
-// error shape whose message says to use a bearer key, so whatever the client ends up showing is Herald's
-// advice and not a bare "No route" (docs/decisions/0017-authentication-messages.md).
+// What an OAuth-capable MCP client (the MCP SDK, the Inspector, mcp-remote, claude.ai's connectors) reads
+// after a 401 (MCP, "Authorization"): the protected resource's metadata (RFC 9728), named by the 401's
+// `resource_metadata`, then the authorization server's (RFC 8414; also at the OpenID Connect discovery path,
+// which clients try too). Herald is both, at its public address (decision 0045).
 
-/** What every discovery path answers. */
-export const message = `Herald has no OAuth authorization yet. ${ApiKeys.howToAuthenticate}`
+/** Where the MCP endpoint's resource metadata is: the path the 401's `WWW-Authenticate` names. */
+export const resourceMetadataUrl = (publicUrl: string) => `${publicUrl}/.well-known/oauth-protected-resource/api/mcp`
 
-const notFound = Effect.sync(() => HttpServerResponse.jsonUnsafe(ApiError.body("not_found", message), { status: 404 }))
+/** Browser-based clients (the Inspector) read these from another origin; nothing here depends on cookies. */
+export const corsHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type, mcp-protocol-version"
+}
 
-/** The paths MCP clients try; a `.well-known` name's `/*` also takes the name alone, without the resource's path. */
-export const paths = [
-  "/.well-known/oauth-protected-resource/*",
-  "/.well-known/oauth-authorization-server/*",
-  "/.well-known/openid-configuration/*",
-  "/register",
-  "/authorize",
-  "/token"
-] as const
+export const protectedResource = (publicUrl: string) => ({
+  resource: OAuth.resourceOf(publicUrl),
+  authorization_servers: [publicUrl],
+  bearer_methods_supported: ["header"],
+  scopes_supported: OAuth.scopes,
+  resource_name: "Herald"
+})
 
-export const layer = HttpRouter.addAll(paths.map((path) => HttpRouter.route("*", path, notFound)))
+export const authorizationServer = (publicUrl: string) => ({
+  issuer: publicUrl,
+  authorization_endpoint: `${publicUrl}/authorize`,
+  token_endpoint: `${publicUrl}/token`,
+  registration_endpoint: `${publicUrl}/register`,
+  revocation_endpoint: `${publicUrl}/revoke`,
+  scopes_supported: OAuth.scopes,
+  response_types_supported: ["code"],
+  response_modes_supported: ["query"],
+  grant_types_supported: ["authorization_code", "refresh_token"],
+  code_challenge_methods_supported: ["S256"],
+  token_endpoint_auth_methods_supported: ["none"],
+  revocation_endpoint_auth_methods_supported: ["none"],
+  authorization_response_iss_parameter_supported: true
+})
+
+/** A JSON document with CORS; a preflight gets the headers alone. */
+export const document = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers: { ...corsHeaders, ...headers } })
+
+export const preflight = HttpServerResponse.empty({ status: 204, headers: corsHeaders })
+
+// A `.well-known` name's `/*` also takes the name alone, without a resource's or an issuer's path.
+export const layer = Layer.unwrap(Effect.gen(function*() {
+  const publicUrl = yield* PublicUrl
+  const serve = (body: unknown) => (request: { readonly method: string }) =>
+    Effect.succeed(request.method === "OPTIONS" ? preflight : document(body))
+  return HttpRouter.addAll([
+    HttpRouter.route("*", "/.well-known/oauth-protected-resource/*", serve(protectedResource(publicUrl))),
+    HttpRouter.route("*", "/.well-known/oauth-authorization-server/*", serve(authorizationServer(publicUrl))),
+    HttpRouter.route("*", "/.well-known/openid-configuration/*", serve(authorizationServer(publicUrl)))
+  ])
+}))

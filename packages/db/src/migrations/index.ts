@@ -29,6 +29,7 @@ import queueSchedules from "./0026_queue_schedules.ts"
 import queueSeats from "./0027_queue_seats.ts"
 import inboxRead from "./0028_inbox_read.ts"
 import eventsByPost from "./0029_events_by_post.ts"
+import mcpOAuth from "./0030_mcp_oauth.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -60,5 +61,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0026_queue_schedules": queueSchedules,
   "0027_queue_seats": queueSeats,
   "0028_inbox_read": inboxRead,
-  "0029_events_by_post": eventsByPost
+  "0029_events_by_post": eventsByPost,
+  "0030_mcp_oauth": mcpOAuth
 }

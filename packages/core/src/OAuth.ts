@@ -1,0 +1,252 @@
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as Rules from "./internal/oauthRules.ts"
+import { AuthorizeRefused, AuthorizeUntrusted, GrantNotFound, NotAMemberOf, OAuthRefused, RequestNotFound, TokenRefused } from "./OAuthErrors.ts"
+import * as Tokens from "./internal/oauthTokens.ts"
+import { People } from "./People.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+
+export * from "./OAuthErrors.ts"
+export type { Issued, Principal } from "./internal/oauthTokens.ts"
+
+/**
+ * Herald as an OAuth 2.1 authorization server for its own MCP endpoint (decision 0045): clients register
+ * themselves (RFC 7591), a person approves a request in the console, the client trades the one-time code
+ * and its PKCE verifier for tokens (OAuthTokens). A grant acts as the approving person's member in the
+ * workspace they picked, with that member's role as it is at each request.
+ */
+
+export const requestLifetime = Duration.minutes(10)
+export const codeLifetime = Duration.minutes(5)
+/** The one scope: the whole MCP server, as the member's role allows. */
+export const scopes: ReadonlyArray<string> = ["mcp"]
+
+/** Whether a bearer credential is one of these access tokens rather than an API key (by its prefix). */
+export const isAccessToken = (credential: string) => credential.startsWith(Rules.accessPrefix)
+
+/** The protected resource's identifier (RFC 8707): the MCP endpoint. */
+export const resourceOf = (publicUrl: string) => `${publicUrl}/api/mcp`
+
+export interface Client {
+  readonly id: string
+  readonly name: string
+  readonly redirectUris: ReadonlyArray<string>
+  readonly createdAt: Date
+}
+
+export interface Pending {
+  readonly id: string
+  readonly client: { readonly id: string; readonly name: string }
+  readonly redirectUri: string
+  readonly resource: string
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresAt: string
+}
+
+export interface Grant {
+  readonly id: string
+  readonly client: { readonly id: string; readonly name: string }
+  readonly memberId: DomainIds.MemberId
+  readonly email: string
+  readonly role: Workspace.Role
+  readonly createdAt: string
+  readonly lastUsedAt: string | null
+}
+
+/** The query of `GET /authorize`, as sent. */
+export type AuthorizeQuery = Readonly<Record<string, string | undefined>>
+
+interface RequestRow {
+  readonly id: string
+  readonly clientId: string
+  readonly clientName: string
+  readonly redirectUri: string
+  readonly state: string | null
+  readonly resource: string
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresAt: Date
+}
+
+export class OAuth extends Context.Service<OAuth, {
+  register(input: { readonly clientName: string | undefined; readonly redirectUris: unknown }): Effect.Effect<Client, OAuthRefused | SqlError.SqlError>
+  /** Checks a `/authorize` request and keeps it for the person's consent; answers its id. */
+  authorize(query: AuthorizeQuery): Effect.Effect<string, AuthorizeUntrusted | AuthorizeRefused | SqlError.SqlError>
+  pending(requestId: string): Effect.Effect<Pending, RequestNotFound | SqlError.SqlError>
+  /** The person approves for their member in `workspaceId`: answers where to send the browser, with the code. */
+  approve(requestId: string, personId: string, workspaceId: string): Effect.Effect<string, RequestNotFound | NotAMemberOf | SqlError.SqlError>
+  deny(requestId: string): Effect.Effect<string, RequestNotFound | SqlError.SqlError>
+  /** `POST /token`'s form, either grant type. */
+  token(form: AuthorizeQuery): Effect.Effect<Tokens.Issued, OAuthRefused | SqlError.SqlError>
+  revoke(token: string): Effect.Effect<void, SqlError.SqlError>
+  authenticate(accessToken: string): Effect.Effect<Tokens.Principal, TokenRefused | SqlError.SqlError>
+  /** A workspace's live grants; only `memberId`'s when given. */
+  grants(workspaceId: string, memberId: string | null): Effect.Effect<ReadonlyArray<Grant>, SqlError.SqlError>
+  revokeGrant(workspaceId: string, grantId: string, memberId: string | null): Effect.Effect<void, GrantNotFound | SqlError.SqlError>
+}>()("@herald/core/OAuth") {
+  static readonly layer = Layer.effect(
+    OAuth,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const people = yield* People
+      const publicUrl = yield* PublicUrl
+      const resource = resourceOf(publicUrl)
+      const tokens = yield* Tokens.make
+
+      const register = Effect.fn("OAuth.register")(function*(input: Parameters<OAuth["Service"]["register"]>[0]) {
+        const uris = input.redirectUris
+        if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((uri) => typeof uri === "string")) {
+          return yield* new OAuthRefused({ error: "invalid_redirect_uri", description: "redirect_uris must be a list of 1 to 10 URLs" })
+        }
+        for (const uri of uris as ReadonlyArray<string>) {
+          const problem = Rules.redirectUriProblem(uri)
+          if (problem !== undefined) return yield* new OAuthRefused({ error: "invalid_redirect_uri", description: problem })
+        }
+        const name = (input.clientName ?? "").trim().slice(0, 200) || "Unnamed assistant"
+        const id = `mcl_${Rules.secret("").slice(0, 24)}`
+        const [row] = yield* sql<Client>`
+          INSERT INTO oauth_clients (id, name, redirect_uris) VALUES (${id}, ${name}, ${JSON.stringify(uris)}::jsonb)
+          RETURNING id, name, redirect_uris, created_at`
+        return row!
+      })
+
+      const authorize = Effect.fn("OAuth.authorize")(function*(query: AuthorizeQuery) {
+        const clientId = query["client_id"] ?? ""
+        const [client] = clientId === "" ? [] : yield* sql<Client>`SELECT id, name, redirect_uris FROM oauth_clients WHERE id = ${clientId}`
+        if (client === undefined) {
+          return yield* new AuthorizeUntrusted({ description: "This assistant is not registered with Herald: connect it again from the assistant" })
+        }
+        // With one registered URI it may be left out (RFC 6749, section 3.1.2.3); otherwise it must match exactly.
+        const redirectUri = query["redirect_uri"] ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined)
+        if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
+          return yield* new AuthorizeUntrusted({ description: "The redirect_uri is not one this assistant registered, so Herald will not send it there" })
+        }
+        const state = query["state"]
+        const refuse = (error: AuthorizeRefused["error"], description: string) =>
+          new AuthorizeRefused({
+            error,
+            description,
+            redirectTo: Rules.withQuery(redirectUri, { error, error_description: description, state, iss: publicUrl })
+          })
+        if (query["response_type"] !== "code") return yield* refuse("unsupported_response_type", "response_type must be code")
+        const challenge = query["code_challenge"]
+        if (challenge === undefined) return yield* refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
+        if (query["code_challenge_method"] !== "S256") return yield* refuse("invalid_request", "code_challenge_method must be S256")
+        if (!Rules.isChallenge(challenge)) return yield* refuse("invalid_request", "code_challenge must be 43 base64url characters (S256)")
+        // A client that sends no resource means this server's only one (RFC 8707 makes it optional).
+        if (query["resource"] !== undefined && query["resource"] !== resource) {
+          return yield* refuse("invalid_target", `resource must be ${resource}`)
+        }
+        const requested = (query["scope"] ?? "").split(" ").filter((scope) => scope !== "")
+        const unknown = requested.filter((scope) => !scopes.includes(scope))
+        if (unknown.length > 0) return yield* refuse("invalid_scope", `Unknown scope ${unknown.join(" ")}; Herald offers ${scopes.join(" ")}`)
+        const now = yield* Clock.currentTimeMillis
+        const id = `oar_${Rules.secret("")}`
+        yield* sql`
+          INSERT INTO oauth_requests (id, client_id, redirect_uri, code_challenge, state, resource, scopes, expires_at)
+          VALUES (${id}, ${client.id}, ${redirectUri}, ${challenge}, ${state ?? null}, ${resource}, ${JSON.stringify(scopes)}::jsonb,
+            ${new Date(now + Duration.toMillis(requestLifetime))})`
+        return id
+      })
+
+      /** A request still waiting for its answer. */
+      const open = Effect.fnUntraced(function*(requestId: string) {
+        const now = yield* Clock.currentTimeMillis
+        const [row] = yield* sql<RequestRow>`
+          SELECT r.id, r.client_id, c.name AS client_name, r.redirect_uri, r.state, r.resource, r.scopes, r.expires_at
+          FROM oauth_requests r JOIN oauth_clients c ON c.id = r.client_id
+          WHERE r.id = ${requestId} AND r.decided_at IS NULL AND r.expires_at > ${new Date(now)}`
+        if (row === undefined) return yield* new RequestNotFound({ requestId })
+        return { row, now }
+      })
+
+      const pending = Effect.fn("OAuth.pending")(function*(requestId: string) {
+        const { row } = yield* open(requestId)
+        return {
+          id: row.id,
+          client: { id: row.clientId, name: row.clientName },
+          redirectUri: row.redirectUri,
+          resource: row.resource,
+          scopes: row.scopes,
+          expiresAt: row.expiresAt.toISOString()
+        }
+      })
+
+      const approve = Effect.fn("OAuth.approve")(function*(requestId: string, personId: string, workspaceId: string) {
+        const { now, row } = yield* open(requestId)
+        const member = (yield* people.memberships(personId)).find((one) => one.id === workspaceId)
+        if (member === undefined) return yield* new NotAMemberOf({ workspaceId })
+        const code = Rules.secret("")
+        // Answered once: a second answer (two tabs, a double click) finds it decided.
+        const decided = yield* sql`
+          UPDATE oauth_requests SET decided_at = ${new Date(now)}, member_id = ${member.memberId}, code_hash = ${Rules.digest(code)},
+            code_expires_at = ${new Date(now + Duration.toMillis(codeLifetime))}
+          WHERE id = ${requestId} AND decided_at IS NULL RETURNING id`
+        if (decided.length === 0) return yield* new RequestNotFound({ requestId })
+        return Rules.withQuery(row.redirectUri, { code, state: row.state, iss: publicUrl })
+      })
+
+      const deny = Effect.fn("OAuth.deny")(function*(requestId: string) {
+        const { now, row } = yield* open(requestId)
+        const decided = yield* sql`
+          UPDATE oauth_requests SET decided_at = ${new Date(now)} WHERE id = ${requestId} AND decided_at IS NULL RETURNING id`
+        if (decided.length === 0) return yield* new RequestNotFound({ requestId })
+        return Rules.withQuery(row.redirectUri, {
+          error: "access_denied",
+          error_description: "The person did not allow this assistant",
+          state: row.state,
+          iss: publicUrl
+        })
+      })
+
+      const grants = Effect.fn("OAuth.grants")(function*(workspaceId: string, memberId: string | null) {
+        const rows = yield* sql<{
+          readonly id: string
+          readonly clientId: string
+          readonly clientName: string
+          readonly memberId: string
+          readonly email: string
+          readonly role: Workspace.Role
+          readonly createdAt: Date
+          readonly lastUsedAt: Date | null
+        }>`
+          SELECT g.id, g.client_id, c.name AS client_name, g.member_id, m.email, m.role, g.created_at, g.last_used_at
+          FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id JOIN members m ON m.id = g.member_id
+          WHERE g.workspace_id = ${workspaceId} AND g.revoked_at IS NULL
+            ${memberId === null ? sql`` : sql`AND g.member_id = ${memberId}`}
+          ORDER BY g.created_at DESC, g.id`
+        return rows.map((row): Grant => ({
+          id: row.id,
+          client: { id: row.clientId, name: row.clientName },
+          memberId: DomainIds.MemberId.make(row.memberId),
+          email: row.email,
+          role: row.role,
+          createdAt: row.createdAt.toISOString(),
+          lastUsedAt: row.lastUsedAt?.toISOString() ?? null
+        }))
+      })
+
+      const revokeGrant = Effect.fn("OAuth.revokeGrant")(function*(workspaceId: string, grantId: string, memberId: string | null) {
+        const rows = yield* sql`
+          UPDATE oauth_grants SET revoked_at = now()
+          WHERE id = ${grantId} AND workspace_id = ${workspaceId} AND revoked_at IS NULL
+            ${memberId === null ? sql`` : sql`AND member_id = ${memberId}`}
+          RETURNING id`
+        if (rows.length === 0) return yield* new GrantNotFound({ grantId })
+      })
+
+      return OAuth.of({
+        register,
+        authorize,
+        pending,
+        approve,
+        deny,
+        token: tokens.token,
+        revoke: tokens.revoke,
+        authenticate: tokens.authenticate,
+        grants,
+        revokeGrant
+      })
+    })
+  )
+}
