@@ -272,7 +272,7 @@ layer(serverLayer({ webhookAllowPrivate: false }), { timeout: 120_000, excludeTe
           ["https://10.1.2.3/photo.png", "a private address"],
           ["https://169.254.169.254/latest", "a cloud metadata address"],
           ["https://[::1]/photo.png", "a loopback address"]
-        ]
+        ] as const
       ) {
         const refused = failure(yield* call(client, "upload_media_from_url", { url }))
         assert.strictEqual(refused.code, "invalid", url)
