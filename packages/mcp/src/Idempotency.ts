@@ -24,8 +24,13 @@ const dryRuns = new Set(["validate_post"])
 /** Whether the tool takes an `idempotencyKey`: every tool that writes, and the dry runs of one. */
 export const takesKey = (tool: Tool) => !tool.annotations.readOnlyHint || dryRuns.has(tool.name)
 
-/** Whether a call without a key gets one derived: a write that a second call would do again. */
-const derivesKey = (tool: Tool) => !tool.annotations.readOnlyHint && !tool.annotations.idempotentHint
+// Writes a second call would not do again: while the first retry runs the post is not failed, and a retry
+// after it failed again is meant, not a duplicate to swallow.
+const guardedByStatus = new Set(["retry_post"])
+
+/** Whether a call without a key gets one derived: a write that a second call would do again (a post, a reply). */
+const derivesKey = (tool: Tool) =>
+  !tool.annotations.readOnlyHint && !tool.annotations.idempotentHint && !guardedByStatus.has(tool.name)
 
 // One description for a write and its dry run, so validate_post's schema stays create_post's own.
 const keyProperty = (tool: Tool) => ({
