@@ -141,6 +141,8 @@ export class OAuth extends Context.Service<OAuth, {
         const unknown = requested.filter((scope) => !scopes.includes(scope))
         if (unknown.length > 0) return yield* refuse("invalid_scope", `Unknown scope ${unknown.join(" ")}; Herald offers ${scopes.join(" ")}`)
         const now = yield* Clock.currentTimeMillis
+        // Requests a day past their lapse serve nothing (a code lives 5 minutes): each new one clears them.
+        yield* sql`DELETE FROM oauth_requests WHERE expires_at < ${new Date(now - Duration.toMillis(Duration.days(1)))}`
         const id = `oar_${Rules.secret("")}`
         yield* sql`
           INSERT INTO oauth_requests (id, client_id, redirect_uri, code_challenge, state, resource, scopes, expires_at)

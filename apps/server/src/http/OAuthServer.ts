@@ -28,9 +28,20 @@ const limited = (rateLimiter: RateLimiter.RateLimiter["Service"]) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     limit(rateLimiter, `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`))
 
-/** A form-encoded body (RFC 6749, appendix B), one value per name. */
+/**
+ * A form-encoded body (RFC 6749, appendix B), one value per name. A client that sends its id the
+ * `client_secret_basic` way (HTTP Basic) has it read from there: Herald issues no secrets, so only the id counts.
+ */
 const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  Effect.map(Effect.orElseSucceed(request.text, () => ""), (text) => Object.fromEntries(new URLSearchParams(text))))
+  Effect.map(Effect.orElseSucceed(request.text, () => ""), (text): Record<string, string> => {
+    const fields = Object.fromEntries(new URLSearchParams(text))
+    const basic = /^Basic +([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1]
+    if (fields["client_id"] !== undefined || basic === undefined) return fields
+    const clientId = Buffer.from(basic, "base64").toString("utf8").split(":")[0] ?? ""
+    // Basic's id is form-encoded (RFC 6749, section 2.3.1), which URLSearchParams decodes without throwing.
+    const decoded = new URLSearchParams(`id=${clientId}`).get("id") ?? ""
+    return decoded === "" ? fields : { ...fields, client_id: decoded }
+  }))
 
 const query = (request: HttpServerRequest.HttpServerRequest) =>
   Object.fromEntries(new URLSearchParams(request.url.split("?")[1] ?? ""))

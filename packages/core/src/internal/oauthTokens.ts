@@ -46,6 +46,8 @@ export const make = Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     const access = Rules.secret(Rules.accessPrefix)
     const refresh = Rules.secret(Rules.refreshPrefix)
+    // A grant's lapsed tokens go as it gets new ones; used refresh tokens stay until they lapse, to catch reuse.
+    yield* sql`DELETE FROM oauth_tokens WHERE grant_id = ${grantId} AND expires_at < ${new Date(now)}`
     yield* sql`
       INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at) VALUES
         (${Rules.digest(access)}, ${grantId}, 'access', ${new Date(now + Duration.toMillis(accessLifetime))}),
