@@ -19,6 +19,7 @@ import {
   WebhookIcon,
   WorkspaceIcon
 } from "./components/Icons.tsx"
+import { AssistantIcon } from "./pages/assistants/AssistantIcon.tsx"
 
 // The signed-in frame: top bar (workspace, person menu), side navigation, the page. On a phone the
 // navigation folds behind a menu button.
@@ -56,6 +57,7 @@ export const Shell = () => {
         <ul aria-labelledby="settings-heading">
           <NavItem to="/settings/api-keys" icon={<KeyIcon />}>API keys</NavItem>
           <NavItem to="/settings/webhooks" icon={<WebhookIcon />}>Webhooks</NavItem>
+          <NavItem to="/settings/assistants" icon={<AssistantIcon />}>Connected assistants</NavItem>
           <NavItem to="/settings/team" icon={<TeamIcon />}>Team</NavItem>
           <NavItem to="/settings/workspace" icon={<WorkspaceIcon />}>Workspace</NavItem>
         </ul>
@@ -76,6 +78,7 @@ const NavItem = ({ to, icon, children }: {
     | "/accounts"
     | "/settings/api-keys"
     | "/settings/webhooks"
+    | "/settings/assistants"
     | "/settings/team"
     | "/settings/workspace"
   readonly icon: ReactNode

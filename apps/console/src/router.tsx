@@ -7,11 +7,13 @@ import { Shell } from "./Shell.tsx"
 import { AccountsPage } from "./pages/AccountsPage.tsx"
 import { ApiKeysPage } from "./pages/ApiKeysPage.tsx"
 import { ApprovalsPage } from "./pages/ApprovalsPage.tsx"
+import { AssistantsPage } from "./pages/AssistantsPage.tsx"
 import { CalendarPage } from "./pages/CalendarPage.tsx"
 import { ComposerPage } from "./pages/ComposerPage.tsx"
 import { InboxPage } from "./pages/InboxPage.tsx"
 import { InvitationPage } from "./pages/InvitationPage.tsx"
 import { LinkPage } from "./pages/LinkPage.tsx"
+import { OAuthConsentPage } from "./pages/OAuthConsentPage.tsx"
 import { PostPage } from "./pages/PostPage.tsx"
 import { ProfilePage } from "./pages/ProfilePage.tsx"
 import { ResetPage } from "./pages/ResetPage.tsx"
@@ -66,6 +68,16 @@ const setPassword = createRoute({
   beforeLoad: ({ context, location }) => requireSession(context, location.href),
   component: SetPasswordPage
 })
+// An assistant's authorization request (GET /authorize sends the browser here): signed in, outside the frame,
+// as a decision with nothing else around it.
+const oauthConsent = createRoute({
+  getParentRoute: () => root,
+  path: "oauth/consent",
+  validateSearch: (search: Record<string, unknown>): { request?: string } =>
+    typeof search["request"] === "string" && search["request"] !== "" ? { request: search["request"] } : {},
+  beforeLoad: ({ context, location }) => requireSession(context, location.href),
+  component: OAuthConsentPage
+})
 
 const shell = createRoute({
   getParentRoute: () => root,
@@ -97,6 +109,7 @@ export const webhook = createRoute({ getParentRoute: () => shell, path: "setting
 const team = createRoute({ getParentRoute: () => shell, path: "settings/team", component: TeamPage })
 const workspace = createRoute({ getParentRoute: () => shell, path: "settings/workspace", component: WorkspacePage })
 const profile = createRoute({ getParentRoute: () => shell, path: "settings/profile", component: ProfilePage })
+const assistants = createRoute({ getParentRoute: () => shell, path: "settings/assistants", component: AssistantsPage })
 
 const routeTree = root.addChildren([
   signIn,
@@ -104,7 +117,24 @@ const routeTree = root.addChildren([
   reset,
   invitation,
   setPassword,
-  shell.addChildren([home, accounts, calendar, newPost, post, editPost, approvals, inbox, apiKeys, webhooks, webhook, team, workspace, profile])
+  oauthConsent,
+  shell.addChildren([
+    home,
+    accounts,
+    calendar,
+    newPost,
+    post,
+    editPost,
+    approvals,
+    inbox,
+    apiKeys,
+    webhooks,
+    webhook,
+    team,
+    workspace,
+    profile,
+    assistants
+  ])
 ])
 
 export const makeRouter = (queryClient: QueryClient) =>
