@@ -96,6 +96,22 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.lengthOf(success(yield* call(client, "list_posts", { limit: 100 })).data, 0)
     })))
 
+  it.effect("a tool without arguments refuses arguments it does not know, naming them, as the others do", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const client = yield* connect(base, key.key)
+      for (const name of ["list_accounts", "list_networks"]) {
+        const refused = failure(yield* call(client, name, { workspace: "ws_other", limit: 5 }))
+        assert.strictEqual(refused.code, "invalid", name)
+        assert.strictEqual(
+          refused.message,
+          `Invalid arguments: Unknown field "workspace": not a field of this request; Unknown field "limit": not a field of this request`
+        )
+        assert.deepStrictEqual((refused.details as ReadonlyArray<{ field: string }>).map((detail) => detail.field), ["workspace", "limit"])
+        assert.isArray(success(yield* call(client, name, {})).data)
+      }
+    })))
+
   it.effect("every tool answers what the REST API answers for the same resource", () =>
     Effect.scoped(Effect.gen(function*() {
       const { accounts, base, key, send } = yield* setup(["x", "linkedin"])

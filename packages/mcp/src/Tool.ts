@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Schema, SchemaAST, SchemaIssue } from "effect"
 import { ApiError, SchemaProblems } from "@herald/api"
 import { ErrorShape, type Posts } from "@herald/core"
 import { SafeText } from "@herald/domain"
@@ -73,7 +73,10 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
   readonly openWorld?: boolean
   readonly run: (input: I["Type"], caller: Caller) => Effect.Effect<O["Type"], ToolFailure, I["DecodingServices"]>
 }): Tool => {
-  const decode = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
+  const decodeInput = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
+  const decode = takesNothing(spec.input.ast)
+    ? (args: unknown, options: SchemaAST.ParseOptions) => Effect.andThen(refuseEveryKey(spec.input.ast, args), decodeInput(args, options))
+    : decodeInput
   const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output as unknown as Schema.Codec<O["Type"], unknown>))
   return {
     name: spec.name,
@@ -105,6 +108,17 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
         Effect.map((body) => body as Record<string, unknown>)
       )
   }
+}
+
+// Effect's empty struct takes any value but null and undefined, whatever keys it has, so a tool without arguments
+// would run on arguments it does not know; it refuses them as the other tools do, with the same issue.
+const takesNothing = (ast: SchemaAST.AST) =>
+  SchemaAST.isObjects(ast) && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0
+
+const refuseEveryKey = (ast: SchemaAST.AST, args: unknown): Effect.Effect<void, Schema.SchemaError> => {
+  const record = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
+  const [first, ...rest] = Object.keys(record).map((key) => new SchemaIssue.Pointer([key], new SchemaIssue.UnexpectedKey(ast, record[key])))
+  return first === undefined ? Effect.void : Effect.fail(new Schema.SchemaError(new SchemaIssue.Composite(ast, [first, ...rest], args)))
 }
 
 // Herald's text rule (SafeText) for every tool's arguments, in one place, as the REST API applies it: a NUL or
