@@ -157,6 +157,10 @@ describe.skipIf(missing !== undefined)("connecting an assistant by OAuth", () =>
     await accessible(page)
     await page.setViewportSize(desktop)
 
+    // An owner publishes without approval, so may let the assistant do so too (off until ticked).
+    const direct = page.getByLabel("Let it publish without approval")
+    assert.isFalse(await direct.isChecked())
+    await direct.check()
     const seen = callback.count()
     await page.getByRole("button", { name: "Allow" }).click()
     const answer = await callback.next(seen)
@@ -190,6 +194,7 @@ describe.skipIf(missing !== undefined)("connecting an assistant by OAuth", () =>
     assert.include(row, "Test assistant")
     assert.include(row, owner)
     assert.include(row, "Owner")
+    assert.include(row, "Without approval")
     // Its tools/list above counts as use.
     assert.notInclude(row, "Never")
     assert.include(await page.locator("main").innerText(), `${herald.origin}/api/mcp`)
@@ -255,9 +260,12 @@ describe.skipIf(missing !== undefined)("connecting an assistant by OAuth", () =>
     await abilities.getByText("Read only").waitFor()
     assert.include(await abilities.innerText(), "It cannot create, change or send anything")
     assert.notInclude(await abilities.innerText(), "Everything")
+    // A viewer publishes nothing, so cannot let an assistant publish without approval.
+    assert.strictEqual(await visitor.page.getByLabel("Let it publish without approval").count(), 0)
     await accessible(visitor.page)
     await picker.selectOption({ label: "Demo (Owner)" })
     await abilities.getByText("Everything you can do there as an owner").waitFor()
+    await visitor.page.getByLabel("Let it publish without approval").waitFor()
 
     const seen = callback.count()
     await visitor.page.getByRole("button", { name: "Deny" }).click()

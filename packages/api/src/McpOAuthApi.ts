@@ -18,7 +18,11 @@ export class McpOAuthClient extends Schema.Class<McpOAuthClient>("McpOAuthClient
 export class McpOAuthWorkspace extends Schema.Class<McpOAuthWorkspace>("McpOAuthWorkspace")({
   id: described(Ids.WorkspaceId, "The workspace's id"),
   name: described(Schema.String, "The workspace's name"),
-  role: described(Workspace.Role, "The person's role there: what the assistant may do there")
+  role: described(Workspace.Role, "The person's role there: what the assistant may do there"),
+  mayPublishDirectly: described(
+    Schema.Boolean,
+    "Whether the person's role there publishes without approval, so that they may let the assistant do so too"
+  )
 }) {}
 
 export class McpOAuthRequest extends Schema.Class<McpOAuthRequest>("McpOAuthRequest")({
@@ -41,6 +45,11 @@ export class McpOAuthGrant extends Schema.Class<McpOAuthGrant>("McpOAuthGrant")(
   memberId: described(Ids.MemberId, "The member it acts as"),
   email: described(Schema.String, "That member's e-mail address"),
   role: described(Workspace.Role, "That member's role, which bounds what the assistant may do"),
+  publishesDirectly: described(
+    Schema.Boolean,
+    "Whether its member let it publish without approval; when false its posts wait for approval while the workspace's " +
+      "`assistantApproval` is on"
+  ),
   createdAt: described(Schema.String, "When it was connected"),
   lastUsedAt: described(Schema.NullOr(Schema.String), "When it last called Herald (to the minute), or null")
 }) {}
@@ -60,7 +69,14 @@ export class McpOAuthApi extends HttpApiGroup.make("mcpOAuth").add(
   }).annotate(OpenApi.Summary, "A pending authorization request, for the consent page"),
   HttpApiEndpoint.post("approve", "/oauth/requests/:id/approve", {
     params: requestId,
-    payload: Schema.Struct({ workspaceId: described(Schema.String, "The workspace the assistant will act in, as the person's member there") }),
+    payload: Schema.Struct({
+      workspaceId: described(Schema.String, "The workspace the assistant will act in, as the person's member there"),
+      publishesDirectly: Schema.optionalKey(described(
+        Schema.Boolean,
+        "Let the assistant publish without approval (false by default: its posts wait for an owner's or admin's approval " +
+          "while the workspace's `assistantApproval` is on); only where the workspace's `mayPublishDirectly` is true"
+      ))
+    }),
     success: Data(McpOAuthRedirect),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "Allow the assistant: answers where to send the browser, with the one-time code"),

@@ -12,6 +12,10 @@ export const UpdateWorkspace = Schema.Struct({
   approvalRequired: Schema.optionalKey(Schema.Boolean.annotate({
     description: "Posts scheduled by editors' keys wait for an owner's or admin's approval"
   })),
+  assistantApproval: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, " +
+      "unless the member who connected one let it publish directly"
+  })),
   timeZone: Schema.optionalKey(Schema.String.annotate({
     description: "The workspace's time zone, an IANA name such as `Europe/Paris` (`UTC` by default)"
   }))
@@ -28,5 +32,5 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace").add(
   }).annotate(OpenApi.Summary, "Change the workspace's settings (owners, admins and workspace keys)")
 ).annotateMerge(OpenApi.annotations({
   title: "Workspace",
-  description: "The key's workspace: its name, whether posts need approval, and its time zone."
+  description: "The key's workspace: its name, whether posts (and assistants' posts) need approval, and its time zone."
 })) {}

@@ -2,7 +2,16 @@ import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as Rules from "./internal/oauthRules.ts"
-import { AuthorizeRefused, AuthorizeUntrusted, GrantNotFound, NotAMemberOf, OAuthRefused, RequestNotFound, TokenRefused } from "./OAuthErrors.ts"
+import {
+  AuthorizeRefused,
+  AuthorizeUntrusted,
+  DirectPublishingRefused,
+  GrantNotFound,
+  NotAMemberOf,
+  OAuthRefused,
+  RequestNotFound,
+  TokenRefused
+} from "./OAuthErrors.ts"
 import * as Tokens from "./internal/oauthTokens.ts"
 import { People } from "./People.ts"
 import { PublicUrl } from "./PublicUrl.ts"
@@ -50,6 +59,8 @@ export interface Grant {
   readonly memberId: DomainIds.MemberId
   readonly email: string
   readonly role: Workspace.Role
+  /** Its member let it publish without approval (decision 0048). */
+  readonly publishesDirectly: boolean
   readonly createdAt: string
   readonly lastUsedAt: string | null
 }
@@ -73,8 +84,19 @@ export class OAuth extends Context.Service<OAuth, {
   /** Checks a `/authorize` request and keeps it for the person's consent; answers its id. */
   authorize(query: AuthorizeQuery): Effect.Effect<string, AuthorizeUntrusted | AuthorizeRefused | SqlError.SqlError>
   pending(requestId: string): Effect.Effect<Pending, RequestNotFound | SqlError.SqlError>
-  /** The person approves for their member in `workspaceId`: answers where to send the browser, with the code. */
-  approve(requestId: string, personId: string, workspaceId: string): Effect.Effect<string, RequestNotFound | NotAMemberOf | SqlError.SqlError>
+  /**
+   * The person approves for their member in `workspaceId`, letting the assistant publish without approval
+   * or not: answers where to send the browser, with the code.
+   */
+  approve(requestId: string, personId: string, workspaceId: string, publishesDirectly: boolean): Effect.Effect<
+    string,
+    RequestNotFound | NotAMemberOf | DirectPublishingRefused | SqlError.SqlError
+  >
+  /**
+   * The person's workspaces where their role publishes without approval (an owner or admin, or an editor
+   * where approval is not required): there, and only there, they may let an assistant do so too.
+   */
+  directPublishing(personId: string): Effect.Effect<ReadonlySet<string>, SqlError.SqlError>
   deny(requestId: string): Effect.Effect<string, RequestNotFound | SqlError.SqlError>
   /** `POST /token`'s form, either grant type. */
   token(form: AuthorizeQuery): Effect.Effect<Tokens.Issued, OAuthRefused | SqlError.SqlError>
@@ -174,15 +196,31 @@ export class OAuth extends Context.Service<OAuth, {
         }
       })
 
-      const approve = Effect.fn("OAuth.approve")(function*(requestId: string, personId: string, workspaceId: string) {
+      const directPublishing = Effect.fn("OAuth.directPublishing")(function*(personId: string) {
+        const rows = yield* sql<{ readonly id: string }>`
+          SELECT w.id FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
+          WHERE p.id = ${personId} AND (m.role IN ('owner', 'admin') OR (m.role = 'editor' AND NOT w.approval_required))`
+        return new Set(rows.map((row) => row.id))
+      })
+
+      const approve = Effect.fn("OAuth.approve")(function*(
+        requestId: string,
+        personId: string,
+        workspaceId: string,
+        publishesDirectly: boolean
+      ) {
         const { now, row } = yield* open(requestId)
         const member = (yield* people.memberships(personId)).find((one) => one.id === workspaceId)
         if (member === undefined) return yield* new NotAMemberOf({ workspaceId })
+        // Nobody lets an assistant do more than they may themselves.
+        if (publishesDirectly && !(yield* directPublishing(personId)).has(workspaceId)) {
+          return yield* new DirectPublishingRefused({ role: member.role })
+        }
         const code = Rules.secret("")
         // Answered once: a second answer (two tabs, a double click) finds it decided.
         const decided = yield* sql`
           UPDATE oauth_requests SET decided_at = ${new Date(now)}, member_id = ${member.memberId}, code_hash = ${Rules.digest(code)},
-            code_expires_at = ${new Date(now + Duration.toMillis(codeLifetime))}
+            code_expires_at = ${new Date(now + Duration.toMillis(codeLifetime))}, publishes_directly = ${publishesDirectly}
           WHERE id = ${requestId} AND decided_at IS NULL RETURNING id`
         if (decided.length === 0) return yield* new RequestNotFound({ requestId })
         return Rules.withQuery(row.redirectUri, { code, state: row.state, iss: publicUrl })
@@ -209,10 +247,12 @@ export class OAuth extends Context.Service<OAuth, {
           readonly memberId: string
           readonly email: string
           readonly role: Workspace.Role
+          readonly publishesDirectly: boolean
           readonly createdAt: Date
           readonly lastUsedAt: Date | null
         }>`
-          SELECT g.id, g.client_id, c.name AS client_name, g.member_id, m.email, m.role, g.created_at, g.last_used_at
+          SELECT g.id, g.client_id, c.name AS client_name, g.member_id, m.email, m.role, g.publishes_directly, g.created_at,
+            g.last_used_at
           FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id JOIN members m ON m.id = g.member_id
           WHERE g.workspace_id = ${workspaceId} AND g.revoked_at IS NULL
             ${memberId === null ? sql`` : sql`AND g.member_id = ${memberId}`}
@@ -223,6 +263,7 @@ export class OAuth extends Context.Service<OAuth, {
           memberId: DomainIds.MemberId.make(row.memberId),
           email: row.email,
           role: row.role,
+          publishesDirectly: row.publishesDirectly,
           createdAt: row.createdAt.toISOString(),
           lastUsedAt: row.lastUsedAt?.toISOString() ?? null
         }))
@@ -242,6 +283,7 @@ export class OAuth extends Context.Service<OAuth, {
         authorize,
         pending,
         approve,
+        directPublishing,
         deny,
         token: tokens.token,
         revoke: tokens.revoke,

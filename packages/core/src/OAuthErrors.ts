@@ -65,6 +65,15 @@ export class NotAMemberOf extends Schema.TaggedError<NotAMemberOf>()("NotAMember
   }
 }
 
+/** Direct publishing asked by a member whose own posts wait for approval there (decision 0048). */
+export class DirectPublishingRefused extends Schema.TaggedError<DirectPublishingRefused>()("DirectPublishingRefused", {
+  role: Schema.String
+}) {
+  override get message() {
+    return `Your role there (${this.role}) publishes through approval, so you cannot let an assistant publish without it`
+  }
+}
+
 /** An access token `/api/mcp` cannot accept; the message says what to do, as every 401 of Herald does. */
 export class TokenRefused extends Schema.TaggedError<TokenRefused>()("TokenRefused", {
   reason: Schema.Literals(["unknown", "expired", "revoked"])

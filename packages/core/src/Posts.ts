@@ -130,14 +130,22 @@ export class Posts extends Context.Service<Posts, {
       const validate = makeValidate(check, networks)
       const readEvents = makeEvents(sql)
 
-      /** Whether this actor's scheduling waits for approval: an editor, in a workspace that requires it. */
-      const needsApproval = (workspaceId: string, actor: Actor | undefined) =>
-        actor?.role !== "editor"
+      /**
+       * Whether this actor's scheduling waits for approval: an editor, in a workspace that requires it; an
+       * assistant connected by OAuth that its member did not let publish directly, in a workspace that holds
+       * assistants' posts (decision 0048). API keys and people are not assistants.
+       */
+      const needsApproval = (workspaceId: string, actor: Actor | undefined) => {
+        const editor = actor?.role === "editor"
+        const heldAssistant = actor?.assistant !== undefined && !actor.assistant.publishesDirectly
+        return !editor && !heldAssistant
           ? Effect.succeed(false)
           : Effect.map(
-            sql<{ readonly approvalRequired: boolean }>`SELECT approval_required FROM workspaces WHERE id = ${workspaceId}`,
-            (rows) => rows[0]?.approvalRequired === true
+            sql<{ readonly approvalRequired: boolean; readonly assistantApproval: boolean }>`
+              SELECT approval_required, assistant_approval FROM workspaces WHERE id = ${workspaceId}`,
+            (rows) => (editor && rows[0]?.approvalRequired === true) || (heldAssistant && rows[0]?.assistantApproval === true)
           )
+      }
 
       const context = { sql, baseUrl, scheduler, shape, check, seats, one, needsApproval }
       const create = makeCreate(context)

@@ -44,17 +44,19 @@ export interface WorkspaceRow {
   readonly id: string
   readonly name: string
   readonly approvalRequired: boolean
+  readonly assistantApproval: boolean
   readonly timeZone: string
   readonly createdAt: Date | string
 }
 
-export const workspaceColumns = "id, name, approval_required, time_zone, created_at"
+export const workspaceColumns = "id, name, approval_required, assistant_approval, time_zone, created_at"
 
 export const toWorkspace = (row: WorkspaceRow) =>
   new Workspace.Workspace({
     id: DomainIds.WorkspaceId.make(row.id),
     name: row.name,
     approvalRequired: row.approvalRequired,
+    assistantApproval: row.assistantApproval,
     timeZone: row.timeZone,
     createdAt: iso(row.createdAt)
   })
@@ -62,6 +64,8 @@ export const toWorkspace = (row: WorkspaceRow) =>
 export interface UpdateInput {
   readonly name?: string | undefined
   readonly approvalRequired?: boolean | undefined
+  /** Whether OAuth-connected assistants' posts wait for approval (decision 0048). */
+  readonly assistantApproval?: boolean | undefined
   /** An IANA time zone name; refused with WorkspaceInvalid when Intl does not know it. */
   readonly timeZone?: string | undefined
 }
@@ -126,6 +130,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         const [row] = yield* sql<WorkspaceRow>`
           UPDATE workspaces SET name = coalesce(${input.name ?? null}, name),
             approval_required = coalesce(${input.approvalRequired ?? null}, approval_required),
+            assistant_approval = coalesce(${input.assistantApproval ?? null}, assistant_approval),
             time_zone = coalesce(${input.timeZone ?? null}, time_zone)
           WHERE id = ${id} RETURNING ${sql.literal(workspaceColumns)}`
         if (row === undefined) return yield* new WorkspaceNotFound({ workspaceId: id })

@@ -16,6 +16,10 @@ export class Workspace extends Schema.Class<Workspace>("Workspace")({
   name: Schema.String,
   /** Posts by editors' keys wait for an owner's or admin's approval before they are scheduled. */
   approvalRequired: Schema.Boolean,
+  assistantApproval: Schema.Boolean.annotate({
+    description: "Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, " +
+      "unless the member who connected one let it publish directly (on by default; API keys are not affected)"
+  }),
   timeZone: Schema.String.annotate({
     description: "The workspace's time zone, an IANA name such as `Europe/Paris`; `UTC` until set"
   }),

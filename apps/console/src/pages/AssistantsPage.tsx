@@ -11,7 +11,8 @@ import { roleName } from "./settings/roles.ts"
 import "./assistants/assistants.css"
 
 // Settings > Connected assistants: the assistants people allowed through the consent page (OAuth grants),
-// each acting as the member who allowed it, and disconnecting one after a confirmation.
+// each acting as the member who allowed it, whether that member let it publish without approval, and
+// disconnecting one after a confirmation.
 export const AssistantsPage = () => {
   const grants = useQuery({ queryKey: grantsKey, queryFn: listGrants })
   const [disconnecting, setDisconnecting] = useState<Grant | undefined>(undefined)
@@ -35,6 +36,10 @@ export const AssistantsPage = () => {
             columns={[
               { header: "Assistant", cell: (row) => <strong>{row.client.name}</strong> },
               { header: "Acts as", cell: (row) => <span>{row.email} <span className="badge">{roleName(row.role)}</span></span> },
+              {
+                header: "Publishing",
+                cell: (row) => row.publishesDirectly ? "Without approval" : <span className="muted">After approval</span>
+              },
               { header: "Connected", cell: (row) => when(row.createdAt) },
               { header: "Last used", cell: (row) => row.lastUsedAt === null ? <span className="muted">Never</span> : when(row.lastUsedAt) },
               {

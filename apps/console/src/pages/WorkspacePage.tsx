@@ -15,8 +15,8 @@ export const workspaceKey = ["workspace"] as const
 type Workspace = Awaited<ReturnType<typeof getWorkspace>>
 const getWorkspace = () => unwrap(api.GET("/api/v1/workspace"))
 
-// Settings > Workspace: its name, whether posts need approval, its time zone, and the review profiles that
-// client review links are made for.
+// Settings > Workspace: its name, whether posts (and assistants' posts) need approval, its time zone, and
+// the review profiles that client review links are made for.
 export const WorkspacePage = () => {
   const workspace = useQuery({ queryKey: workspaceKey, queryFn: getWorkspace })
   return (
@@ -43,9 +43,10 @@ const SettingsForm = ({ current }: { readonly current: Workspace }) => {
   const queryClient = useQueryClient()
   const [name, setName] = useState(current.name)
   const [approvalRequired, setApprovalRequired] = useState(current.approvalRequired)
+  const [assistantApproval, setAssistantApproval] = useState(current.assistantApproval)
   const [timeZone, setTimeZone] = useState(current.timeZone)
   const save = useMutation({
-    mutationFn: () => unwrap(api.PATCH("/api/v1/workspace", { body: { name, approvalRequired, timeZone } })),
+    mutationFn: () => unwrap(api.PATCH("/api/v1/workspace", { body: { name, approvalRequired, assistantApproval, timeZone } })),
     onSuccess: async (saved) => {
       queryClient.setQueryData(workspaceKey, saved)
       // The workspace's name shows in the top bar, from the session.
@@ -64,6 +65,16 @@ const SettingsForm = ({ current }: { readonly current: Workspace }) => {
           <span>Approvals required</span>
         </label>
         <p className="field-hint">Posts that editors schedule wait for an owner's or admin's approval before they go out.</p>
+      </div>
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={assistantApproval} onChange={(event) => setAssistantApproval(event.currentTarget.checked)} />
+          <span>Assistants' posts need approval</span>
+        </label>
+        <p className="field-hint">
+          Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, unless the
+          person who connected one let it publish without approval. API keys are not affected.
+        </p>
       </div>
       <TimeZoneField value={timeZone} onChange={setTimeZone} error={form.about("timeZone")} />
       <div>

@@ -32,23 +32,30 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
           const { personId } = yield* person
           const pending = yield* oauth.pending(params.id)
           const workspaces = yield* people.memberships(personId)
+          const direct = yield* oauth.directPublishing(personId)
           return {
             data: new McpOAuthApi.McpOAuthRequest({
               ...pending,
               client: new McpOAuthApi.McpOAuthClient(pending.client),
-              workspaces: workspaces.map((one) => new McpOAuthApi.McpOAuthWorkspace({ id: one.id, name: one.name, role: one.role }))
+              workspaces: workspaces.map((one) =>
+                new McpOAuthApi.McpOAuthWorkspace({ id: one.id, name: one.name, role: one.role, mayPublishDirectly: direct.has(one.id) })
+              )
             })
           }
         }).pipe(Effect.catchTag("RequestNotFound", notFound), Effect.catchTag("SqlError", Effect.die)))
       .handle("approve", ({ params, payload }) =>
         Effect.gen(function*() {
           const { personId } = yield* person
-          const redirectTo = yield* oauth.approve(params.id, personId, payload.workspaceId)
+          const redirectTo = yield* oauth.approve(params.id, personId, payload.workspaceId, payload.publishesDirectly === true)
           return { data: new McpOAuthApi.McpOAuthRedirect({ redirectTo }) }
         }).pipe(
           Effect.catchTag("RequestNotFound", notFound),
           Effect.catchTag("NotAMemberOf", (error) =>
             Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "workspaceId", message: error.message }] }))),
+          Effect.catchTag("DirectPublishingRefused", (error) =>
+            Effect.fail(
+              new ApiError.Invalid({ message: error.message, details: [{ field: "publishesDirectly", message: error.message }] })
+            )),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("deny", ({ params }) =>

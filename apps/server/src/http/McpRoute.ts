@@ -43,8 +43,9 @@ const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
 
 /**
- * Who an MCP request acts as: an OAuth access token's member (decision 0045) or an API key's principal, with
- * the rate-limit subject each counts against. A refusal's challenge names the resource metadata, which
+ * Who an MCP request acts as: an OAuth access token's member, marked as an assistant so that its posts may
+ * wait for approval (decisions 0045 and 0048), or an API key's principal, with the rate-limit subject each
+ * counts against. A refusal's challenge names the resource metadata, which
  * starts an OAuth client's sign-in.
  */
 const caller = Effect.fnUntraced(function*(
@@ -60,10 +61,18 @@ const caller = Effect.fnUntraced(function*(
       Effect.catchTag("SqlError", Effect.die),
       Effect.catchTag("TokenRefused", (refused) => refuse(rateLimiter, { message: refused.message, noToken: false }, resourceMetadata))
     )
-    return { workspaceId: member.workspaceId, memberId: member.memberId, role: member.role, subject: `grant:${member.grantId}` }
+    return {
+      workspaceId: member.workspaceId,
+      actor: { memberId: member.memberId, role: member.role, assistant: { publishesDirectly: member.publishesDirectly } },
+      subject: `grant:${member.grantId}`
+    }
   }
   const principal = yield* authenticate(yield* ApiKeys.ApiKeys, rateLimiter, credential, resourceMetadata)
-  return { ...principal, subject: `key:${principal.keyId}` }
+  return {
+    workspaceId: principal.workspaceId,
+    actor: { memberId: principal.memberId, role: principal.role },
+    subject: `key:${principal.keyId}`
+  }
 })
 
 /** What the server offers every caller: its tools, resources, prompts and instructions, and the tools' idempotency store. */
@@ -103,7 +112,7 @@ const handle = (offer: Offer) =>
       request: new Request(web.url, { method: "POST", headers: web.headers }),
       body: body.value,
       ...offer,
-      caller: { workspaceId: principal.workspaceId, publicUrl, actor: { memberId: principal.memberId, role: principal.role } },
+      caller: { workspaceId: principal.workspaceId, publicUrl, actor: principal.actor },
       refused: limited._tag === "Some" ? limited.value : undefined,
       run: Effect.runPromiseWith(context)
     })

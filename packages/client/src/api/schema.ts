@@ -1319,6 +1319,8 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "viewer";
+            /** @description Whether its member let it publish without approval; when false its posts wait for approval while the workspace's `assistantApproval` is on */
+            publishesDirectly: boolean;
             /** @description When it was connected */
             createdAt: string;
             /** @description When it last called Herald (to the minute), or null */
@@ -1359,6 +1361,8 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "viewer";
+            /** @description Whether the person's role there publishes without approval, so that they may let the assistant do so too */
+            mayPublishDirectly: boolean;
         };
         SessionListed: {
             /** @description The session's id (`ses_…`) */
@@ -1607,6 +1611,8 @@ export interface components {
             id: string;
             name: string;
             approvalRequired: boolean;
+            /** @description Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, unless the member who connected one let it publish directly (on by default; API keys are not affected) */
+            assistantApproval: boolean;
             /** @description The workspace's time zone, an IANA name such as `Europe/Paris`; `UTC` until set */
             timeZone: string;
             createdAt: string;
@@ -5001,6 +5007,8 @@ export interface operations {
                     name?: string;
                     /** @description Posts scheduled by editors' keys wait for an owner's or admin's approval */
                     approvalRequired?: boolean;
+                    /** @description Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, unless the member who connected one let it publish directly */
+                    assistantApproval?: boolean;
                     /** @description The workspace's time zone, an IANA name such as `Europe/Paris` (`UTC` by default) */
                     timeZone?: string;
                 };
@@ -7401,6 +7409,8 @@ export interface operations {
                 "application/json": {
                     /** @description The workspace the assistant will act in, as the person's member there */
                     workspaceId: string;
+                    /** @description Let the assistant publish without approval (false by default: its posts wait for an owner's or admin's approval while the workspace's `assistantApproval` is on); only where the workspace's `mayPublishDirectly` is true */
+                    publishesDirectly?: boolean;
                 };
             };
         };

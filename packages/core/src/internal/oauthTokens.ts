@@ -24,12 +24,16 @@ export interface Issued {
   readonly scope: string
 }
 
-/** Who an access token acts as: the consenting member, with the member's role now. */
+/**
+ * Who an access token acts as: the consenting member, with the member's role now, and whether that member
+ * let the assistant publish without approval (decision 0048).
+ */
 export interface Principal {
   readonly workspaceId: DomainIds.WorkspaceId
   readonly grantId: string
   readonly memberId: DomainIds.MemberId
   readonly role: Workspace.Role
+  readonly publishesDirectly: boolean
 }
 
 type Form = Readonly<Record<string, string | undefined>>
@@ -80,8 +84,9 @@ export const make = Effect.gen(function*() {
       readonly memberId: string
       readonly codeExpiresAt: Date
       readonly grantId: string | null
+      readonly publishesDirectly: boolean
     }>`
-      SELECT id, client_id, redirect_uri, code_challenge, resource, scopes, member_id, code_expires_at, grant_id
+      SELECT id, client_id, redirect_uri, code_challenge, resource, scopes, member_id, code_expires_at, grant_id, publishes_directly
       FROM oauth_requests WHERE code_hash = ${Rules.digest(code)}`
     if (row === undefined) return yield* invalidGrant("The code is unknown")
     // A code used twice was copied: the tokens it gave are revoked too (OAuth 2.1, section 4.1.3).
@@ -101,8 +106,8 @@ export const make = Effect.gen(function*() {
     const grantId = yield* Ids.make("grt")
     return yield* Effect.gen(function*() {
       yield* sql`
-        INSERT INTO oauth_grants (id, client_id, workspace_id, member_id, resource, scopes)
-        SELECT ${grantId}, ${clientId}, workspace_id, id, ${row.resource}, ${JSON.stringify(row.scopes)}::jsonb
+        INSERT INTO oauth_grants (id, client_id, workspace_id, member_id, resource, scopes, publishes_directly)
+        SELECT ${grantId}, ${clientId}, workspace_id, id, ${row.resource}, ${JSON.stringify(row.scopes)}::jsonb, ${row.publishesDirectly}
         FROM members WHERE id = ${row.memberId}`
       // Claimed once: of two requests racing with one code, the second finds it used.
       const claimed = yield* sql`UPDATE oauth_requests SET grant_id = ${grantId} WHERE id = ${row.id} AND grant_id IS NULL RETURNING id`
@@ -178,8 +183,9 @@ export const make = Effect.gen(function*() {
       readonly role: Workspace.Role
       readonly revokedAt: Date | null
       readonly lastUsedAt: Date | null
+      readonly publishesDirectly: boolean
     }>`
-      SELECT t.expires_at, g.id AS grant_id, g.workspace_id, g.member_id, m.role, g.revoked_at, g.last_used_at
+      SELECT t.expires_at, g.id AS grant_id, g.workspace_id, g.member_id, m.role, g.revoked_at, g.last_used_at, g.publishes_directly
       FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN members m ON m.id = g.member_id
       WHERE t.hash = ${Rules.digest(accessToken)} AND t.kind = 'access'`
     if (row === undefined) return yield* new TokenRefused({ reason: "unknown" })
@@ -190,7 +196,8 @@ export const make = Effect.gen(function*() {
       workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
       grantId: row.grantId,
       memberId: DomainIds.MemberId.make(row.memberId),
-      role: row.role
+      role: row.role,
+      publishesDirectly: row.publishesDirectly
     } satisfies Principal
   })
 

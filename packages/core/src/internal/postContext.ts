@@ -18,6 +18,9 @@ export interface PostsContext {
   readonly seats: Seats
   /** The post as clients read it, from its rows. */
   readonly one: (workspaceId: string, postId: string) => Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
-  /** Whether this actor's scheduling waits for approval: an editor, in a workspace that requires it. */
+  /**
+   * Whether this actor's scheduling waits for approval: an editor, in a workspace that requires it; an
+   * assistant its member did not let publish directly, in a workspace that holds assistants' posts.
+   */
   readonly needsApproval: (workspaceId: string, actor: Actor | undefined) => Effect.Effect<boolean, SqlError.SqlError>
 }

@@ -26,12 +26,15 @@ export class PostForbidden extends Schema.TaggedError<PostForbidden>()("PostForb
 
 /**
  * Who acts on a post: the member a key acts for and the member's role, both null for a workspace key (which
- * may do anything); or a person outside the workspace through a review link (`profileId`).
+ * may do anything); or a person outside the workspace through a review link (`profileId`). An assistant
+ * connected by OAuth acts as its member, marked `assistant` (decision 0048).
  */
 export interface Actor {
   readonly memberId: string | null
   readonly role: Workspace.Role | null
   readonly profileId?: string | undefined
+  /** Set for an OAuth-connected assistant: whether its member let it publish without approval. */
+  readonly assistant?: { readonly publishesDirectly: boolean } | undefined
 }
 
 /** A workspace key: what the REST API's callers without a member, the MCP tools and the operator act as. */

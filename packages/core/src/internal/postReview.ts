@@ -5,7 +5,7 @@ import type { PostsContext } from "./postContext.ts"
 import { type Actor, actorData, mayReview, PostConflict, PostForbidden, PostInvalid, PostNotFound } from "./postErrors.ts"
 
 /** Approval: a draft submitted, a post approved or sent back, each a new version with its event. */
-export const makeReview = ({ one, scheduler, seats, shape, sql }: PostsContext) => {
+export const makeReview = ({ needsApproval, one, scheduler, seats, shape, sql }: PostsContext) => {
   /** Locks a post and moves it from one status to another, a new version; answers it with its time. */
   const move = Effect.fnUntraced(function*(
     workspaceId: string,
@@ -43,6 +43,12 @@ export const makeReview = ({ one, scheduler, seats, shape, sql }: PostsContext) 
   const approve = Effect.fn("Posts.approve")(function*(workspaceId: string, postId: string, actor: Actor, note?: string) {
     if (!mayReview(actor)) {
       return yield* new PostForbidden({ message: `The request acts for a member whose role is ${actor.role}; approving needs an owner or admin` })
+    }
+    // An assistant whose own posts wait for a person would otherwise approve them itself.
+    if (actor.assistant !== undefined && (yield* needsApproval(workspaceId, actor))) {
+      return yield* new PostForbidden({
+        message: "An assistant whose posts wait for approval may not approve posts; a person approves them in Herald"
+      })
     }
     const now = new Date(yield* Clock.currentTimeMillis)
     const { at, post, version } = yield* sql.withTransaction(Effect.gen(function*() {

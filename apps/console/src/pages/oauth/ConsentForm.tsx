@@ -9,7 +9,8 @@ import { approveRequest, type AuthorizationRequest, denyRequest } from "./consen
 import { returnAddress } from "./returnAddress.ts"
 
 // The decision: which workspace (a picker when the person has several), what the assistant will be able to
-// do there, and Allow or Deny. Either answer sends the browser back to the assistant with the API's
+// do there, whether it may publish without approval (offered where the API says the person's role may), and
+// Allow or Deny. Either answer sends the browser back to the assistant with the API's
 // `redirectTo` (a code, or error=access_denied).
 export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
   readonly request: AuthorizationRequest
@@ -20,8 +21,11 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
     () => (request.workspaces.some((workspace) => workspace.id === preferredWorkspaceId) ? preferredWorkspaceId : request.workspaces[0]?.id ?? "")
   )
   const workspace = request.workspaces.find((candidate) => candidate.id === workspaceId)
+  const [publishesDirectly, setPublishesDirectly] = useState(false)
+  // Only where it is offered: a box ticked for one workspace does not carry over to another.
+  const direct = publishesDirectly && workspace?.mayPublishDirectly === true
   const answer = useMutation({
-    mutationFn: (allow: boolean) => (allow ? approveRequest(request.id, workspaceId) : denyRequest(request.id)),
+    mutationFn: (allow: boolean) => (allow ? approveRequest(request.id, workspaceId, direct) : denyRequest(request.id)),
     onSuccess: ({ redirectTo }) => window.location.assign(redirectTo)
   })
   const back = returnAddress(request.redirectUri)
@@ -60,6 +64,29 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
                 It acts as you, with your role, until you disconnect it in Settings, Connected assistants.
               </p>
             </section>
+            {workspace.mayPublishDirectly
+              ? (
+                <div className="field">
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={publishesDirectly}
+                      disabled={answer.isPending || leaving}
+                      onChange={(event) => setPublishesDirectly(event.currentTarget.checked)}
+                    />
+                    <span>Let it publish without approval</span>
+                  </label>
+                  <p className="field-hint">
+                    Otherwise, the posts it creates or schedules wait for an owner's or admin's approval while the workspace asks
+                    for it.
+                  </p>
+                </div>
+              )
+              : (
+                <p className="field-hint">
+                  The posts it creates or schedules wait for an owner's or admin's approval while the workspace asks for it.
+                </p>
+              )}
           </>
         )}
       <p>

@@ -6,7 +6,8 @@ export const readRequest = (id: string) => unwrap(api.GET("/api/v1/oauth/request
 export type AuthorizationRequest = Awaited<ReturnType<typeof readRequest>>
 export type ConsentWorkspace = AuthorizationRequest["workspaces"][number]
 
-export const approveRequest = (id: string, workspaceId: string) =>
-  unwrap(api.POST("/api/v1/oauth/requests/{id}/approve", { params: { path: { id } }, body: { workspaceId } }))
+/** Allows the assistant in `workspaceId`; `publishesDirectly` lets it publish without approval there. */
+export const approveRequest = (id: string, workspaceId: string, publishesDirectly: boolean) =>
+  unwrap(api.POST("/api/v1/oauth/requests/{id}/approve", { params: { path: { id } }, body: { workspaceId, publishesDirectly } }))
 
 export const denyRequest = (id: string) => unwrap(api.POST("/api/v1/oauth/requests/{id}/deny", { params: { path: { id } } }))
