@@ -169,6 +169,11 @@ for (const backend of backends()) {
           assert.notOk(result.isError, called.stdout)
           assert.deepStrictEqual(result.structuredContent.data.map((found: { id: string }) => found.id), [account.id])
 
+          // docs/mcp.md's example: a number given as key=value reaches the tool as a number.
+          const paged = yield* run([inspector, ...withKey, "--method", "tools/call", "--tool-name", "list_posts", "--tool-arg", "limit=5"], env)
+          assert.strictEqual(paged.code, 0, paged.stderr)
+          assert.notOk(JSON.parse(paged.stdout).result.isError, paged.stdout)
+
           // Without a key, and told not to sign in, it stops at the 401 and shows Herald's words.
           const refused = yield* run([inspector, "--cli", mcpUrl, "--transport", "http", "--format", "json", "--stored-auth-only", "--method", "tools/list"], env)
           assert.strictEqual(refused.code, 3, refused.stderr)
