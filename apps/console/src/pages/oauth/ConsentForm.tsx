@@ -82,6 +82,8 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
                   </p>
                 </div>
               )
+              : workspace.role === "viewer"
+              ? null
               : (
                 <p className="field-hint">
                   The posts it creates or schedules wait for an owner's or admin's approval while the workspace asks for it.
