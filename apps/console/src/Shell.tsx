@@ -7,6 +7,7 @@ import { remember, sessionQuery, useSession } from "./api/session.ts"
 import {
   AccountsIcon,
   ApprovalsIcon,
+  AssistantIcon,
   CalendarIcon,
   CloseIcon,
   InboxIcon,
@@ -19,7 +20,6 @@ import {
   WebhookIcon,
   WorkspaceIcon
 } from "./components/Icons.tsx"
-import { AssistantIcon } from "./pages/assistants/AssistantIcon.tsx"
 
 // The signed-in frame: top bar (workspace, person menu), side navigation, the page. On a phone the
 // navigation folds behind a menu button.

@@ -123,3 +123,9 @@ export const InboxIcon = () => (
     <path d="M3 13h5l1 3h6l1-3h5" />
   </Icon>
 )
+export const AssistantIcon = () => (
+  <Icon>
+    <rect x="4" y="8" width="16" height="12" rx="3" />
+    <path d="M12 4v4M9 13v1.5M15 13v1.5M2 13v3M22 13v3" />
+  </Icon>
+)
