@@ -41,24 +41,30 @@ import {
   waitForShards
 } from "../harness.ts"
 
-type Scenario = "burst" | "steady" | "workers"
+import { cost, report as reportCost } from "./cost.ts"
+
+type Scenario = "cost" | "burst" | "steady" | "workers"
 
 const { values: flags } = parseArgs({
   options: {
     n: { type: "string", default: "1000,10000" },
     backends: { type: "string", default: "embedded,postgres" },
-    only: { type: "string" },
+    // cost (the default), burst, steady, workers, or several joined by commas, or all.
+    only: { type: "string", default: "cost" },
+    // The cost scenario: posts measured, and posts whose statements pgbench replays.
+    posts: { type: "string", default: "1000" },
+    capture: { type: "string", default: "500" },
     // How long to wait for a run's posts to end before reporting what did.
     timeout: { type: "string", default: "600" }
   }
 })
 const sizes = flags.n.split(",").map((size) => Number(size.trim()))
 const backends = flags.backends.split(",").map((name) => name.trim()) as Array<Backend>
-const scenarios: Array<Scenario> = flags.only === undefined ? ["burst", "steady", "workers"] : [flags.only as Scenario]
+const scenarios = (flags.only === "all" ? ["cost", "burst", "steady", "workers"] : flags.only.split(",").map((name) => name.trim())) as Array<Scenario>
 const timeoutMs = Number(flags.timeout) * 1000
 if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--n: whole numbers, got ${flags.n}`)
 if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: embedded,postgres`)
-if (scenarios.some((name) => !["burst", "steady", "workers"].includes(name))) throw new Error(`--only: burst, steady or workers`)
+if (scenarios.some((name) => !["cost", "burst", "steady", "workers"].includes(name))) throw new Error(`--only: cost, burst, steady, workers or all`)
 
 /** Sends `count` creates, 32 at a time (drafts when `at` is undefined); resolves with how many were refused. */
 const createPosts = (
@@ -105,7 +111,7 @@ const readTargets = (backend: Backend, where: string) =>
       FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.status <> 'draft'`))
 
 /**
- * Reads a process's log: its network calls (outcome and duration), and its warnings or errors, those from
+ * Reads a process's log: its network calls (count, each target's last answer and time in calls), and its warnings or errors, those from
  * `stoppingAt` on (what a process says as it is stopped) apart from the others.
  */
 const readLog = (file: string, stoppingAt: number) => {
@@ -116,11 +122,14 @@ const readLog = (file: string, stoppingAt: number) => {
   const durations: Array<number> = []
   let attempts = 0
   for (const line of lines) {
-    if (line.includes(`message="publish attempt"`)) {
-      attempts++
+    // One line per target sent: the network calls it took, the last one's step and answer, the time in them.
+    if (line.includes(`message="target sent"`)) {
+      const calls = Number(/calls=(\d+)/.exec(line)?.[1] ?? 0)
+      attempts += calls
       durations.push(Number(/durationMs=(\d+)/.exec(line)?.[1] ?? Number.NaN))
-      const outcome = /outcome=(\S+)/.exec(line)?.[1] ?? "?"
+      const outcome = /last=\w+:(\S+)/.exec(line)?.[1] ?? "none"
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
+      if (calls > 1) outcomes.set("more than one call", (outcomes.get("more than one call") ?? 0) + 1)
     } else if (/level=(WARN|ERROR|FATAL)/i.test(line)) {
       const at = Date.parse(/timestamp=(\S+)/.exec(line)?.[1] ?? "")
       if (at >= stoppingAt) atShutdown.push(line)
@@ -152,7 +161,7 @@ interface Result {
   readonly createsPerSecond: number
   readonly lateCreates: number
   readonly attemptsPerProcess: ReadonlyArray<number>
-  /** The network calls as each process logged them ("publish attempt"), with their durations in ms. */
+  /** The network calls as each process logged them ("target sent"), with each target's time in them, in ms. */
   readonly calls: { readonly count: number; readonly p50: number; readonly p99: number }
   /** Cores busy while the posts went out: each Herald process, the PostgreSQL server, the whole machine. */
   readonly cpu: ReadonlyArray<number>
@@ -280,6 +289,7 @@ const run = async (options: RunOptions): Promise<Result> => {
   }
 }
 
+const attempts = (result: Result) => result.attemptsPerProcess.reduce((sum, count) => sum + count, 0)
 const ms = (value: number) => Number.isNaN(value) ? "-" : `${Math.round(value)}`
 const row = (name: string, result: Result) =>
   `${name.padEnd(24)} ${ms(result.first).padStart(7)} ${ms(result.p50).padStart(7)} ${ms(result.p99).padStart(7)} ${ms(result.max).padStart(7)}   ` +
@@ -294,7 +304,7 @@ const report = (name: string, result: Result) => {
   const herald = result.cpu.slice(0, -2).map(cores).join(" + ")
   console.log(`${"".padEnd(24)} cpu while publishing: herald ${herald}, postgres server ${cores(result.cpu.at(-2)!)}, ` +
     `whole machine ${cores(result.cpu.at(-1)!)} of ${cpu.length * 100}%`)
-  console.log(`${"".padEnd(24)} network calls: ${result.calls.count}, each p50 ${ms(result.calls.p50)} ms, p99 ${ms(result.calls.p99)} ms`)
+  console.log(`${"".padEnd(24)} network calls: ${attempts(result)}, time in them per target p50 ${ms(result.calls.p50)} ms, p99 ${ms(result.calls.p99)} ms`)
   if (result.activity !== undefined) {
     const { commits, deleted, inserted, updated } = result.activity
     const each = (count: number) => (count / result.targets).toFixed(1)
@@ -310,10 +320,17 @@ console.log(`publishing: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, node
   `(x, linkedin, facebook); lag = target's end − post's time, in ms`)
 // The workers comparison needs PostgreSQL (the embedded database serves one process): it runs when
 // --backends names postgres, or when it is asked for alone with --only workers.
-const wantsPostgres = backends.includes("postgres") || flags.only === "workers"
+const wantsPostgres = backends.includes("postgres") || scenarios.includes("workers") || scenarios.includes("cost")
 const postgres = wantsPostgres && postgresAnswers()
 if (wantsPostgres && !postgres) console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
 const usable = backends.filter((backend) => backend === "embedded" || postgres)
+
+if (scenarios.includes("cost")) {
+  console.log(`\ncost: ${flags.posts} posts due at one second on postgres, one process, beside pgbench replaying the statements ` +
+    `${flags.capture} posts ran (targets: ratio >= 0.5, herald cpu < 0.8 ms a target)`)
+  if (!postgres) console.log("(skipped: no postgres)")
+  else reportCost(await cost({ posts: Number(flags.posts), capture: Number(flags.capture) }))
+}
 
 if (scenarios.includes("burst")) {
   console.log(`\nburst: N posts all due at one second (target: 10,000 out within 60 s on postgres, one process)`)

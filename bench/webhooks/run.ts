@@ -1,4 +1,8 @@
-// bench/webhooks: webhook delivery under load. N events (10,000) are fanned out to 3 local receivers — one
+// bench/webhooks: webhook delivery under load. By default one run, `ratio`: N events (10,000) to a healthy
+// receiver alone on PostgreSQL beside a bare node:http sender (bare.ts) sending the same signed bodies to
+// the same receiver with the same concurrency, each one's deliveries per second and CPU per delivery, and
+// the ratio against the target (issue 20: at least 0.4). The other runs, by name (`--runs`):
+// N events (10,000) are fanned out to 3 local receivers — one
 // answering 200 at once, one answering 200 after 2 s, one answering 500 — then (fresh runs) to the healthy
 // and the slow one, and to the healthy one alone, to see whether the others hold it back. Reports
 // deliveries per second to the healthy receiver and the latency from each event's commit to its arrival there.
@@ -8,9 +12,10 @@
 // Every run gets a fresh data folder and, on PostgreSQL, a fresh database (dropped afterwards). The
 // receivers run in a child process of their own (bench/webhooks/receivers.ts).
 //
-//   pnpm bench:webhooks [--n 10000] [--backends postgres,embedded] [--runs all,slow,alone,steady] [--rate 500] [--batch 500] [--timeout 300]
+//   pnpm bench:webhooks [--n 10000] [--backends postgres,embedded] [--runs ratio,all,slow,alone,steady] [--rate 500] [--batch 500]
+//                       [--timeout 300] [--anchor-seconds 5]
 //   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
 import { cpus } from "node:os"
 import { join } from "node:path"
@@ -36,6 +41,7 @@ import {
   postgresSince,
   type Process,
   processCpu,
+  psql,
   psqlScript,
   readDatabase,
   revision,
@@ -59,8 +65,11 @@ const { values: flags } = parseArgs({
     timeout: { type: "string", default: "300" },
     // Which runs: all three receivers, the healthy one beside the slow one, the healthy one alone (each a
     // burst of --n events), and all three receivers with the events inserted steadily at --rate a second.
-    runs: { type: "string", default: "all,slow,alone,steady" },
-    rate: { type: "string", default: "500" }
+    // `ratio` (the default): the healthy receiver alone on PostgreSQL beside the bare sender, in one run.
+    runs: { type: "string", default: "ratio" },
+    rate: { type: "string", default: "500" },
+    // How long the bare sender sends in the ratio run.
+    "anchor-seconds": { type: "string", default: "5" }
   }
 })
 const events = Number(flags.n)
@@ -71,17 +80,22 @@ if (!Number.isInteger(events) || events < 1) throw new Error(`--n: a whole numbe
 if (!Number.isInteger(batch) || batch < 1) throw new Error(`--batch: a whole number, got ${flags.batch}`)
 if (backends.some((name) => name !== "embedded" && name !== "postgres")) throw new Error(`--backends: postgres,embedded`)
 const runs = flags.runs.split(",").map((name) => name.trim())
-if (runs.length === 0 || runs.some((name) => !["all", "slow", "alone", "steady"].includes(name))) {
-  throw new Error(`--runs: some of all,slow,alone,steady`)
+if (runs.length === 0 || runs.some((name) => !["ratio", "all", "slow", "alone", "steady"].includes(name))) {
+  throw new Error(`--runs: some of ratio,all,slow,alone,steady`)
 }
+const anchorSeconds = Number(flags["anchor-seconds"])
+if (!(anchorSeconds > 0)) throw new Error(`--anchor-seconds: a number of seconds, got ${flags["anchor-seconds"]}`)
 const rate = Number(flags.rate)
 if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate: a whole number of events a second, got ${flags.rate}`)
 
-// Targets: to the healthy receiver on PostgreSQL.
+// Targets: to the healthy receiver on PostgreSQL; against the bare sender (issue 20).
+const targetRatio = 0.4
 const targetPerSecond = 1_000
 const targetP99 = 500
 // After the healthy receiver has every event, how long the run goes on so a repeat would be seen.
 const settleMs = 2_000
+// Herald's attempts in flight to one endpoint (WebhookDelivery's `perEndpoint`), and so the bare sender's.
+const perEndpoint = 32
 // The receivers listen on 127.0.0.1; the failing one must stay switched on for the whole run.
 const webhookEnv = { HERALD_WEBHOOK_ALLOW_PRIVATE: "true", HERALD_WEBHOOK_DISABLE_AFTER: "1000000" }
 
@@ -121,6 +135,44 @@ const startReceivers = async (): Promise<Receivers> => {
     return answer as Promise<Extract<Answer, { type: T }>>
   }
   return { child, ports, ask }
+}
+
+/** What the bare sender (bare.ts) did: 2xx answers, in how long, and the CPU it used sending them. */
+interface Bare {
+  readonly delivered: number
+  readonly elapsedMs: number
+  readonly cpuMs: number
+}
+
+/** The anchor: the bare node:http sender to the healthy receiver, as many in flight as Herald sends to one endpoint. */
+const bareSender = (receivers: Receivers): Bare => {
+  const output = execFileSync(process.execPath, [
+    join(import.meta.dirname, "bare.ts"),
+    "--url",
+    `http://127.0.0.1:${receivers.ports.healthy}/webhooks/healthy`,
+    "--concurrency",
+    String(perEndpoint),
+    "--seconds",
+    String(anchorSeconds)
+  ], { encoding: "utf8" })
+  return JSON.parse(output.trim().split("\n").at(-1)!) as Bare
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends serving `database` (Herald's connections), by pid: the other
+ * databases' backends on a shared server are not counted, nor the server's own processes (WAL writer,
+ * checkpointer), which work for every database at once.
+ */
+const backendsCpu = (database: string) => {
+  const used = new Map<string, number>()
+  const pids = psql(admin, `SELECT pid FROM pg_stat_activity WHERE datname = '${database}'`).split("\n").filter((pid) => pid !== "")
+  for (const pid of pids) used.set(pid, processCpu(Number(pid)))
+  return used
+}
+const backendsSince = (database: string, before: Map<string, number>) => {
+  let total = 0
+  for (const [pid, used] of backendsCpu(database)) total += used - (before.get(pid) ?? 0)
+  return total
 }
 
 /** Registers one endpoint for every event and answers its id. */
@@ -242,6 +294,8 @@ interface RunOptions {
   readonly receivers: ReadonlyArray<Receiver>
   /** Events per second, inserted steadily (PostgreSQL only); all at once when absent. */
   readonly paced?: number | undefined
+  /** Runs the bare sender to the same healthy receiver first (the ratio run). */
+  readonly anchor?: boolean | undefined
 }
 
 interface Seen {
@@ -283,6 +337,10 @@ interface Result {
   readonly pending: Partial<Record<Receiver, number>>
   /** Cores busy from just before the first commit until the healthy receiver had every event: Herald, PostgreSQL, receivers, machine. */
   readonly cpu: readonly [herald: number, postgres: number, receivers: number, machine: number]
+  /** CPU seconds in that window: Herald's, and its database's backends' (PostgreSQL only). */
+  readonly cpuSeconds: { readonly herald: number; readonly database: number }
+  /** The bare sender's runs just before Herald started and just after it stopped (the ratio run). */
+  readonly anchor?: readonly [before: Bare, after: Bare] | undefined
   readonly activity?: {
     readonly commits: number
     readonly inserted: number
@@ -304,6 +362,8 @@ const run = async (options: RunOptions): Promise<Result> => {
     const busy = await busyBefore()
     if (database !== undefined) createDatabase(database)
     receivers = await startReceivers()
+    // Before Herald starts, so that nothing of Herald's runs beside it.
+    const anchorBefore = options.anchor === true ? bareSender(receivers) : undefined
     herald = await start(folder, "all", { ...webhookEnv, ...(database === undefined ? {} : { DATABASE_URL: databaseUrl(database) }) })
     const base = herald.started.listening as string
     const key = herald.started.firstRun.key.key as string
@@ -318,6 +378,7 @@ const run = async (options: RunOptions): Promise<Result> => {
 
     const cpuBefore = [processCpu(herald.child.pid), processCpu(receivers.child.pid), machineCpu()]
     const postgresBefore = postgresCpu()
+    const backendsBefore = database === undefined ? new Map<string, number>() : backendsCpu(database)
     const activityBefore = database === undefined ? undefined : databaseActivity(databaseUrl(database))
     const began = Date.now()
     let isBench: (row: EventRow) => boolean
@@ -346,7 +407,9 @@ const run = async (options: RunOptions): Promise<Result> => {
     }
     const doneAt = Date.now()
     const window = (doneAt - began) / 1000
-    const heraldUsed = (processCpu(herald.child.pid) - cpuBefore[0]!) / window
+    const heraldSeconds = processCpu(herald.child.pid) - cpuBefore[0]!
+    const databaseSeconds = database === undefined ? 0 : backendsSince(database, backendsBefore)
+    const heraldUsed = heraldSeconds / window
     const receiversUsed = (processCpu(receivers.child.pid) - cpuBefore[1]!) / window
     const machineUsed = (machineCpu() - cpuBefore[2]!) / window
     const postgresUsed = postgresSince(postgresBefore) / window
@@ -356,6 +419,9 @@ const run = async (options: RunOptions): Promise<Result> => {
 
     const stoppingAt = Date.now()
     await stop(herald.child)
+    // Again once Herald has stopped: the machine is shared, and what the others leave of it drifts in a
+    // minute; the anchor is the mean of the bare sender's runs on either side of Herald's.
+    const anchor = anchorBefore === undefined ? undefined : [anchorBefore, bareSender(receivers)] as const
     // The statistics of a connection reach pg_stat_database when it closes, so they are read once Herald stopped.
     const activityAfter = database === undefined ? undefined : databaseActivity(databaseUrl(database))
     const activity = activityBefore === undefined || activityAfter === undefined ? undefined : activityBetween(activityBefore, activityAfter)
@@ -439,6 +505,8 @@ const run = async (options: RunOptions): Promise<Result> => {
       attempts,
       pending,
       cpu: [heraldUsed, postgresUsed, receiversUsed, machineUsed],
+      cpuSeconds: { herald: heraldSeconds, database: databaseSeconds },
+      anchor,
       ...(activity === undefined ? {} : { activity }),
       notes
     }
@@ -505,6 +573,25 @@ const report = (name: string, backend: Backend, result: Result, paced?: number) 
   for (const note of result.notes) console.log(`${indent} note: ${note}`)
 }
 
+/** The ratio run: Herald beside the bare sender, deliveries per second and CPU per delivery, and the ratio. */
+const reportRatio = (result: Result) => {
+  const [before, after] = result.anchor!
+  const rate = (bare: Bare) => bare.delivered / (bare.elapsedMs / 1000)
+  const barePerSecond = (rate(before) + rate(after)) / 2
+  const bareCpu = (before.cpuMs + after.cpuMs) / (before.delivered + after.delivered)
+  const heraldCpu = (result.cpuSeconds.herald * 1000) / result.arrived
+  const databaseCpu = (result.cpuSeconds.database * 1000) / result.arrived
+  const ratio = result.perSecond / barePerSecond
+  const each = (value: number) => `${value.toFixed(3)} ms`
+  console.log(`${"bare node:http sender".padEnd(26)} ${barePerSecond.toFixed(0).padStart(7)}/s   cpu a delivery ${each(bareCpu)}` +
+    `   (the mean of ${rate(before).toFixed(0)}/s before herald and ${rate(after).toFixed(0)}/s after, ${anchorSeconds} s each)`)
+  console.log(`${"herald".padEnd(26)} ${result.perSecond.toFixed(0).padStart(7)}/s   cpu a delivery ${each(heraldCpu)} + ` +
+    `${each(databaseCpu)} postgres   (${result.arrived} in ${(result.span / 1000).toFixed(1)} s)`)
+  console.log(`ratio ${ratio.toFixed(2)} (herald's deliveries/s ÷ the bare sender's): target ≥ ${targetRatio} ` +
+    `${ratio >= targetRatio ? "met" : "missed"}; cpu a delivery ${(heraldCpu / bareCpu).toFixed(1)}× the bare sender's ` +
+    `(${((heraldCpu + databaseCpu) / bareCpu).toFixed(1)}× with postgres)`)
+}
+
 const cpu = cpus()
 const startedOn = revision()
 console.log(`webhooks: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, node ${process.version}, commit ${startedOn}; ${events} events; ` +
@@ -518,7 +605,16 @@ const postgres = wantsPostgres && postgresAnswers()
 if (wantsPostgres && !postgres) console.log(`postgres: nothing answers at ${admin}: its runs are skipped`)
 const usable = backends.filter((backend) => backend === "embedded" || postgres)
 
-for (const backend of usable) {
+if (runs.includes("ratio") && postgres) {
+  console.log(`\nratio (postgres; the healthy receiver alone; ${perEndpoint} in flight, keep-alive, the same signed bodies; cpu from /proc: ` +
+    `herald's process, and its database's backends)`)
+  const result = await run({ backend: "postgres", receivers: ["healthy"], anchor: true })
+  reportRatio(result)
+  console.log(header)
+  report("postgres, healthy alone", "postgres", result)
+}
+
+for (const backend of runs.some((name) => name !== "ratio") ? usable : []) {
   console.log(`\n${backend}${backend === "postgres" ? ` (targets: ≥ ${targetPerSecond} deliveries/s to the healthy receiver, p99 < ${targetP99} ms)` : ""}`)
   console.log(header)
   const all = runs.includes("all") ? await run({ backend, receivers: ["healthy", "slow", "failing"] }) : undefined

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { AdminApi, type MediaApi } from "@herald/api"
 import { Accounts, ApiKeys, Connections, ErrorShape, Sessions, Settings, Team, Workspaces } from "@herald/core"
 import { Main, MediaFromFile, Packages, SandboxConnect } from "@herald/server"

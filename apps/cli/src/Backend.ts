@@ -3,7 +3,7 @@ import { Settings } from "@herald/core"
 import { Database, DataDirLock } from "@herald/db"
 import { Admin, AdminError } from "./Admin.ts"
 import { Accounts, ApiKeys, Cipher, Notifier, People, PublicUrl, SecretKey, Sessions, SignedLinks, Team } from "@herald/core"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 
 /** What the operator's commands need besides the database, as a server has them (invitation links, e-mail). */
 const services = (settings: Settings.Settings) =>

@@ -7,7 +7,6 @@ import type { Account } from "@herald/domain"
 import { Admin } from "./Admin.ts"
 import * as Backend from "./Backend.ts"
 import * as Failures from "./Failures.ts"
-import * as McpBridge from "./McpBridge.ts"
 import * as Output from "./Output.ts"
 import * as Start from "./Start.ts"
 import { DataDirLock } from "@herald/db"
@@ -333,7 +332,9 @@ const mcp = Command.make("mcp", {
   Effect.gen(function*() {
     const base = yield* Effect.try({ try: () => new URL(url), catch: () => `--url ${url} is not a URL` })
     if (base.protocol !== "https:" && base.protocol !== "http:") return yield* Effect.fail(`--url ${url} is not an http(s) URL`)
-    yield* McpBridge.run({ url: base, key })
+    // Imported here, so that the MCP SDK's client is loaded by `herald mcp` alone, not by `herald start`.
+    const { run } = yield* Effect.promise(() => import("./McpBridge.ts"))
+    yield* run({ url: base, key })
   }).pipe(
     Effect.catch((message: string) =>
       Effect.sync(() => {

@@ -8,9 +8,10 @@ const invocation = "./herald"
 export const banner = (started: Main.Started): ReadonlyArray<string> =>
   started.role === "worker"
     ? [
-      `Herald worker is running (${started.database} database, cluster runner on ${started.listening}).`,
+      `Herald worker is running (${started.database} database, cluster runner on ${Option.getOrElse(started.runner, () => "")}).`,
       `  Networks: ${networks(started)}`,
-      `  It publishes; the API is served by the processes with HERALD_ROLE=api or all.`
+      `  It publishes; the API is served by the processes with HERALD_ROLE=api or all.`,
+      `  Probes: ${started.listening}/health, ${started.listening}/ready and ${started.listening}/metrics`
     ]
     : [
       `Herald is running (${started.database} database, listening on ${started.listening}${

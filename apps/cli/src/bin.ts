@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // First, before the app loads: `herald` rather than `MainThread` in ps and top.
 import "./internal/processTitle.ts"
-import { Cause, Effect, Exit, Logger, Runtime } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
 import { CliOutput, Command } from "effect/cli"
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Settings } from "@herald/core"
 import { herald } from "./Commands.ts"
+import * as Failures from "./Failures.ts"
+import * as Logging from "./Logging.ts"
 import * as Output from "./Output.ts"
 
 // A command a signal ends exits 130 (interrupted), unless it set its exit code on the way out: `herald
@@ -14,13 +18,28 @@ const teardown: Runtime.Teardown = (exit, onExit) =>
     ? onExit(0)
     : Runtime.defaultTeardown(exit, onExit)
 
-// Logs go to stderr so that stdout carries only the command's result (one JSON document with --json), one
-// logfmt line per entry so that they can be searched and parsed (`level=INFO message="publish attempt" ...`).
+const json = process.argv.slice(2).includes("--json")
+
+// The log's format (see `Logging`) is read before anything can log, through the same parser as every
+// setting: a bad value stops every command with the setting's message (in the error shape with --json), as
+// a bad PORT stops `start`.
+const refuse = (error: Settings.InvalidSetting) => {
+  const { code, message } = Failures.describe(error)
+  return Output.failure(json, code, message).pipe(Effect.andThen(Effect.sync(() => {
+    process.exitCode = 1
+  })))
+}
+
 // With `--json`, even a call the parser refuses answers with one JSON document (see `Output.presenter`).
-herald.pipe(
-  Command.run({ version: "0.1.0" }),
-  Effect.provide(CliOutput.layerPresenter(Output.presenter(process.argv.slice(2).includes("--json")))),
-  Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
+Effect.matchEffect(Settings.logFormat, {
+  onFailure: refuse,
+  onSuccess: (format) =>
+    herald.pipe(
+      Command.run({ version: "0.1.0" }),
+      Effect.provide(CliOutput.layerPresenter(Output.presenter(json))),
+      Effect.provide(Logging.layer(format))
+    )
+}).pipe(
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ teardown })
 )

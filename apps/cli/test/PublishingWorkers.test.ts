@@ -73,9 +73,9 @@ describe.skipIf(!Processes.available)("publishing with two workers on PostgreSQL
         assert.strictEqual(target.url, copies[0].url)
       }
     }
-    // Both workers did some of the work before one was killed, each network call logged as one line.
+    // Both workers did some of the work before one was killed, each target sent logged as one line.
     const logs = workers.map((worker) => readFileSync(worker.log, "utf8"))
-    const attempt = /level=INFO .*message="publish attempt" post=pst_\w+ target=acc_\w+ network=(x|linkedin|facebook) step=publish outcome=Published durationMs=\d+/
+    const attempt = /level=INFO .*message="target sent" post=pst_\w+ target=acc_\w+ network=(x|linkedin|facebook) outcome=published calls=1 last=publish:Published durationMs=\d+/
     for (const log of logs) assert.match(log, attempt)
   }, 180_000)
 })

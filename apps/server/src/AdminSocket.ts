@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { createHash } from "node:crypto"
 import { chmodSync, rmSync } from "node:fs"
 import { createServer } from "node:http"

@@ -1,7 +1,9 @@
 import { Duration, Layer, Option } from "effect"
-import { RunnerAddress, ShardingConfig, SingleRunner, SqlMessageStorage, SqlRunnerStorage } from "effect/cluster"
-import { NodeClusterSocket, NodeCrypto } from "@effect/platform-node"
+import { RunnerAddress, RunnerHealth, Runners, Sharding, ShardingConfig, SqlRunnerStorage } from "effect/cluster"
+import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import type { Settings } from "@herald/core"
+import * as ClusterStorage from "./ClusterStorage.ts"
 import * as Takeovers from "./Takeovers.ts"
 
 // Shared by every runner. Due messages are looked for every half second, so a post goes out within a
@@ -48,9 +50,7 @@ export const layer = (options: {
 }) => {
   const tuned = { ...tuning, ...options.tuning }
   return options.mode === "single"
-    ? SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...tuned, shardLockDisableAdvisory: true } }).pipe(
-      Layer.provide(NodeCrypto.layerDigest)
-    )
+    ? single({ ...tuned, shardLockDisableAdvisory: true })
     : socket(options.role === "api", {
       ...takeover,
       ...tuned,
@@ -59,11 +59,21 @@ export const layer = (options: {
     })
 }
 
+// SingleRunner.layer with runner state in SQL, but Herald's message storage (its replies in one statement).
+const single = (config: Tuning) =>
+  Sharding.layer.pipe(
+    Layer.provideMerge(Runners.layerNoop),
+    Layer.provideMerge(ClusterStorage.layer),
+    Layer.provide([Layer.orDie(SqlRunnerStorage.layer), RunnerHealth.layerNoop]),
+    Layer.provide(ShardingConfig.layerFromEnv(config)),
+    Layer.provide(NodeCrypto.layerDigest)
+  )
+
 // The storage is built here rather than by the socket layer, so that the takeover log reads the same
 // runner list the cluster does.
 const socket = (clientOnly: boolean, config: Tuning) => {
   const storage = Layer.mergeAll(
-    SqlMessageStorage.layer.pipe(Layer.provide(NodeCrypto.layerDigest)),
+    ClusterStorage.layer,
     Layer.orDie(SqlRunnerStorage.layer)
   )
   const sharding = NodeClusterSocket.layer({ clientOnly, storage: "byo", shardingConfig: config })

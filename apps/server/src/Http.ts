@@ -8,11 +8,13 @@ import * as AdminHandlers from "./http/AdminHandlers.ts"
 import * as AuthorizationLive from "./http/AuthorizationLive.ts"
 import * as Console from "./http/Console.ts"
 import * as ErrorRendering from "./http/ErrorRendering.ts"
+import * as HandlerGroup from "./http/HandlerGroup.ts"
 import * as MediaFiles from "./http/MediaFiles.ts"
 import * as InboxHandlers from "./http/InboxHandlers.ts"
 import * as KeysHandlers from "./http/KeysHandlers.ts"
 import * as McpOAuthHandlers from "./http/McpOAuthHandlers.ts"
 import * as McpRoute from "./http/McpRoute.ts"
+import * as Metrics from "./http/Metrics.ts"
 import * as NetworkWebhooks from "./http/NetworkWebhooks.ts"
 import * as MediaHandlers from "./http/MediaHandlers.ts"
 import * as MembersHandlers from "./http/MembersHandlers.ts"
@@ -36,7 +38,10 @@ export const openapiPath = "/api/v1/openapi.json"
  * rendering, the text rule, and in the sandbox the network simulators under `/sandbox/<network>`.
  */
 export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
-  Layer.unwrap(Effect.map(Effect.service(Networks.Networks), (networks) => {
+  Layer.unwrap(Effect.gen(function*() {
+    const networks = yield* Networks.Networks
+    // The server's requests run in this context; each handler group keeps only what it adds to it.
+    const requestBase = yield* Effect.context<never>()
     // The contract for the installed networks: their post options in the schemas, the document and the tools.
     const api = HeraldApi.make(PostsApi.schemas(PostShape.make(networks.all)))
     return Layer.mergeAll(
@@ -44,6 +49,7 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
       Console.layer(),
       MediaFiles.layer,
       McpRoute.layer,
+      Metrics.layer,
       PublicApi.layer(api, openapiPath),
       ErrorRendering.layer,
       TextRule.layer
@@ -70,7 +76,8 @@ export const routes = <E, R>(sandboxRoutes: Layer.Layer<never, E, R>) =>
         SystemHandlers.layer(api)
       ]),
       // Handlers of authenticated groups need the middleware too, so it is provided below them.
-      Layer.provide(AuthorizationLive.layer)
+      Layer.provide(AuthorizationLive.layer),
+      Layer.provide(Layer.succeed(HandlerGroup.RequestBase)(requestBase))
     )
   }))
 

@@ -2,7 +2,9 @@ import { Context, type Duration, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { NodeHttpClient, NodeHttpServer, NodeServices } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import {
   Cipher,
   Connections,
@@ -22,6 +24,7 @@ import {
   SignedLinks,
   Queue,
   QueueSchedules,
+  Scheduler,
   Team,
   TokenRefresh,
   WebhookDelivery,
@@ -36,10 +39,15 @@ import * as AdminSocket from "./AdminSocket.ts"
 import * as Cluster from "./Cluster.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
+import * as Operational from "./http/Operational.ts"
+import { MetricsToken } from "./http/Metrics.ts"
+import * as IdleMemory from "./IdleMemory.ts"
 import { Installed } from "./Installed.ts"
 import * as NodeServer from "./internal/nodeServer.ts"
 import * as NetworkPackages from "./NetworkPackages.ts"
+import * as Observability from "./Observability.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { Readiness } from "./Readiness.ts"
 import * as Services from "./Services.ts"
 
 /** What a started server tells its operator. */
@@ -84,9 +92,12 @@ const freePort = Effect.callback<number>((resume) => {
   })
 })
 
-/** The whole service over the configured database: public HTTP, and the admin socket in embedded mode. */
+/**
+ * The whole service over the configured database: public HTTP, and the admin socket in embedded mode; and,
+ * as a process of its own, giving memory back when it goes quiet (IdleMemory).
+ */
 export const layer = (settings: Settings.Settings, packages: ReadonlyArray<NetworkPackages.NetworkPackage>) =>
-  layerWith(settings, database(settings), Option.isNone(settings.databaseUrl), packages)
+  Layer.merge(layerWith(settings, database(settings), Option.isNone(settings.databaseUrl), packages), IdleMemory.layer())
 
 /** What a process runs besides its database: `HERALD_ROLE` and its runner's address. */
 export class RunnerInfo extends Context.Service<RunnerInfo, {
@@ -110,6 +121,8 @@ export const layerWith = <E, R>(
     readonly webhookPollEveryMs?: number | undefined
     /** How often one account's inbox is read (1 min by default). */
     readonly inboxPollEvery?: Duration.Duration | undefined
+    /** When posts are handed to the cluster (decision 0051): 2 min ahead, looked for every 30 s, by default. */
+    readonly handover?: Partial<Scheduler.HandoverOptions> | undefined
   } = {}
 ) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -128,7 +141,8 @@ export const layerWith = <E, R>(
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
     const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })
     const networks = Networks.Networks.layer(installation.adapters).pipe(Layer.provide(NodeHttpClient.layerUndici))
-    const publicHttp = Http.serve(Http.routes(installation.sandboxRoutes)).pipe(
+    // A worker serves only what an operator probes and scrapes: /health, /ready and /metrics.
+    const publicHttp = Http.serve(settings.role === "worker" ? Operational.layer : Http.routes(installation.sandboxRoutes)).pipe(
       Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {
         port,
         ...(settings.host === undefined ? {} : { host: settings.host })
@@ -146,12 +160,12 @@ export const layerWith = <E, R>(
       allowPrivate: settings.webhookAllowPrivate
     }
     const publishingWork = works
-      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), WebhookDelivery.WebhookDelivery.rounds({ pollEveryMs: tuning.webhookPollEveryMs }),
+      ? Layer.mergeAll(PublishingEngine.workers, PublishingEngine.sweep(), Scheduler.handover(tuning.handover), WebhookDelivery.WebhookDelivery.rounds({ pollEveryMs: tuning.webhookPollEveryMs }),
         Inbox.Inbox.rounds()).pipe(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty
-    return Layer.mergeAll(settings.role === "worker" ? Layer.empty : publicHttp, admin, publishingWork).pipe(
+    return Layer.mergeAll(publicHttp, admin, publishingWork).pipe(
       Layer.provideMerge(Layer.mergeAll(
         Connections.Connections.layer,
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,
@@ -166,12 +180,15 @@ export const layerWith = <E, R>(
         // The OAuth server for /api/mcp asks People which workspaces a consenting person is a member of.
         Layer.mergeAll(Sessions.Sessions.layer, OAuth.OAuth.layer).pipe(Layer.provideMerge(People.People.layer)),
         Inbox.Inbox.layer({ pollEvery: tuning.inboxPollEvery }),
-        WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions)
+        WebhookDelivery.WebhookDelivery.layerNoDeps(deliveryOptions),
+        Readiness.layer({ runsWorkers: works })
       )),
       Layer.provideMerge(Layer.mergeAll(WebhookHttp.WebhookHttp.layer, Notifier.Notifier.layer({ smtpUrl: settings.smtpUrl }))),
-      Layer.provideMerge(PublishingEngine.scheduler),
+      // Posts reach the cluster only once nearly due (decision 0051).
+      Layer.provideMerge(Scheduler.nearlyDue(tuning.handover).pipe(Layer.provide(PublishingEngine.scheduler))),
       Layer.provideMerge(cluster),
       Layer.provideMerge(Layer.succeed(RunnerInfo, { role: settings.role, runner })),
+      Layer.provideMerge(Layer.succeed(MetricsToken, settings.metricsToken)),
       Layer.provideMerge(Layer.mergeAll(
         Services.layer(settings),
         networks,
@@ -182,6 +199,8 @@ export const layerWith = <E, R>(
       Layer.provideMerge(Layer.mergeAll(Cipher.Cipher.layer, SignedLinks.SignedLinks.layer)),
       Layer.provideMerge(SecretKey.SecretKey.fromSettings(settings)),
       Layer.provideMerge(databaseLayer),
+      // Under everything, so that every fiber the layers above start traces through it (when it is on).
+      Layer.provideMerge(Observability.layer(settings)),
       Layer.provide(NodeServices.layer)
     )
   }))
@@ -208,16 +227,18 @@ export const run = (
     const base = yield* PublicUrl.pipe(Effect.provideContext(context))
     const installed = yield* Installed.pipe(Effect.provideContext(context))
     const networks = yield* Networks.Networks.pipe(Effect.provideContext(context))
+    const listening = Option.match(server, {
+      onNone: () => Option.getOrElse(info.runner, () => ""),
+      onSome: (found) => HttpServer.formatAddress(found.address)
+    })
     yield* onReady({
       api: `${base}/api/v1`,
       docs: `${base}/docs`,
       openapi: `${base}${Http.openapiPath}`,
       mcp: `${base}/api/mcp`,
-      health: `${base}/health`,
-      listening: Option.match(server, {
-        onNone: () => Option.getOrElse(info.runner, () => ""),
-        onSome: (found) => HttpServer.formatAddress(found.address)
-      }),
+      // A worker's BASE_URL is an API process's address; its own probes are where it listens.
+      health: info.role === "worker" ? `${listening}/health` : `${base}/health`,
+      listening,
       role: info.role,
       runner: info.runner,
       database: Option.isSome(settings.databaseUrl) ? "postgres" : "embedded",

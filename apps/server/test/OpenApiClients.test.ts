@@ -89,7 +89,7 @@ describe("the served OpenAPI document", () => {
         const errors = problems.filter((problem) => problem.severity === "error")
         assert.deepStrictEqual(errors.map((problem) => `${problem.ruleId}: ${problem.message}`), [])
         // The warnings left (decision 0015): the test server's address is localhost (a real one is its
-        // BASE_URL), /health answers 200 or 503, as no request to it can be wrong, and an old invitation
+        // BASE_URL), /health and /ready answer 200 or 503, as no request to them can be wrong, and an old invitation
         // link only redirects (303) to the console's page, which says what is wrong with it (decision 0021).
         // /accounts/{id}/queue-schedule (the issue's path) could read as /accounts/connect/{platform}, but an
         // account id is never `connect` (they start `acc_`), and the fixed segment wins (decision 0037).
@@ -100,7 +100,8 @@ describe("the served OpenAPI document", () => {
           "no-server-example.com #/servers/0/url",
           "operation-2xx-response #/paths/~1invitations~1{token}/get/responses",
           "operation-4xx-response #/paths/~1health/get/responses",
-          "operation-4xx-response #/paths/~1invitations~1{token}/get/responses"
+          "operation-4xx-response #/paths/~1invitations~1{token}/get/responses",
+          "operation-4xx-response #/paths/~1ready/get/responses"
         ])
       }), 60_000)
 

@@ -29,6 +29,9 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   webhookRetrySchedule: [200, 400],
   webhookDisableAfter: 50,
   smtpUrl: Option.none(),
+  metricsToken: Option.none(),
+  logFormat: "text",
+  otlpEndpoint: Option.none(),
   ...overrides
 })
 

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Account, Ids as DomainIds } from "@herald/domain"
@@ -32,7 +32,11 @@ export class Accounts extends Context.Service<Accounts, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
+      const scope = yield* Effect.scope
       const cache = new Map<string, { readonly accounts: ReadonlyArray<Account.Account>; readonly expiresAt: number }>()
+      // Loads under way, by workspace: requests that race with a cold cache (a client opening many connections
+      // at once) wait for the one load instead of each reading the accounts.
+      const loads = new Map<string, Deferred.Deferred<ReadonlyArray<Account.Account>, SqlError.SqlError>>()
 
       const load = (workspaceId: string) =>
         sql<AccountRow>`
@@ -54,21 +58,53 @@ export class Accounts extends Context.Service<Accounts, {
           )
         ))
 
-      const list = Effect.fnUntraced(function*(workspaceId: string) {
-        const now = yield* Clock.currentTimeMillis
-        const cached = cache.get(workspaceId)
-        if (cached !== undefined && cached.expiresAt > now) return cached.accounts
-        const accounts = yield* load(workspaceId)
-        cache.set(workspaceId, { accounts, expiresAt: now + cacheMillis })
-        return accounts
-      })
+      /**
+       * The one load of a workspace's accounts, shared by every request asking meanwhile. It runs in a fiber of
+       * its own, so a request given up by its client does not fail the others waiting for it. A change while
+       * it runs takes it out of `loads`: its answer then goes to those already waiting but is not cached.
+       */
+      const loadOnce = (workspaceId: string, now: number) => {
+        const pending = loads.get(workspaceId)
+        if (pending !== undefined) return Deferred.await(pending)
+        const done = Deferred.makeUnsafe<ReadonlyArray<Account.Account>, SqlError.SqlError>()
+        loads.set(workspaceId, done)
+        const loaded = Effect.onExit(load(workspaceId), (exit) =>
+          Effect.sync(() => {
+            if (loads.get(workspaceId) === done) {
+              loads.delete(workspaceId)
+              if (exit._tag === "Success") cache.set(workspaceId, { accounts: exit.value, expiresAt: now + cacheMillis })
+            }
+            Deferred.doneUnsafe(done, exit)
+          }))
+        return Effect.andThen(Effect.forkIn(loaded, scope, { startImmediately: true }), Deferred.await(done))
+      }
+
+      // Runs on every account list: the cached path is plain code with no generator and no query.
+      const list = (workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>, SqlError.SqlError> =>
+        Effect.withFiber((fiber) => {
+          const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+          const cached = cache.get(workspaceId)
+          return cached !== undefined && cached.expiresAt > now ? Effect.succeed(cached.accounts) : loadOnce(workspaceId, now)
+        })
+
+      /** Forgets a workspace's accounts, and any load of them under way, in this process. */
+      const forget = {
+        delete: (workspaceId: string) => {
+          cache.delete(workspaceId)
+          loads.delete(workspaceId)
+        },
+        clear: () => {
+          cache.clear()
+          loads.clear()
+        }
+      }
 
       const changed = Effect.fn("Accounts.changed")(function*(workspaceId: string) {
-        cache.delete(workspaceId)
+        forget.delete(workspaceId)
         yield* pg.notify(changedChannel, workspaceId)
       })
 
-      yield* listenForEvictions(pg, changedChannel, cache)
+      yield* listenForEvictions(pg, changedChannel, forget)
 
       return Accounts.of({ list, changed })
     })

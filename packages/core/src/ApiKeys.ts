@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { ApiKey, Ids as DomainIds, type Workspace } from "@herald/domain"
@@ -150,6 +150,11 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   list(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, WorkspaceNotFound | SqlError.SqlError>
   revoke(keyId: string): Effect.Effect<ApiKey.ApiKey, ApiKeyNotFound | SqlError.SqlError>
   authenticate(key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError>
+  /**
+   * The principal of a key this process has cached and has nothing to do for (no lookup, no last-use write),
+   * at `now`, without an effect; undefined otherwise, and `authenticate` says the rest. For the request path.
+   */
+  cached(key: string, now: number): Principal | undefined
 }>()("@herald/core/ApiKeys") {
   static readonly layerNoDeps = Layer.effect(
     ApiKeys,
@@ -157,7 +162,11 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
       const workspaces = yield* Workspaces
+      const scope = yield* Effect.scope
       const cache = new Map<string, CacheEntry>()
+      // Lookups under way, by hash: requests that race with a key not cached yet (a client opening many
+      // connections at once) wait for the one lookup, so a new key costs one query and one last-use write.
+      const lookups = new Map<string, Deferred.Deferred<Principal, Unauthenticated | SqlError.SqlError>>()
 
       const create = Effect.fn("ApiKeys.create")(function*(input: CreateInput) {
         yield* workspaces.get(input.workspaceId)
@@ -230,6 +239,23 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         return principal
       })
 
+      /**
+       * The one lookup of a key not cached, shared by every request asking meanwhile. It runs in a fiber of its
+       * own, so a request given up by its client does not fail the others waiting for it.
+       */
+      const lookupOnce = (hashHex: string, now: number): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError> => {
+        const pending = lookups.get(hashHex)
+        if (pending !== undefined) return Deferred.await(pending)
+        const done = Deferred.makeUnsafe<Principal, Unauthenticated | SqlError.SqlError>()
+        lookups.set(hashHex, done)
+        const lookedUp = Effect.onExit(lookup(hashHex, now), (exit) =>
+          Effect.sync(() => {
+            lookups.delete(hashHex)
+            Deferred.doneUnsafe(done, exit)
+          }))
+        return Effect.andThen(Effect.forkIn(lookedUp, scope, { startImmediately: true }), Deferred.await(done))
+      }
+
       // Runs on every request: the cached path is plain code with no generator and no query.
       const authenticate = (key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError> => {
         const parsed = KeyFormat.parse(key)
@@ -244,11 +270,19 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const hashHex = parsed.hashHex
         return Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const cached = cache.get(hashHex)
-          if (cached === undefined || cached.expiresAt <= now) return lookup(hashHex, now)
+          if (cached === undefined || cached.expiresAt <= now) return lookupOnce(hashHex, now)
           if (now - cached.lastUsedWrittenAt < lastUsedMillis) return Effect.succeed(cached.principal)
           cached.lastUsedWrittenAt = now
           return Effect.as(touch(cached.principal.keyId), cached.principal)
         })
+      }
+
+      const cached = (key: string, now: number): Principal | undefined => {
+        const parsed = KeyFormat.parse(key)
+        if (parsed._tag !== "WellFormed") return undefined
+        const entry = cache.get(parsed.hashHex)
+        if (entry === undefined || entry.expiresAt <= now || now - entry.lastUsedWrittenAt >= lastUsedMillis) return undefined
+        return entry.principal
       }
 
       // Revocations from any process sharing the database evict the key here too.
@@ -263,7 +297,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         }
       })
 
-      return ApiKeys.of({ create, list, revoke, authenticate, forgetMember })
+      return ApiKeys.of({ create, list, revoke, authenticate, cached, forgetMember })
     })
   )
 

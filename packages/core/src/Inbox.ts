@@ -29,8 +29,9 @@ import { PublicUrl } from "./PublicUrl.ts"
  * item, or, when more than 10 of a kind arrive for a workspace in one round, one summary event instead.
  * Each account's items and cursor commit together with their events, so a crash loses nothing and repeats
  * nothing, and an account that fails (its network, or its items in the database) fails alone and is read
- * again later with backoff (internal/inboxRound.ts). Answers are stored before they are sent and settled
- * after (internal/inboxAnswers.ts), so one is never sent twice.
+ * again later with backoff (internal/inboxRound.ts), each read and each failure counted by network in the
+ * metrics `herald_inbox_rounds_total` and `herald_inbox_failures_total`. Answers are stored before they are
+ * sent and settled after (internal/inboxAnswers.ts), so one is never sent twice.
  */
 
 export { InboxNotFound, InboxSendFailed }
@@ -196,7 +197,7 @@ export class Inbox extends Context.Service<Inbox, {
         const { markCommentRead, markConversationRead, unread } = makeReads(sql)
 
         return Inbox.of({
-          pollDue: pollDue(),
+          pollDue,
           wake,
           comments,
           conversations,

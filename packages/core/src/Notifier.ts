@@ -1,6 +1,5 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { createTransport } from "nodemailer"
 
 export interface SwitchedOff {
   readonly workspaceId: string
@@ -33,7 +32,13 @@ export class Notifier extends Context.Service<Notifier, {
       Notifier,
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const transport = Option.map(options.smtpUrl, (url) => createTransport(Redacted.value(url)))
+        // nodemailer is imported only when e-mail goes out: a server without SMTP need not hold it in memory.
+        const transport = yield* Option.match(options.smtpUrl, {
+          onNone: () => Effect.succeedNone,
+          onSome: (url) =>
+            Effect.map(Effect.promise(() => import("nodemailer")), ({ createTransport }) =>
+              Option.some(createTransport(Redacted.value(url))))
+        })
         const send = (mail: Mail) =>
           Option.match(transport, {
             onNone: () =>

@@ -1,14 +1,15 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
+import { Clock, Context, Duration, Effect, identity, Layer, Option, Semaphore } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
 import { type Post, PostStatus } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
-import * as Events from "./Events.ts"
 import * as pacing from "./internal/pacing.ts"
+import * as telemetry from "./internal/publishTelemetry.ts"
 import * as ServerLimits from "./internal/serverLimits.ts"
 import * as targetRows from "./internal/targetRows.ts"
+import * as targetWrites from "./internal/targetWrites.ts"
 import { type TargetRow, words } from "./internal/targetRows.ts"
-import { hydrate, postColumns, type PostRow } from "./internal/postRows.ts"
+import * as postEnding from "./internal/postEnding.ts"
 import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
 import { PublicUrl } from "./PublicUrl.ts"
@@ -73,9 +74,12 @@ export const defaults: Options = {
 /** How one target ended. */
 export type TargetEnd = "published" | "failed" | "gone"
 
+/** A target still to send, as beginning its post read it. */
+export type PendingTarget = targetRows.Pending
+
 /** How beginning a scheduled post's run went. */
 export type Begin =
-  | { readonly _tag: "Started"; readonly lateMs: number; readonly pending: ReadonlyArray<string> }
+  | { readonly _tag: "Started"; readonly lateMs: number; readonly pending: ReadonlyArray<PendingTarget> }
   | { readonly _tag: "Skipped"; readonly reason: string }
 
 export class Publisher extends Context.Service<Publisher, {
@@ -84,10 +88,12 @@ export class Publisher extends Context.Service<Publisher, {
    * `publishing` at that version (sent now, or cut off mid-post); anything else is skipped.
    */
   begin(postId: string, version: number): Effect.Effect<Begin, SqlError.SqlError>
-  /** The accounts of the post's targets still to send. */
-  pending(postId: string): Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
-  /** Sends one target to its network until it is published or failed. */
-  send(postId: string, accountId: string): Effect.Effect<TargetEnd, SqlError.SqlError>
+  /**
+   * Sends one target to its network until it is published or failed. `loaded` is the target as `begin` read
+   * it, to use instead of reading it again: only for the first try, since a try again after a fault must see
+   * what the first wrote.
+   */
+  send(postId: string, accountId: string, loaded?: TargetRow): Effect.Effect<TargetEnd, SqlError.SqlError>
   /**
    * Ends a target that sending could not carry on with (a fault in Herald itself), so that it does not
    * stay pending: a call that may have reached the network says so.
@@ -108,6 +114,8 @@ export class Publisher extends Context.Service<Publisher, {
         const tokenRefresh = yield* TokenRefresh
         const faults = yield* PublishFaults
         const baseUrl = yield* PublicUrl
+        const writes = targetWrites.make(sql)
+        const beginPost = targetRows.makeBegin(sql, PostStatus.sourceOf("begin"), PostStatus.publishing)
         const gates = new Map<string, Semaphore.Semaphore>()
         const gate = (network: string) => {
           let semaphore = gates.get(network)
@@ -118,39 +126,25 @@ export class Publisher extends Context.Service<Publisher, {
           return semaphore
         }
 
-        const pending = (postId: string) =>
-          Effect.map(
-            sql<{ readonly accountId: string }>`
-              SELECT account_id FROM post_targets WHERE post_id = ${postId} AND status = 'pending' ORDER BY position`,
-            (rows) => rows.map((row) => row.accountId)
-          )
-
-        const begin = Effect.fn("Publisher.begin")(function*(postId: string, version: number) {
+        const begin = Effect.fnUntraced(function*(postId: string, version: number) {
           const now = yield* Clock.currentTimeMillis
-          // The common case in one statement; the row is read only to say why not.
-          const [started] = yield* sql<{ readonly scheduledAt: Date | null; readonly pending: ReadonlyArray<string> }>`
-            UPDATE posts SET status = ${PostStatus.publishing}, updated_at = now()
-            WHERE id = ${postId} AND version = ${version} AND status = ${PostStatus.sourceOf("begin")}
-            RETURNING scheduled_at, (
-              SELECT coalesce(jsonb_agg(account_id ORDER BY position), '[]'::jsonb) FROM post_targets
-              WHERE post_id = posts.id AND status = 'pending'
-            ) AS pending`
-          if (started === undefined) {
-            const [row] = yield* sql<{ readonly status: Post.PostStatus; readonly version: number }>`
-              SELECT status, version FROM posts WHERE id = ${postId}`
-            if (row === undefined) return { _tag: "Skipped", reason: "deleted" } as const
-            if (row.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
+          // One statement: the move when it is due, and the post and its pending targets whether it moved or not.
+          const read = yield* beginPost(postId, version)
+          if (Option.isNone(read)) return { _tag: "Skipped", reason: "deleted" } as const
+          const began = read.value
+          if (!began.started) {
+            if (began.version !== version) return { _tag: "Skipped", reason: "changed since it was scheduled" } as const
             // Already begun: a post sent now (saved `publishing`), or a process that died mid-post has its
             // message delivered again.
-            if (row.status === PostStatus.publishing) return { _tag: "Started", lateMs: 0, pending: yield* pending(postId) } as const
-            return { _tag: "Skipped", reason: `now ${row.status}` } as const
+            if (began.status === PostStatus.publishing) return { _tag: "Started", lateMs: 0, pending: began.pending } as const
+            return { _tag: "Skipped", reason: `now ${began.status}` } as const
           }
-          const lateMs = started.scheduledAt === null ? 0 : Math.max(0, now - started.scheduledAt.getTime())
+          const lateMs = began.scheduledAt === null ? 0 : Math.max(0, now - began.scheduledAt.getTime())
           if (lateMs > config.lateNoteAfterMs) {
-            const note = `Went out ${words(lateMs)} after its time (${started.scheduledAt!.toISOString()}): no Herald worker was running then`
+            const note = `Went out ${words(lateMs)} after its time (${began.scheduledAt!.toISOString()}): no Herald worker was running then`
             yield* sql`UPDATE posts SET publish_note = ${note} WHERE id = ${postId}`
           }
-          return { _tag: "Started", lateMs, pending: started.pending } as const
+          return { _tag: "Started", lateMs, pending: began.pending } as const
         })
 
         const loadTarget = (postId: string, accountId: string) => targetRows.load(sql, postId, accountId)
@@ -159,45 +153,75 @@ export class Publisher extends Context.Service<Publisher, {
         const versionOf = (row: TargetRow, adapter: Adapter.Adapter) =>
           Effect.map(targetRows.optionMedia(sql, shape, row), (media) => targetRows.versionOf(baseUrl, row, adapter, media))
 
-        const fail = (postId: string, accountId: string, error: string) => targetRows.fail(sql, postId, accountId, error)
+        const fail = (network: string, postId: string, accountId: string, error: string) =>
+          Effect.flatMap(targetRows.fail(sql, postId, accountId, error), (ended) =>
+            ended ? Effect.as(telemetry.targetEnded(network, "failed"), "failed" as const) : Effect.succeed("failed" as const))
 
-        // One statement (so one atomic change): the target's link and the post's first publication time.
-        const published = (postId: string, accountId: string, result: Adapter.Published) =>
-          Effect.as(
-            sql`
-              WITH target AS (
-                UPDATE post_targets SET status = 'published', url = ${result.url}, network_post_id = ${result.id},
-                  error = NULL, call = NULL, handle = NULL, ended_at = now(), next_attempt_at = NULL
-                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'
-                RETURNING post_id
-              )
-              UPDATE posts SET published_at = coalesce(published_at, now()) WHERE id IN (SELECT post_id FROM target)`,
-            "published" as const
-          )
+        // The target's link and the post's first publication time, in one statement with other targets'.
+        const published = (target: TargetRow, postId: string, accountId: string, result: Adapter.Published) =>
+          Effect.gen(function*() {
+            const acceptedAt = yield* Clock.currentTimeMillis
+            if (yield* writes.published(postId, accountId, result)) {
+              yield* telemetry.targetEnded(target.platform, "published")
+              yield* telemetry.accepted(target.platform, acceptedAt - target.dueAt.getTime())
+            }
+            return "published" as const
+          })
 
-        const send = Effect.fn("Publisher.send")(function*(postId: string, accountId: string) {
-          const found = yield* loadTarget(postId, accountId)
+        /** The network calls one send made, for its log line. */
+        interface Tally {
+          network: string
+          calls: number
+          last: string
+          callMs: number
+        }
+
+        // One structured line per target sent, not per network call: the calls it took, the last one's
+        // step and answer, and the time spent in them.
+        const send = (postId: string, accountId: string, loaded?: TargetRow) => {
+          const tally: Tally = { network: "", calls: 0, last: "none", callMs: 0 }
+          return Effect.tap(sendTarget(postId, accountId, loaded, tally), (outcome) =>
+            tally.network === "" ? Effect.void : Effect.logInfo("target sent").pipe(Effect.annotateLogs({
+              post: postId,
+              target: accountId,
+              network: tally.network,
+              outcome,
+              calls: tally.calls,
+              last: tally.last,
+              durationMs: tally.callMs
+            })))
+        }
+
+        const sendTarget = Effect.fnUntraced(function*(postId: string, accountId: string, loaded: TargetRow | undefined, tally: Tally) {
+          const found = loaded === undefined ? yield* loadTarget(postId, accountId) : Option.some(loaded)
           if (Option.isNone(found)) return "gone" as const
           const target = found.value
           if (target.status !== "pending") return target.status
+          tally.network = target.platform
+          const failed = (error: string) => fail(target.platform, postId, accountId, error)
+          const accept = (result: Adapter.Published) => published(target, postId, accountId, result)
+          const site = { network: target.platform, postId, accountId }
           const adapter = yield* Effect.option(networks.get(target.platform))
           if (Option.isNone(adapter)) {
-            return yield* fail(postId, accountId, `${target.platform}: this installation no longer offers the network`)
+            return yield* failed(`${target.platform}: this installation no longer offers the network`)
           }
           const network = adapter.value
           const who = `@${target.username} on ${network.name}`
           if (target.accountStatus === null || target.accountStatus === "disconnected") {
-            return yield* fail(postId, accountId, `${network.network}: ${who} was disconnected; connect it again and retry`)
+            return yield* failed(`${network.network}: ${who} was disconnected; connect it again and retry`)
           }
           if (target.accountStatus === "needs_reconnect") {
-            return yield* fail(postId, accountId, `${network.network}: ${who} needs reconnecting; reconnect it and retry`)
+            return yield* failed(`${network.network}: ${who} needs reconnecting; reconnect it and retry`)
           }
           const version = yield* versionOf(target, network)
           // Checked again at its time: media can be gone, or the network's limits changed, since it was saved.
           if (target.handle === null && target.call === null) {
-            const violations = (yield* ServerLimits.forServer(network, target.accountServer)).validate(version)
+            const limited = yield* ServerLimits.forServer(network, target.accountServer).pipe(
+              network.limitsFor === undefined || target.accountServer === null ? identity : telemetry.networkSpan("limitsFor", site)
+            )
+            const violations = limited.validate(version)
             if (violations.length > 0) {
-              return yield* fail(postId, accountId, violations.map((violation) => violation.message).join("; "))
+              return yield* failed(violations.map((violation) => violation.message).join("; "))
             }
           }
 
@@ -219,22 +243,18 @@ export class Publisher extends Context.Service<Publisher, {
             `${network.network}: ${detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
             `send it again; it may have been posted: check ${who} before retrying`
 
-          // One structured line per network call.
+          // Counted for the target's one log line (see `send`).
           const logAttempt = (step: "publish" | "poll" | "reconcile", outcome: string, startedAt: number) =>
-            Effect.flatMap(Clock.currentTimeMillis, (now) =>
-              Effect.logInfo("publish attempt").pipe(Effect.annotateLogs({
-                post: postId,
-                target: accountId,
-                network: network.network,
-                step,
-                outcome,
-                durationMs: now - startedAt
-              })))
+            Effect.map(Clock.currentTimeMillis, (now) => {
+              tally.calls++
+              tally.last = `${step}:${outcome}`
+              tally.callMs += now - startedAt
+            })
 
           const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
             if (network.reconcile === undefined) return { _tag: "Unknown" } as const
             const startedAt = yield* Clock.currentTimeMillis
-            const found = yield* Effect.result(network.reconcile(input))
+            const found = yield* Effect.result(network.reconcile(input).pipe(telemetry.networkSpan("reconcile", site)))
             yield* logAttempt(
               "reconcile",
               found._tag === "Failure" ? found.failure.reason._tag : Option.isSome(found.success) ? "found" : "absent",
@@ -258,7 +278,7 @@ export class Publisher extends Context.Service<Publisher, {
               })))
           let account = yield* openToken(target.accessToken)
           if (Option.isNone(account)) {
-            return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
+            return yield* failed(`${network.network}: ${who} has no usable token; reconnect it and retry`)
           }
           // Set for the first poll when the last one was cut off before its answer was recorded.
           let resumed = target.call === "poll"
@@ -275,9 +295,9 @@ export class Publisher extends Context.Service<Publisher, {
           // Resuming after a crash: a publishing call whose answer was never recorded is settled with the network.
           if (target.call === "publish") {
             const settled = yield* reconcile(input())
-            if (settled._tag === "Found") return yield* published(postId, accountId, settled.published)
+            if (settled._tag === "Found") return yield* accept(settled.published)
             if (settled._tag === "Unknown") {
-              return yield* fail(postId, accountId, unknownOutcome("Herald stopped while the post was being sent"))
+              return yield* failed(unknownOutcome("Herald stopped while the post was being sent"))
             }
             yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
           }
@@ -312,9 +332,7 @@ export class Publisher extends Context.Service<Publisher, {
             if (Option.isNone(turn)) return Option.some(yield* loadStatus())
             if (turn.value.at - turn.value.waitingSince > pacing.deadlineMs) {
               return Option.some(
-                yield* fail(
-                  postId,
-                  accountId,
+                yield* failed(
                   `${why}; Herald waited ${words(now - turn.value.waitingSince)} for the limit to lift and stopped trying: retry the post later`
                 )
               )
@@ -330,16 +348,16 @@ export class Publisher extends Context.Service<Publisher, {
             if (waitMs > 0) yield* Effect.sleep(Duration.millis(waitMs))
             const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
               // Checked with the permit held, so a refusal answered to one call holds back the calls queued behind it.
-              const may = yield* pacing.start(sql, here, call, yield* Clock.currentTimeMillis)
+              const may = yield* pacing.start(sql, writes, here, call, yield* Clock.currentTimeMillis)
               if (may._tag !== "Go") return may
               yield* faults("before-call", where)
               const startedAt = yield* Clock.currentTimeMillis
               const result = yield* Effect.result(
                 step.call === "publish"
-                  ? network.publish(input())
+                  ? network.publish(input()).pipe(telemetry.networkSpan("publish", site))
                   : network.poll === undefined
                   ? Effect.die(new Error(`${network.network} answered Processing but has no poll hook`))
-                  : network.poll(input(), step.handle)
+                  : network.poll(input(), step.handle).pipe(telemetry.networkSpan("poll", site))
               )
               return { _tag: "Called", result, startedAt } as const
             }))
@@ -362,15 +380,13 @@ export class Publisher extends Context.Service<Publisher, {
 
             if (result._tag === "Success") {
               const answer = result.success
-              if (answer._tag === "Published") return yield* published(postId, accountId, answer.published)
+              if (answer._tag === "Published") return yield* accept(answer.published)
               yield* sql`
                 UPDATE post_targets SET call = NULL, handle = ${answer.handle}
                 WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
               const now = yield* Clock.currentTimeMillis
               if (now - processingSince > config.processingLimitMs) {
-                return yield* fail(
-                  postId,
-                  accountId,
+                return yield* failed(
                   `${network.network}: ${network.name} was still processing the post after ${words(now - processingSince)}; it may appear later: check ${who} before retrying`
                 )
               }
@@ -385,17 +401,17 @@ export class Publisher extends Context.Service<Publisher, {
             if (reason._tag === "OutcomeUnknown") {
               if (call === "publish") {
                 const settled = yield* reconcile(input())
-                if (settled._tag === "Found") return yield* published(postId, accountId, settled.published)
+                if (settled._tag === "Found") return yield* accept(settled.published)
                 if (settled._tag === "Absent") {
                   failures++
                   if (failures >= config.attempts) {
-                    return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
+                    return yield* failed(`${error.message} (gave up after ${failures} attempts)`)
                   }
                   yield* backoff()
                   continue
                 }
               }
-              return yield* fail(postId, accountId, unknownOutcome(error.message))
+              return yield* failed(unknownOutcome(error.message))
             }
             // Every other answer means the call did not go through: safe to make again.
             // Waiting is not failing: a rate limit blocks the account until the network's reset (first, so
@@ -406,41 +422,39 @@ export class Publisher extends Context.Service<Publisher, {
               continue
             }
             yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
-            if (reason._tag === "Rejected") return yield* fail(postId, accountId, error.message)
+            if (reason._tag === "Rejected") return yield* failed(error.message)
             if (reason._tag === "NeedsReconnect") {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
-              return yield* fail(postId, accountId, `${error.message}; ${who} needs reconnecting, then retry the post`)
+              return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
             }
             if (reason._tag === "AuthExpired" && !refreshed) {
               refreshed = true
-              const outcome = yield* tokenRefresh.refresh(accountId)
+              const outcome = yield* tokenRefresh.refresh(accountId).pipe(telemetry.networkSpan("refresh", site))
               if (outcome._tag === "NeedsReconnect") {
-                return yield* fail(
-                  postId,
-                  accountId,
+                return yield* failed(
                   `${network.network}: the access token expired and could not be renewed (${outcome.reason}); ${who} needs reconnecting, then retry the post`
                 )
               }
               account = yield* accountFor()
               if (Option.isNone(account)) {
-                return yield* fail(postId, accountId, `${network.network}: ${who} has no usable token; reconnect it and retry`)
+                return yield* failed(`${network.network}: ${who} has no usable token; reconnect it and retry`)
               }
               continue
             }
             if (reason._tag === "AuthExpired") {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
-              return yield* fail(postId, accountId, `${error.message}; ${who} needs reconnecting, then retry the post`)
+              return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
             }
             // Transient: wait and try again, within the budget.
             failures++
             if (failures >= config.attempts) {
-              return yield* fail(postId, accountId, `${error.message} (gave up after ${failures} attempts)`)
+              return yield* failed(`${error.message} (gave up after ${failures} attempts)`)
             }
             yield* backoff()
           }
         })
 
-        const abandon = Effect.fn("Publisher.abandon")(function*(postId: string, accountId: string, fault: string) {
+        const abandon = Effect.fnUntraced(function*(postId: string, accountId: string, fault: string) {
           const found = yield* loadTarget(postId, accountId)
           if (Option.isNone(found)) return "gone" as const
           if (found.value.status !== "pending") return found.value.status
@@ -449,6 +463,7 @@ export class Publisher extends Context.Service<Publisher, {
             Effect.annotateLogs({ post: postId, target: accountId, fault })
           )
           return yield* fail(
+            found.value.platform,
             postId,
             accountId,
             `${found.value.platform}: Herald could not finish sending this post (an internal error, logged)` +
@@ -456,34 +471,9 @@ export class Publisher extends Context.Service<Publisher, {
           )
         })
 
-        const finish = Effect.fn("Publisher.finish")(function*(postId: string, version: number) {
-          return yield* sql.withTransaction(Effect.gen(function*() {
-            // Ends the post only once every target has: the counts, the change and the post as it now stands,
-            // in one statement. The CASE is PostStatus.onPublishOutcome's rule, which cannot be called from SQL.
-            const rows = yield* sql<PostRow & { readonly status: PostStatus.Outcome; readonly workspaceId: string; readonly note: string | null }>`
-              UPDATE posts SET status = CASE WHEN c.failed = 0 THEN ${PostStatus.published} WHEN c.published = 0 THEN ${PostStatus.failed}
-                ELSE ${PostStatus.partial} END,
-                updated_at = now()
-              FROM (
-                SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'failed') AS failed,
-                  count(*) FILTER (WHERE status = 'published') AS published
-                FROM post_targets WHERE post_id = ${postId}
-              ) c
-              WHERE posts.id = ${postId} AND posts.version = ${version} AND posts.status = ${PostStatus.publishing} AND c.pending = 0
-              RETURNING posts.workspace_id, posts.publish_note AS note, ${sql.literal(postColumns.replace(/^id, status,/, "posts.id, posts.status,"))}`
-            const ended = rows[0]
-            if (ended === undefined) return Option.none()
-            const [full] = hydrate(rows, baseUrl)
-            yield* Events.record(sql, ended.workspaceId, PostStatus.outcomeEvent(ended.status), {
-              postId,
-              post: shape.show(full!),
-              ...(ended.note === null ? {} : { note: ended.note })
-            })
-            return Option.some(ended.status)
-          }))
-        })
+        const finish = postEnding.make(sql, shape, baseUrl)
 
-        return Publisher.of({ begin, pending, send, abandon, finish })
+        return Publisher.of({ begin, send, abandon, finish })
       })
     )
 }

@@ -3,7 +3,8 @@ import { ClusterSchema, DeliverAt, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { PostStatus } from "@herald/domain"
-import { Publisher } from "./Publisher.ts"
+import { publishSpan } from "./internal/publishTelemetry.ts"
+import { type PendingTarget, Publisher } from "./Publisher.ts"
 import { Scheduler } from "./Scheduler.ts"
 
 /**
@@ -42,16 +43,26 @@ const untilTheDatabaseAnswers = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.orDie
   )
 
-/** Sends the targets still pending, then ends the post. Safe to run again: each step reads where it stands. */
-const publishPost = (publisher: Publisher["Service"], postId: string, version: number, accountIds: ReadonlyArray<string>) =>
+/**
+ * Sends the targets still pending, then ends the post. Safe to run again: each step reads where it stands.
+ * The first try of each target uses the row `begin` read with the post; a try again reads it anew.
+ */
+const publishPost = (publisher: Publisher["Service"], postId: string, version: number, pending: ReadonlyArray<PendingTarget>) =>
   Effect.gen(function*() {
     yield* Effect.forEach(
-      accountIds,
-      (accountId) =>
+      pending,
+      ({ accountId, row }) => {
+        let loaded: PendingTarget["row"] | undefined = row
+        const once = Effect.suspend(() => {
+          const first = loaded
+          loaded = undefined
+          return publisher.send(postId, accountId, first)
+        })
         // A fault in Herald itself ends the target rather than leaving the post publishing forever.
-        untilTheDatabaseAnswers(publisher.send(postId, accountId).pipe(
+        return untilTheDatabaseAnswers(once.pipe(
           Effect.catchDefect((defect) => publisher.abandon(postId, accountId, String(defect)))
-        )),
+        ))
+      },
       { concurrency: "unbounded", discard: true }
     )
     yield* untilTheDatabaseAnswers(publisher.finish(postId, version))
@@ -75,7 +86,7 @@ export const workers = PostEntity.toLayer(
             yield* Effect.logWarning("post went out late").pipe(Effect.annotateLogs({ post: payload.postId, lateMs: begun.lateMs }))
           }
           yield* publishPost(publisher, payload.postId, payload.version, begun.pending)
-        })
+        }).pipe(publishSpan(payload.postId))
     })
   }),
   { maxIdleTime: Duration.seconds(10) }

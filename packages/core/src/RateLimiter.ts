@@ -1,4 +1,4 @@
-import { Clock, Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { DatabaseInfo } from "@herald/db"
 import * as Settings from "./Settings.ts"
@@ -56,6 +56,11 @@ const blockSize = (limit: number, window: Window) =>
 // requests cost no query. Over the embedded database (one process) the count is kept in memory.
 export class RateLimiter extends Context.Service<RateLimiter, {
   consume(subject: string): Effect.Effect<Decision>
+  /**
+   * `consume` at `now` without an effect, when this process decides at once (it holds a permit, or knows the
+   * window is full); undefined, having counted nothing, when the request has to wait for a reservation.
+   */
+  consumeNow(subject: string, now: number): Decision | undefined
   readonly limitPerMinute: number
 }>()("@herald/core/RateLimiter") {
   static readonly make = (options: Options) =>
@@ -63,8 +68,12 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       const sql = yield* SqlClient.SqlClient
       const shared = options.shared ?? (yield* DatabaseInfo.DatabaseInfo).backend === "postgres"
       const scope = yield* Effect.scope
+      // Reservations are started from plain code too (`consumeNow`), in this service's own context and scope.
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
       const windows = new Map<string, Window>()
       const limit = options.limitPerMinute
+      // The start of the latest window this process opened: its rows are the ones it has to prune.
+      let lastOpened = Number.NEGATIVE_INFINITY
 
       const current = (subject: string, now: number) => {
         const start = now - (now % windowMillis)
@@ -72,6 +81,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         if (window === undefined || window.start !== start) {
           window = { start, held: 0, taken: 0, exhausted: false, waiting: 0, reserving: undefined }
           windows.set(subject, window)
+          lastOpened = Math.max(lastOpened, start)
         }
         return window
       }
@@ -104,8 +114,8 @@ export class RateLimiter extends Context.Service<RateLimiter, {
        * Starts taking the next block of permits over PostgreSQL, in a fiber of its own so that a request given
        * up by its client cannot lose permits the database has counted; one reservation at a time per window.
        */
-      const startReserving = (subject: string, window: Window): Effect.Effect<Deferred.Deferred<void>> => {
-        if (window.reserving !== undefined) return Effect.succeed(window.reserving)
+      const startReserving = (subject: string, window: Window): Deferred.Deferred<void> => {
+        if (window.reserving !== undefined) return window.reserving
         const done = Deferred.makeUnsafe<void>()
         window.reserving = done
         const reservation = takeShared(subject, window, blockSize(limit, window)).pipe(
@@ -114,16 +124,14 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             return Deferred.succeed(done, undefined)
           }))
         )
-        return Effect.as(Effect.forkIn(reservation, scope, { startImmediately: true }), done)
+        Fiber.runIn(runFork(reservation), scope)
+        return done
       }
 
-      /** Takes the next block of permits into `window`: in memory at once, over PostgreSQL when the count answers. */
-      const reserve = (subject: string, window: Window): Effect.Effect<void> => {
-        if (shared) return Effect.flatMap(startReserving(subject, window), Deferred.await)
-        return Effect.sync(() => {
-          const asked = blockSize(limit, window)
-          record(window, asked, window.taken + asked)
-        })
+      /** Takes the next block of permits into `window` in memory (one process counts alone). */
+      const reserveLocally = (window: Window) => {
+        const asked = blockSize(limit, window)
+        record(window, asked, window.taken + asked)
       }
 
       const decide = (window: Window, now: number): Decision | undefined => {
@@ -136,22 +144,32 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         return undefined
       }
 
+      const consumeNow = (subject: string, now: number): Decision | undefined => {
+        const window = current(subject, now)
+        let decision = decide(window, now)
+        if (decision === undefined && !shared) {
+          reserveLocally(window)
+          decision = decide(window, now)
+        }
+        if (decision === undefined) return undefined
+        // The next block is taken while half of this one is left, so requests rarely wait for it.
+        if (
+          shared && decision.allowed && !window.exhausted && window.reserving === undefined &&
+          window.held * 2 < blockSize(limit, window)
+        ) {
+          startReserving(subject, window)
+        }
+        return decision
+      }
+
       const consume = (subject: string): Effect.Effect<Decision> =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const decision = consumeNow(subject, now)
+          if (decision !== undefined) return Effect.succeed(decision)
+          // Over PostgreSQL with no permit held: wait for the reservation, then decide again.
           const window = current(subject, now)
-          const decision = decide(window, now)
-          if (decision !== undefined) {
-            // The next block is taken while half of this one is left, so requests rarely wait for it.
-            if (
-              shared && decision.allowed && !window.exhausted && window.reserving === undefined &&
-              window.held * 2 < blockSize(limit, window)
-            ) {
-              return Effect.as(startReserving(subject, window), decision)
-            }
-            return Effect.succeed(decision)
-          }
           window.waiting++
-          return reserve(subject, window).pipe(
+          return Deferred.await(startReserving(subject, window)).pipe(
             Effect.ensuring(Effect.sync(() => window.waiting--)),
             Effect.andThen(Effect.suspend(() => consume(subject)))
           )
@@ -166,8 +184,10 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             }
           })
         ),
+        // Rows go two minutes after their window starts. A process that opened no window since then has no
+        // row left to remove, and writes nothing: an idle process costs the database no statement.
         Effect.flatMap((now) =>
-          shared
+          shared && now - lastOpened <= 3 * windowMillis
             ? sql`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * windowMillis)}`
             : Effect.void
         ),
@@ -175,7 +195,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       )
       yield* Effect.forkScoped(Effect.repeat(prune, Schedule.spaced(Duration.minutes(1))))
 
-      return RateLimiter.of({ consume, limitPerMinute: limit })
+      return RateLimiter.of({ consume, consumeNow, limitPerMinute: limit })
     })
 
   static readonly layer = (options: Options) => Layer.effect(RateLimiter, RateLimiter.make(options))

@@ -32,7 +32,7 @@ const integer = (min: number, max: number) => (value: string) => {
   return number >= min && number <= max ? number : undefined
 }
 
-/** `PORT`: where the HTTP server listens (default 3000). */
+/** `PORT`: where the HTTP server listens (default 3000; a free port for a `worker` that is not given one). */
 export const port = parsed("PORT", 3000, "a port number from 0 to 65535", integer(0, 65535))
 
 /** `HOST`: the interface to listen on; every interface when unset. */
@@ -158,9 +158,33 @@ export const webhookDisableAfter = parsed("HERALD_WEBHOOK_DISABLE_AFTER", 50, "a
 /** `HERALD_SMTP_URL`: `smtp://` or `smtps://` server for e-mail to workspace owners; unset: the message is logged. */
 export const smtpUrl = Effect.map(raw("HERALD_SMTP_URL"), Option.map((value) => Redacted.make(value.trim())))
 
+/**
+ * `HERALD_METRICS_TOKEN`: turns on `GET /metrics` (Prometheus text) for requests that carry
+ * `Authorization: Bearer <this token>`; unset, `/metrics` is 404 (decision 0049).
+ */
+export const metricsToken = parsed("HERALD_METRICS_TOKEN", Option.none<Redacted.Redacted<string>>(), "at least 16 characters", (value) =>
+  value.length >= 16 ? Option.some(Redacted.make(value)) : undefined)
+
+/** `HERALD_LOG_FORMAT`: `text` (default, one logfmt line per entry) or `json` (one JSON object per line). */
+export const logFormat = parsed("HERALD_LOG_FORMAT", "text" as LogFormat, "text or json", (value) =>
+  value === "text" || value === "json" ? value : undefined)
+
+export type LogFormat = "text" | "json"
+
+/**
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`: an OTLP/HTTP collector (`http://collector:4318`); set, traces are
+ * exported to `<it>/v1/traces`. The other `OTEL_*` variables (service name, resource attributes) apply.
+ */
+export const otlpEndpoint = parsed("OTEL_EXPORTER_OTLP_ENDPOINT", Option.none<string>(), "an absolute http:// or https:// URL", (value) => {
+  if (!URL.canParse(value)) return undefined
+  const url = new URL(value)
+  return url.protocol === "http:" || url.protocol === "https:" ? Option.some(value.replace(/\/+$/, "")) : undefined
+})
+
 /** Every setting, read and checked together at start-up. */
 export const load = Effect.flatMap(Effect.all({
   port,
+  portGiven: Effect.map(raw("PORT"), Option.isSome),
   host,
   baseUrl,
   databaseUrl,
@@ -175,11 +199,16 @@ export const load = Effect.flatMap(Effect.all({
   webhookTimeoutMs,
   webhookRetrySchedule,
   webhookDisableAfter,
-  smtpUrl
-}), (settings) =>
+  smtpUrl,
+  metricsToken,
+  logFormat,
+  otlpEndpoint
+}), ({ portGiven, ...settings }) =>
   // The embedded database is one process: it has to do everything itself.
   Option.isNone(settings.databaseUrl) && settings.role !== "all"
     ? Effect.fail(new InvalidSetting({ name: "HERALD_ROLE", value: settings.role, expected: "all when DATABASE_URL is unset (the embedded database is one process)" }))
-    : Effect.succeed(settings))
+    // A worker serves only its probes; without PORT it takes a free port, so that workers and an API
+    // process can share a machine without each being given one.
+    : Effect.succeed(settings.role === "worker" && !portGiven ? { ...settings, port: 0 } : settings))
 
 export type Settings = Effect.Success<typeof load>

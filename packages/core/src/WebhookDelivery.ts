@@ -1,16 +1,17 @@
-import { Clock, Context, Duration, Effect, Latch, Layer, Option, Queue, Redacted, Schedule, Schema, Semaphore } from "effect"
+import { Cause, Clock, Context, Duration, Effect, identity, Latch, Layer, Metric, Option, Queue, Redacted, Schedule, Schema, Semaphore } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHmac, randomUUID } from "node:crypto"
 import { Ids as DomainIds, Webhook } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
+import * as Metrics from "./Metrics.ts"
 import { planned } from "./internal/planned.ts"
 import * as Failures from "./internal/webhookFailures.ts"
 import { fanOut } from "./internal/webhookFanOut.ts"
 import * as Holding from "./internal/webhookHolding.ts"
 import * as Recorder from "./internal/webhookRecorder.ts"
-import { WebhookHttp } from "./WebhookHttp.ts"
+import { type Answer, WebhookHttp } from "./WebhookHttp.ts"
 import { WebhookNotFound } from "./Webhooks.ts"
 
 /**
@@ -82,9 +83,36 @@ interface MessageRow {
   readonly attemptsBefore: number
   /** Test messages get one attempt, no retries. */
   readonly once: boolean
+  /** When its event happened (a test event has no outbox row: its message's creation), for the delivery latency. */
+  readonly eventCreatedAt: Date
 }
 
-const messageColumns = "m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.attempts_before, m.once"
+/** A message claimed for sending, with what its endpoint needs to sign and send it. */
+interface ClaimedRow extends MessageRow {
+  readonly url: string
+  readonly workspaceId: string
+  readonly secret: Uint8Array
+}
+
+const messageColumns = `m.id, m.endpoint_id, m.event_id, m.event, m.body, m.attempts, m.attempts_before, m.once,
+  coalesce((SELECT created_at FROM events WHERE id = m.event_id), m.created_at) AS event_created_at`
+
+// The series of `herald_webhook_attempts_total`, one per outcome.
+const attempts = {
+  delivered: Metric.withAttributes(Metrics.webhookAttempts, { outcome: "delivered" }),
+  failed: Metric.withAttributes(Metrics.webhookAttempts, { outcome: "failed" }),
+  unreachable: Metric.withAttributes(Metrics.webhookAttempts, { outcome: "unreachable" })
+}
+
+/** Counts an attempt by how it ended and, when delivered, how long after its event. */
+const measure = (answer: Answer, eventCreatedAt: Date, ended: number) => {
+  if (answer._tag === "Failed") return Metric.update(attempts.unreachable, 1)
+  if (answer.status < 200 || answer.status >= 300) return Metric.update(attempts.failed, 1)
+  return Effect.andThen(
+    Metric.update(attempts.delivered, 1),
+    Metric.update(Metrics.webhookDeliveryLatency, Math.max(0, ended - eventCreatedAt.getTime()) / 1000)
+  )
+}
 
 interface EndpointRow {
   readonly id: string
@@ -141,9 +169,18 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         const perEndpoint = options.perEndpoint ?? 32
         // Opened when there may be more to send: an event fanned out, or an attempt ended and freed a slot.
         const work = yield* Latch.make(false)
-        // An attempt holds its message this long; a process that dies mid-attempt frees it when it ends.
-        const leaseMs = options.timeoutMs * 2 + 5_000
-        const inFlight = new Map<string, number>()
+        // Requests under way to one endpoint are at most `perEndpoint` (its slots); up to three times as many
+        // more of its messages are claimed ahead and wait for a slot, so that a freed slot is taken at once
+        // rather than after a claim's round trip to the database: on a busy machine a claim takes as long as
+        // several requests, and each claim takes what the requests freed meanwhile.
+        const rounds = 4
+        const claimAhead = rounds * perEndpoint
+        // An attempt holds its message this long; a process that dies mid-attempt frees it when it ends. A
+        // message claimed ahead waits at most a timeout for each round of requests before it, then takes at
+        // most one itself.
+        const leaseMs = options.timeoutMs * rounds + 5_000
+        // Claimed messages of each endpoint not yet answered (under way or waiting for a slot).
+        const held = new Map<string, number>()
         const gates = new Map<string, Semaphore.Semaphore>()
         const gate = (endpointId: string) => {
           let semaphore = gates.get(endpointId)
@@ -153,9 +190,35 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
           }
           return semaphore
         }
+        // Attempts answered and not yet recorded, all endpoints together. A slot is freed as its answer comes,
+        // not once its attempt is written: the receiver's connection is what a slot stands for, and waiting
+        // for the write (a batch behind another) held each slot twice as long. This bound keeps the sends
+        // from running ahead of the database: past it the sender claims nothing until batches are written.
+        let unrecorded = 0
+        const maxUnrecorded = 2_000
+        // Messages claimed ahead still waiting for a slot. When the process stops they are given back (due at
+        // once, their claim's count undone) rather than left to their lease, four timeouts away; none of them
+        // starts a request after that.
+        const waiting = new Set<string>()
+        let stopping = false
+        yield* Effect.addFinalizer(() =>
+          Effect.suspend(() => {
+            stopping = true
+            const ids = [...waiting]
+            if (ids.length === 0) return Effect.void
+            return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              sql`UPDATE webhook_messages SET next_attempt_at = ${new Date(now)}, attempts = attempts - 1
+                WHERE ${sql.in("id", ids)} AND state = 'pending'`).pipe(
+                Effect.catchCause((cause) => Effect.logWarning("Webhook messages claimed ahead were not given back; their lease will", cause))
+              )
+          })
+        )
 
-        const dispatch = Effect.fn("WebhookDelivery.dispatch")(function*() {
-          const taken = yield* fanOut(sql)
+        // The rounds poll many times a second, so their polls run with the tracer off: a round that found
+        // nothing is no trace. The fan-out is one statement that both looks and acts, so it is never traced;
+        // a send round that claimed messages is one trace (`WebhookDelivery.deliverDue`).
+        const dispatch = Effect.fnUntraced(function*() {
+          const taken = yield* Effect.withTracerEnabled(fanOut(sql), false)
           // Once committed, so the sender's claim sees the new messages.
           if (taken > 0) work.openUnsafe()
           return taken
@@ -169,11 +232,17 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
 
         const recorder = yield* Recorder.make({ disableAfter: options.disableAfter })
 
-        /** One attempt: sign, send, and record it with the message's next step. */
-        const attempt = Effect.fnUntraced(function*(message: MessageRow, endpoint: OpenEndpoint, number: number, manual: boolean) {
+        /** One attempt: sign, send (in `slot`: one of its endpoint's), and record it with the message's next step. */
+        const attempt = Effect.fnUntraced(function*(
+          message: MessageRow,
+          endpoint: OpenEndpoint,
+          number: number,
+          manual: boolean,
+          slot: (send: Effect.Effect<Answer>) => Effect.Effect<Answer> = identity
+        ) {
           const deliveryId = yield* Ids.make("dlv")
           const now = yield* Clock.currentTimeMillis
-          const answer = yield* http.send({
+          const answer = yield* slot(http.send({
             url: endpoint.url,
             headers: {
               "content-type": "application/json",
@@ -185,60 +254,65 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             body: message.body,
             timeoutMs: options.timeoutMs,
             allowPrivate: options.allowPrivate
-          })
+          }))
           const succeeded = answer._tag === "Answered" && answer.status >= 200 && answer.status < 300
           // Where the attempt is in its schedule, counted from the endpoint's last switch-on.
           const step = number - message.attemptsBefore
           const wait = message.once || manual ? undefined : options.retrySchedule[step - 1]
           const ended = yield* Clock.currentTimeMillis
-          const nextRetryAt = succeeded || wait === undefined ? null : new Date(ended + wait)
-          const delivery = new Delivery({
-            id: deliveryId,
-            eventId: message.eventId,
-            event: message.event,
-            attempt: number,
-            statusCode: answer._tag === "Answered" ? answer.status : null,
-            response: answer._tag === "Answered" ? answer.bodyStart : null,
-            durationMs: Math.round(answer.durationMs),
-            error: answer._tag === "Failed" ? answer.error : null,
-            nextRetryAt: nextRetryAt === null ? null : nextRetryAt.toISOString(),
-            createdAt: new Date(now).toISOString()
-          })
-          yield* recorder.record(endpoint, {
+          yield* measure(answer, message.eventCreatedAt, ended)
+          const recorded: Recorder.EndedAttempt = {
             id: deliveryId,
             messageId: message.id,
             endpointId: endpoint.id,
             number,
-            statusCode: delivery.statusCode,
-            response: delivery.response,
-            durationMs: delivery.durationMs,
-            error: delivery.error,
-            nextRetryAt: delivery.nextRetryAt,
-            createdAt: delivery.createdAt,
+            statusCode: answer._tag === "Answered" ? answer.status : null,
+            response: answer._tag === "Answered" ? answer.bodyStart : null,
+            durationMs: Math.round(answer.durationMs),
+            error: answer._tag === "Failed" ? answer.error : null,
+            nextRetryAt: succeeded || wait === undefined ? null : new Date(ended + wait).toISOString(),
+            createdAt: new Date(now).toISOString(),
             outcome: Failures.outcome({ succeeded, step, steps: message.once ? 1 : options.retrySchedule.length + 1, manual }),
             keep: !message.once,
             // A manual attempt that fails leaves the message where its schedule had it.
             touchMessage: succeeded || !manual
-          })
-          return delivery
+          }
+          yield* recorder.record(endpoint, recorded)
+          return recorded
         })
+
+        /** An attempt as the API shows it: built only for the attempts someone asked for (a test, a redelivery). */
+        const deliveryOf = (message: MessageRow, recorded: Recorder.EndedAttempt) =>
+          new Delivery({
+            id: recorded.id,
+            eventId: message.eventId,
+            event: message.event,
+            attempt: recorded.number,
+            statusCode: recorded.statusCode,
+            response: recorded.response,
+            durationMs: recorded.durationMs,
+            error: recorded.error,
+            nextRetryAt: recorded.nextRetryAt,
+            createdAt: recorded.createdAt
+          })
 
         // Claims due messages fairly: at most the free slots of each endpoint, so a slow or failing
         // receiver's backlog never fills a claim and holds the healthy ones back. Each message comes with
         // its endpoint, so a round is one statement.
         const claim = Effect.fnUntraced(function*() {
-          const busy = JSON.stringify([...inFlight].filter(([, count]) => count > 0).map(([id, count]) => ({ id, count })))
+          if (unrecorded >= maxUnrecorded) return []
+          const busy = JSON.stringify([...held].filter(([, count]) => count > 0).map(([id, count]) => ({ id, count })))
           const now = new Date(yield* Clock.currentTimeMillis)
           const leaseUntil = new Date(now.getTime() + leaseMs)
-          return yield* planned<MessageRow & { readonly url: string; readonly workspaceId: string; readonly secret: Uint8Array }>(sql`
+          return yield* planned<ClaimedRow>(sql`
             WITH busy AS (
               SELECT * FROM jsonb_to_recordset(${busy}::jsonb) AS b(id text, count integer)
             ), endpoints AS (
               -- The endpoints, not the messages: a backlog of due messages (a slow receiver's) is never
               -- scanned whole; each endpoint is one probe of (endpoint_id, next_attempt_at).
-              SELECT e.id AS endpoint_id, ${perEndpoint} - coalesce(b.count, 0) AS free
+              SELECT e.id AS endpoint_id, ${claimAhead} - coalesce(b.count, 0) AS free
               FROM webhook_endpoints e LEFT JOIN busy b ON b.id = e.id
-              WHERE e.enabled AND coalesce(b.count, 0) < ${perEndpoint}
+              WHERE e.enabled AND coalesce(b.count, 0) < ${claimAhead}
             )
             -- The claimed ids as an array, which the planner takes as a few ids and probes by key; joined as a
             -- subquery with a per-endpoint LIMIT they were guessed at thousands of rows and joined by
@@ -256,9 +330,13 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             RETURNING ${sql.literal(messageColumns)}, e.url, e.workspace_id, e.secret`)
         })
 
-        const deliverDue = Effect.fn("WebhookDelivery.deliverDue")(function*() {
-          const claimed = yield* claim()
-          for (const message of claimed) inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 0) + 1)
+        const deliverDue = Effect.fnUntraced(function*() {
+          const claimed = yield* Effect.withTracerEnabled(claim(), false)
+          return claimed.length === 0 ? 0 : yield* sendClaimed(claimed)
+        })
+
+        const sendClaimed = Effect.fn("WebhookDelivery.deliverDue")(function*(claimed: ReadonlyArray<ClaimedRow>) {
+          for (const message of claimed) held.set(message.endpointId, (held.get(message.endpointId) ?? 0) + 1)
           // Each endpoint's secret opened once per round, however many of its messages were claimed.
           const endpoints = new Map<string, OpenEndpoint>()
           for (const message of claimed) {
@@ -271,17 +349,42 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
               enabled: true
             }))
           }
-          yield* Effect.forEach(claimed, (message) =>
-            gate(message.endpointId).withPermit(attempt(message, endpoints.get(message.endpointId)!, message.attempts, false)).pipe(
-              Effect.ensuring(Effect.sync(() => {
-                inFlight.set(message.endpointId, (inFlight.get(message.endpointId) ?? 1) - 1)
-                work.openUnsafe()
-              })),
-              Effect.catchCause((cause) => Effect.logWarning("Webhook attempt failed to record; its lease will bring it back", cause)),
-              Effect.forkDetach
-            ), { discard: true })
+          yield* Effect.forEach(claimed, (message) => Effect.forkDetach(inSlot(message, endpoints.get(message.endpointId)!)), { discard: true })
           return claimed.length
         })
+
+        /** A claimed message's attempt: it waits for one of its endpoint's slots, and frees it when answered. */
+        const inSlot = (message: MessageRow, endpoint: OpenEndpoint) =>
+          Effect.suspend(() => {
+            let answered = false
+            waiting.add(message.id)
+            const slot = (send: Effect.Effect<Answer>) =>
+              gate(message.endpointId).withPermit(Effect.suspend(() => {
+                waiting.delete(message.id)
+                return stopping ? Effect.interrupt : send
+              })).pipe(Effect.ensuring(Effect.sync(() => {
+                answered = true
+                held.set(message.endpointId, (held.get(message.endpointId) ?? 1) - 1)
+                unrecorded++
+                work.openUnsafe()
+              })))
+            // Its count is given back once whatever ends it: the slot when there was no answer, else the record.
+            const ended = Effect.sync(() => {
+              waiting.delete(message.id)
+              if (answered) unrecorded--
+              else held.set(message.endpointId, (held.get(message.endpointId) ?? 1) - 1)
+              work.openUnsafe()
+            })
+            return attempt(message, endpoint, message.attempts, false, slot).pipe(
+              Effect.ensuring(ended),
+              Effect.catchCause((cause) =>
+                // Interrupted only when the process stops before its slot came: it was given back.
+                Cause.hasInterruptsOnly(cause)
+                  ? Effect.void
+                  : Effect.logWarning("Webhook attempt failed to record; its lease will bring it back", cause)
+              )
+            )
+          })
 
         const openEndpoint = (row: EndpointRow) =>
           Effect.map(Effect.orDie(cipher.open(row.secret)), (key): OpenEndpoint => ({ ...row, key }))
@@ -311,7 +414,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             INSERT INTO webhook_messages AS m (id, endpoint_id, event_id, event, body, state, attempts, once)
             VALUES (${yield* Ids.make("msg")}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
             RETURNING ${sql.literal(messageColumns)}`
-          return yield* attempt(message!, yield* openEndpoint(endpoint), 1, false)
+          return deliveryOf(message!, yield* attempt(message!, yield* openEndpoint(endpoint), 1, false))
         })
 
         const redeliver = Effect.fn("WebhookDelivery.redeliver")(function*(workspaceId: string, endpointId: string, deliveryId: string) {
@@ -324,7 +427,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
             RETURNING ${sql.literal(messageColumns)}`
           if (message === undefined) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
           if (!endpoint.enabled) return yield* switchedOff(endpointId)
-          return yield* attempt(message, yield* openEndpoint(endpoint), message.attempts, true)
+          return deliveryOf(message, yield* attempt(message, yield* openEndpoint(endpoint), message.attempts, true))
         })
 
         const deliveries = Effect.fn("WebhookDelivery.deliveries")(function*(workspaceId: string, endpointId: string, page: {
@@ -365,12 +468,16 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
       })
     )
 
+  /** How long the sender gathers freed slots after a claim that took something, before claiming again. */
+  static readonly gather = Duration.millis(2)
+
   /** The rounds (in processes that do background work): fan-out and sending every `pollEveryMs`, history expiry hourly. */
   static readonly rounds = (options: { readonly pollEveryMs?: number | undefined } = {}) =>
     Layer.effectDiscard(Effect.gen(function*() {
       const delivery = yield* WebhookDelivery
       const pg = yield* PgClient.PgClient
       const every = options.pollEveryMs ?? 100
+      const gather = WebhookDelivery.gather
       const quietly = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.catchCause(effect, (cause) => Effect.as(Effect.logWarning(`Webhook ${name} round failed`, cause), 0))
       // Events committed anywhere are announced on herald_events (migration 0009): the fan-out starts at
@@ -389,20 +496,25 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
         quietly("event listener"),
         Effect.forkScoped
       )
-      // Fan-out: a full batch goes again at once.
-      yield* written.close.pipe(
+      // Fan-out: a full batch goes again at once. Two rounds run side by side, each on its own connection
+      // and its own events (the outbox is taken under SKIP LOCKED): a batch's round trips and the building
+      // of its messages overlap with the other's, where one round alone fell behind the sender.
+      const fanOutRound = written.close.pipe(
         Effect.andThen(delivery.dispatch),
         quietly("fan-out"),
         Effect.flatMap((count) =>
           count >= 500 ? Effect.void : Effect.raceFirst(written.await, Effect.sleep(Duration.millis(every * 10)))
         ),
-        Effect.forever,
-        Effect.forkScoped
+        Effect.forever
       )
-      // Sending: claims again as soon as something was claimed, an event came in or a slot came free.
+      yield* Effect.forkScoped(fanOutRound)
+      yield* Effect.forkScoped(fanOutRound)
+      // Sending: claims again soon after something was claimed (a moment later, so that the slots freed
+      // meanwhile are claimed together: one statement for several messages rather than one each), and
+      // otherwise as soon as an event comes in or a slot comes free.
       yield* delivery.deliverDue.pipe(
         quietly("delivery"),
-        Effect.flatMap((count) => count > 0 ? Effect.void : delivery.waitForWork(every)),
+        Effect.flatMap((count) => count > 0 ? Effect.sleep(gather) : delivery.waitForWork(every)),
         Effect.forever,
         Effect.forkScoped
       )

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
 import { AddressRefused, guardedLookup, hostOf, type LookupAll, parseWebhookUrl, systemLookupAll } from "./internal/publicAddress.ts"
@@ -98,25 +98,47 @@ const checkHeaders = (headers: Record<string, string>) =>
     catch: (error) => failed(`the request could not be made: ${(error as Error).message}`)
   })
 
-const exchange = (url: URL, input: SendInput, agent: http.Agent) =>
+// The deadline is a timer of the exchange itself rather than an Effect timeout around it: that one races
+// two fibers per request, a third of the sender's work on the busy path.
+/** Where a URL's requests go, worked out once per URL. */
+interface Target {
+  readonly https: boolean
+  readonly host: string
+  readonly port: string
+  readonly path: string
+  readonly agent: http.Agent
+}
+
+const exchange = (target: Target, input: SendInput) =>
   Effect.callback<Outcome>((resume) => {
     const body = typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body
     const hasLength = Object.keys(input.headers).some((name) => name.toLowerCase() === "content-length")
-    const request = (url.protocol === "https:" ? https : http).request({
-      agent,
+    const request = (target.https ? https : http).request({
+      agent: target.agent,
       method: "POST",
-      host: hostOf(url),
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
+      host: target.host,
+      port: target.port,
+      path: target.path,
       headers: hasLength ? input.headers : { ...input.headers, "content-length": String(body.byteLength) }
     })
     let answer: (() => void) | undefined
-    request.on("error", (error) => answer !== undefined ? answer() : resume(Effect.succeed(failed(reasonOf(error)))))
+    let settled = false
+    const settle = (outcome: Outcome) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      resume(Effect.succeed(outcome))
+    }
+    const deadline = setTimeout(() => {
+      settle(failed(`timed out after ${seconds(input.timeoutMs)}`))
+      request.destroy()
+    }, input.timeoutMs)
+    request.on("error", (error) => answer !== undefined ? answer() : settle(failed(reasonOf(error))))
     request.on("response", (response) => {
       const chunks: Array<Uint8Array> = []
       let bytes = 0
       // A receiver that stops or breaks off after its status line has still answered with that status.
-      answer = () => resume(Effect.succeed({ _tag: "Answered", status: response.statusCode ?? 0, bodyStart: decodeStart(chunks) }))
+      answer = () => settle({ _tag: "Answered", status: response.statusCode ?? 0, bodyStart: decodeStart(chunks) })
       response.on("data", (chunk: Buffer) => {
         chunks.push(chunk)
         bytes += chunk.byteLength
@@ -130,8 +152,11 @@ const exchange = (url: URL, input: SendInput, agent: http.Agent) =>
       response.on("close", answer)
     })
     request.end(body)
-    // Interrupted, by the timeout or by the caller: abandon the request and its connection.
-    return Effect.sync(() => request.destroy())
+    // Interrupted by the caller: abandon the request and its connection.
+    return Effect.sync(() => {
+      clearTimeout(deadline)
+      request.destroy()
+    })
   })
 
 /**
@@ -173,25 +198,42 @@ export class WebhookHttp extends Context.Service<WebhookHttp, {
           })
       )
 
-      const attempt = (input: SendInput) =>
-        Effect.gen(function*() {
-          const url = yield* parseWebhookUrl(input.url, input.allowPrivate).pipe(
-            Effect.mapError((error) =>
-              failed(error.address === undefined ? `refused: ${error.message}` : `address refused: ${error.message}`)
-            )
+      // The rules that need no DNS, judged once per URL: an endpoint's every attempt sends to the same one.
+      // (What needs DNS is judged at each new connection, by the public agent's lookup.)
+      const judged = new Map<string, Target | Outcome>()
+      const judge = (text: string, allowPrivate: boolean) => {
+        const key = `${allowPrivate ? "private" : "public"} ${text}`
+        const known = judged.get(key)
+        if (known !== undefined) return Effect.succeed(known)
+        return parseWebhookUrl(text, allowPrivate).pipe(
+          Effect.map((url): Target | Outcome => ({
+            https: url.protocol === "https:",
+            host: hostOf(url),
+            port: url.port,
+            path: `${url.pathname}${url.search}`,
+            agent: agentFor(agents, url, allowPrivate)
+          })),
+          Effect.catch((error) =>
+            Effect.succeed(failed(error.address === undefined ? `refused: ${error.message}` : `address refused: ${error.message}`))
+          ),
+          Effect.tap((verdict) =>
+            Effect.sync(() => {
+              if (judged.size >= 10_000) judged.clear()
+              judged.set(key, verdict)
+            })
           )
-          yield* checkHeaders(input.headers)
-          return yield* exchange(url, input, agentFor(agents, url, input.allowPrivate))
-        }).pipe(Effect.catch(Effect.succeed))
-
-      const send = Effect.fn("WebhookHttp.send")(function*(input: SendInput) {
-        const started = yield* Clock.currentTimeMillis
-        const outcome = yield* attempt(input).pipe(
-          Effect.timeoutOrElse({
-            duration: Duration.millis(input.timeoutMs),
-            orElse: () => Effect.succeed(failed(`timed out after ${seconds(input.timeoutMs)}`))
-          })
         )
+      }
+
+      const attempt = (input: SendInput) =>
+        Effect.flatMap(judge(input.url, input.allowPrivate), (target) =>
+          "agent" in target
+            ? Effect.andThen(checkHeaders(input.headers), exchange(target, input))
+            : Effect.succeed(target)).pipe(Effect.catch(Effect.succeed))
+
+      const send = Effect.fnUntraced(function*(input: SendInput) {
+        const started = yield* Clock.currentTimeMillis
+        const outcome = yield* attempt(input)
         const durationMs = (yield* Clock.currentTimeMillis) - started
         return { ...outcome, durationMs }
       })

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, Statement } from "effect/sql"
 import { backends } from "@herald/db/testing"
 import { Accounts, Workspaces } from "../src/index.ts"
 
@@ -28,6 +28,32 @@ for (const backend of backends()) {
           "first",
           "second"
         ])
+      }))
+
+    it.effect("loads a workspace's accounts once, however many requests race with a cold cache", () =>
+      Effect.gen(function*() {
+        const workspaces = yield* Workspaces.Workspaces
+        const accounts = yield* Accounts.Accounts
+        const workspace = yield* workspaces.create({ name: "Race" })
+        yield* insert(workspace.id, "acc_race000000000000000001", "first")
+        const statements: Array<string> = []
+        const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.provideService(effect, Statement.CurrentTransformer, (statement) =>
+            Effect.sync(() => {
+              statements.push(statement.compile()[0])
+              return statement
+            }))
+        // A client opening 50 connections at once to a process that has not listed this workspace yet.
+        const lists = yield* counted(
+          Effect.all(Array.from({ length: 50 }, () => accounts.list(workspace.id)), { concurrency: "unbounded" })
+        )
+        assert.isTrue(lists.every((list) => list.length === 1 && list[0]?.username === "first"))
+        const loads = statements.filter((text) => /FROM accounts WHERE workspace_id/.test(text)).length
+        assert.strictEqual(loads, 1, statements.join("\n"))
+        // Once told of a change, the next list loads again.
+        yield* accounts.changed(workspace.id)
+        yield* counted(accounts.list(workspace.id))
+        assert.strictEqual(statements.filter((text) => /FROM accounts WHERE workspace_id/.test(text)).length, 2)
       }))
 
     it.effect("evicts the list in another process sharing the database", () =>

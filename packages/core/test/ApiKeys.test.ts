@@ -1,6 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, Statement } from "effect/sql"
 import { backends } from "@herald/db/testing"
 import { ApiKeys, Workspaces } from "../src/index.ts"
 import * as KeyFormat from "../src/internal/apiKeyFormat.ts"
@@ -103,6 +103,36 @@ for (const backend of backends()) {
           const refused = yield* Effect.flip(apiKeys.authenticate(created.key))
           assert.strictEqual(refused._tag, "Unauthenticated")
         }).pipe(Effect.scoped))
+
+      it.effect("makes one lookup and one last-use write for a new key, however many requests race with it", () =>
+        Effect.gen(function*() {
+          const workspaces = yield* Workspaces.Workspaces
+          const apiKeys = yield* ApiKeys.ApiKeys
+          const workspace = yield* workspaces.create({ name: "Epsilon" })
+          const created = yield* apiKeys.create({ workspaceId: workspace.id })
+          const unknown = KeyFormat.generate()
+          const statements: Array<string> = []
+          const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+            Effect.provideService(effect, Statement.CurrentTransformer, (statement) =>
+              Effect.sync(() => {
+                statements.push(statement.compile()[0])
+                return statement
+              }))
+          // A client opening 50 connections at once with a key this process has not seen yet.
+          const principals = yield* counted(
+            Effect.all(Array.from({ length: 50 }, () => apiKeys.authenticate(created.key)), { concurrency: "unbounded" })
+          )
+          assert.isTrue(principals.every((principal) => principal.keyId === created.id))
+          const refusals = yield* counted(
+            Effect.all(Array.from({ length: 50 }, () => Effect.flip(apiKeys.authenticate(unknown))), { concurrency: "unbounded" })
+          )
+          assert.isTrue(refusals.every((refused) => refused._tag === "Unauthenticated"))
+          // The last-use write runs off the request path; give it a moment.
+          yield* Effect.sleep("300 millis")
+          const count = (pattern: RegExp) => statements.filter((text) => pattern.test(text)).length
+          assert.strictEqual(count(/FROM api_keys k/), 2, statements.join("\n"))
+          assert.strictEqual(count(/UPDATE api_keys SET last_used_at/), 1, statements.join("\n"))
+        }))
     }
   )
 }

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
+import { SqlClient, Statement } from "effect/sql"
 import { backends } from "@herald/db/testing"
 import { RateLimiter } from "../src/index.ts"
 
@@ -11,6 +12,9 @@ const burst = (limiters: ReadonlyArray<RateLimiter.RateLimiter["Service"]>, subj
     (limiter) => limiter.consume(subject),
     { concurrency: "unbounded" }
   )
+
+/** A moment of real time, for work the test clock started to reach the database. */
+const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 100)))
 
 for (const backend of backends()) {
   layer(backend.layer, { timeout: 120_000 })(`RateLimiter on ${backend.name}`, (it) => {
@@ -58,6 +62,39 @@ for (const backend of backends()) {
         const decisions = yield* burst([limiter], "key:single", 300)
         const remaining = decisions.filter((decision) => decision.allowed).map((decision) => decision.remaining)
         assert.deepStrictEqual(remaining.sort((a, b) => b - a), Array.from({ length: 120 }, (_, index) => 119 - index))
+      }).pipe(Effect.scoped))
+
+    it.effect("writes nothing to the database while no request comes, and its last rows are removed", () =>
+      Effect.gen(function*() {
+        const statements: Array<string> = []
+        const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.provideService(effect, Statement.CurrentTransformer, (statement) =>
+            Effect.sync(() => {
+              statements.push(statement.compile()[0].trim().split(/\s+/).slice(0, 3).join(" "))
+              return statement
+            }))
+        const limiter = yield* counted(RateLimiter.RateLimiter.make({ limitPerMinute: 120, shared: true }))
+        // An idle process: minutes pass without a request.
+        yield* TestClock.adjust("5 minutes")
+        assert.deepStrictEqual(statements, [])
+        // Three requests in one window: one block is taken for them.
+        for (let index = 0; index < 3; index++) assert.isTrue((yield* counted(limiter.consume("key:idle"))).allowed)
+        assert.deepStrictEqual(statements, ["INSERT INTO rate_limit_windows"])
+        // The window's row is removed once it is old; after that, quiet again. Minute by minute, each prune's
+        // statement given the moment it takes in the database.
+        for (let minute = 0; minute < 4; minute++) {
+          yield* TestClock.adjust("1 minute")
+          yield* settle
+        }
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql`SELECT 1 FROM rate_limit_windows WHERE subject = 'key:idle'`
+        assert.strictEqual(rows.length, 0)
+        const afterCleanUp = statements.length
+        for (let minute = 0; minute < 10; minute++) {
+          yield* TestClock.adjust("1 minute")
+          yield* settle
+        }
+        assert.strictEqual(statements.length, afterCleanUp, statements.join("\n"))
       }).pipe(Effect.scoped))
 
     it.effect("a window of a large limit is taken in blocks, not one query per request", () =>

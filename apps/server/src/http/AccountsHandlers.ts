@@ -1,11 +1,11 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { AccountsApi, Authorization, HeraldApi } from "@herald/api"
 import { Accounts, Connections } from "@herald/core"
 import { PublicUrl } from "../PublicUrl.ts"
 import { domainError } from "./ErrorRendering.ts"
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "accounts",
   Effect.fnUntraced(function*(handlers) {

@@ -1,7 +1,7 @@
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
-import { ApiKeys, IdempotencyKeys, RateLimiter, Sessions } from "@herald/core"
+import { ApiKeys, IdempotencyKeys, Metrics, RateLimiter, Sessions } from "@herald/core"
 import * as Idempotency from "./Idempotency.ts"
 import * as SessionAuth from "./SessionAuth.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
@@ -10,9 +10,16 @@ import { PublicUrl } from "../PublicUrl.ts"
 // The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
 // window) and the current state (remaining, seconds to reset) ride on every answer, errors included.
 const rateLimitHeaders = (decision: RateLimiter.Decision) => ({
-  "ratelimit-policy": `"default";q=${decision.limit};w=60`,
+  "ratelimit-policy": policyOf(decision.limit),
   "ratelimit": `"default";r=${decision.remaining};t=${decision.resetSeconds}`
 })
+
+// The policy is the same on every answer of a process (its limit is a setting): spelled once.
+let policy = { limit: -1, header: "" }
+const policyOf = (limit: number) => {
+  if (policy.limit !== limit) policy = { limit, header: `"default";q=${limit};w=60` }
+  return policy.header
+}
 
 const withHeaders = (headers: Record<string, string>) =>
   Effect.map(HttpServerRequest.HttpServerRequest, (request) => NodeServer.addHeaders(request.source, headers))
@@ -25,30 +32,41 @@ export const limit = (
   rateLimiter: RateLimiter.RateLimiter["Service"],
   subject: string
 ): Effect.Effect<void, ApiError.RateLimited, HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(rateLimiter.consume(subject), (decision) => {
-    const headers = rateLimitHeaders(decision)
-    if (decision.allowed) return withHeaders(headers)
-    return Effect.andThen(
-      withHeaders({ ...headers, "retry-after": String(decision.resetSeconds) }),
-      Effect.fail(
-        new ApiError.RateLimited({
-          message:
-            `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
-        })
-      )
+  Effect.flatMap(rateLimiter.consume(subject), (decision) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      if (!decision.allowed) return refuseOverLimit(request, decision)
+      NodeServer.addHeaders(request.source, rateLimitHeaders(decision))
+      return Effect.void
+    }))
+
+/** The answer to a request over its limit: counted, with the headers that say when to try again. */
+const refuseOverLimit = (request: HttpServerRequest.HttpServerRequest, decision: RateLimiter.Decision) => {
+  NodeServer.addHeaders(request.source, { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) })
+  return Effect.andThen(
+    Metric.update(Metrics.rateLimitRefusals, 1),
+    Effect.fail(
+      new ApiError.RateLimited({
+        message: `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
+      })
     )
-  })
+  )
+}
 
 // Answering an assistant's OAuth request, or disconnecting one's own assistant, changes nothing in the
 // workspace: a viewer may do both (the handlers check whose grant it is).
 const personalPaths = /^\/api\/v1\/oauth\//
 
+/** Whether a request only reads. */
+const reads = (request: HttpServerRequest.HttpServerRequest) => request.method === "GET" || request.method === "HEAD"
+
+const viewerRefusal = (actor: "key" | "session") =>
+  new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` })
+
 /** A viewer's key or session reads: any other method is refused before the handler runs. */
 const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    principal.role === "viewer" && request.method !== "GET" && request.method !== "HEAD" &&
-      !(actor === "session" && personalPaths.test(request.url))
-      ? Effect.fail(new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` }))
+    principal.role === "viewer" && !reads(request) && !(actor === "session" && personalPaths.test(request.url))
+      ? Effect.fail(viewerRefusal(actor))
       : Effect.void)
 
 /** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
@@ -123,11 +141,10 @@ export const authenticate = (
   key: string,
   resourceMetadata?: string
 ) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    (key === "" ? Effect.fail(whyNoKey(request)) : apiKeys.authenticate(key)).pipe(
-      Effect.catchTag("SqlError", Effect.die),
-      Effect.catchTag("Unauthenticated", (refused) => refuse(rateLimiter, refused, resourceMetadata))
-    ))
+  Effect.catch(
+    key === "" ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.fail(whyNoKey(request))) : apiKeys.authenticate(key),
+    (error) => error._tag === "SqlError" ? Effect.die(error) : refuse(rateLimiter, error, resourceMetadata)
+  )
 
 export const layer = Layer.effect(
   Authorization.Authorization,
@@ -138,32 +155,87 @@ export const layer = Layer.effect(
     const sessions = yield* Sessions.Sessions
     const publicUrl = yield* PublicUrl
     const sessionRefused = new Sessions.SessionRefused()
+    // Made once: a request without an Authorization header passes `bearer` on its way to `session`, and an
+    // error's stack trace cost a tenth of an authenticated request's CPU when it was made each time.
+    const bearerStepsAside = Effect.fail(new ApiError.Unauthorized({ message: sessionRefused.message }))
+    // A cached key's principal is the same object on each of its requests, and so is what handlers see.
+    const keyPrincipals = new WeakMap<ApiKeys.Principal, Authorization.CurrentPrincipal["Service"]>()
+    const keyPrincipal = (principal: ApiKeys.Principal) => {
+      let current = keyPrincipals.get(principal)
+      if (current === undefined) {
+        current = { ...principal, sessionId: null, personId: null }
+        keyPrincipals.set(principal, current)
+      }
+      return current
+    }
+    // Why `bearer` refused a request, for `session` to answer the same without counting it again.
+    const bearerRefusals = new WeakMap<object, unknown>()
 
-    /** A request with a bearer key (or neither a key nor a cookie): as before sessions existed. */
-    const bearerRequest = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, key: string) =>
-      authenticate(apiKeys, rateLimiter, key).pipe(
-        Effect.flatMap((principal) =>
-          Effect.andThen(
-            Effect.andThen(limit(rateLimiter, `key:${principal.keyId}`), viewerReads(principal, "key")),
-            Idempotency.run(
-              idempotencyKeys,
-              principal.workspaceId,
-              Effect.provideService(httpEffect, Authorization.CurrentPrincipal, { ...principal, sessionId: null, personId: null })
-            )
-          ))
-      )
+    /**
+     * A request whose key is known, with its rate-limit decision: refused over the limit or for a viewer's
+     * change, else handed to the handler as the key's principal (under its Idempotency-Key, when it sends one).
+     */
+    const admit = <E, R>(
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      request: HttpServerRequest.HttpServerRequest,
+      principal: ApiKeys.Principal,
+      decision: RateLimiter.Decision
+    ): Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      E | ApiError.RateLimited | ApiError.Forbidden | ApiError.Invalid | ApiError.Conflict,
+      Exclude<R, Authorization.CurrentPrincipal> | HttpServerRequest.HttpServerRequest
+    > => {
+      if (!decision.allowed) return refuseOverLimit(request, decision)
+      NodeServer.addHeaders(request.source, rateLimitHeaders(decision))
+      if (principal.role === "viewer" && !reads(request)) return Effect.fail(viewerRefusal("key"))
+      const handled = Effect.provideService(httpEffect, Authorization.CurrentPrincipal, keyPrincipal(principal))
+      return request.headers["idempotency-key"] === undefined
+        ? handled
+        : Idempotency.run(idempotencyKeys, principal.workspaceId, handled)
+    }
+
+    /** A request with a bearer key (or neither a key nor a cookie): the key, its rate limit, then `admit`. */
+    const bearerRequest = <E, R>(
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      request: HttpServerRequest.HttpServerRequest
+    ) =>
+      Effect.flatMap(authenticate(apiKeys, rateLimiter, bearerKey(request)), (principal) =>
+        Effect.flatMap(
+          rateLimiter.consume(`key:${principal.keyId}`),
+          (decision) => admit(httpEffect, request, principal, decision)
+        ))
+
+    /**
+     * Nearly every request comes with a key this process has cached and a permit it holds: that path reads
+     * both in plain code, and takes the effects of `bearerRequest` only when it must wait for the database.
+     */
+    const bearer = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        if (request.headers["authorization"] === undefined) return bearerStepsAside
+        const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+        const principal = apiKeys.cached(bearerKey(request), now)
+        const decision = principal === undefined ? undefined : rateLimiter.consumeNow(`key:${principal.keyId}`, now)
+        const answered = principal !== undefined && decision !== undefined
+          ? admit(httpEffect, request, principal, decision)
+          : bearerRequest(httpEffect, request)
+        return Effect.tapError(answered, (error) => Effect.sync(() => bearerRefusals.set(request.source, error)))
+      })
 
     return Authorization.Authorization.of({
-      // HttpApi tries the schemes in order and sends the last one's failure, so the key and the cookie are both
-      // checked in `session`, tried last; `bearer` (first, for the docs page) steps aside without effect.
-      bearer: () => Effect.fail(new ApiError.Unauthorized({ message: sessionRefused.message })),
+      // HttpApi tries the schemes in order and answers with the last one's failure. A request with an
+      // Authorization header is answered by `bearer`, first (for the docs page too); should it refuse, `session`
+      // gives the same refusal again. Without the header, `bearer` steps aside for `session`.
+      bearer,
       session: (httpEffect, { credential }) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const token = Redacted.value(credential)
           // The cookie counts only when no Authorization header is sent: a key, when sent, always wins.
-          if (request.headers["authorization"] !== undefined || token === "") {
-            return bearerRequest(httpEffect, bearerKey(request))
+          if (request.headers["authorization"] !== undefined) {
+            const refused = bearerRefusals.get(request.source)
+            return refused === undefined ? bearerRequest(httpEffect, request) : Effect.fail(refused as ApiError.Unauthorized)
           }
+          if (token === "") return bearerRequest(httpEffect, request)
           return sessions.authenticate(token).pipe(
             Effect.catchTag("SqlError", Effect.die),
             Effect.catchTag("SessionRefused", (refused) =>

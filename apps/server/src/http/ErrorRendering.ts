@@ -1,9 +1,10 @@
-import { Cause, Effect, Option, type Types } from "effect"
+import { Cause, Clock, Context, Effect, type Fiber, Metric, Option, type Types } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
 import { ErrorShape, PostShape } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
+import * as RequestMetrics from "./RequestMetrics.ts"
 
 // One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
 // method, undecodable input, a body too large, a defect) in the reference's error shape. Handlers' own typed
@@ -163,30 +164,55 @@ const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpSe
 const pathsOnly = HeraldApi.make(PostsApi.schemas(PostShape.make([])))
 
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
-  Effect.sync(() => {
+  Effect.map(Effect.service(Metric.MetricRegistry), (registry) => {
     const allowedMethods = routeTable(pathsOnly)
-    // On the success path this adds two light steps; failures and error answers look up the request only when
-    // they happen.
+    const recorder = RequestMetrics.make(registry)
+
+    /**
+     * Counts the answer in the request metrics, with the route that gave it: the router leaves the matched
+     * route in the fiber's context until the request ends, so it is read there.
+     */
+    const record = (
+      fiber: Fiber.Fiber<unknown, unknown>,
+      request: HttpServerRequest.HttpServerRequest,
+      started: bigint,
+      response: HttpServerResponse.HttpServerResponse
+    ) => {
+      const seconds = Number(fiber.getRef(Clock.Clock).monotonicTimeNanosUnsafe() - started) / 1e9
+      recorder.record(recorder.routeOf(fiber.context), request.method, response.status, seconds)
+      return response
+    }
+
+    // One step around the request on the success path: what failed is rendered, an error answer another layer
+    // made is reshaped, and every answer is counted.
     // The router's type wants `unhandled` kept in the error channel; every failure is answered here.
     return (httpEffect): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
       Types.unhandled,
       HttpServerRequest.HttpServerRequest
     > =>
-      httpEffect.pipe(
-        Effect.catchCause((cause) =>
-          Effect.flatMap(
-            HttpServerRequest.HttpServerRequest,
-            (request) => render(cause, request, NodeServer.requestId(request.source), allowedMethods)
-          )
-        ),
-        Effect.flatMap((response) =>
-          response.status < 400
-            ? Effect.succeed(response)
-            : Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-              reshape(request, NodeServer.requestId(request.source))(response))
-        )
-      )
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const started = fiber.getRef(Clock.Clock).monotonicTimeNanosUnsafe()
+        return Effect.matchCauseEffect(httpEffect, {
+          onFailure: (cause) =>
+            Effect.withFiber((fiber) =>
+              Effect.map(
+                render(cause, request, NodeServer.requestId(request.source), allowedMethods),
+                (response) => record(fiber, request, started, response)
+              )
+            ),
+          onSuccess: (response) =>
+            Effect.withFiber((fiber) =>
+              Effect.succeed(record(
+                fiber,
+                request,
+                started,
+                response.status < 400 ? response : reshape(request, NodeServer.requestId(request.source))(response)
+              ))
+            )
+        })
+      })
   }),
   { global: true }
 )

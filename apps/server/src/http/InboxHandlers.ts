@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
 import { domainError } from "./ErrorRendering.ts"
@@ -15,7 +15,7 @@ const pageOf = (query: { readonly limit?: string | undefined; readonly cursor?: 
 const nextCursor = (next: Option.Option<{ readonly at: Date; readonly id: string }>) =>
   InboxApi.encodeCursor(Option.getOrUndefined(next))
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "inbox",
   Effect.fnUntraced(function*(handlers) {

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, HeraldApi, KeysApi } from "@herald/api"
 import { ApiKeys, Workspaces } from "@herald/core"
 import type { ApiKey, Workspace } from "@herald/domain"
@@ -8,7 +8,7 @@ import { domainError } from "./ErrorRendering.ts"
 
 const manager = Roles.manager("API keys")
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "keys",
   Effect.fnUntraced(function*(handlers) {

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, McpOAuthApi } from "@herald/api"
 import { OAuth, People } from "@herald/core"
 
@@ -19,7 +19,7 @@ const ownerOf = (principal: { readonly role: string | null; readonly memberId: s
 
 const notFound = (error: OAuth.RequestNotFound | OAuth.GrantNotFound) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "mcpOAuth",
   Effect.fnUntraced(function*(handlers) {

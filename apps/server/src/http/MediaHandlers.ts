@@ -1,6 +1,7 @@
 import { Effect, type Stream } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { HttpApiBuilder, type HttpApiError } from "effect/http-api"
+import type { HttpApiError } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
 import { domainError } from "./ErrorRendering.ts"
@@ -73,4 +74,4 @@ export const update = Effect.fn("MediaHandlers.update")(function*({ params, payl
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(api, "media", (handlers) => handlers.handle("upload", upload).handle("update", update))
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(api, "media", (handlers) => handlers.handle("upload", upload).handle("update", update))

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
 import { Workspace } from "@herald/domain"
@@ -26,7 +26,7 @@ const withinReach = (team: Team.Team["Service"], memberId: string, action: strin
     return principal
   })
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "members",
   Effect.fnUntraced(function*(handlers) {
@@ -83,7 +83,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
 )
 
 /** An invitation link of before the console, opened in a browser: on to the console's invitation page. */
-export const invitationsLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const invitationsLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "invitations",
   (handlers) =>

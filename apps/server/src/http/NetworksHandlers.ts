@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { Connect } from "@herald/adapter-kit"
 import { HeraldApi, NetworksApi } from "@herald/api"
 import { Networks } from "@herald/core"
@@ -25,7 +25,7 @@ export const offered = Effect.gen(function*() {
       : adapter.connect)
 })
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "networks",
   Effect.fnUntraced(function*(handlers) {

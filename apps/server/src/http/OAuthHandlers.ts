@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { HeraldApi } from "@herald/api"
 import { Connections } from "@herald/core"
 
@@ -10,7 +10,7 @@ import { page } from "../internal/page.ts"
 const backTo = (returnTo: string, outcome: { readonly connected: string } | { readonly error: string }) =>
   HttpServerResponse.redirect(`${returnTo}?${new URLSearchParams(outcome)}`, { status: 303 })
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "oauth",
   Effect.fnUntraced(function*(handlers) {

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, QueueApi } from "@herald/api"
 import { Queue, QueueSchedules } from "@herald/core"
 import { manager } from "../internal/roles.ts"
@@ -10,7 +10,7 @@ const answer = (view: QueueSchedules.View) => ({ data: new QueueApi.QueueSchedul
 // The posting queue (docs/queue.md): anyone in the workspace reads its schedule and view; owners, admins and
 // workspace keys change the schedule and move queued posts, as for the workspace's other settings.
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "queue",
   Effect.fnUntraced(function*(handlers) {

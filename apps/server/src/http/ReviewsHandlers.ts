@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Networks, Reviews } from "@herald/core"
 import { PostStatus } from "@herald/domain"
@@ -8,7 +8,7 @@ import { escape, page } from "../internal/page.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "reviews",
   Effect.fnUntraced(function*(handlers) {
@@ -78,7 +78,7 @@ const renderingWith = (networks: Networks.Networks["Service"]) => (opened: Revie
   )
 }
 
-export const pagesLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const pagesLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "reviewPages",
   Effect.fnUntraced(function*(handlers) {

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { HttpServerRequest } from "effect/http"
 import { ApiError, Authorization, HeraldApi, SessionsApi } from "@herald/api"
 import { Notifier, People, Sessions, Team } from "@herald/core"
@@ -38,7 +38,7 @@ const currentSession = Effect.flatMap(Authorization.CurrentPrincipal, (principal
     ? Effect.fail(new ApiError.Unauthorized({ message: "Not signed in: this needs the console's session cookie, not an API key" }))
     : Effect.succeed({ sessionId: principal.sessionId, personId: principal.personId }))
 
-export const signInLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "signIn",
   Effect.fnUntraced(function*(handlers) {
@@ -176,7 +176,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
   })
 )
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "sessions",
   Effect.fnUntraced(function*(handlers) {

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { WebhookDelivery, Webhooks } from "@herald/core"
 import { domainError } from "./ErrorRendering.ts"
@@ -19,7 +19,7 @@ const parsePage = (query: { readonly limit?: string | undefined; readonly cursor
   return { limit, cursor: { createdAt, id } }
 }
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "webhooks",
   Effect.fnUntraced(function*(handlers) {

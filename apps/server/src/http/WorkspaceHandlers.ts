@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Workspaces } from "@herald/core"
 
-export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
+export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
   "workspace",
   Effect.fnUntraced(function*(handlers) {

@@ -1009,6 +1009,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 200 when this process should get traffic: database, migrations and (workers) shards */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/sign-in": {
         parameters: {
             query?: never;
@@ -1277,6 +1294,39 @@ export interface components {
              * @enum {string}
              */
             email: "sent" | "unavailable";
+        };
+        NotReady: {
+            /** @enum {string} */
+            status: "not_ready";
+            checks: {
+                /**
+                 * @description `unreachable`: the database did not answer within 5 s.
+                 * @enum {string}
+                 */
+                database: "ok" | "unreachable";
+                /**
+                 * @description `behind`: migrations of this release are missing; `ahead`: the database has migrations this release does not know (a newer release migrated it); `unknown`: the database did not answer.
+                 * @enum {string}
+                 */
+                migrations: "ok" | "behind" | "ahead" | "unknown";
+                /**
+                 * @description Processes that publish (`HERALD_ROLE` all or worker): `no_shards` while the cluster runner holds no shard. `not_applicable` for `api` processes.
+                 * @enum {string}
+                 */
+                shards: "ok" | "no_shards" | "not_applicable";
+            };
+        };
+        Ready: {
+            /** @enum {string} */
+            status: "ready";
+            checks: {
+                /** @enum {string} */
+                database: "ok";
+                /** @enum {string} */
+                migrations: "ok";
+                /** @enum {string} */
+                shards: "ok" | "not_applicable";
+            };
         };
         HealthUnavailable: {
             /** @enum {string} */
@@ -7730,6 +7780,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthUnavailable"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description NotReady */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
                 };
             };
         };

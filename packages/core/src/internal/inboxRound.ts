@@ -1,7 +1,8 @@
-import { Clock, Effect, Exit, Option } from "effect"
+import { Clock, Effect, Exit, Metric, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
 import type { Post } from "@herald/domain"
+import * as Metrics from "../Metrics.ts"
 import type { Networks } from "../Networks.ts"
 import * as PostShape from "../PostShape.ts"
 import { addArrived, type Due, makeIntake, nothingArrived, reasonOf, sanitized } from "./inboxIntake.ts"
@@ -9,7 +10,8 @@ import { addArrived, type Due, makeIntake, nothingArrived, reasonOf, sanitized }
 // One polling round: claim the accounts that are due, read each from its network, store each account's
 // read in its own savepoint (one per workspace transaction, whose events commit with its items), and give
 // every account that failed, at its network or in storing, a count and a later turn. One account never
-// holds back another.
+// holds back another. Each account read counts in `herald_inbox_rounds_total{network}`, each failed one
+// (at its network or in storing) in `herald_inbox_failures_total{network}`.
 
 /** The first retry of a failing account waits this long, doubling with each failure in a row up to `backoffCap`. */
 export const backoffBase = 60_000
@@ -42,7 +44,11 @@ export const makeRound = (options: {
   const intervalOf = (network: string) =>
     Math.max(pollEvery, networks.all.find((adapter) => adapter.network === network)?.inbox?.pollEveryMs ?? 0)
 
+  const counted = (metric: typeof Metrics.inboxRounds, network: string) =>
+    Metric.update(Metric.withAttributes(metric, { network }), 1)
+
   const recordFailure = Effect.fnUntraced(function*(failed: Failed, now: Date) {
+    yield* counted(Metrics.inboxFailures, failed.entry.platform)
     const failures = failed.entry.failures + 1
     const delay = Math.max(retryDelay(failures, intervalOf(failed.entry.platform)), failed.retryAfterMs ?? 0)
     const retryAt = new Date(now.getTime() + delay)
@@ -61,9 +67,9 @@ export const makeRound = (options: {
     )
   })
 
-  return Effect.fn("Inbox.pollDue")(function*() {
-    if (withInbox.length === 0) return 0
-    const now = new Date(yield* Clock.currentTimeMillis)
+  // The poll runs several times a minute: with the tracer off, so that a round that found nothing due is no
+  // trace; the accounts it found are read in one (`Inbox.pollDue`).
+  const claimDue = Effect.fnUntraced(function*(now: Date) {
     // Every connected account of a network with an inbox has a cursor row, due at once when new.
     yield* sql`
       INSERT INTO inbox_cursors (account_id)
@@ -79,7 +85,10 @@ export const makeRound = (options: {
         ORDER BY c2.next_poll_at LIMIT 200 FOR UPDATE OF c2 SKIP LOCKED
       )
       RETURNING a.id AS account_id, a.workspace_id, a.platform, a.username, a.network_account_id, a.access_token, a.server, c.cursor, c.failures`
-    if (due.length === 0) return 0
+    return due
+  }, Effect.withTracerEnabled(false))
+
+  const readDue = Effect.fn("Inbox.pollDue")(function*(due: ReadonlyArray<Due>, now: Date) {
     const failed: Array<Failed> = []
     // The networks first, outside any transaction; an account whose read fails keeps its cursor.
     const read = yield* Effect.forEach(due, (entry) =>
@@ -87,6 +96,7 @@ export const makeRound = (options: {
         const adapter = yield* Effect.orDie(networks.get(entry.platform))
         const account = yield* options.accountOf(entry)
         if (Option.isNone(account) || adapter.inbox === undefined) return Option.none()
+        yield* counted(Metrics.inboxRounds, entry.platform)
         const page = yield* Effect.result(adapter.inbox.fetch({ account: account.value, cursor: entry.cursor }))
         if (page._tag === "Failure") {
           failed.push({ entry, stage: "read", reason: page.failure.message, retryAfterMs: page.failure.retryAfterMs })
@@ -131,5 +141,12 @@ export const makeRound = (options: {
     }
     yield* Effect.forEach(failed, (entry) => recordFailure(entry, now), { discard: true })
     return stored
+  })
+
+  return Effect.gen(function*() {
+    if (withInbox.length === 0) return 0
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const due = yield* claimDue(now)
+    return due.length === 0 ? 0 : yield* readDue(due, now)
   })
 }

@@ -1,5 +1,5 @@
 import { Effect, FileSystem, Schema } from "effect"
-import { createFile, Log, type Movie, MP4BoxBuffer } from "mp4box"
+import type { Movie } from "mp4box"
 
 /** A file whose contents are not what they claim, or that cannot be read as its type. */
 export class Unreadable extends Schema.TaggedError<Unreadable>()("Unreadable", { message: Schema.String }) {}
@@ -99,20 +99,22 @@ export const readVideoHeader = (path: string): Effect.Effect<VideoHeader, Unread
       Effect.fail(new Unreadable({ message: `The video could not be read: ${error.message}` })))
   ))
 
+// mp4box is imported by the first video rather than when the server starts, like sharp for photos.
 const parseMovie = (header: Uint8Array) =>
-  Effect.try({
-    try: () => {
-      Log.setLogLevel(Log.error)
-      const isoFile = createFile()
-      let movie: Movie | undefined
-      isoFile.onReady = (info) => {
-        movie = info
-      }
-      const copy = header.slice().buffer
-      isoFile.appendBuffer(MP4BoxBuffer.fromArrayBuffer(copy, 0))
-      isoFile.flush()
-      return movie
-    },
+  Effect.tryPromise({
+    try: () =>
+      import("mp4box").then(({ createFile, Log, MP4BoxBuffer }) => {
+        Log.setLogLevel(Log.error)
+        const isoFile = createFile()
+        let movie: Movie | undefined
+        isoFile.onReady = (info) => {
+          movie = info
+        }
+        const copy = header.slice().buffer
+        isoFile.appendBuffer(MP4BoxBuffer.fromArrayBuffer(copy, 0))
+        isoFile.flush()
+        return movie
+      }),
     catch: () => new Unreadable({ message: "The video's MP4/MOV header could not be parsed" })
   }).pipe(
     Effect.flatMap((movie) =>

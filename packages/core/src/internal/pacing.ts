@@ -1,5 +1,6 @@
 import { Effect, Option, Random } from "effect"
 import type { SqlClient } from "effect/sql"
+import type { TargetWrites } from "./targetWrites.ts"
 
 /**
  * Taking turns on an account a network is rate limiting. A rate-limited answer blocks the account until
@@ -28,24 +29,12 @@ export type Start =
 /**
  * Records the call under way (and counts it), only when it may go: the account is not blocked, and, for a
  * first publishing call or a target that holds a turn, no target of the account holds an earlier turn.
- * A processing check that never waited is not held back by a queue of other posts' first calls.
+ * A processing check that never waited is not held back by a queue of other posts' first calls. The write
+ * itself is `writes.start` (batched with other targets'); the row is read only to say why not.
  */
-export const start = (sql: SqlClient.SqlClient, target: Target, call: "publish" | "poll", nowMs: number) =>
+export const start = (sql: SqlClient.SqlClient, writes: TargetWrites, target: Target, call: "publish" | "poll", nowMs: number) =>
   Effect.gen(function*() {
-    const now = new Date(nowMs)
-    const started = yield* sql<{ readonly status: string }>`
-      UPDATE post_targets t SET call = ${call}, attempts = attempts + 1, next_attempt_at = NULL
-      WHERE t.post_id = ${target.postId} AND t.account_id = ${target.accountId} AND t.status = 'pending'
-        AND NOT EXISTS (
-          SELECT 1 FROM publish_pacing p
-          WHERE p.account_id = t.account_id AND (
-            p.blocked_until > ${now}
-            OR ((${call} = 'publish' OR t.next_attempt_at IS NOT NULL) AND p.next_turn > ${now}
-              AND (t.next_attempt_at IS NULL OR t.next_attempt_at > ${now}))
-          )
-        )
-      RETURNING t.status`
-    if (started.length > 0) return { _tag: "Go" } as const
+    if (yield* writes.start(target, call, nowMs)) return { _tag: "Go" } as const
     const [row] = yield* sql<{ readonly status: string }>`
       SELECT status FROM post_targets WHERE post_id = ${target.postId} AND account_id = ${target.accountId}`
     return row?.status === "pending" ? { _tag: "Wait" } as const : { _tag: "Ended" } as const

@@ -1,5 +1,5 @@
 import { Effect, Semaphore } from "effect"
-import sharp from "sharp"
+import type sharp from "sharp"
 import { Unreadable } from "./mediaProbe.ts"
 
 /** The longest side of a photo's preview. */
@@ -20,6 +20,13 @@ export interface Converted {
   readonly bytes: number
 }
 
+/**
+ * Runs `use` with sharp, imported by the first photo rather than when the server starts: sharp and libvips
+ * cost a server that converts no photo about 20 MB resident (docs/decisions/0055-idle-memory.md).
+ */
+const withSharp = <A>(use: (library: typeof sharp) => Promise<A>): Promise<A> =>
+  import("sharp").then((module) => use(module.default))
+
 const unreadable = () =>
   new Unreadable({ message: "The photo could not be decoded; it may be damaged or truncated" })
 
@@ -32,20 +39,24 @@ const unreadable = () =>
 const convertNow = (input: string, output: string, preview: string): Effect.Effect<Converted, Unreadable> =>
   Effect.tryPromise({
     try: () =>
-      sharp(input, { failOn: "error", limitInputPixels: maxPixels })
-        .autoOrient()
-        .flatten({ background: "#ffffff" })
-        .jpeg({ quality: 88 })
-        .toFile(output),
+      withSharp((sharp) =>
+        sharp(input, { failOn: "error", limitInputPixels: maxPixels })
+          .autoOrient()
+          .flatten({ background: "#ffffff" })
+          .jpeg({ quality: 88 })
+          .toFile(output)
+      ),
     catch: unreadable
   }).pipe(
     Effect.tap(() =>
       Effect.tryPromise({
         try: () =>
-          sharp(output)
-            .resize({ width: previewSize, height: previewSize, fit: "inside", withoutEnlargement: true })
-            .jpeg({ quality: 75 })
-            .toFile(preview),
+          withSharp((sharp) =>
+            sharp(output)
+              .resize({ width: previewSize, height: previewSize, fit: "inside", withoutEnlargement: true })
+              .jpeg({ quality: 75 })
+              .toFile(preview)
+          ),
         catch: unreadable
       })
     ),
@@ -59,7 +70,7 @@ const megapixels = (pixels: number) => (pixels / 1_000_000).toFixed(1)
  * naming its size, whatever its file size.
  */
 const checkPixels = (input: string): Effect.Effect<void, Unreadable> =>
-  Effect.tryPromise({ try: () => sharp(input).metadata(), catch: unreadable }).pipe(
+  Effect.tryPromise({ try: () => withSharp((sharp) => sharp(input).metadata()), catch: unreadable }).pipe(
     Effect.flatMap(({ width, height }) => {
       const pixels = width * height
       return pixels <= maxPixels ? Effect.void : Effect.fail(
@@ -88,11 +99,12 @@ export const downscaleQuality = 75
 
 const encode = (input: string, quality: number, width?: number) =>
   Effect.tryPromise({
-    try: () => {
-      const image = sharp(input, { failOn: "error", limitInputPixels: maxPixels })
-      const sized = width === undefined ? image : image.resize({ width, withoutEnlargement: true })
-      return sized.jpeg({ quality }).toBuffer({ resolveWithObject: true })
-    },
+    try: () =>
+      withSharp((sharp) => {
+        const image = sharp(input, { failOn: "error", limitInputPixels: maxPixels })
+        const sized = width === undefined ? image : image.resize({ width, withoutEnlargement: true })
+        return sized.jpeg({ quality }).toBuffer({ resolveWithObject: true })
+      }),
     catch: unreadable
   }).pipe(Effect.map(({ data, info }) => ({ jpeg: new Uint8Array(data), width: info.width, height: info.height, quality })))
 

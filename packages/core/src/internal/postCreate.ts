@@ -1,11 +1,27 @@
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import { Post, PostStatus } from "@herald/domain"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
+import * as Metrics from "../Metrics.ts"
 import type { CreateInput } from "../Posts.ts"
 import type { PostsContext } from "./postContext.ts"
 import { type Actor, actorData, PostInvalid, workspaceActor } from "./postErrors.ts"
 import * as QueueSeats from "./queueSeats.ts"
+
+/** The `timing` label of `herald_posts_created_total`: how the post was asked to go out. */
+export const timing = (input: CreateInput): "draft" | "queued" | "publish_now" | "scheduled" =>
+  input.draft === true ? "draft" : input.queued === true ? "queued" : input.publishNow === true ? "publish_now" : "scheduled"
+
+// One series per timing, made once rather than per create.
+const createdBy = {
+  draft: Metric.withAttributes(Metrics.postsCreated, { timing: "draft" }),
+  queued: Metric.withAttributes(Metrics.postsCreated, { timing: "queued" }),
+  publish_now: Metric.withAttributes(Metrics.postsCreated, { timing: "publish_now" }),
+  scheduled: Metric.withAttributes(Metrics.postsCreated, { timing: "scheduled" })
+}
+
+/** Counted once the post's row has committed: a create that failed or rolled back is not a post. */
+const countCreated = (input: CreateInput) => Metric.update(createdBy[timing(input)], 1)
 
 /** `Posts.create`: checked, then written in one statement; a queued post takes its seat in a transaction. */
 export const makeCreate = ({ baseUrl, check, needsApproval, scheduler, seats, shape, sql }: PostsContext) =>
@@ -116,10 +132,12 @@ export const makeCreate = ({ baseUrl, check, needsApproval, scheduler, seats, sh
         return post
       })).pipe(
         Effect.retry({ while: (error) => error._tag === "SqlError" && QueueSeats.isSeatTaken(error), times: 3 }),
+        Effect.tap(() => countCreated(input)),
         Effect.tap((post) => scheduler.schedule(id, 1, new Date(post.scheduledAt!)))
       )
     }
     const post = yield* insert(scheduledAt, false)
+    yield* countCreated(input)
     // After the commit: the engine re-reads the post when the message arrives.
     if (scheduledAt !== null && PostStatus.isDue(post.status)) yield* scheduler.schedule(id, 1, scheduledAt)
     return post

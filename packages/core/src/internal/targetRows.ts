@@ -1,5 +1,5 @@
-import { Effect, Option } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Effect, Exit, Option, Request, RequestResolver } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
 import type { Post } from "@herald/domain"
 import * as mediaItems from "./mediaItems.ts"
 import type { MediaRow } from "./mediaItems.ts"
@@ -21,6 +21,8 @@ export interface TargetRow {
   readonly failedAttempts: number
   /** When the target tries next, if it is waiting. */
   readonly nextAttemptAt: Date | null
+  /** The post's time, or its creation for a post sent now: what publishing lag is measured from. */
+  readonly dueAt: Date
   readonly accountStatus: string | null
   readonly networkAccountId: string | null
   readonly accessToken: Uint8Array | null
@@ -33,22 +35,102 @@ export interface TargetRow {
   readonly options: Record<string, Record<string, unknown>>
 }
 
+// What publishing reads of a target, its account and its post (`t`, `a`, `p`): `TargetRow`'s columns.
+const columns = `p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
+  coalesce(p.scheduled_at, p.created_at) AS due_at, a.status AS account_status,
+  a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content,
+  p.first_comment, p.options,
+  (SELECT coalesce(jsonb_agg(${mediaItems.json("m")} ORDER BY pm.position), '[]'::jsonb)
+    FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media`
+
 /** The target, its account and the post's parts, as they are now: one query. */
 export const load = (sql: SqlClient.SqlClient, postId: string, accountId: string) =>
   Effect.map(
     sql<TargetRow>`
-      SELECT p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
-        a.status AS account_status,
-        a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content,
-        p.first_comment, p.options,
-        (SELECT coalesce(jsonb_agg(${sql.literal(mediaItems.json("m"))} ORDER BY pm.position), '[]'::jsonb)
-          FROM post_media pm JOIN media m ON m.id = pm.media_id WHERE pm.post_id = p.id) AS media
+      SELECT ${sql.literal(columns)}
       FROM post_targets t
       JOIN posts p ON p.id = t.post_id
       LEFT JOIN accounts a ON a.id = t.account_id
       WHERE t.post_id = ${postId} AND t.account_id = ${accountId}`,
     (rows) => Option.fromUndefinedOr(rows[0])
   )
+
+/** A pending target as beginning its post read it. */
+export interface Pending {
+  readonly accountId: string
+  readonly row: TargetRow
+}
+
+/** Beginning a post: whether this statement moved it to `publishing`, what it was, and its pending targets. */
+export interface Began {
+  readonly started: boolean
+  /** The post's status and version before the statement. */
+  readonly status: Post.PostStatus
+  readonly version: number
+  readonly scheduledAt: Date | null
+  readonly pending: ReadonlyArray<Pending>
+}
+
+interface Begin extends Request.Request<Option.Option<Began>, SqlError.SqlError> {
+  readonly postId: string
+  readonly version: number
+}
+const Begin = Request.of<Begin>()
+
+type BeginRow = TargetRow & {
+  readonly postId: string
+  readonly postStatus: Post.PostStatus
+  readonly postVersion: number
+  readonly started: boolean
+  readonly scheduledAt: Date | null
+  readonly accountId: string | null
+}
+
+/**
+ * Moves a post from `from` to `to` (`publishing`) if it is still at `version`, and reads it with every pending
+ * target as sending needs it: one statement, whether it moved or not (a post sent now is saved `publishing`),
+ * shared by the posts that begin in the same turn of the scheduler (see targetWrites.ts). `None` when the
+ * post is gone.
+ */
+export const makeBegin = (sql: SqlClient.SqlClient, from: Post.PostStatus, to: Post.PostStatus) => {
+  const resolver = RequestResolver.make<Begin>((entries) =>
+    Effect.map(
+      sql<BeginRow>`
+        WITH v (post_id, version) AS (VALUES ${
+        sql.join(", ", false)(entries.map(({ request }) => sql`(${request.postId}, ${request.version}::int)`))
+      }), started AS (
+          UPDATE posts SET status = ${to}, updated_at = now()
+          FROM v
+          WHERE posts.id = v.post_id AND posts.version = v.version AND posts.status = ${from}
+          RETURNING posts.id
+        )
+        SELECT p.id AS post_id, p.status AS post_status, p.version AS post_version,
+          p.id IN (SELECT id FROM started) AS started, p.scheduled_at, t.account_id, ${sql.literal(columns)}
+        FROM v
+        JOIN posts p ON p.id = v.post_id
+        LEFT JOIN post_targets t ON t.post_id = p.id AND t.status = 'pending'
+        LEFT JOIN accounts a ON a.id = t.account_id
+        ORDER BY p.id, t.position`,
+      (rows) => {
+        const byPost = new Map<string, Array<BeginRow>>()
+        for (const row of rows) byPost.set(row.postId, [...(byPost.get(row.postId) ?? []), row])
+        for (const { completeUnsafe, request } of entries) {
+          const own = byPost.get(request.postId)
+          completeUnsafe(Exit.succeed(
+            own === undefined ? Option.none() : Option.some({
+              started: own[0]!.started,
+              status: own[0]!.postStatus,
+              version: own[0]!.postVersion,
+              scheduledAt: own[0]!.scheduledAt,
+              pending: own.flatMap((row) => row.accountId === null ? [] : [{ accountId: row.accountId, row }])
+            })
+          ))
+        }
+      }
+    )
+  )
+  return (postId: string, version: number) => Effect.request(Begin({ postId, version }), resolver)
+}
 
 /**
  * The media the network's option fields name (a thumbnail), as they are now; none when it names none.
@@ -88,12 +170,16 @@ export const words = (ms: number) => {
   return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`
 }
 
-/** Ends a pending target as failed with `error`; its waiting state goes, so a retry of the post starts afresh. */
+/**
+ * Ends a pending target as failed with `error`; its waiting state goes, so a retry of the post starts afresh.
+ * Answers whether this call ended it (not when it had already ended).
+ */
 export const fail = (sql: SqlClient.SqlClient, postId: string, accountId: string, error: string) =>
-  Effect.as(
+  Effect.map(
     sql`
       UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now(),
         failed_attempts = 0, next_attempt_at = NULL, rate_limited_since = NULL
-      WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`,
-    "failed" as const
+      WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'
+      RETURNING 1`,
+    (rows) => rows.length > 0
   )

@@ -1,5 +1,6 @@
-import { Deferred, Effect, Queue } from "effect"
+import { Deferred, Effect, Metric, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import * as Metrics from "../Metrics.ts"
 import { Notifier } from "../Notifier.ts"
 import { planned } from "./planned.ts"
 import { failureCounts, type Outcome } from "./webhookFailures.ts"
@@ -103,6 +104,8 @@ export const make = (options: { readonly disableAfter: number }) =>
         RETURNING e.id, e.consecutive_failures AS failures, (l.enabled AND NOT e.enabled) AS switched_off`)
       for (const row of rows) {
         if (!row.switchedOff) continue
+        // Counted as the statement that switched it off commits, whatever happens to the steps after it.
+        yield* Metric.update(Metrics.webhookEndpointsDisabled, 1)
         yield* sql.withTransaction(hold(sql, row.id, { failedSinceLastSuccess: true }))
         const endpoint = batch.find((recording) => recording.attempt.endpointId === row.id)!.endpoint
         yield* notifier.endpointSwitchedOff({ workspaceId: endpoint.workspaceId, endpointId: row.id, url: endpoint.url, failures: row.failures })

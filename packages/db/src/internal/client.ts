@@ -1,6 +1,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as PgConnection from "@effect/sql-pg/PgConnection"
 import { Context, Effect, Layer, String } from "effect"
+import { hostname } from "node:os"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import * as Migrator from "effect/sql/Migrator"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -27,7 +28,9 @@ import { migrations } from "../migrations/index.ts"
  * with `sql.json(value)`.
  */
 export const clientOptions = {
-  applicationName: "herald",
+  // Per process, so PostgreSQL's view of the sessions (pg_stat_activity) tells one Herald process's pool
+  // from another's: /metrics reports this process's connections in use and idle (decision 0049).
+  applicationName: `herald/${hostname()}/${process.pid}`.slice(0, 63),
   transformResultNames: String.snakeToCamel,
   transformQueryNames: String.camelToSnake,
   transformJson: false

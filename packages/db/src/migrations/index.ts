@@ -31,6 +31,7 @@ import inboxRead from "./0028_inbox_read.ts"
 import eventsByPost from "./0029_events_by_post.ts"
 import mcpOAuth from "./0030_mcp_oauth.ts"
 import assistantApproval from "./0031_assistant_approval.ts"
+import clusterDueIndex from "./0032_cluster_due_index.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -64,5 +65,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0028_inbox_read": inboxRead,
   "0029_events_by_post": eventsByPost,
   "0030_mcp_oauth": mcpOAuth,
-  "0031_assistant_approval": assistantApproval
+  "0031_assistant_approval": assistantApproval,
+  "0032_cluster_due_index": clusterDueIndex
 }
