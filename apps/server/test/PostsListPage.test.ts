@@ -84,11 +84,16 @@ for (const backend of backends()) {
         const networks = yield* Networks.Networks
         const shape = PostShape.make(networks.all)
         const input = { limit: 20 }
-        const shown = yield* posts.listShown(workspace.id, input)
+        const listed = yield* posts.listShown(workspace.id, input)
+        const shown = listed.posts.map((post) => post.show())
         const built = yield* posts.list(workspace.id, input)
         // The same values (the shown posts' targets and media are plain objects, not class instances).
-        assert.deepEqual(JSON.parse(JSON.stringify(shown.posts)), JSON.parse(JSON.stringify(built.posts.map(shape.show))))
-        const page = { data: shown.posts, nextCursor: null }
+        assert.deepEqual(JSON.parse(JSON.stringify(shown)), JSON.parse(JSON.stringify(built.posts.map(shape.show))))
+        // Listed again unchanged, each post has the same key; the keys of different posts differ.
+        const again = yield* posts.listShown(workspace.id, input)
+        assert.deepStrictEqual(again.posts.map((post) => post.key), listed.posts.map((post) => post.key))
+        assert.strictEqual(new Set(listed.posts.map((post) => post.key)).size, listed.posts.length)
+        const page = { data: shown, nextCursor: null }
         const pageSchema = Envelope.Page(PostsApi.schemas(shape).post)
         const checked = Schema.decodeUnknownSync(Schema.toEncoded(pageSchema))(page)
         assert.strictEqual(JSON.stringify(checked), JSON.stringify(Schema.encodeSync(pageSchema)({ data: built.posts, nextCursor: null })))

@@ -12,25 +12,25 @@ import { domainError } from "./ErrorRendering.ts"
  * endpoint's own encoding would build each post again and check it twice more. The body and its headers are
  * the ones that encoding gives (the endpoint's schema stays the contract, and the OpenAPI document with it).
  *
- * The check is a pure function of the shown post, and it was most of a page's own cost (about 4 µs a post,
- * a fifth of a 20-post page's CPU), while the same posts are listed again and again (a calendar, a queue
- * view polled). So a post's checked JSON is kept under its shown JSON: a post shown exactly as before is
- * not checked again, and one that changed in any field is a new key, checked afresh. Bounded, oldest out.
+ * The same posts are listed again and again (a calendar, a queue view polled), and what a post reads as is a
+ * pure function of its stored form. So a post's checked JSON is kept under that stored form, as the page's
+ * query gives it (one text a row): a post stored exactly as before is answered from its checked JSON without
+ * its row being parsed, shown or checked, and one that changed in anything (its text, a target, a media's
+ * alt) is a new key, shown and checked afresh. Bounded, oldest out.
  */
 const pageResponder = (postSchema: PostsApi.Schemas["post"]) => {
   const check = Schema.decodeUnknownSync(Schema.toEncoded(postSchema))
   const checked = new Map<string, string>()
-  const checkedJson = (post: Record<string, unknown>) => {
-    const shown = JSON.stringify(post)
-    const known = checked.get(shown)
+  const checkedJson = (post: Posts.ShownPost) => {
+    const known = checked.get(post.key)
     if (known !== undefined) return known
-    const json = JSON.stringify(check(post))
+    const json = JSON.stringify(check(post.show()))
     if (checked.size >= checkedLimit) checked.delete(checked.keys().next().value!)
-    checked.set(shown, json)
+    checked.set(post.key, json)
     return json
   }
   // `Envelope.Page`'s fields in its order; the cursor is a string this process made, or null.
-  return (page: { readonly data: ReadonlyArray<Record<string, unknown>>; readonly nextCursor: string | null }) =>
+  return (page: { readonly data: ReadonlyArray<Posts.ShownPost>; readonly nextCursor: string | null }) =>
     Effect.sync(() =>
       HttpServerResponse.text(
         `{"data":[${page.data.map(checkedJson).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`,

@@ -69,6 +69,45 @@ export const fieldsOf = (row: PostRow, baseUrl: string) => ({
   targets: row.targets
 })
 
+/**
+ * A row selected as `to_json` of `postColumns` (the list page's form: one text column, the key under which
+ * a post's checked JSON is kept), back as the row the driver would have given. Its timestamps are
+ * PostgreSQL's JSON form (microseconds, an offset), read to the millisecond as the driver reads them.
+ */
+export const rowOfJson = (raw: string): PostRow => {
+  const json = JSON.parse(raw) as {
+    readonly id: string
+    readonly status: Post.PostStatus
+    readonly content: string
+    readonly platform_content: Record<string, string>
+    readonly first_comment: string | null
+    readonly options: Record<string, Record<string, unknown>>
+    readonly queued: boolean
+    readonly scheduled_at: string | null
+    readonly published_at: string | null
+    readonly created_at: string
+    readonly sort_at: string
+    readonly targets: ReadonlyArray<TargetJson>
+    readonly media: ReadonlyArray<MediaJson>
+  }
+  const date = (value: string) => new Date(value)
+  return {
+    id: json.id,
+    status: json.status,
+    content: json.content,
+    platformContent: json.platform_content,
+    firstComment: json.first_comment,
+    options: json.options,
+    queued: json.queued,
+    scheduledAt: json.scheduled_at === null ? null : date(json.scheduled_at),
+    publishedAt: json.published_at === null ? null : date(json.published_at),
+    createdAt: date(json.created_at),
+    sortAt: date(json.sort_at),
+    targets: json.targets,
+    media: json.media
+  }
+}
+
 /** The full post objects of these rows (selected with `postColumns`), in the same order. */
 export const hydrate = (rows: ReadonlyArray<PostRow>, baseUrl: string): Array<Post.Post> =>
   rows.map((row) => {
