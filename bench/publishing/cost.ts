@@ -7,9 +7,18 @@
 //   3. replay   pgbench runs those statements on the copy, one client per Herald connection, each once:
 //               targets per second and CPU per target (pgbench and its backends).
 // Figures from different machines or runs do not compare: the ratio is the figure.
+//
+// With `networks: "apart"` (`--networks apart`) the sandbox networks' simulators are served by a second Herald
+// process (HERALD_ROLE=api, the same database) and the measured process calls them over HTTP as it would a
+// network's servers (its BASE_URL is the second process's address): the measured CPU is then publishing's
+// own, not also the simulated networks' side of each call (their HTTP serving and their state's load and
+// save). The capture then keeps only the measured process's sessions (found by their application_name),
+// so pgbench replays Herald's statements, not the simulators'. The simulators' CPU is printed beside.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { spawn } from "node:child_process"
+import { createServer } from "node:net"
+import type { AddressInfo } from "node:net"
 import {
   admin,
   createDatabase,
@@ -80,7 +89,14 @@ const waitUntilPublished = async (url: string, timeoutMs: number) => {
 export interface Options {
   readonly posts: number
   readonly capture: number
+  /** Where the sandbox networks' simulators run: in the measured process (the default), or apart in another. */
+  readonly networks?: "in-process" | "apart"
 }
+
+/** The PostgreSQL backends (their pids) of one Herald process, by the application_name it connects with. */
+const sessionsOf = (url: string, pid: number) =>
+  psql(url, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'herald/%/${pid}'`)
+    .trim().split("\n").filter((line) => line !== "").map(Number)
 
 export const cost = async (options: Options) => {
   const folder = runFolder("publishing-cost")
@@ -88,14 +104,22 @@ export const cost = async (options: Options) => {
   const replay = `${database}_replay`
   const url = databaseUrl(database)
   let herald: Awaited<ReturnType<typeof start>> | undefined
+  let networks: Awaited<ReturnType<typeof start>> | undefined
   let kept = false
   try {
     createDatabase(database)
-    herald = await start(folder, "measure", { DATABASE_URL: url })
+    const apart = options.networks === "apart"
+    // Apart, the simulators' process starts first (and so makes the first run's workspace, key and accounts).
+    // On a fixed port: it is stopped and started again around the database's copy, which needs no session open.
+    const networksEnv = { DATABASE_URL: url, HERALD_ROLE: "api", PORT: String(await freePort()) }
+    if (apart) networks = await start(folder, "networks", networksEnv)
+    const measuredEnv = { DATABASE_URL: url, ...(networks === undefined ? {} : { BASE_URL: networks.started.listening as string }) }
+    herald = await start(folder, "measure", measuredEnv)
     await waitForShards(url, 1)
     const base = herald.started.listening as string
-    const key = herald.started.firstRun.key.key as string
-    const accounts = herald.started.firstRun.accounts as Array<{ id: string; platform: string }>
+    const firstRun = (networks ?? herald).started.firstRun
+    const key = firstRun.key.key as string
+    const accounts = firstRun.accounts as Array<{ id: string; platform: string }>
     const accountIds = ["x", "linkedin", "facebook"].map((platform) => accounts.find((account) => account.platform === platform)!.id)
 
     // Warm: the pool's connections, the accounts' rows, the JIT; and the create rate, to time the rest.
@@ -107,11 +131,13 @@ export const cost = async (options: Options) => {
     // measured CPU for the time it lasted, so a slow run on a busy machine is not charged for waiting.
     const idleBegan = Date.now()
     const idleHerald = processCpu(herald.child.pid)
+    const idleNetworks = processCpu(networks?.child.pid)
     const idleBackends = backendsOf(database)
     await sleep(3_000)
     const idleSeconds = (Date.now() - idleBegan) / 1000
     const idle = {
       herald: (processCpu(herald.child.pid) - idleHerald) / idleSeconds,
+      networks: (processCpu(networks?.child.pid) - idleNetworks) / idleSeconds,
       backends: backendsBetween(idleBackends, backendsOf(database)) / idleSeconds
     }
 
@@ -120,10 +146,12 @@ export const cost = async (options: Options) => {
     const measured = await schedule(base, key, accountIds, options.posts, ratePerMs, 0)
     await sleep(Math.max(0, measured.at - Date.now()))
     const heraldBefore = processCpu(herald.child.pid)
+    const networksBefore = processCpu(networks?.child.pid)
     const backendsBefore = backendsOf(database)
     await waitUntilPublished(url, 300_000)
     const windowSeconds = (Date.now() - measured.at) / 1000
     const heraldUsed = processCpu(herald.child.pid) - heraldBefore - idle.herald * windowSeconds
+    const networksUsed = processCpu(networks?.child.pid) - networksBefore - idle.networks * windowSeconds
     const backendsUsed = backendsBetween(backendsBefore, backendsOf(database)) - idle.backends * windowSeconds
     const lastEnd = Number(psql(url, `
       SELECT (extract(epoch FROM max(t.ended_at)) * 1000)::float8 FROM post_targets t JOIN posts p ON p.id = t.post_id
@@ -133,7 +161,8 @@ export const cost = async (options: Options) => {
       idle,
       perSecond: targets / ((lastEnd - measured.at) / 1000),
       heraldMs: heraldUsed * 1000 / targets,
-      postgresMs: backendsUsed * 1000 / targets
+      postgresMs: backendsUsed * 1000 / targets,
+      networksMs: networks === undefined ? undefined : networksUsed * 1000 / targets
     }
 
     step("capture")
@@ -141,6 +170,7 @@ export const cost = async (options: Options) => {
     const captured = await schedule(base, key, accountIds, options.capture, ratePerMs, 6_000)
     const ids = psql(url, `SELECT id FROM posts WHERE content LIKE 'cost ${captured.tag} %'`).trim().split("\n")
     await stop(herald.child)
+    if (networks !== undefined) await stop(networks.child)
     const early = Number(psql(url, `SELECT count(*) FROM posts WHERE content LIKE 'cost ${captured.tag} %' AND status <> 'scheduled'`).trim())
     if (early > 0) throw new Error(`${early} posts of the capture went out before Herald stopped: raise the lead`)
     psql(admin, `CREATE DATABASE ${replay} TEMPLATE ${database}`)
@@ -148,13 +178,24 @@ export const cost = async (options: Options) => {
     psql(url, `ALTER DATABASE ${database} SET log_statement = 'all'`)
     const offset = logEnd(postgresLog)
     step("copied; starting again with every statement logged")
-    herald = await start(folder, "capture", { DATABASE_URL: url })
+    if (networks !== undefined) networks = await start(folder, "networks-again", networksEnv)
+    herald = await start(folder, "capture", measuredEnv)
+    // The measured process's sessions, looked at while it runs (its pool opens and closes connections).
+    const own = new Set<number>()
+    const capturer = herald.child.pid!
+    const look = () => {
+      for (const pid of sessionsOf(url, capturer)) own.add(pid)
+    }
+    const looking = setInterval(look, 200)
     await sleep(Math.max(0, captured.at - Date.now()))
     await waitUntilPublished(url, 300_000)
+    clearInterval(looking)
+    look()
     await stop(herald.child)
     herald = undefined
     psql(admin, `ALTER DATABASE ${database} RESET log_statement`)
-    const statements = window(readStatements(postgresLog, offset, database), ids)
+    const logged = readStatements(postgresLog, offset, database)
+    const statements = window(apart ? logged.filter((statement) => own.has(statement.session)) : logged, ids)
     const capturedTargets = options.capture * 3
 
     step("replay")
@@ -197,7 +238,8 @@ export const cost = async (options: Options) => {
       summary: summary(statements),
       errors,
       targets,
-      capturedTargets
+      capturedTargets,
+      networks: options.networks ?? "in-process"
     }
   } catch (error) {
     // The logs and the pgbench script stay to be looked at.
@@ -206,6 +248,7 @@ export const cost = async (options: Options) => {
     throw error
   } finally {
     if (herald !== undefined) await stop(herald.child)
+    if (networks !== undefined) await stop(networks.child)
     try {
       psql(admin, `ALTER DATABASE ${database} RESET log_statement`)
     } catch {
@@ -220,6 +263,17 @@ export const cost = async (options: Options) => {
 }
 
 const createdDatabases = new Set<string>()
+
+/** A port nothing listens on now. */
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => done(port))
+    })
+  })
 
 /** Runs pgbench and resolves with its exit and what it wrote. */
 const pgbench = (args: ReadonlyArray<string>) =>
@@ -237,6 +291,9 @@ export const report = (figures: Awaited<ReturnType<typeof cost>>) => {
   console.log(`herald   ${herald.perSecond.toFixed(0).padStart(6)} targets/s   cpu per target: herald ${ms(herald.heraldMs)} ms + postgres ${ms(herald.postgresMs)} ms` +
     `   (${figures.targets} targets; idle use taken off: herald ${Math.round(herald.idle.herald * 100)}%, its backends ` +
     `${Math.round(herald.idle.backends * 100)}% of a core)`)
+  console.log(herald.networksMs === undefined
+    ? `networks the sandbox simulators served by the measured process (their CPU is in herald's)`
+    : `networks the sandbox simulators apart, in another Herald process: ${ms(herald.networksMs)} ms of its CPU per target (not in herald's)`)
   // pgbench's own CPU is left out: most of it is reading the script and skipping the other clients' branches.
   console.log(`pgbench  ${anchor.perSecond.toFixed(0).padStart(6)} targets/s   cpu per target: postgres ${ms(anchor.postgresMs)} ms` +
     `   (${figures.capturedTargets} targets' statements, ${figures.clients} clients, a pgbench for each Herald connection)`)

@@ -7,6 +7,7 @@
 // figures; the numbers come from `post_targets.ended_at` against `posts.scheduled_at`.
 //
 //   pnpm bench:publishing [--n 1000,10000] [--backends embedded,postgres] [--only burst|steady|workers]
+//   [--networks in-process|apart|both]  (cost: where the sandbox simulators run; see cost.ts)
 //   (HERALD_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, is where databases are made)
 import { readFileSync, rmSync } from "node:fs"
 import { cpus } from "node:os"
@@ -54,6 +55,8 @@ const { values: flags } = parseArgs({
     // The cost scenario: posts measured, and posts whose statements pgbench replays.
     posts: { type: "string", default: "1000" },
     capture: { type: "string", default: "500" },
+    // The cost scenario: the sandbox simulators in the measured process, apart in another, or both in turn.
+    networks: { type: "string", default: "in-process" },
     // How long to wait for a run's posts to end before reporting what did.
     timeout: { type: "string", default: "600" }
   }
@@ -329,7 +332,11 @@ if (scenarios.includes("cost")) {
   console.log(`\ncost: ${flags.posts} posts due at one second on postgres, one process, beside pgbench replaying the statements ` +
     `${flags.capture} posts ran (targets: ratio >= 0.5, herald cpu < 0.8 ms a target)`)
   if (!postgres) console.log("(skipped: no postgres)")
-  else reportCost(await cost({ posts: Number(flags.posts), capture: Number(flags.capture) }))
+  else {
+    const where = flags.networks === "both" ? ["in-process", "apart"] as const : [flags.networks as "in-process" | "apart"]
+    if (where.some((name) => name !== "in-process" && name !== "apart")) throw new Error(`--networks: in-process, apart or both`)
+    for (const networks of where) reportCost(await cost({ posts: Number(flags.posts), capture: Number(flags.capture), networks }))
+  }
 }
 
 if (scenarios.includes("burst")) {
