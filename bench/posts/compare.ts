@@ -123,7 +123,7 @@ const seed = (tree: Tree, count: number) => {
       template.kind, template.tag, replace(template.payload, template.entity_id, 'pst_seed' || lpad(n::text, 18, '0')),
       template.headers, false, 4000000000000000000 + n, (extract(epoch FROM now() + interval '3 days') * 1000)::bigint + n * 1000
     FROM generate_series(1, ${count}) n, template, shards WHERE shards.position = n % shards.total;`)
-  psqlScript(tree.url, "VACUUM ANALYZE posts;\nVACUUM ANALYZE post_targets;\nVACUUM ANALYZE cluster_messages;\nVACUUM ANALYZE events;")
+  psqlScript(tree.url, "VACUUM ANALYZE posts;\nVACUUM ANALYZE post_targets;\nVACUUM ANALYZE cluster_messages;\nVACUUM ANALYZE events;\nCHECKPOINT;")
 }
 
 const row = (label: string, run: Awaited<ReturnType<typeof phase>>) =>
