@@ -16,7 +16,8 @@ import { spawn } from "node:child_process"
 import { closeSync, openSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
-import { children, createDatabase, databaseName, databaseUrl, processCpu, psql, psqlScript, runFolder, stop } from "../harness.ts"
+import { children, createDatabase, databaseName, databaseUrl, processCpu, psql, runFolder, stop } from "../harness.ts"
+import { seedScheduled } from "./seed.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
@@ -104,27 +105,7 @@ const phase = async (tree: Tree, options: autocannon.Options) => {
 }
 
 /** 100,000 scheduled posts with 3 targets, and a cluster message each if the tree's creates left any to copy. */
-const seed = (tree: Tree, count: number) => {
-  psql(tree.url, `
-    INSERT INTO posts (id, workspace_id, status, content, scheduled_at, sort_at)
-    SELECT 'pst_seed' || lpad(n::text, 18, '0'), '${tree.workspaceId}', 'scheduled', 'seeded',
-      now() + interval '3 days' + (n || ' seconds')::interval, now() + interval '3 days' + (n || ' seconds')::interval
-    FROM generate_series(1, ${count}) n;
-    INSERT INTO post_targets (post_id, position, account_id, platform, username)
-    SELECT 'pst_seed' || lpad(n::text, 18, '0'), t.position, t.account_id, t.platform, t.username
-    FROM generate_series(1, ${count}) n,
-      (SELECT DISTINCT ON (position) position, account_id, platform, username FROM post_targets ORDER BY position) t;
-    WITH template AS (SELECT * FROM cluster_messages WHERE processed = false AND deliver_at IS NOT NULL ORDER BY rowid DESC LIMIT 1),
-    shards AS (SELECT shard_id, row_number() OVER (ORDER BY shard_id) - 1 AS position, count(*) OVER () AS total
-      FROM (SELECT DISTINCT shard_id FROM cluster_messages) s)
-    INSERT INTO cluster_messages (id, message_id, shard_id, entity_type, entity_id, kind, tag, payload, headers, processed,
-      request_id, deliver_at)
-    SELECT 4000000000000000000 + n, NULL, shards.shard_id, template.entity_type, 'pst_seed' || lpad(n::text, 18, '0'),
-      template.kind, template.tag, replace(template.payload, template.entity_id, 'pst_seed' || lpad(n::text, 18, '0')),
-      template.headers, false, 4000000000000000000 + n, (extract(epoch FROM now() + interval '3 days') * 1000)::bigint + n * 1000
-    FROM generate_series(1, ${count}) n, template, shards WHERE shards.position = n % shards.total;`)
-  psqlScript(tree.url, "VACUUM ANALYZE posts;\nVACUUM ANALYZE post_targets;\nVACUUM ANALYZE cluster_messages;\nVACUUM ANALYZE events;\nCHECKPOINT;")
-}
+const seed = (tree: Tree, count: number) => seedScheduled(tree.url, tree.workspaceId, count, true)
 
 const row = (label: string, run: Awaited<ReturnType<typeof phase>>) =>
   `${label.padEnd(30)} ${run.rate.toFixed(0).padStart(5)}/s   herald ${run.herald.toFixed(0).padStart(5)} µs + postgres ${
