@@ -50,8 +50,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     /**
      * The first comment, once the post is out. `lookFirst` where a lost try may already have made it (a post
-     * found after a crash, a resumed poll): the post's comments are read first, and the Page's own with the
-     * same text counts. Never fails a post that is already out.
+     * found after a crash, a resumed step): the post's comments are read first, and the Page's own with the
+     * same text counts. Facebook refusing it for good never fails a post that is out (it is logged); a
+     * passing fault or a lost answer fails the step, which is then tried again (looking first).
      */
     const firstComment = (input: Adapter.PublishInput, postId: string, lookFirst: boolean) =>
       Effect.gen(function*() {
@@ -66,32 +67,44 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           if (mine) return
         }
         yield* client.comment(token, postId, text)
-      }).pipe(Effect.catch((error) => Effect.logWarning("Facebook did not take the first comment", error.message)))
+      }).pipe((part) => PublishError.refusalLogged("Facebook did not take the first comment", part))
 
-    /** Once the post exists: its link, then the first comment. Neither may fail a post that is already out. */
-    const finish = Effect.fnUntraced(function*(input: Adapter.PublishInput, postId: string, permalink: string | undefined) {
-      const token = input.account.accessToken
-      const url = permalink !== undefined
-        ? Request.absoluteUrl(config.webBaseUrl, permalink)
-        : yield* client.permalink(token, postId).pipe(
-          Effect.map((link) => Request.absoluteUrl(config.webBaseUrl, link)),
-          Effect.catch((error) =>
+    const next = (handle: Request.Handle) => Adapter.nextStep(Request.encodeHandle(handle))
+
+    /**
+     * Once the post exists, the step ends there: its first comment and (unless Facebook already gave it) its
+     * link are each a later step of their own, so a call of theirs that fails (its answer lost in transit
+     * included) never posts again.
+     */
+    const posted = (input: Adapter.PublishInput, postId: string, permalink: string | undefined): Adapter.PublishStep => {
+      const text = input.post.firstComment
+      if (text !== null && text.trim() !== "") return next({ _tag: "Comment", id: postId })
+      return permalink === undefined
+        ? next({ _tag: "Link", id: postId })
+        : { _tag: "Published", published: { id: postId, url: Request.absoluteUrl(config.webBaseUrl, permalink) } }
+    }
+
+    /** The post's link; a passing fault is tried again, a refusal falls back to the post's id under Facebook (logged). */
+    const link = (input: Adapter.PublishInput, postId: string) =>
+      client.permalink(input.account.accessToken, postId).pipe(
+        Effect.map((permalink) => Request.absoluteUrl(config.webBaseUrl, permalink)),
+        Effect.catchIf(
+          (error) => !error.retryable,
+          (error) =>
             Effect.as(
               Effect.logWarning("Facebook published the post but did not give its link", error.message),
               `${config.webBaseUrl}/${encodeURIComponent(postId)}`
             )
-          )
-        )
-      yield* firstComment(input, postId, input.resumed === true)
-      return { _tag: "Published", published: { id: postId, url } } satisfies Adapter.PublishStep
-    })
+        ),
+        Effect.map((url): Adapter.PublishStep => ({ _tag: "Published", published: { id: postId, url } }))
+      )
 
     /** A video shows once Facebook has processed it. */
     const advance = Effect.fnUntraced(function*(input: Adapter.PublishInput, videoId: string) {
       const video = yield* client.videoStatus(input.account.accessToken, videoId)
       switch (video.status.video_status) {
         case "ready":
-          return yield* finish(input, videoId, video.permalink_url)
+          return posted(input, videoId, video.permalink_url)
         case "error":
           return yield* PublishError.rejected(network, "Facebook could not process the video; check its format (MP4 or MOV)")
         case "expired":
@@ -99,7 +112,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         default:
           return {
             _tag: "Processing",
-            handle: Request.encodeHandle(videoId),
+            handle: Request.encodeHandle({ _tag: "Video", id: videoId }),
             checkAfterMs: Request.videoCheckAfterMs
           } satisfies Adapter.PublishStep
       }
@@ -118,8 +131,12 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       const match = recent.data.find((post) => Request.sameMessage(post.message, input.post.text))
       if (match === undefined) return Option.none<Adapter.Published>()
       const permalink = match.permalink_url ?? (yield* client.permalink(accessToken, match.id))
-      // The lost try may have stopped between the post and its first comment.
-      yield* firstComment(input, match.id, true)
+      // The lost try may have stopped between the post and its first comment. Reconcile answers the post as it
+      // is: a first comment that cannot be made now is logged, not failed.
+      yield* Effect.catch(
+        firstComment(input, match.id, true),
+        (error) => Effect.logWarning("Facebook did not take the first comment", error.message)
+      )
       return Option.some<Adapter.Published>({ id: match.id, url: Request.absoluteUrl(config.webBaseUrl, permalink) })
     })
 
@@ -284,7 +301,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           const plan = Request.plan(input.post)
           switch (plan._tag) {
             case "Text":
-              return yield* finish(input, yield* client.feedPost(accessToken, networkAccountId, plan.feed), undefined)
+              return posted(input, yield* client.feedPost(accessToken, networkAccountId, plan.feed), undefined)
             case "Photos": {
               const photoIds = yield* Effect.forEach(
                 plan.photos,
@@ -292,17 +309,25 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
                 { concurrency: 4 }
               )
               const postId = yield* client.feedPost(accessToken, networkAccountId, Request.feedWithPhotos(plan.message, photoIds))
-              return yield* finish(input, postId, undefined)
+              return posted(input, postId, undefined)
             }
             case "Video":
-              return yield* advance(input, yield* client.uploadVideo(accessToken, networkAccountId, plan.video))
+              // Its processing is looked at in the next step, so a lost look never uploads the video again.
+              return next({ _tag: "Video", id: yield* client.uploadVideo(accessToken, networkAccountId, plan.video) })
           }
         }),
       poll: (input, handle) => {
-        const videoId = Request.decodeHandle(handle)
-        return videoId === undefined
-          ? Effect.fail(PublishError.outcomeUnknown(network, `unrecognised processing handle "${handle}"`))
-          : advance(input, videoId)
+        const decoded = Request.decodeHandle(handle)
+        switch (decoded?._tag) {
+          case undefined:
+            return Effect.fail(PublishError.outcomeUnknown(network, `unrecognised processing handle "${handle}"`))
+          case "Video":
+            return advance(input, decoded.id)
+          case "Comment":
+            return Effect.as(firstComment(input, decoded.id, input.resumed === true), next({ _tag: "Link", id: decoded.id }))
+          case "Link":
+            return link(input, decoded.id)
+        }
       },
       reconcile,
       inbox

@@ -55,8 +55,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     /**
      * The first comment, once the post is out. `lookFirst` where an earlier try may already have posted it
-     * (a post found after a crash): the media's comments are read first, and one of the account's with the
-     * same text counts. Never fails a post that is already out.
+     * (a post found after a crash, a resumed step): the media's comments are read first, and one of the
+     * account's with the same text counts. Instagram refusing it for good never fails a post that is out (it
+     * is logged); a passing fault or a lost answer fails the step, which is then tried again (looking first).
      */
     const firstComment = (input: Adapter.PublishInput, mediaId: string, lookFirst: boolean) =>
       Effect.gen(function*() {
@@ -72,21 +73,31 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           if (mine) return
         }
         yield* client.comment(token, mediaId, text)
-      }).pipe(Effect.catch((error) => Effect.logWarning("Instagram did not take the first comment", error.message)))
+      }).pipe((part) => PublishError.refusalLogged("Instagram did not take the first comment", part))
 
-    /** After `media_publish`: the link, then the first comment. Neither may fail a post that is already out. */
-    const finish = Effect.fnUntraced(function*(input: Adapter.PublishInput, mediaId: string) {
-      const url = yield* client.permalink(input.account.accessToken, mediaId).pipe(
-        Effect.catch((error) =>
-          Effect.as(
-            Effect.logWarning("Instagram published the media but did not give its link", error.message),
-            `${config.webBaseUrl}/${encodeURIComponent(input.account.username)}/`
-          )
-        )
+    /**
+     * Once `media_publish` has answered, the step ends: the first comment and the link are each a later step
+     * of their own, so a call of theirs that fails (its answer lost in transit included) never publishes again.
+     */
+    const next = (handle: Request.Handle) => Adapter.nextStep(Request.encodeHandle(handle))
+    const published = (input: Adapter.PublishInput, mediaId: string) =>
+      next(input.post.firstComment === null || input.post.firstComment.trim() === "" || input.post.format === "story"
+        ? { _tag: "Link", id: mediaId }
+        : { _tag: "Comment", id: mediaId })
+
+    /** The media's link; a passing fault is tried again, a refusal falls back to the profile (logged). */
+    const link = (input: Adapter.PublishInput, mediaId: string) =>
+      client.permalink(input.account.accessToken, mediaId).pipe(
+        Effect.catchIf(
+          (error) => !error.retryable,
+          (error) =>
+            Effect.as(
+              Effect.logWarning("Instagram published the media but did not give its link", error.message),
+              `${config.webBaseUrl}/${encodeURIComponent(input.account.username)}/`
+            )
+        ),
+        Effect.map((url): Adapter.PublishStep => ({ _tag: "Published", published: { id: mediaId, url } }))
       )
-      yield* firstComment(input, mediaId, false)
-      return { _tag: "Published", published: { id: mediaId, url } } satisfies Adapter.PublishStep
-    })
 
     /**
      * The media a caption names among the account's recent feed media, with its link. Stories are not
@@ -114,7 +125,13 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
      */
     const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
       const found = yield* lookUp(input)
-      if (Option.isSome(found)) yield* firstComment(input, found.value.id, true)
+      if (Option.isSome(found)) {
+        // Reconcile answers the post as it is: a first comment that cannot be made now is logged, not failed.
+        yield* Effect.catch(
+          firstComment(input, found.value.id, true),
+          (error) => Effect.logWarning("Instagram did not take the first comment", error.message)
+        )
+      }
       return found
     })
 
@@ -130,6 +147,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           handle: Request.encodeHandle(handle),
           checkAfterMs: Request.checkAfterMs(input.post)
         }
+        if (handle._tag === "Comment") {
+          yield* firstComment(input, handle.id, input.resumed === true)
+          return next({ _tag: "Link", id: handle.id })
+        }
+        if (handle._tag === "Link") return yield* link(input, handle.id)
         if (handle._tag === "Children") {
           // The step that was cut off may have made the parent and published it: look before making another.
           if (input.resumed === true) {
@@ -152,7 +174,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           case "IN_PROGRESS":
             return processing
           case "FINISHED":
-            return yield* finish(input, yield* client.publishContainer(accessToken, networkAccountId, handle.id))
+            return published(input, yield* client.publishContainer(accessToken, networkAccountId, handle.id))
           case "PUBLISHED": {
             // An earlier `media_publish` went through but its answer never arrived. The container does not name
             // the media it became (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container),

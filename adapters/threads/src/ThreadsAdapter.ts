@@ -13,6 +13,11 @@ import * as ThreadsIcon from "./ThreadsIcon.ts"
  * post as a container that Threads prepares (IN_PROGRESS until FINISHED) before `threads_publish`. Each
  * wait answers `Processing` and continues in `poll`; a first comment is a reply container published after.
  * https://developers.facebook.com/documentation/threads/posts
+ *
+ * Once `threads_publish` has answered, the step ends there (`Posted`): reading the post's link and sending
+ * the first comment are later steps, so a call of theirs that fails (an answer lost in transit included)
+ * repeats only them, never the publish. Each later step is safe to repeat: a comment's container is looked
+ * at before it is published, and a resumed step reads the post's replies before it makes one.
  */
 
 const network = "threads"
@@ -111,9 +116,12 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           )
       )
 
+    /** The post is out: the rest (its link, its first comment) is the next step's, never this one's. */
+    const posted = (postId: string) => Adapter.nextStep(Request.encodeProgress({ _tag: "Posted", postId }))
+
     /**
      * The post is out; its first comment, if any, follows as a reply. `lookFirst` where a lost try may
-     * already have made that reply (a post found after a crash): its replies are read first.
+     * already have made that reply (a post found after a crash, a resumed step): its replies are read first.
      */
     const afterPost = (
       input: Adapter.PublishInput,
@@ -160,9 +168,10 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         input,
         containerId,
         { _tag: "Comment", postId, containerId },
-        Effect.flatMap(
+        // The link is the next step's: it finds the container `PUBLISHED`, as does a try after a lost answer here.
+        Effect.as(
           client.publish(input.account.accessToken, input.account.networkAccountId, containerId),
-          () => published(input, postId)
+          Adapter.nextStep(Request.encodeProgress({ _tag: "Comment", postId, containerId }))
         ),
         published(input, postId)
       )
@@ -172,9 +181,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         input,
         containerId,
         { _tag: "Post", containerId },
-        Effect.flatMap(
+        Effect.map(
           client.publish(input.account.accessToken, input.account.networkAccountId, containerId),
-          (postId) => afterPost(input, postId)
+          posted
         ),
         // Published by a step whose answer was lost: find the post rather than guess (a container does not
         // name the post it became, https://developers.facebook.com/documentation/threads/posts), then finish
@@ -227,6 +236,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           return itemsStep(input, progress.itemIds)
         case "Post":
           return postStep(input, progress.containerId)
+        case "Posted":
+          return afterPost(input, progress.postId, input.resumed === true)
         case "Comment":
           return commentStep(input, progress.postId, progress.containerId)
       }

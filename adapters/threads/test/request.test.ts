@@ -53,11 +53,13 @@ describe("threads request", () => {
     const cases: ReadonlyArray<Request.Progress> = [
       { _tag: "Items", itemIds: ["1", "2"] },
       { _tag: "Post", containerId: "3" },
+      { _tag: "Posted", postId: "6" },
       { _tag: "Comment", postId: "4", containerId: "5" }
     ]
     for (const progress of cases) assert.deepStrictEqual(Request.decodeProgress(Request.encodeProgress(progress)), progress)
     assert.isUndefined(Request.decodeProgress("video:1"))
     assert.isUndefined(Request.decodeProgress("post:"))
+    assert.isUndefined(Request.decodeProgress("posted:"))
   })
 
   it("waits longer for videos than for photos", () => {

@@ -73,6 +73,13 @@ export type PublishStep =
   | { readonly _tag: "Published"; readonly published: Published }
   | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
 
+/**
+ * The next step, at once. What a step answers as soon as a call that made something on the network has
+ * answered (the post, a reply), so that nothing after that call in the same step can fail it and have the
+ * engine send the step, and so the call, again: the link read and the first comment are the next steps'.
+ */
+export const nextStep = (handle: string): PublishStep => ({ _tag: "Processing", handle, checkAfterMs: 0 })
+
 export interface PublishInput {
   readonly account: Account
   readonly post: PostVersion

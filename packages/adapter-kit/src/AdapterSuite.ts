@@ -39,7 +39,10 @@ export interface Context {
   /** The test server's address; the simulator lives under `/sandbox/<network>`, media under `/media`. */
   readonly baseUrl: string
   readonly redirectUri: string
-  /** Stops the adapter right after a chosen network call, as a crash would (the cut-off cases). */
+  /**
+   * Strikes a chosen network call: stops the adapter right after it, as a crash would, or loses its answer
+   * in transit while the adapter goes on (the fault cases).
+   */
   readonly cutter: CutOff.Cutter
 }
 
@@ -384,7 +387,7 @@ const textPost = (options: Options, context: Context, text: string) => {
 }
 
 
-/** Every form the adapter's capabilities allow, so each step of each is cut at. */
+/** Every form the adapter's capabilities allow, so each step of each is struck. */
 const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOff.Form> => {
   const { capabilities, limits } = context.adapter
   const maxPhotos = limits.forms.post.media.maxPhotos
@@ -414,6 +417,22 @@ const cutOffForms = (options: Options, context: Context): ReadonlyArray<CutOff.F
   }
   return forms
 }
+
+/** Strikes every network call of every form in turn with `fault`, one publication a call. */
+const strikeEveryCall = (options: Options, ctx: Context, fault: CutOff.Fault) =>
+  Effect.gen(function*() {
+    for (const form of cutOffForms(options, ctx)) {
+      // An account (and token) per form, so a network's per-token limits are not what a case meets.
+      const { account } = yield* connect(ctx)
+      for (let at = 1;; at++) {
+        const run = yield* CutOff.checkStruckAt(ctx, account, form, at, fault)
+        if (run.cut === undefined) {
+          assert.isAbove(at, 1, `a ${form.name} post made no network call the suite could strike`)
+          break
+        }
+      }
+    }
+  })
 
 export const suite = (name: string, options: Options) =>
   withHarness(options)(
@@ -560,20 +579,13 @@ export const suite = (name: string, options: Options) =>
       // the target ends published with the post's own id and link, or (where the network cannot be asked)
       // with its outcome unknown.
       it.effect("a crash after any network call of publishing is taken over without posting twice", () =>
-        Effect.gen(function*() {
-          const ctx = yield* context
-          for (const form of cutOffForms(options, ctx)) {
-            // An account (and token) per form, so a network's per-token limits are not what a case meets.
-            const { account } = yield* connect(ctx)
-            for (let at = 1;; at++) {
-              const run = yield* CutOff.checkCutOffAt(ctx, account, form, at)
-              if (run.cut === undefined) {
-                assert.isAbove(at, 1, `a ${form.name} post made no network call the suite could cut`)
-                break
-              }
-            }
-          }
-        }), { timeout: 300_000 })
+        Effect.flatMap(context, (ctx) => strikeEveryCall(options, ctx, "cut")), { timeout: 300_000 })
+
+      // Every step of every form again, Herald running on: the network acts on the call but its answer is lost
+      // in transit (the connection drops), and the adapter goes on with the error it makes of that, as the
+      // engine would. The network ends up holding the post once, with its thread and first comment once each.
+      it.effect("an answer lost in transit after any network call of publishing posts nothing twice", () =>
+        Effect.flatMap(context, (ctx) => strikeEveryCall(options, ctx, "lose")), { timeout: 300_000 })
 
       options.extra?.(it, context)
     }

@@ -68,20 +68,23 @@ const toError = (status: number, body: unknown) => {
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
-    const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>) =>
-      client.execute(request).pipe(
-        Effect.mapError((error) => PublishError.transient(network, error.message)),
+    // `creates` marks a call that makes something on the network: when its answer is lost (the connection
+    // dropped, or an answer that cannot be read), the network may have made it, so the outcome is unknown and
+    // the engine looks (`reconcile`) before sending again. Any other call is safe to repeat: a passing fault.
+    const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, creates = false) => {
+      const lost = (message: string) =>
+        creates ? PublishError.outcomeUnknown(network, `the answer was lost (${message})`) : PublishError.transient(network, message)
+      return client.execute(request).pipe(
+        Effect.mapError((error) => lost(error.message)),
         Effect.flatMap((response) =>
           Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
             response.status >= 400
               ? Effect.fail(toError(response.status, body))
-              : Effect.mapError(
-                Schema.decodeUnknownEffect(schema)(body),
-                () => PublishError.transient(network, "unexpected answer")
-              ))
+              : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => lost("unexpected answer")))
         ),
         Effect.scoped
       )
+    }
     const tokens = (answer: typeof TokenAnswer.Type) => ({
       accessToken: Redacted.make(answer.access_token),
       refreshToken: Option.some(Redacted.make(answer.refresh_token)),
@@ -152,7 +155,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
               bearer(account.accessToken),
               HttpClientRequest.bodyJsonUnsafe({ text: post.text, media: post.media.map((item) => item.url) })
             ),
-            Created
+            Created,
+            true
           ),
           (created) => ({ _tag: "Published" as const, published: created })
         ),
@@ -202,7 +206,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
                 bearer(account.accessToken),
                 HttpClientRequest.bodyJsonUnsafe({ text })
               ),
-              Comment
+              Comment,
+              true
             ),
             (reply) => ({ id: reply.id, permalink: reply.permalink })
           ),
@@ -211,7 +216,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             send(
               HttpClientRequest.post(`${config.apiBaseUrl}/conversations/${encodeURIComponent(conversationId)}/messages`)
                 .pipe(bearer(account.accessToken), HttpClientRequest.bodyJsonUnsafe({ text })),
-              Message
+              Message,
+              true
             ),
             (message) => ({ id: message.id })
           )

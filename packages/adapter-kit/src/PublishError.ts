@@ -87,6 +87,18 @@ export const lookingFirst = <A, R>(
       ? error
       : outcomeUnknown(network, `could not look for ${what} an interrupted try may have made (${error.message}); check the account before retrying`))
 
+/**
+ * A part made after the post is out (a first comment): the network refusing it for good must not fail a post
+ * that is out, so that refusal is logged with `warning`; a passing fault or a lost answer still fails the
+ * step, which the engine tries again (looking first, after a lost answer).
+ */
+export const refusalLogged = <R>(warning: string, part: Effect.Effect<void, PublishError, R>): Effect.Effect<void, PublishError, R> =>
+  Effect.catchIf(
+    part,
+    (error) => !error.retryable && error.reason._tag !== "OutcomeUnknown",
+    (error) => Effect.logWarning(warning, error.message)
+  )
+
 /** The reasons, by tag: what an adapter's error table maps each network answer to. */
 export type ReasonTag = Reason["_tag"]
 

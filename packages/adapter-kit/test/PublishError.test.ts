@@ -37,3 +37,20 @@ describe("PublishError.lookingFirst", () => {
       assert.strictEqual(yield* PublishError.lookingFirst("x", "it", Effect.succeed(7)), 7)
     }))
 })
+
+describe("PublishError.refusalLogged", () => {
+  it.effect("lets a refusal for good pass (a post that is out is not failed for its first comment), not a fault worth another try", () =>
+    Effect.gen(function*() {
+      for (const refusal of [PublishError.rejected("x", "no"), PublishError.needsReconnect("x", "revoked")]) {
+        yield* PublishError.refusalLogged("the first comment was refused", Effect.fail(refusal))
+      }
+      for (const fault of [
+        PublishError.transient("x", "timed out"),
+        PublishError.rateLimited("x", "slow down", 1_000),
+        PublishError.outcomeUnknown("x", "answer lost")
+      ]) {
+        const error = yield* Effect.flip(PublishError.refusalLogged("the first comment was refused", Effect.fail(fault)))
+        assert.strictEqual(error, fault)
+      }
+    }))
+})

@@ -313,12 +313,15 @@ export class Publisher extends Context.Service<Publisher, {
           const loadStatus = () =>
             Effect.map(loadTarget(postId, accountId), (found) => Option.isNone(found) ? "gone" as const : found.value.status as TargetEnd)
 
-          /** A passing fault: counted toward giving up, and the wait before the next try stored. */
-          const backoff = Effect.fnUntraced(function*() {
+          /**
+           * A passing fault: counted toward giving up, and the wait before the next try stored. `call` stays
+           * `poll` for a step whose answer was lost, so a restart during the wait still looks first.
+           */
+          const backoff = Effect.fnUntraced(function*(call: "poll" | null = null) {
             const now = yield* Clock.currentTimeMillis
             nextAttemptAt = now + Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (failures - 1))
             yield* sql`
-              UPDATE post_targets SET call = NULL, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)}
+              UPDATE post_targets SET call = ${call}, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)}
               WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
           })
 
@@ -410,8 +413,20 @@ export class Publisher extends Context.Service<Publisher, {
                   yield* backoff()
                   continue
                 }
+                return yield* failed(unknownOutcome(error.message))
               }
-              return yield* failed(unknownOutcome(error.message))
+              // A later step's answer was lost (a reply of a thread, a container's publish): it is asked again as
+              // a resumed step, which looks on the network before it makes anything again, as after a crash.
+              failures++
+              if (failures >= config.attempts) {
+                return yield* failed(
+                  `${error.message}; Herald asked ${failures} times and could not tell whether it went through, so it ` +
+                    `did not send it again: check ${who} before retrying`
+                )
+              }
+              resumed = true
+              yield* backoff("poll")
+              continue
             }
             // Every other answer means the call did not go through: safe to make again.
             // Waiting is not failing: a rate limit blocks the account until the network's reset (first, so

@@ -37,12 +37,24 @@ export const feedWithPhotos = (message: string, photoIds: ReadonlyArray<string>)
 /** Facebook processes videos for a while; checking every 10 seconds is plenty. */
 export const videoCheckAfterMs = 10_000
 
-/** What `poll` resumes from: the video being processed. */
-export const encodeHandle = (videoId: string): string => `video:${videoId}`
+/**
+ * What `poll` resumes from: the video being processed, or the post out with its first comment (`Comment`) or
+ * its link (`Link`) still to come.
+ */
+export type Handle =
+  | { readonly _tag: "Video"; readonly id: string }
+  | { readonly _tag: "Comment"; readonly id: string }
+  | { readonly _tag: "Link"; readonly id: string }
 
-export const decodeHandle = (handle: string): string | undefined => {
-  const videoId = handle.startsWith("video:") ? handle.slice("video:".length) : ""
-  return /^[\w-]+$/.test(videoId) ? videoId : undefined
+const kinds = { Video: "video", Comment: "comment", Link: "link" } as const
+
+export const encodeHandle = (handle: Handle): string => `${kinds[handle._tag]}:${handle.id}`
+
+export const decodeHandle = (handle: string): Handle | undefined => {
+  const separator = handle.indexOf(":")
+  const id = handle.slice(separator + 1)
+  const tag = (Object.keys(kinds) as ReadonlyArray<keyof typeof kinds>).find((key) => kinds[key] === handle.slice(0, separator))
+  return tag !== undefined && /^[\w-]+$/.test(id) ? { _tag: tag, id } : undefined
 }
 
 /**

@@ -51,8 +51,11 @@ describe("request.plan", () => {
 
 describe("request helpers", () => {
   it("round-trip handles and refuse others", () => {
-    assert.strictEqual(Request.decodeHandle(Request.encodeHandle("123")), "123")
+    for (const tag of ["Video", "Comment", "Link"] as const) {
+      assert.deepStrictEqual(Request.decodeHandle(Request.encodeHandle({ _tag: tag, id: "123_456" })), { _tag: tag, id: "123_456" })
+    }
     assert.isUndefined(Request.decodeHandle("video:"))
+    assert.isUndefined(Request.decodeHandle("link:1/2"))
     assert.isUndefined(Request.decodeHandle("container:123"))
   })
 

@@ -67,12 +67,20 @@ export const checkAfterMs = (post: PostVersion.PostVersion): number =>
  * What `poll` resumes from, kept by the engine between polls: the children of a carousel still
  * processing, or the one container to publish once it is finished.
  */
+/**
+ * Where publishing stands between two engine steps: carousel children or a container being prepared, or the
+ * media out with its first comment (`Comment`) or its link (`Link`) still to come.
+ */
 export type Handle =
   | { readonly _tag: "Children"; readonly ids: ReadonlyArray<string> }
   | { readonly _tag: "Container"; readonly id: string }
+  | { readonly _tag: "Comment"; readonly id: string }
+  | { readonly _tag: "Link"; readonly id: string }
+
+const kinds = { Container: "container", Comment: "comment", Link: "link" } as const
 
 export const encodeHandle = (handle: Handle): string =>
-  handle._tag === "Children" ? `children:${handle.ids.join(",")}` : `container:${handle.id}`
+  handle._tag === "Children" ? `children:${handle.ids.join(",")}` : `${kinds[handle._tag]}:${handle.id}`
 
 export const decodeHandle = (text: string): Handle | undefined => {
   const separator = text.indexOf(":")
@@ -80,7 +88,8 @@ export const decodeHandle = (text: string): Handle | undefined => {
   const ids = text.slice(separator + 1).split(",").filter((id) => id !== "")
   if (separator < 0 || ids.length === 0) return undefined
   if (kind === "children") return { _tag: "Children", ids }
-  return kind === "container" && ids.length === 1 ? { _tag: "Container", id: ids[0]! } : undefined
+  const tag = (Object.keys(kinds) as ReadonlyArray<keyof typeof kinds>).find((key) => kinds[key] === kind)
+  return tag !== undefined && ids.length === 1 ? { _tag: tag, id: ids[0]! } : undefined
 }
 
 /** A reconcile match: Instagram keeps the caption as sent, bar surrounding whitespace. */

@@ -54,11 +54,13 @@ export const checkAfterMs = (post: PostVersion.PostVersion): number =>
 
 /**
  * Where publishing stands between two engine steps: carousel items being prepared, the post's container
- * being prepared, or the first comment's container being prepared once the post is out.
+ * being prepared, the post out (its link and first comment still to come), or the first comment's container
+ * being prepared once the post is out.
  */
 export type Progress =
   | { readonly _tag: "Items"; readonly itemIds: ReadonlyArray<string> }
   | { readonly _tag: "Post"; readonly containerId: string }
+  | { readonly _tag: "Posted"; readonly postId: string }
   | { readonly _tag: "Comment"; readonly postId: string; readonly containerId: string }
 
 export const encodeProgress = (progress: Progress): string => {
@@ -67,6 +69,8 @@ export const encodeProgress = (progress: Progress): string => {
       return `items:${progress.itemIds.join(",")}`
     case "Post":
       return `post:${progress.containerId}`
+    case "Posted":
+      return `posted:${progress.postId}`
     case "Comment":
       return `comment:${progress.postId}:${progress.containerId}`
   }
@@ -77,6 +81,7 @@ export const decodeProgress = (handle: string): Progress | undefined => {
   if (first === undefined || first === "") return undefined
   if (tag === "items") return { _tag: "Items", itemIds: first.split(",") }
   if (tag === "post" && second === undefined) return { _tag: "Post", containerId: first }
+  if (tag === "posted" && second === undefined) return { _tag: "Posted", postId: first }
   if (tag === "comment" && second !== undefined && second !== "") {
     return { _tag: "Comment", postId: first, containerId: second }
   }

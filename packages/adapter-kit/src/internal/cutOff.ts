@@ -1,18 +1,29 @@
 import { assert } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Option } from "effect"
-import { HttpClient } from "effect/http"
+import { HttpClient, HttpClientError } from "effect/http"
 import type * as Adapter from "../Adapter.ts"
 import type { Context } from "../AdapterSuite.ts"
 import type { PostVersion } from "../PostVersion.ts"
 import type { PublishError } from "../PublishError.ts"
 
-// The crash the conformance suite stages at every step of publishing: the network's call goes through and
-// its answer arrives, then Herald stops before recording it. The adapter's HTTP client counts the calls to
-// the simulator and, at the one armed, dies after the answer (a defect, which no adapter code catches, as a
-// killed process runs none of its own code either). The suite then does what the engine does on its next
-// start (packages/core/src/Publisher.ts): a cut `poll` is asked again with `resumed: true` and the same
-// handle; a cut `publish` is settled with `reconcile` (found: published; absent: sent again; no reconcile or
-// it cannot tell: the outcome is unknown).
+// The two faults the conformance suite stages at every network call of publishing, one call at a time:
+//
+// - `cut`: the network's call goes through and its answer arrives, then Herald stops before recording it.
+//   The adapter's HTTP client dies after the answer (a defect, which no adapter code catches, as a killed
+//   process runs none of its own code either). The suite then does what the engine does on its next start:
+//   a cut `poll` is asked again with `resumed: true` and the same handle; a cut `publish` is settled with
+//   `reconcile` (found: published; absent: sent again; no reconcile or it cannot tell: the outcome is unknown).
+// - `lose`: the network takes the call and acts on it, but the connection drops before its answer arrives
+//   (a network blip, not a crash). The adapter's client fails as a dropped connection does and the adapter
+//   goes on in the same process; the suite does what the engine does with the error the adapter makes of it.
+//
+// Either way the network must end up holding the post once, with its thread and first comment once each.
+// The engine's rules the suite follows are those of packages/core/src/Publisher.ts: a passing fault (and a
+// rate limit) sends the same step again as it is; `OutcomeUnknown` from `publish` is settled with
+// `reconcile`, from `poll` the same step is asked again with `resumed: true`, so it looks before it makes.
+
+/** How the armed call is struck: Herald stops right after it, or its answer is lost on the way. */
+export type Fault = "cut" | "lose"
 
 /** The defect that stands for Herald stopping right after a network call. */
 export class CutOff extends Error {
@@ -28,17 +39,22 @@ export class Cutter {
   calls = 0
   /** The calls, as `METHOD /path`, in order. */
   readonly log: Array<string> = []
+  /** The call whose answer was lost (`lose`), once it has been. */
+  lost: string | undefined
   private at: number | undefined
+  private fault: Fault = "cut"
   private readonly networkRoot: string
 
   constructor(networkRoot: string) {
     this.networkRoot = networkRoot
   }
 
-  /** Cuts off right after the `at`-th network call from now (1-based). */
-  arm(at: number): void {
+  /** Strikes the `at`-th network call from now (1-based) with `fault`. */
+  arm(at: number, fault: Fault = "cut"): void {
     this.at = at
+    this.fault = fault
     this.calls = 0
+    this.lost = undefined
     this.log.length = 0
   }
 
@@ -46,8 +62,10 @@ export class Cutter {
     this.at = undefined
   }
 
-  /** The client the adapter is built with: the real one, which dies after the armed call's answer. */
-  wrap = <E, R>(client: HttpClient.HttpClient.With<E, R>): HttpClient.HttpClient.With<E, R> =>
+  /** The client the adapter is built with: the real one, struck at the armed call after the network answered. */
+  wrap = <E, R>(
+    client: HttpClient.HttpClient.With<E, R>
+  ): HttpClient.HttpClient.With<E | HttpClientError.HttpClientError, R> =>
     HttpClient.transform(client, (response, request) =>
       Effect.flatMap(response, (answer) => {
         // Media downloads from Herald's own server are no network call.
@@ -57,11 +75,25 @@ export class Cutter {
         this.log.push(call)
         if (this.calls !== this.at) return Effect.succeed(answer)
         this.at = undefined
-        return Effect.die(new CutOff(call))
+        if (this.fault === "cut") return Effect.die(new CutOff(call))
+        this.lost = call
+        // The network acted and answered; the connection dropped before the answer reached Herald. The body is
+        // read and thrown away so the connection is not left half-read.
+        return Effect.andThen(
+          Effect.ignore(answer.arrayBuffer),
+          Effect.fail(
+            new HttpClientError.HttpClientError({
+              reason: new HttpClientError.TransportError({
+                request,
+                description: `the connection dropped before the answer to ${call} arrived`
+              })
+            })
+          )
+        )
       }))
 }
 
-/** Where a run was cut: which entry point was under way, and after which network call. */
+/** Where a run was struck: which entry point was under way, and at which network call. */
 export interface Cut {
   readonly entry: "publish" | "poll"
   readonly call: string
@@ -75,7 +107,7 @@ export interface Run {
   readonly outcome: Outcome
   /** Undefined when the run ended before the armed call: the post has no step that far. */
   readonly cut: Cut | undefined
-  /** Every network call of the run, cut or not. */
+  /** Every network call of the run, struck or not. */
   readonly calls: ReadonlyArray<string>
 }
 
@@ -85,25 +117,33 @@ const cutOf = <A, E>(exit: Exit.Exit<A, E>): CutOff | undefined => {
   return defect instanceof CutOff ? defect : undefined
 }
 
+/** Passing faults in a row the engine sends a step again for (its `attempts`) before the target fails. */
+const attempts = 5
+
 /**
- * Publishes `input` as the engine does, cut off after the `at`-th network call and taken over as the engine
- * takes a crashed target over. Answers how the target ended.
+ * Publishes `input` as the engine does, with the `at`-th network call struck by `fault`: taken over as the
+ * engine takes a crashed target over (`cut`), or carried on in the same process with the error the adapter
+ * made of the lost answer (`lose`). Answers how the target ended.
  */
-export const runCutAt = (
+export const runStruckAt = (
   adapter: Adapter.Adapter,
   cutter: Cutter,
   input: Adapter.PublishInput,
-  at: number
+  at: number,
+  fault: Fault = "cut"
 ): Effect.Effect<Run> =>
   Effect.gen(function*() {
     let cut: Cut | undefined
     let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } = { call: "publish" }
+    // As the engine: set for the polls after a cut one, until a poll succeeds.
     let resumed = false
-    cutter.arm(at)
+    let failures = 0
+    cutter.arm(at, fault)
     const end = (outcome: Outcome): Run => {
       cutter.disarm()
       return { outcome, cut, calls: [...cutter.log] }
     }
+    const struck = fault === "cut" ? "the cut" : "the lost answer"
     // After a lost `publish`: what the engine asks the network.
     const settle = Effect.fnUntraced(function*() {
       if (adapter.reconcile === undefined) {
@@ -116,7 +156,7 @@ export const runCutAt = (
         onSome: (published) => ({ _tag: "Published", published } as const)
       })
     })
-    for (let attempts = 0; attempts < 100; attempts++) {
+    for (let tries = 0; tries < 100; tries++) {
       const exit: Exit.Exit<Adapter.PublishStep, PublishError> = yield* Effect.exit(
         step.call === "publish"
           ? adapter.publish(input)
@@ -124,7 +164,6 @@ export const runCutAt = (
           ? Effect.die(new Error(`${adapter.name} answered Processing but has no poll hook`))
           : adapter.poll(resumed ? { ...input, resumed: true } : input, step.handle)
       )
-      resumed = false
       const stopped = cutOf(exit)
       if (stopped !== undefined) {
         cut = { entry: step.call, call: stopped.call }
@@ -136,19 +175,35 @@ export const runCutAt = (
         if (settled !== undefined) return end(settled)
         continue
       }
+      if (cutter.lost !== undefined && cut === undefined) cut = { entry: step.call, call: cutter.lost }
       if (Exit.isFailure(exit)) {
         const error = Cause.findErrorOption(exit.cause)
         if (Option.isNone(error)) return yield* Effect.die(Cause.squash(exit.cause))
-        if (error.value.reason._tag !== "OutcomeUnknown") {
-          return yield* Effect.die(new Error(`${step.call} failed after the cut: ${error.value.message}`))
+        const reason = error.value.reason._tag
+        if (reason === "Transient" || reason === "RateLimited") {
+          // The engine sends the same step again, as it is, after a wait.
+          failures++
+          if (failures >= attempts) {
+            return yield* Effect.die(new Error(`${step.call} still failing after ${struck}: ${error.value.message}`))
+          }
+          continue
+        }
+        if (reason !== "OutcomeUnknown") {
+          return yield* Effect.die(new Error(`${step.call} failed after ${struck}: ${error.value.message}`))
         }
         if (step.call === "publish") {
           const settled = yield* settle()
           if (settled !== undefined) return end(settled)
           continue
         }
-        return end({ _tag: "Unknown", message: error.value.message })
+        // A poll's answer lost: the engine asks the same step again as a resumed one, which looks first.
+        failures++
+        if (failures >= attempts) return end({ _tag: "Unknown", message: error.value.message })
+        resumed = true
+        continue
       }
+      resumed = false
+      failures = 0
       const answer: Adapter.PublishStep = exit.value
       if (answer._tag === "Published") return end({ _tag: "Published", published: answer.published })
       step = { call: "poll", handle: answer.handle }
@@ -157,7 +212,7 @@ export const runCutAt = (
     return yield* Effect.die(new Error("still processing after 100 steps"))
   })
 
-/** A form of post the cut-off cases publish: its parts (text, thread, first comment) must each be made once. */
+/** A form of post the fault cases publish: its parts (text, thread, first comment) must each be made once. */
 export interface Form {
   readonly name: string
   readonly make: (text: string) => PostVersion
@@ -169,22 +224,25 @@ const madeWithText = (context: Context, accountId: string, text: string) =>
   context.simulator.state.commentsAfter(accountId, 0).filter((entry) => entry.text === text).length
 
 /**
- * Cuts a publication off after its `at`-th network call and takes it over as the engine would; checks
- * nothing was made twice and the outcome names the post the network has. Answers the run (no cut when the
- * post has fewer calls than `at`).
+ * Strikes a publication's `at`-th network call with `fault` and carries it on as the engine would; checks
+ * nothing was made twice and the outcome names the post the network has. Answers the run (nothing struck when
+ * the post has fewer calls than `at`).
  */
-export const checkCutOffAt = (context: Context, account: Adapter.Account, form: Form, at: number) =>
+export const checkStruckAt = (context: Context, account: Adapter.Account, form: Form, at: number, fault: Fault) =>
   Effect.gen(function*() {
-    const text = `cut ${form.name} after call ${at} ${Date.now()}`
+    const text = `${fault === "cut" ? "cut" : "lost"} ${form.name} at call ${at} ${Date.now()}`
     const version = form.make(text)
-    const run = yield* runCutAt(context.adapter, context.cutter, { account, post: version }, at)
-    const where = `${form.name} post cut after call ${at} (${run.cut?.entry ?? "no cut"}: ${run.cut?.call ?? "-"}); calls: ${run.calls.join(", ")}`
+    const run = yield* runStruckAt(context.adapter, context.cutter, { account, post: version }, at, fault)
+    const how = fault === "cut" ? "cut after" : "answer lost at"
+    const where = `${form.name} post ${how} call ${at} (${run.cut?.entry ?? "nothing struck"}: ${run.cut?.call ?? "-"}); calls: ${
+      run.calls.join(", ")
+    }`
     const parts = [version.text, ...version.thread, ...(version.firstComment === null ? [] : [version.firstComment])]
     for (const part of parts) {
       assert.isAtMost(madeWithText(context, account.networkAccountId, part), 1, `made twice: "${part}", ${where}`)
     }
     if (run.outcome._tag === "Unknown") {
-      // Only where the network cannot be asked: a cut inside `publish` of an adapter without `reconcile`.
+      // Only where the network cannot be asked: a call struck inside `publish` of an adapter without `reconcile`.
       assert.isTrue(
         run.cut?.entry === "publish" && context.adapter.reconcile === undefined,
         `outcome unknown (${run.outcome.message}), ${where}`
