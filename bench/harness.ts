@@ -5,6 +5,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { type AddressInfo, createServer } from "node:net"
 import { createInterface } from "node:readline"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -139,6 +140,17 @@ export const waitForShards = async (url: string, runners: number) => {
 
 export const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** A port nothing listens on now. */
+export const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => done(port))
+    })
+  })
 
 /**
  * Sends `count` creates of posts to the API, 32 at a time, the `i`th with `body(i)`; hands each created post's

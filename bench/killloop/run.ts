@@ -28,6 +28,7 @@ import {
   start,
   tail
 } from "../harness.ts"
+import { Holdings } from "../sandbox.ts"
 
 const { values: flags } = parseArgs({
   options: {
@@ -64,27 +65,8 @@ const env: Record<string, string> = {
   ...(database === undefined ? {} : { DATABASE_URL: databaseUrl(database) })
 }
 
-interface Held {
-  readonly id: string
-  readonly username: string | null
-  readonly text: string
-  readonly replyTo: string | null
-}
-/** Every post the sandbox networks were seen to hold, by network and id. */
-const held = new Map<string, Map<string, Held>>(networks.map((network) => [network, new Map()]))
-
-const readNetworks = async (base: string) => {
-  for (const network of networks) {
-    try {
-      const answer = await fetch(`${base}/sandbox/${network}/_posts`, { signal: AbortSignal.timeout(5_000) })
-      if (answer.status !== 200) continue
-      const page = await answer.json() as { data: Array<Held> }
-      for (const post of page.data) held.get(network)!.set(post.id, post)
-    } catch {
-      // A process too busy to answer in time: the next read covers it.
-    }
-  }
-}
+/** Every post the sandbox networks were seen to hold. */
+const held = new Holdings(networks)
 
 const kill = (process: Process) =>
   new Promise<void>((done) => {
@@ -152,7 +134,7 @@ for (let round = 1; round <= kills; round++) {
   }
   // A random moment: right away, mid-call, mid-processing, or after some posts ended.
   await sleep(random() * 3_000)
-  await readNetworks(current.started.listening)
+  await held.read(current.started.listening)
   await kill(current)
   const restarting = Date.now()
   current = await start(folder, `herald-${round}`, env)
@@ -173,7 +155,7 @@ while (Date.now() - settleBegan < settleMs) {
   await sleep(1_000)
 }
 const settledInMs = Date.now() - settleBegan
-await readNetworks(current.started.listening)
+await held.read(current.started.listening)
 
 interface Target {
   readonly platform: string
@@ -186,9 +168,7 @@ for (const post of posts) {
   const answer = await api(`/posts/${post.id}`)
   const body = await answer.json() as { data: { targets: Array<Target> } }
   for (const target of body.data.targets) {
-    const copies = [...held.get(target.platform)!.values()].filter((item) =>
-      item.replyTo === null && item.text.includes(post.marker) && (item.username === null || item.username === target.username)
-    ).length
+    const copies = held.roots(target.platform, post.marker, target.username).length
     rows.push({ post: post.id, marker: post.marker, target, copies })
   }
 }

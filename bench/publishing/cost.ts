@@ -17,14 +17,13 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { spawn } from "node:child_process"
-import { createServer } from "node:net"
-import type { AddressInfo } from "node:net"
 import {
   admin,
   createDatabase,
   databaseUrl,
   dropDatabase,
   folders,
+  freePort,
   processCpu,
   psql,
   runFolder,
@@ -263,17 +262,6 @@ export const cost = async (options: Options) => {
 }
 
 const createdDatabases = new Set<string>()
-
-/** A port nothing listens on now. */
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => done(port))
-    })
-  })
 
 /** Runs pgbench and resolves with its exit and what it wrote. */
 const pgbench = (args: ReadonlyArray<string>) =>

@@ -192,6 +192,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
      * finished there, each looked for first (the resumed `poll`), so the post is found whole.
      */
     const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+      // Media alone matches any other such post: Herald must not guess.
+      if (input.post.text.trim() === "") return yield* PublishError.nothingToLookFor(network, "Bluesky")
       const records = yield* client.recentPosts(input.account.accessToken, input.account.networkAccountId)
       const root = records.find((entry) => entry.value.reply === undefined && Request.sameText(input.post.text, entry.value.text))
       if (root === undefined) return Option.none<Adapter.Published>()

@@ -121,10 +121,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
       // A post without text would match any other media-only post: Herald must not guess.
       if (input.post.text.trim() === "") {
-        return yield* PublishError.outcomeUnknown(
-          network,
-          "Facebook cannot tell whether this post went out (it has no text to look for); check the Page before retrying"
-        )
+        return yield* PublishError.nothingToLookFor(network, "Facebook", "the Page")
       }
       const { accessToken, networkAccountId } = input.account
       const recent = yield* client.recentPosts(accessToken, networkAccountId)

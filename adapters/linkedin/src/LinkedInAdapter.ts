@@ -58,11 +58,14 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     const publishedAs = (postUrn: string): Adapter.Published => ({ id: postUrn, url: Request.permalink(config.webBaseUrl, postUrn) })
     const published = (postUrn: string): Step => ({ _tag: "Published", published: publishedAs(postUrn) })
+    /** The handle of the step that makes the first comment of the post whose URN follows. */
+    const commentStep = "comment:"
 
     /**
      * The first comment, once the post is out. `lookFirst` where an earlier try may already have made it (a
-     * post found after a crash): the post's comments are read first, and the member's own with the same text
-     * counts. The post is out: a failed comment must not fail it, or a retry would post it twice.
+     * post found after a crash, a resumed step): the post's comments are read first, and the member's own with
+     * the same text counts. LinkedIn refusing it for good never fails a post that is out (it is logged); a
+     * passing fault or a lost answer fails the step, which is then tried again (looking first).
      */
     const firstComment = (input: Adapter.PublishInput, postUrn: string, lookFirst: boolean) =>
       Effect.gen(function*() {
@@ -81,9 +84,12 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           postUrn,
           body: Request.comment({ personId: account.networkAccountId, postUrn, text: post.firstComment })
         })
-      }).pipe(Effect.catch((error) => Effect.logWarning(`LinkedIn first comment on ${postUrn} failed: ${error.message}`)))
+      }).pipe((part) => PublishError.refusalLogged(`LinkedIn did not take the first comment on ${postUrn}`, part))
 
-    /** Creates the post over uploaded media, then its first comment. */
+    /**
+     * Creates the post over uploaded media. The step ends there: the first comment is the next step's
+     * (`comment:<post urn>`), so its failure never makes the post again.
+     */
     const createPost = Effect.fn("LinkedInAdapter.createPost")(function*(
       input: Adapter.PublishInput,
       mediaUrns: ReadonlyArray<string>
@@ -93,8 +99,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         account.accessToken,
         Request.post({ personId: account.networkAccountId, post, mediaUrns })
       )
-      yield* firstComment(input, postUrn, false)
-      return published(postUrn)
+      return input.post.firstComment === null ? published(postUrn) : Adapter.nextStep(`${commentStep}${postUrn}`)
     })
 
     /** The member's recent posts (newest first), where a lost post is looked for. */
@@ -156,11 +161,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       return yield* createPost(input, imageUrns)
     })
 
-    /** The handle is the video URN: post once LinkedIn has processed it. */
+    /** The handle is the video URN (post once LinkedIn has processed it), or the post whose first comment is next. */
     const poll = Effect.fn("LinkedInAdapter.poll")(function*(
       input: Adapter.PublishInput,
       handle: string
     ): Effect.fn.Return<Step, PublishError.PublishError> {
+      if (handle.startsWith(commentStep)) {
+        const postUrn = handle.slice(commentStep.length)
+        yield* firstComment(input, postUrn, input.resumed === true)
+        return published(postUrn)
+      }
       const status = yield* client.videoStatus(input.account.accessToken, handle)
       if (status === "AVAILABLE") {
         // After a poll cut off before its answer was recorded, the share may already exist: a video URN is
@@ -186,10 +196,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
      * its first comment made sure of, since the try that made it may have stopped between the two.
      */
     const reconcile = Effect.fn("LinkedInAdapter.reconcile")(function*(input: Adapter.PublishInput) {
+      // Media alone matches any other such post: Herald must not guess.
+      if (input.post.text.trim() === "") return yield* PublishError.nothingToLookFor(Errors.network, "LinkedIn")
       const commentary = LittleText.escape(input.post.text)
       const found = (yield* recentPosts(input.account)).find((element) => element.commentary === commentary)
       if (found === undefined) return Option.none<Adapter.Published>()
-      yield* firstComment(input, found.id, true)
+      // Reconcile answers the post as it is: a first comment that cannot be made now is logged, not failed.
+      yield* Effect.catch(
+        firstComment(input, found.id, true),
+        (error) => Effect.logWarning(`LinkedIn did not take the first comment on ${found.id}`, error.message)
+      )
       return Option.some(publishedAs(found.id))
     })
 

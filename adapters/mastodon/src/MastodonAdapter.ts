@@ -85,13 +85,18 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         ? published(root)
         : processing({ _tag: "Replies", root, parent: root.id, next: 0 }, 0)
 
-    /** The account's status with the post's text that answers nothing: what a lost try made. */
+    /**
+     * The account's status with the post's text that answers nothing: what a lost try made. Media alone
+     * matches any other such status: the outcome is then unknown.
+     */
     const findRoot = (input: Adapter.PublishInput) =>
-      Effect.map(
-        client.accountStatuses(base(input.account), input.account.accessToken, Request.localId(input.account.networkAccountId)),
-        (statuses) =>
-          statuses.find((status) => status.in_reply_to_id == null && Html.sameText(Html.toText(status.content), input.post.text))
-      )
+      input.post.text.trim() === ""
+        ? Effect.fail(PublishError.nothingToLookFor(network, "Mastodon"))
+        : Effect.map(
+          client.accountStatuses(base(input.account), input.account.accessToken, Request.localId(input.account.networkAccountId)),
+          (statuses) =>
+            statuses.find((status) => status.in_reply_to_id == null && Html.sameText(Html.toText(status.content), input.post.text))
+        )
 
     const makeRoot = Effect.fnUntraced(function*(input: Adapter.PublishInput, mediaIds: ReadonlyArray<string>) {
       const found = input.resumed === true ? yield* PublishError.lookingFirst(network, "the status", findRoot(input)) : undefined

@@ -51,13 +51,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     /** Where a post without its own link is found: the profile (networks.md's fallback). */
     const profileUrl = (username: string) => `${config.webBaseUrl}/@${username}`
 
+    /** The post's link; a passing fault is tried again, a refusal falls back to the profile (logged). */
     const published = (input: Adapter.PublishInput, mediaId: string) =>
-      Effect.map(
-        client.permalink(input.account.accessToken, mediaId),
-        (url): Adapter.PublishStep => ({
+      client.permalink(input.account.accessToken, mediaId).pipe(
+        Effect.catchIf(
+          (error) => !error.retryable,
+          (error) => Effect.as(Effect.logWarning("Threads published the post but did not give its link", error.message), undefined)
+        ),
+        Effect.map((url): Adapter.PublishStep => ({
           _tag: "Published",
           published: { id: mediaId, url: url ?? profileUrl(input.account.username) }
-        })
+        }))
       )
 
     const processing = (input: Adapter.PublishInput, progress: Request.Progress): Adapter.PublishStep => ({
@@ -66,16 +70,21 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       checkAfterMs: Request.checkAfterMs(input.post)
     })
 
-    /** The account's post with the post's text, among its recent ones. */
+    /**
+     * The account's post with the post's text, among its recent ones. Media alone cannot be told from another
+     * such post (nor found, where Threads lists it without `text`): the outcome is then unknown.
+     */
     const findPost = (input: Adapter.PublishInput) =>
-      Effect.map(
-        client.recentThreads(input.account.accessToken),
-        (threads) =>
-          Option.map(
-            Option.fromUndefinedOr(threads.find((thread) => Request.sameText(input.post.text, thread.text))),
-            (thread): Adapter.Published => ({ id: thread.id, url: thread.permalink ?? profileUrl(input.account.username) })
-          )
-      )
+      input.post.text.trim() === ""
+        ? Effect.fail(PublishError.nothingToLookFor(network, "Threads"))
+        : Effect.map(
+          client.recentThreads(input.account.accessToken),
+          (threads) =>
+            Option.map(
+              Option.fromUndefinedOr(threads.find((thread) => Request.sameText(input.post.text, thread.text))),
+              (thread): Adapter.Published => ({ id: thread.id, url: thread.permalink ?? profileUrl(input.account.username) })
+            )
+        )
 
     /** A container Threads could not prepare (ERROR) or that expired unpublished (EXPIRED, after 24 h). */
     const unusable = (container: ThreadsClient.Container, what: string) =>
@@ -120,6 +129,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const posted = (postId: string) => Adapter.nextStep(Request.encodeProgress({ _tag: "Posted", postId }))
 
     /**
+     * A step of the first comment. Threads refusing it for good (or failing its container) never fails a post
+     * that is out: it is logged and the post ends with its link; a passing fault or a lost answer fails the
+     * step, which is tried again.
+     */
+    const commenting = (input: Adapter.PublishInput, postId: string, step: Effect.Effect<Adapter.PublishStep, PublishError.PublishError>) =>
+      Effect.flatMap(
+        PublishError.refusalLogged("Threads did not take the first comment", step),
+        (answer) => answer === undefined ? published(input, postId) : Effect.succeed(answer)
+      )
+
+    /**
      * The post is out; its first comment, if any, follows as a reply. `lookFirst` where a lost try may
      * already have made that reply (a post found after a crash, a resumed step): its replies are read first.
      */
@@ -130,15 +150,20 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     ): Effect.Effect<Adapter.PublishStep, PublishError.PublishError> =>
       Effect.gen(function*() {
         const comment = Request.firstComment(input.post)
-        if (comment === undefined || (lookFirst && (yield* alreadyReplied(input, postId, comment)))) {
+        if (
+          comment === undefined ||
+          (lookFirst && (yield* PublishError.lookingFirst(network, "the first comment", alreadyReplied(input, postId, comment))))
+        ) {
           return yield* published(input, postId)
         }
-        const containerId = yield* client.createContainer(
-          input.account.accessToken,
-          input.account.networkAccountId,
-          Request.reply(comment, postId)
+        return yield* commenting(
+          input,
+          postId,
+          Effect.flatMap(
+            client.createContainer(input.account.accessToken, input.account.networkAccountId, Request.reply(comment, postId)),
+            (containerId) => commentStep(input, postId, containerId)
+          )
         )
-        return yield* commentStep(input, postId, containerId)
       })
 
     /** A post a lost try made, found by its text: the steps after it are finished, each looked for first. */
@@ -239,7 +264,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         case "Posted":
           return afterPost(input, progress.postId, input.resumed === true)
         case "Comment":
-          return commentStep(input, progress.postId, progress.containerId)
+          return commenting(input, progress.postId, commentStep(input, progress.postId, progress.containerId))
       }
     }
 

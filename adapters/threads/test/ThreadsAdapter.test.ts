@@ -49,6 +49,21 @@ AdapterSuite.suite("threads", {
         assert.strictEqual(comment?.replyTo, published.id)
       }))
 
+    it.effect("a first comment Threads refuses does not fail the post that is out: it ends published with its link", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const stamp = Date.now()
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `post ${stamp}`, firstComment: `refused #sandbox-fail ${stamp}` })
+        })
+        const stored = ctx.simulator.state.posts.get(published.id)
+        assert.strictEqual(stored?.text, `post ${stamp}`)
+        assert.strictEqual(published.url, stored?.url)
+        assert.isUndefined([...ctx.simulator.state.posts.values()].find((post) => post.text.startsWith("refused #sandbox-fail")))
+      }))
+
     it.effect("keeps the link limit as data: a 6th link is refused before anything is sent", () =>
       Effect.gen(function*() {
         const ctx = yield* context

@@ -70,16 +70,21 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         (tweet) => afterRoot(input, tweet.id)
       )
 
-    /** The account's first post with the post's text, among its recent ones (replies are not first posts). */
+    /**
+     * The account's first post with the post's text, among its recent ones (replies are not first posts). A
+     * post of media and links alone cannot be told from another such post: the outcome is then unknown.
+     */
     const findRoot = (input: Adapter.PublishInput) =>
-      Effect.map(
-        client.recentTweets(input.account.accessToken, input.account.networkAccountId),
-        (tweets) =>
-          Option.fromUndefinedOr(tweets.find((tweet) =>
-            tweet.referenced_tweets?.some((ref) => ref.type === "replied_to") !== true &&
-            Request.sameText(input.post.text, tweet.text)
-          ))
-      )
+      Request.findableByText(input.post.text)
+        ? Effect.map(
+          client.recentTweets(input.account.accessToken, input.account.networkAccountId),
+          (tweets) =>
+            Option.fromUndefinedOr(tweets.find((tweet) =>
+              tweet.referenced_tweets?.some((ref) => ref.type === "replied_to") !== true &&
+              Request.sameText(input.post.text, tweet.text)
+            ))
+        )
+        : Effect.fail(PublishError.nothingToLookFor(network, "X"))
 
     const uploadVideo = Effect.fnUntraced(function*(input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) {
       const token = input.account.accessToken

@@ -52,7 +52,8 @@ export const credentials = (entry: Pick<NetworkPackage, "network" | "offered">) 
 /**
  * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted, oldest first, so a person
  * trying Herald (or a test driving several processes) can see what went out and that nothing went twice;
- * `?username=` keeps one sandbox account's.
+ * `?username=` keeps one sandbox account's. `comments` are the accounts' own comments (first comments, and
+ * answers sent from the inbox) on networks that keep them apart from posts.
  */
 const postsRoute = (simulator: Simulator.Simulator) =>
   HttpRouter.route("GET", "/_posts", Effect.map(Simulator.query, (query) => {
@@ -67,7 +68,17 @@ const postsRoute = (simulator: Simulator.Simulator) =>
         replyTo: post.replyTo ?? null,
         url: post.url,
         createdAt: new Date(post.createdAt).toISOString()
-      }))
+      })),
+      comments: [...simulator.state.comments.values()]
+        .filter((comment) => comment.author.id === comment.accountId && (accountId === undefined || comment.accountId === accountId))
+        .map((comment) => ({
+          id: comment.id,
+          username: simulator.state.accounts.get(comment.accountId)?.username ?? null,
+          text: comment.text,
+          postId: comment.postId,
+          replyTo: comment.replyTo,
+          createdAt: comment.createdAt
+        }))
     })
   }))
 

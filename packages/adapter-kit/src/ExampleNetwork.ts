@@ -160,8 +160,10 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           ),
           (created) => ({ _tag: "Published" as const, published: created })
         ),
+      // Found by its text among the account's posts; media alone would match any other such post, so Herald
+      // must not guess.
       reconcile: ({ account, post }) =>
-        Effect.map(
+        post.text.trim() === "" ? Effect.fail(PublishError.nothingToLookFor(network, "Example")) : Effect.map(
           send(
             HttpClientRequest.get(`${config.apiBaseUrl}/posts`).pipe(
               bearer(account.accessToken),

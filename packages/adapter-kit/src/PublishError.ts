@@ -89,15 +89,23 @@ export const lookingFirst = <A, R>(
 
 /**
  * A part made after the post is out (a first comment): the network refusing it for good must not fail a post
- * that is out, so that refusal is logged with `warning`; a passing fault or a lost answer still fails the
- * step, which the engine tries again (looking first, after a lost answer).
+ * that is out, so that refusal is logged with `warning` (and answers `undefined`); a passing fault or a lost
+ * answer still fails the step, which the engine tries again (looking first, after a lost answer).
  */
-export const refusalLogged = <R>(warning: string, part: Effect.Effect<void, PublishError, R>): Effect.Effect<void, PublishError, R> =>
+export const refusalLogged = <A, R>(warning: string, part: Effect.Effect<A, PublishError, R>): Effect.Effect<A | undefined, PublishError, R> =>
   Effect.catchIf(
     part,
     (error) => !error.retryable && error.reason._tag !== "OutcomeUnknown",
-    (error) => Effect.logWarning(warning, error.message)
+    (error) => Effect.as(Effect.logWarning(warning, error.message), undefined)
   )
+
+/**
+ * A look for a post that has no text to be found by (media alone, a link alone): any other such post of the
+ * account would match, so Herald must not guess; the outcome is unknown. `name` is the network's name for
+ * people, `where` what the person checks ("the Page").
+ */
+export const nothingToLookFor = (network: string, name: string, where = "the account") =>
+  outcomeUnknown(network, `${name} cannot tell whether this post went out (it has no text to look for); check ${where} before retrying`)
 
 /** The reasons, by tag: what an adapter's error table maps each network answer to. */
 export type ReasonTag = Reason["_tag"]

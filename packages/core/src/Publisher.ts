@@ -436,7 +436,9 @@ export class Publisher extends Context.Service<Publisher, {
               if (Option.isSome(ended)) return ended.value
               continue
             }
-            yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
+            // A step still looking first (after a cut or a lost answer) stays marked, so a restart looks too.
+            const stillLooking = resumed && call === "poll" ? "poll" : null
+            yield* sql`UPDATE post_targets SET call = ${stillLooking} WHERE post_id = ${postId} AND account_id = ${accountId}`
             if (reason._tag === "Rejected") return yield* failed(error.message)
             if (reason._tag === "NeedsReconnect") {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
@@ -465,7 +467,7 @@ export class Publisher extends Context.Service<Publisher, {
             if (failures >= config.attempts) {
               return yield* failed(`${error.message} (gave up after ${failures} attempts)`)
             }
-            yield* backoff()
+            yield* backoff(stillLooking)
           }
         })
 

@@ -71,10 +71,13 @@ export const decodeProgress = (handle: string): Progress | undefined => {
  * and `>` in `text` (https://docs.x.com/x-api/fundamentals/data-dictionary), so both sides drop their links
  * and X's side is unescaped before comparing.
  */
-export const sameText = (sent: string, returned: string): boolean => {
-  const withoutLinks = (text: string) => text.replace(/https?:\/\/\S+/g, "").replace(/\s+/g, " ").trim()
-  return withoutLinks(sent.normalize("NFC")) === withoutLinks(unescape(returned).normalize("NFC"))
-}
+export const sameText = (sent: string, returned: string): boolean =>
+  withoutLinks(sent.normalize("NFC")) === withoutLinks(unescape(returned).normalize("NFC"))
+
+const withoutLinks = (text: string) => text.replace(/https?:\/\/\S+/g, "").replace(/\s+/g, " ").trim()
+
+/** Whether a post can be told apart by its text: not when it is only media and links, which match any such post. */
+export const findableByText = (sent: string): boolean => withoutLinks(sent.normalize("NFC")) !== ""
 
 /** A post's `text` as its author wrote it: X escapes `&`, `<` and `>` in what it returns. */
 export const unescape = (text: string): string => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")

@@ -135,7 +135,7 @@ export const runStruckAt = (
   Effect.gen(function*() {
     let cut: Cut | undefined
     let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } = { call: "publish" }
-    // As the engine: set for the polls after a cut one, until a poll succeeds.
+    // As the engine: set for the polls after a cut one or one whose answer was lost, until a step succeeds.
     let resumed = false
     let failures = 0
     cutter.arm(at, fault)
@@ -226,17 +226,15 @@ const madeWithText = (context: Context, accountId: string, text: string) =>
 /**
  * Strikes a publication's `at`-th network call with `fault` and carries it on as the engine would; checks
  * nothing was made twice and the outcome names the post the network has. Answers the run (nothing struck when
- * the post has fewer calls than `at`).
+ * the post has fewer calls than `at`; `at` 0 strikes nothing, for a run through the network's own faults).
  */
 export const checkStruckAt = (context: Context, account: Adapter.Account, form: Form, at: number, fault: Fault) =>
   Effect.gen(function*() {
-    const text = `${fault === "cut" ? "cut" : "lost"} ${form.name} at call ${at} ${Date.now()}`
+    const text = at === 0 ? `${form.name} ${Date.now()}` : `${fault === "cut" ? "cut" : "lost"} ${form.name} at call ${at} ${Date.now()}`
     const version = form.make(text)
     const run = yield* runStruckAt(context.adapter, context.cutter, { account, post: version }, at, fault)
-    const how = fault === "cut" ? "cut after" : "answer lost at"
-    const where = `${form.name} post ${how} call ${at} (${run.cut?.entry ?? "nothing struck"}: ${run.cut?.call ?? "-"}); calls: ${
-      run.calls.join(", ")
-    }`
+    const how = at === 0 ? "" : ` ${fault === "cut" ? "cut after" : "answer lost at"} call ${at}`
+    const where = `${form.name} post${how} (${run.cut?.entry ?? "nothing struck"}: ${run.cut?.call ?? "-"}); calls: ${run.calls.join(", ")}`
     const parts = [version.text, ...version.thread, ...(version.firstComment === null ? [] : [version.firstComment])]
     for (const part of parts) {
       assert.isAtMost(madeWithText(context, account.networkAccountId, part), 1, `made twice: "${part}", ${where}`)
