@@ -60,3 +60,46 @@ export class Holdings {
     return counts
   }
 }
+
+/** A post's target as `GET /api/v1/posts/:id` answers it. */
+export interface Target {
+  readonly platform: string
+  readonly username: string
+  readonly status: string
+  readonly error: string | null
+}
+
+/**
+ * Waits until no post is scheduled or publishing (asking `api`, which answers `GET /api/v1<path>`), or
+ * `settleMs` has passed. Answers whether everything ended, and how long it took.
+ */
+export const settle = async (api: (path: string) => Promise<Response>, settleMs: number, everyMs = 1_000) => {
+  const began = Date.now()
+  while (Date.now() - began < settleMs) {
+    const answer = await api("/posts?status=scheduled,publishing&limit=1")
+    const page = await answer.json() as { data?: Array<unknown> }
+    if (answer.status === 200 && page.data?.length === 0) return { settled: true, inMs: Date.now() - began }
+    await new Promise((done) => setTimeout(done, everyMs))
+  }
+  return { settled: false, inMs: Date.now() - began }
+}
+
+/**
+ * The failed targets' reasons, grouped once the account, ids and other particulars are taken out, most
+ * frequent first, one line each; `wrongly` marks those whose post the network holds all the same.
+ */
+export const failureLines = <R extends { readonly target: Target }>(
+  rows: ReadonlyArray<R>,
+  wrongly: (row: R) => boolean,
+  width = 150
+): ReadonlyArray<string> => {
+  const failures = new Map<string, number>()
+  for (const row of rows) {
+    if (row.target.status !== "failed") continue
+    const reason = `${wrongly(row) ? "WRONGLY " : ""}${
+      (row.target.error ?? "").replace(/@\S+/g, "@…").replace(/'[^']*'|\b[\w:~.-]*\d[\w:~.-]*\b/g, "…").slice(0, width)
+    }`
+    failures.set(reason, (failures.get(reason) ?? 0) + 1)
+  }
+  return [...failures].sort((a, b) => b[1] - a[1]).map(([reason, times]) => `  failed ×${times}: ${reason}`)
+}

@@ -28,7 +28,7 @@ import {
   stop,
   tail
 } from "../harness.ts"
-import { Holdings } from "../sandbox.ts"
+import { failureLines, Holdings, settle, type Target } from "../sandbox.ts"
 import { Forwarder, type Holding } from "./forwarder.ts"
 
 const { values: flags } = parseArgs({
@@ -162,27 +162,12 @@ const droppedFor = Math.round((Date.now() - dropsBegan) / 1000)
 console.error(`drops stopped after ${droppedFor} s; settling`)
 
 // Settling: every post ended, or the time is up.
-const settleBegan = Date.now()
-let open = posts.length
-while (Date.now() - settleBegan < settleMs) {
-  const answer = await api("/posts?status=scheduled,publishing&limit=1")
-  const page = await answer.json() as { data?: Array<unknown> }
-  if (answer.status === 200 && page.data?.length === 0) {
-    open = 0
-    break
-  }
-  await sleep(2_000)
-}
-const settledInMs = Date.now() - settleBegan
+const settling = await settle(api, settleMs, 2_000)
+const open = settling.settled ? 0 : posts.length
+const settledInMs = settling.inMs
 const held = new Holdings(networks)
 await held.read(direct)
 
-interface Target {
-  readonly platform: string
-  readonly username: string
-  readonly status: string
-  readonly error: string | null
-}
 interface Row {
   readonly marker: string
   readonly target: Target
@@ -235,16 +220,7 @@ for (const network of networks) {
 }
 const total = (test: (row: Row) => boolean) => rows.filter(test).length
 console.log(`total: duplicates ${total(duplicate)}, parts twice ${total(twice)}, stuck ${total(stuck)}, wrongly failed ${total(wronglyFailed)}`)
-const failures = new Map<string, number>()
-for (const row of rows) {
-  if (row.target.status !== "failed") continue
-  // The reason without the account, ids and other particulars, so alike failures group.
-  const reason = `${wronglyFailed(row) ? "WRONGLY " : ""}${
-    (row.target.error ?? "").replace(/@\S+/g, "@…").replace(/'[^']*'|\b[\w:~.-]*\d[\w:~.-]*\b/g, "…").slice(0, 160)
-  }`
-  failures.set(reason, (failures.get(reason) ?? 0) + 1)
-}
-for (const [reason, times] of [...failures].sort((a, b) => b[1] - a[1])) console.log(`  failed ×${times}: ${reason}`)
+for (const line of failureLines(rows, wronglyFailed, 160)) console.log(line)
 for (const row of rows.filter((row) => duplicate(row) || twice(row) || stuck(row) || wronglyFailed(row)).slice(0, 20)) {
   console.log(`  ${row.target.platform} ${row.marker}: ${row.target.status}, held ${row.copies}×, parts twice ${row.partsTwice}`)
 }

@@ -28,7 +28,7 @@ import {
   start,
   tail
 } from "../harness.ts"
-import { Holdings } from "../sandbox.ts"
+import { failureLines, Holdings, settle, type Target } from "../sandbox.ts"
 
 const { values: flags } = parseArgs({
   options: {
@@ -143,26 +143,11 @@ for (let round = 1; round <= kills; round++) {
 }
 
 // Settling: every post ended, or the time is up.
-const settleBegan = Date.now()
-let open = posts.length
-while (Date.now() - settleBegan < settleMs) {
-  const answer = await api("/posts?status=scheduled,publishing&limit=1")
-  const page = await answer.json() as { data?: Array<unknown> }
-  if (answer.status === 200 && page.data?.length === 0) {
-    open = 0
-    break
-  }
-  await sleep(1_000)
-}
-const settledInMs = Date.now() - settleBegan
+const settling = await settle(api, settleMs, 1_000)
+const open = settling.settled ? 0 : posts.length
+const settledInMs = settling.inMs
 await held.read(current.started.listening)
 
-interface Target {
-  readonly platform: string
-  readonly username: string
-  readonly status: string
-  readonly error: string | null
-}
 const rows: Array<{ post: string; marker: string; target: Target; copies: number }> = []
 for (const post of posts) {
   const answer = await api(`/posts/${post.id}`)
@@ -203,16 +188,7 @@ if (leftOut.size > 0) {
 }
 const total = (test: (row: typeof rows[number]) => boolean) => rows.filter(test).length
 console.log(`total: duplicates ${total(duplicate)}, stuck ${total(stuck)}, wrongly failed ${total(wronglyFailed)}`)
-const failures = new Map<string, number>()
-for (const row of rows) {
-  if (row.target.status !== "failed") continue
-  // The reason without the account, ids and other particulars, so alike failures group.
-  const reason = `${wronglyFailed(row) ? "WRONGLY " : ""}${
-    (row.target.error ?? "").replace(/@\S+/g, "@…").replace(/'[^']*'|\b[\w:~.-]*\d[\w:~.-]*\b/g, "…").slice(0, 150)
-  }`
-  failures.set(reason, (failures.get(reason) ?? 0) + 1)
-}
-for (const [reason, times] of [...failures].sort((a, b) => b[1] - a[1])) console.log(`  failed ×${times}: ${reason}`)
+for (const line of failureLines(rows, wronglyFailed)) console.log(line)
 const round = (marker: string) => Number(marker.slice(-4))
 for (const network of networks) {
   const failed = rows.filter((row) => row.target.platform === network && row.target.status === "failed").map((row) => round(row.marker))
