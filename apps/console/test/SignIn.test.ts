@@ -200,6 +200,25 @@ describe.skipIf(missing !== undefined)("signing in to the console", () => {
     await visitor.context.close()
   })
 
+  it("asks a person who has an account without a password to sign in by their link first, and offers no password field", async () => {
+    const made = await herald.cli("workspace", "create", "--name", "Linked", "--owner-email", "lin@demo.example", "--json")
+    assert.strictEqual(made.code, 0, made.stderr)
+    // Lin signs in only by the operator's link (no password yet): the link makes their sign-in.
+    const link = await herald.cli("member", "login-link", "--workspace", made.json.id, "--email", "lin@demo.example", "--json")
+    assert.strictEqual(link.code, 0, link.stderr)
+    const invited = await herald.api("POST", "/members/invitations", { email: "lin@demo.example", role: "viewer" })
+    assert.strictEqual(invited.status, 200, JSON.stringify(invited.body))
+
+    const visitor = await browser.open(herald)
+    await visitor.page.goto(invited.body.data.url)
+    await visitor.page.getByRole("heading", { level: 1, name: "Join Demo", exact: true }).waitFor()
+    await visitor.page.getByText("without a password: sign in with the link you were given").waitFor()
+    assert.strictEqual(await visitor.page.getByLabel("Password").count(), 0)
+    assert.strictEqual(await visitor.page.getByRole("button", { name: "Accept invitation" }).count(), 0)
+    await accessible(visitor.page, "invitation-without-password")
+    await visitor.context.close()
+  })
+
   it("folds the navigation behind a menu button on a phone", async () => {
     const phone = await browser.open(herald, { width: 375, height: 740 })
     await phone.page.goto(herald.url("/app/sign-in"))

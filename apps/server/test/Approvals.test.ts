@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { ApiKeys, SignedLinks, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { acceptAs, baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import { events, settled } from "./publishing.ts"
 
 // Approvals over real HTTP: an editor's key submits, an owner's (or the workspace key) approves or sends
@@ -20,7 +20,7 @@ const setup = Effect.gen(function*() {
   const keyFor = (email: string, role: string) =>
     Effect.gen(function*() {
       const invitation = yield* team.invite(workspace.id, { email, role })
-      const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
+      const { member } = yield* acceptAs(invitation)
       return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
     }).pipe(Effect.orDie)
   const editor = yield* keyFor(`ed@${tag}.test`, "editor")

@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
-import { baseUrl, request, serverLayer } from "./harness.ts"
+import { acceptAs, baseUrl, request, serverLayer } from "./harness.ts"
 import { call, connect } from "./mcpClient.ts"
 import { settled, setup } from "./publishing.ts"
 
@@ -321,7 +321,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       const apiKeys = yield* ApiKeys.ApiKeys
       const viewerKey = yield* Effect.orDie(Effect.gen(function*() {
         const invitation = yield* team.invite(workspace.id, { email: `viewer-${Date.now()}@mcp.test`, role: "viewer" })
-        const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
+        const { member } = yield* acceptAs(invitation)
         return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
       }))
       const client = yield* connect(base, viewerKey)

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { ApiKeys, Inbox, Team } from "@herald/core"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
-import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { acceptAs, baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import { call, connect } from "./mcpClient.ts"
 
 // The tools issue 19 adds (docs/mcp.md), driven by the SDK's client against the REST API's answers for the
@@ -52,7 +52,7 @@ const setup = Effect.gen(function*() {
   const team = yield* Team.Team
   const apiKeys = yield* ApiKeys.ApiKeys
   const invitation = yield* Effect.orDie(team.invite(workspace.id, { email: `ed@${tag}.test`, role: "editor" }))
-  const { member } = yield* Effect.orDie(team.accept(invitation.url.split("#").at(-1)!))
+  const { member } = yield* Effect.orDie(acceptAs(invitation))
   const editor = (yield* Effect.orDie(apiKeys.create({ workspaceId: workspace.id, memberId: member.id }))).key
   const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "example", username: `${tag}_ex` }))
   const send = (method: string, path: string, body?: unknown) =>

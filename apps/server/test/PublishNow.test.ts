@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
-import { baseUrl, bearer, request, serverLayer } from "./harness.ts"
+import { acceptAs, baseUrl, bearer, request, serverLayer } from "./harness.ts"
 import * as Mcp from "./mcpClient.ts"
 import { events, settled, setup } from "./publishing.ts"
 
@@ -44,7 +44,7 @@ layer(serverLayer({}, Packages.all.filter((entry) => entry.network === "x")), { 
       const apiKeys = yield* ApiKeys.ApiKeys
       const editorKey = yield* Effect.gen(function*() {
         const invitation = yield* team.invite(workspace.id, { email: `ed@${workspace.id}.test`, role: "editor" })
-        const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
+        const { member } = yield* acceptAs(invitation)
         return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
       }).pipe(Effect.orDie)
       const created = yield* request(`${yield* baseUrl}/api/v1/posts`, {

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeys, Team } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
+import { acceptAs, apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // The queue view and its moves over REST (docs/queue.md, decision 0039): GET /queue, shuffle, move, swap and
 // rebuild, on every backend.
@@ -36,7 +36,7 @@ const setup = Effect.gen(function*() {
   const team = yield* Team.Team
   const apiKeys = yield* ApiKeys.ApiKeys
   const invitation = yield* team.invite(workspace.id, { email: `ed@${workspace.id}.test`, role: "editor" })
-  const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
+  const { member } = yield* acceptAs(invitation)
   const editorKey = (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
   const send = yield* apiWithKey(key.key)
   const queue = (accountIds: ReadonlyArray<string>, content = "queued") =>

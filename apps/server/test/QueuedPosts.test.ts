@@ -3,7 +3,7 @@ import { Clock, Effect, Fiber, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeys, Team } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
+import { acceptAs, apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // Queued posts over REST (docs/queue.md): `queued: true` takes the earliest free slot of every account.
 // Each test sets the server's clock to an instant of its own, so the slots it expects are exact.
@@ -277,7 +277,7 @@ for (const backend of backends()) {
         assert.strictEqual((yield* send("PATCH", "/workspace", { approvalRequired: true })).status, 200)
         const team = yield* Team.Team
         const invitation = yield* team.invite(workspace.id, { email: `ed@${workspace.id}.test`, role: "editor" })
-        const { member } = yield* team.accept(invitation.url.split("#").at(-1)!)
+        const { member } = yield* acceptAs(invitation)
         const apiKeys = yield* ApiKeys.ApiKeys
         const editor = yield* apiWithKey((yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key)
 

@@ -6,7 +6,7 @@ import { backends } from "@herald/db/testing"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import * as Main from "../src/Main.ts"
 import { type Received, smtpServer } from "../../../packages/core/test/smtp.ts"
-import { baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, settings, workspaceWithKey } from "./harness.ts"
+import { acceptAs, baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, settings, workspaceWithKey } from "./harness.ts"
 
 // The console's sign-in over real HTTP (decision 0021): passwords, links, the session cookie and its CSRF rule,
 // the same role rules as keys, and sessions that end when revoked.
@@ -26,7 +26,7 @@ const setup = Effect.gen(function*() {
     Effect.gen(function*() {
       if (role !== "owner") {
         const invitation = yield* team.invite(workspace.id, { email, role })
-        yield* team.accept(invitation.url.split("#").at(-1)!)
+        yield* acceptAs(invitation)
       }
       const person = yield* people.ensure(email)
       yield* people.setPassword(person.id, password)
@@ -139,7 +139,7 @@ for (const backend of backends()) {
         const sessions = yield* Sessions.Sessions
         const team = yield* Team.Team
         const invitation = yield* Effect.orDie(team.invite(workspace.id, { email: `new@${tag}.test`, role: "editor" }))
-        yield* Effect.orDie(team.accept(invitation.url.split("#").at(-1)!))
+        yield* Effect.orDie(acceptAs(invitation))
         const person = yield* Effect.orDie(people.ensure(`new@${tag}.test`))
         const link = yield* Effect.orDie(sessions.issueLink(person.id, workspace.id, "sign_in"))
         assert.match(link.url, /\/app\/link#[A-Za-z0-9_-]{43}$/)
@@ -242,6 +242,7 @@ for (const backend of backends()) {
           email: `fresh@${tag}.test`,
           role: "viewer",
           personExists: false,
+          passwordSet: false,
           expiresAt: fresh.expiresAt
         })
         const missing = yield* send("POST", "/auth/invitation/accept", { body: { token: tokenOf(fresh.url) } })
@@ -269,6 +270,82 @@ for (const backend of backends()) {
         assert.strictEqual(accepted.status, 200, accepted.text)
         assert.strictEqual(accepted.body.data.workspace.id, workspace.id)
         assert.lengthOf(accepted.body.data.workspaces, 2)
+      }))
+
+    // Decision 0057. A manager of one workspace invites an address that has a sign-in elsewhere, is handed the
+    // link, and accepts it: that must never give them that person's sign-in.
+    it.effect("an invitation never sets the password of a person who exists: a person without one must sign in first", () =>
+      Effect.gen(function*() {
+        const { send, tag, workspace } = yield* setup
+        const people = yield* People.People
+        const team = yield* Team.Team
+        const tokenOf = (url: string) => url.split("#").at(-1)!
+        // The victim owns a workspace of their own and signs in by link only (no password), as the first run's
+        // Demo owner and owners made with --owner-email do until they set one.
+        const victim = `victim@${tag}.test`
+        const { workspace: theirs } = yield* workspaceWithKey(`Victim ${tag}`, victim)
+        yield* Effect.orDie(people.ensure(victim))
+        const invited = yield* Effect.orDie(team.invite(workspace.id, { email: victim, role: "viewer" }))
+        const preview = yield* send("POST", "/auth/invitation", { body: { token: tokenOf(invited.url) } })
+        assert.deepInclude(preview.body.data, { personExists: true, passwordSet: false })
+        const taken = yield* send("POST", "/auth/invitation/accept", {
+          body: { token: tokenOf(invited.url), name: "Not the victim", password: "the attacker's password" }
+        })
+        assert.strictEqual(taken.status, 401, taken.text)
+        assert.include(taken.body.error.message, "already has a Herald sign-in")
+        assert.isNull(taken.headers.get("set-cookie"))
+        const attempt = yield* send("POST", "/auth/sign-in", { body: { email: victim, password: "the attacker's password" } })
+        assert.strictEqual(attempt.status, 401)
+        assert.isFalse((yield* Effect.orDie(people.byEmail(victim))).pipe(Option.getOrThrow).hasPassword)
+        // The victim, signed in (by the link they were given), accepts it.
+        const sessions = yield* Sessions.Sessions
+        const link = yield* Effect.orDie(sessions.loginLink(theirs.id, victim))
+        const viaLink = yield* send("POST", "/auth/link", { body: { token: tokenOf(link.url) } })
+        assert.strictEqual(viaLink.status, 200, viaLink.text)
+        const cookie = viaLink.headers.get("set-cookie")!.split(";")[0]!
+        const accepted = yield* send("POST", "/auth/invitation/accept", {
+          body: { token: tokenOf(invited.url) },
+          headers: { cookie, "x-csrf-token": viaLink.body.data.csrfToken }
+        })
+        assert.strictEqual(accepted.status, 200, accepted.text)
+        assert.sameMembers(accepted.body.data.workspaces.map((one: { id: string }) => one.id), [theirs.id, workspace.id])
+      }))
+
+    it.effect("a person made by accepting an invitation reaches only that workspace until a link verifies the address", () =>
+      Effect.gen(function*() {
+        const { send, tag, workspace } = yield* setup
+        const team = yield* Team.Team
+        const sessions = yield* Sessions.Sessions
+        const tokenOf = (url: string) => url.split("#").at(-1)!
+        // Someone holding an invitation link to an address that has no sign-in yet claims it with a password...
+        const address = `later@${tag}.test`
+        const invited = yield* Effect.orDie(team.invite(workspace.id, { email: address, role: "viewer" }))
+        const claimed = yield* send("POST", "/auth/invitation/accept", {
+          body: { token: tokenOf(invited.url), name: "Claimer", password: "the claimer's password" }
+        })
+        assert.strictEqual(claimed.status, 200, claimed.text)
+        // ...then the operator makes a workspace for the real owner of that address.
+        const { workspace: theirs } = yield* workspaceWithKey(`Later ${tag}`, address)
+        const signedIn = yield* send("POST", "/auth/sign-in", { body: { email: address, password: "the claimer's password" } })
+        assert.strictEqual(signedIn.status, 200, signedIn.text)
+        assert.deepStrictEqual(signedIn.body.data.workspaces.map((one: { id: string }) => one.id), [workspace.id])
+        const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!
+        const switched = yield* send("PUT", "/auth/workspace", {
+          body: { workspaceId: theirs.id },
+          headers: { cookie, "x-csrf-token": signedIn.body.data.csrfToken }
+        })
+        assert.oneOf(switched.status, [403, 404], switched.text)
+        // The real owner signs in with the operator's link: the address is verified, the claimer's password and
+        // sessions are gone, and a new password is asked for.
+        const link = yield* Effect.orDie(sessions.loginLink(theirs.id, address))
+        const owner = yield* send("POST", "/auth/link", { body: { token: tokenOf(link.url) } })
+        assert.strictEqual(owner.status, 200, owner.text)
+        assert.isTrue(owner.body.data.mustSetPassword)
+        assert.sameMembers(owner.body.data.workspaces.map((one: { id: string }) => one.id), [workspace.id, theirs.id])
+        const again = yield* send("POST", "/auth/sign-in", { body: { email: address, password: "the claimer's password" } })
+        assert.strictEqual(again.status, 401)
+        const stale = yield* send("GET", "/auth/session", { headers: { cookie } })
+        assert.strictEqual(stale.status, 401)
       }))
 
     it.effect("sign-in is rate limited per client address: 429 with Retry-After", () =>

@@ -4,7 +4,8 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
-import { ApiKeys, type Publisher, type Settings, Workspaces } from "@herald/core"
+import { ApiKeys, People, type Publisher, type Settings, Team, Workspaces } from "@herald/core"
+import type { Workspace } from "@herald/domain"
 import { type Backend, backends } from "@herald/db/testing"
 import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import * as Main from "../src/Main.ts"
@@ -105,3 +106,13 @@ export const apiWithKey = (key: string) =>
       headers: { ...bearer(key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     }))
+
+/**
+ * Accepts an invitation as the person with its address, made by the operator's path (verified) when there is
+ * none: how a test adds a member without going through the console.
+ */
+export const acceptAs = (invitation: Workspace.Invitation) =>
+  Effect.gen(function*() {
+    const person = yield* (yield* People.People).ensure(invitation.email)
+    return yield* (yield* Team.Team).accept(invitation.url.split("#").at(-1)!, person.id)
+  })

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { Effect } from "effect"
 import { People, Team } from "@herald/core"
-import { request, workspaceWithKey } from "./harness.ts"
+import { acceptAs, request, workspaceWithKey } from "./harness.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 
 // An MCP SDK client signing in to Herald's OAuth server as an assistant does, for the tests of /api/mcp with
@@ -53,7 +53,7 @@ export const setup = (base: string) =>
       Effect.gen(function*() {
         if (role !== "owner") {
           const invitation = yield* team.invite(workspace.id, { email, role })
-          yield* team.accept(invitation.url.split("#").at(-1)!)
+          yield* acceptAs(invitation)
         }
         const found = yield* people.ensure(email)
         yield* people.setPassword(found.id, password)

@@ -58,7 +58,14 @@ export class InvitationPreview extends Schema.Class<InvitationPreview>("Invitati
   workspace: described(InvitationWorkspace, "The workspace the invitation is to"),
   email: described(Schema.String, "The invited address"),
   role: described(Workspace.Role, "The role the person will have"),
-  personExists: described(Schema.Boolean, "Whether the address already has a sign-in (then its password is asked)"),
+  personExists: described(
+    Schema.Boolean,
+    "Whether the address already has a sign-in: then accepting takes being that person (signed in, or its password)"
+  ),
+  passwordSet: described(
+    Schema.Boolean,
+    "Whether that sign-in has a password; without one the person signs in by their link (or a reset) first"
+  ),
   expiresAt: described(Schema.String, "When the invitation stops working")
 }) {}
 

@@ -7,7 +7,9 @@ import * as Passwords from "./internal/passwords.ts"
 
 /**
  * People who sign in to the console: one e-mail address across workspaces, matched to each workspace's
- * members by address, case-insensitively. Passwords are scrypt hashes (decision 0021).
+ * members by address, case-insensitively. Passwords are scrypt hashes (decision 0021). A person whose address
+ * is not verified yet (made by accepting an invitation, whose link the inviter sees too) reaches only the
+ * workspaces of the invitations they accepted themselves (decision 0057).
  */
 
 export interface Person {
@@ -15,6 +17,8 @@ export interface Person {
   readonly email: string
   readonly name: string | null
   readonly hasPassword: boolean
+  /** The address was shown to be theirs: a link only it (or the operator) was given was used. */
+  readonly verified: boolean
 }
 
 /** A workspace the person is a member of, with the member's role. */
@@ -63,21 +67,28 @@ interface PersonRow {
   readonly email: string
   readonly name: string | null
   readonly passwordHash: string | null
+  readonly emailVerifiedAt: Date | null
 }
 
 const toPerson = (row: PersonRow): Person => ({
   id: DomainIds.PersonId.make(row.id),
   email: row.email,
   name: row.name,
-  hasPassword: row.passwordHash !== null
+  hasPassword: row.passwordHash !== null,
+  verified: row.emailVerifiedAt !== null
 })
 
 export class People extends Context.Service<People, {
   byEmail(email: string): Effect.Effect<Option.Option<Person>, SqlError.SqlError>
   get(personId: string): Effect.Effect<Person, SqlError.SqlError>
-  /** The person with this address, made when there is none yet. */
+  /** The person with this address, made (verified: the operator's paths) when there is none yet. */
   ensure(email: string): Effect.Effect<Person, SqlError.SqlError>
+  /** A new person with this address (unverified); none when the address has one already. */
+  create(email: string): Effect.Effect<Option.Option<Person>, SqlError.SqlError>
+  /** The workspaces the person reaches: every one of the address once it is verified (decision 0057). */
   memberships(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
+  /** Every workspace with a member of the person's address, verified or not: where a link mailed to it may lead. */
+  membershipsOfAddress(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
   /** Counts an attempt against the client address (and, for sign-in, the e-mail), refusing past the limits. */
   limit(address: string, email: string): Effect.Effect<void, TooManyAttempts | SqlError.SqlError>
   /** Checks a password; unknown e-mail and wrong password fail alike and take as long. */
@@ -90,7 +101,7 @@ export class People extends Context.Service<People, {
     People,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql.literal("id, email, name, password_hash")
+      const columns = sql.literal("id, email, name, password_hash, email_verified_at")
 
       const row = (email: string) =>
         Effect.map(sql<PersonRow>`SELECT ${columns} FROM people WHERE lower(email) = ${email.trim().toLowerCase()}`, (rows) =>
@@ -102,20 +113,28 @@ export class People extends Context.Service<People, {
         Effect.flatMap(sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`, (rows) =>
           rows[0] === undefined ? Effect.die(`person ${personId} vanished`) : Effect.succeed(toPerson(rows[0])))
 
+      // The operator's paths (the first run, sign-in links, members added by the command line) make people
+      // whose address the operator vouches for; only an invitation's acceptance makes an unverified one.
       const ensure = Effect.fn("People.ensure")(function*(email: string) {
         const address = email.trim().toLowerCase()
         const id = yield* Ids.make(DomainIds.prefixes.person)
-        yield* sql`INSERT INTO people (id, email) VALUES (${id}, ${address}) ON CONFLICT DO NOTHING`
+        yield* sql`INSERT INTO people (id, email, email_verified_at) VALUES (${id}, ${address}, now()) ON CONFLICT DO NOTHING`
         const found = yield* byEmail(address)
-        return Option.getOrElse(found, () => ({ id: DomainIds.PersonId.make(id), email: address, name: null, hasPassword: false }))
+        return Option.getOrElse(
+          found,
+          () => ({ id: DomainIds.PersonId.make(id), email: address, name: null, hasPassword: false, verified: true })
+        )
       })
 
-      const memberships = (personId: string) =>
+      const membershipsOf = (personId: string, reachable: boolean) =>
         Effect.map(
           sql<{ readonly id: string; readonly name: string; readonly role: Workspace.Role; readonly memberId: string }>`
             SELECT w.id, w.name, m.role, m.id AS member_id
             FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
-            WHERE p.id = ${personId} ORDER BY w.name, w.id`,
+            WHERE p.id = ${personId}
+              AND (${!reachable} OR p.email_verified_at IS NOT NULL OR EXISTS (
+                SELECT 1 FROM invitations i WHERE i.member_id = m.id AND i.accepted_by = p.id))
+            ORDER BY w.name, w.id`,
           (rows) =>
             rows.map((membership) => ({
               id: DomainIds.WorkspaceId.make(membership.id),
@@ -124,6 +143,15 @@ export class People extends Context.Service<People, {
               memberId: DomainIds.MemberId.make(membership.memberId)
             }))
         )
+      const create = Effect.fn("People.create")(function*(email: string) {
+        const id = yield* Ids.make(DomainIds.prefixes.person)
+        const rows = yield* sql<PersonRow>`
+          INSERT INTO people (id, email) VALUES (${id}, ${email.trim().toLowerCase()}) ON CONFLICT DO NOTHING RETURNING ${columns}`
+        return Option.map(Option.fromNullishOr(rows[0]), toPerson)
+      })
+
+      const memberships = (personId: string) => membershipsOf(personId, true)
+      const membershipsOfAddress = (personId: string) => membershipsOf(personId, false)
 
       const limit = Effect.fn("People.limit")(function*(address: string, email: string) {
         const now = yield* Clock.currentTimeMillis
@@ -169,7 +197,19 @@ export class People extends Context.Service<People, {
         yield* sql`UPDATE people SET name = ${trimmed} WHERE id = ${personId}`
       })
 
-      return People.of({ byEmail, get, ensure, memberships, limit, signIn, checkPassword, setPassword, rename })
+      return People.of({
+        byEmail,
+        get,
+        ensure,
+        create,
+        memberships,
+        membershipsOfAddress,
+        limit,
+        signIn,
+        checkPassword,
+        setPassword,
+        rename
+      })
     })
   )
 }

@@ -133,9 +133,13 @@ export class Sessions extends Context.Service<Sessions, {
     { readonly url: string; readonly expiresAt: string },
     NotAMember | SqlError.SqlError
   >
-  /** Uses a one-time link up. */
+  /**
+   * Uses a one-time link up. A link reaches only its address (mailed) or the operator (printed), so the
+   * person's address is verified by it; a password set before that, by whoever held an invitation link, is
+   * dropped with every session of the person (`passwordDropped`: the new session must set one).
+   */
   consumeLink(token: string): Effect.Effect<
-    { readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose },
+    { readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose; readonly passwordDropped: boolean },
     LinkRefused | SqlError.SqlError
   >
 }>()("@herald/core/Sessions") {
@@ -274,14 +278,26 @@ export class Sessions extends Context.Service<Sessions, {
       })
 
       const consumeLink = Effect.fn("Sessions.consumeLink")(function*(token: string) {
-        const now = yield* Clock.currentTimeMillis
-        // One statement marks the link used, so two requests with one link cannot both succeed.
-        const [row] = yield* sql<{ readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose }>`
-          UPDATE login_links SET used_at = ${new Date(now)}
-          WHERE token_hash = ${Tokens.digest(token)} AND used_at IS NULL AND expires_at > ${new Date(now)}
-          RETURNING person_id, workspace_id, purpose`
-        if (row === undefined) return yield* new LinkRefused()
-        return row
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          // One statement marks the link used, so two requests with one link cannot both succeed.
+          const [row] = yield* sql<{ readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose }>`
+            UPDATE login_links SET used_at = ${now}
+            WHERE token_hash = ${Tokens.digest(token)} AND used_at IS NULL AND expires_at > ${now}
+            RETURNING person_id, workspace_id, purpose`
+          if (row === undefined) return yield* new LinkRefused()
+          const [verified] = yield* sql<{ readonly hadPassword: boolean }>`
+            UPDATE people p SET email_verified_at = ${now}, password_hash = NULL, password_changed_at = ${now}
+            FROM (SELECT id, password_hash IS NOT NULL AS had_password FROM people
+                  WHERE id = ${row.personId} AND email_verified_at IS NULL FOR UPDATE) before
+            WHERE p.id = before.id
+            RETURNING before.had_password`
+          const passwordDropped = verified?.hadPassword === true
+          if (passwordDropped) {
+            yield* sql`UPDATE sessions SET revoked_at = ${now} WHERE person_id = ${row.personId} AND revoked_at IS NULL`
+          }
+          return { ...row, passwordDropped }
+        }))
       })
 
       return Sessions.of({

@@ -81,8 +81,11 @@ export class Team extends Context.Service<Team, {
     { readonly workspace: Workspace.Workspace; readonly email: string; readonly role: Workspace.Role; readonly expiresAt: string },
     InvitationRefused | SqlError.SqlError
   >
-  /** Opens an invitation link: the person becomes a member (`member.joined`). */
-  accept(token: string): Effect.Effect<
+  /**
+   * Opens an invitation link for the person with its address (`personId`), who becomes a member
+   * (`member.joined`) and reaches the workspace even before their address is verified.
+   */
+  accept(token: string, personId: string): Effect.Effect<
     { readonly member: Workspace.Member; readonly workspace: Workspace.Workspace },
     InvitationRefused | SqlError.SqlError
   >
@@ -202,7 +205,7 @@ export class Team extends Context.Service<Team, {
         return { workspace: toWorkspace(workspace!), email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }
       })
 
-      const accept = Effect.fn("Team.accept")(function*(token: string) {
+      const accept = Effect.fn("Team.accept")(function*(token: string, personId: string) {
         const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) =>
           new InvitationRefused({ message: refused.message }))
         const memberId = yield* Ids.make(DomainIds.prefixes.member)
@@ -221,7 +224,7 @@ export class Team extends Context.Service<Team, {
           const [member] = yield* sql<MemberRow>`
             INSERT INTO members (id, workspace_id, email, role) VALUES (${memberId}, ${row.workspaceId}, ${row.email}, ${row.role})
             RETURNING ${sql.literal(memberColumns)}`
-          yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId} WHERE id = ${row.id}`
+          yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId}, accepted_by = ${personId} WHERE id = ${row.id}`
           yield* Events.record(sql, row.workspaceId, "member.joined", { memberId, email: row.email, role: row.role })
           const [workspace] = yield* sql<WorkspaceRow>`
             SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${row.workspaceId}`

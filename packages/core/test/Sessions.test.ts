@@ -98,7 +98,7 @@ for (const backend of backends()) {
         const firstRun = yield* hours("first_run")
         const reset = yield* hours("reset")
         const once = yield* Effect.orDie(sessions.consumeLink(tokenOf(signIn.url)))
-        assert.deepStrictEqual(once, { personId: owner.id, workspaceId: workspace.id, purpose: "sign_in" })
+        assert.deepStrictEqual(once, { personId: owner.id, workspaceId: workspace.id, purpose: "sign_in", passwordDropped: false })
         assert.strictEqual((yield* Effect.flip(sessions.consumeLink(tokenOf(signIn.url))))._tag, "LinkRefused")
         yield* TestClock.adjust(61 * 60_000)
         assert.strictEqual((yield* Effect.flip(sessions.consumeLink(tokenOf(reset.url))))._tag, "LinkRefused")

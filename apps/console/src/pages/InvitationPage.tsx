@@ -84,6 +84,15 @@ const Accept = ({ token, invitation, signedIn }: {
     }
   })
   const form = apiForm(accept)
+  // An account without a password is only theirs to use through its link: accepting takes signing in first.
+  if (invitation.personExists && !signedIn && !invitation.passwordSet) {
+    return (
+      <p>
+        You already have a Herald account with this address, without a password: sign in with the link you were
+        given (or <Link to="/sign-in">reset your password</Link>), then open this invitation again.
+      </p>
+    )
+  }
   return (
     <form onSubmit={form.onSubmit} className="stack" noValidate>
       <ErrorMessage error={accept.error} />

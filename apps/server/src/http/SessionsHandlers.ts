@@ -83,7 +83,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             personId: link.personId,
             workspaceId: link.workspaceId,
             via: "link",
-            mustSetPassword: link.purpose === "reset"
+            mustSetPassword: link.purpose === "reset" || link.passwordDropped
           })
         }).pipe(
           Effect.catchTag(["LinkRefused", "NotAMember"], () =>
@@ -97,7 +97,8 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           yield* people.limit(yield* clientAddress, payload.email)
           const person = yield* people.byEmail(payload.email)
           if (Option.isSome(person)) {
-            const workspaces = yield* people.memberships(person.value.id)
+            // Mailed to the address, so it may lead to any of its workspaces: using it verifies the address.
+            const workspaces = yield* people.membershipsOfAddress(person.value.id)
             if (workspaces[0] !== undefined) {
               const link = yield* sessions.issueLink(person.value.id, workspaces[0].id, "reset")
               yield* notifier.send({
@@ -126,7 +127,8 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               workspace: new SessionsApi.InvitationWorkspace({ id: invitation.workspace.id, name: invitation.workspace.name }),
               email: invitation.email,
               role: invitation.role,
-              personExists: Option.isSome(person) && person.value.hasPassword,
+              personExists: Option.isSome(person),
+              passwordSet: Option.isSome(person) && person.value.hasPassword,
               expiresAt: invitation.expiresAt
             })
           }
@@ -138,10 +140,17 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.gen(function*() {
           yield* SessionAuth.sameOrigin(publicUrl)
           const invitation = yield* team.preview(payload.token)
-          const existing = Option.filter(yield* people.byEmail(invitation.email), (person) => person.hasPassword)
+          // A person who exists is never given credentials here: accepting for them takes being them.
+          const existing = yield* people.byEmail(invitation.email)
           if (Option.isSome(existing)) {
             const signedIn = yield* SessionAuth.optionalSession(sessions)
             const asThem = Option.isSome(signedIn) && signedIn.value.personId === existing.value.id
+            if (!asThem && !existing.value.hasPassword) {
+              return yield* new ApiError.Unauthorized({
+                message: `${invitation.email} already has a Herald sign-in: sign in as that person (with the sign-in link ` +
+                  `they were given, or by resetting the password from the sign-in page) and open this invitation again`
+              })
+            }
             if (!asThem) {
               yield* people.limit(yield* clientAddress, invitation.email)
               const matches = payload.password !== undefined && (yield* people.checkPassword(existing.value.id, payload.password))
@@ -160,13 +169,20 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               return yield* new ApiError.Invalid({ message: problems.map((problem) => problem.message).join("; "), details: problems })
             }
           }
-          const person = yield* people.ensure(invitation.email)
-          if (Option.isNone(existing)) {
-            yield* people.setPassword(person.id, payload.password!)
-            yield* people.rename(person.id, payload.name!)
+          let person = existing
+          if (Option.isNone(person)) {
+            // Made here or not at all: a person another request made meanwhile is never given these credentials.
+            person = yield* people.create(invitation.email)
+            if (Option.isNone(person)) {
+              return yield* new ApiError.Unauthorized({
+                message: `${invitation.email} already has a Herald sign-in: sign in as that person and open this invitation again`
+              })
+            }
+            yield* people.setPassword(person.value.id, payload.password!)
+            yield* people.rename(person.value.id, payload.name!)
           }
-          const accepted = yield* team.accept(payload.token)
-          return yield* begin({ personId: person.id, workspaceId: accepted.workspace.id, via: "password", mustSetPassword: false })
+          const accepted = yield* team.accept(payload.token, person.value.id)
+          return yield* begin({ personId: person.value.id, workspaceId: accepted.workspace.id, via: "password", mustSetPassword: false })
         }).pipe(
           Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
           Effect.catchTag("PersonInvalid", invalid),

@@ -1277,8 +1277,10 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "viewer";
-            /** @description Whether the address already has a sign-in (then its password is asked) */
+            /** @description Whether the address already has a sign-in: then accepting takes being that person (signed in, or its password) */
             personExists: boolean;
+            /** @description Whether that sign-in has a password; without one the person signs in by their link (or a reset) first */
+            passwordSet: boolean;
             /** @description When the invitation stops working */
             expiresAt: string;
         };
