@@ -70,6 +70,18 @@ layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)
         assert.deepStrictEqual(graphemes.body.data.networks[0].text, { used: 48, max: 300, counter: "graphemes" })
       }))
 
+    it.effect("a text made to slow X's link finder is over X's limit, counted a run at a time while the server stays free", () =>
+      Effect.gen(function*() {
+        const { accounts, send } = yield* setup(["x"])
+        // 32 KB of `a.a.a.…` kept the server busy 47 s (issue 28); its runs past 1,024 characters are not searched.
+        const content = `http://${"a.".repeat(16 * 1024)}`
+        const answer = yield* send("POST", "/posts/validate", { content, accountIds: [accounts.x], draft: true })
+        assert.strictEqual(answer.status, 200, answer.text.slice(0, 500))
+        assert.isFalse(answer.body.data.valid)
+        assert.isAbove(answer.body.data.networks[0].text.used, 280)
+        assert.deepStrictEqual(answer.body.data.problems.map((problem: { field: string }) => problem.field), ["content"])
+      }))
+
     it.effect("every kind of problem is what create answers for the same body, in its order", () =>
       Effect.gen(function*() {
         const { accounts, send, uploadVideo } = yield* setup(["x", "bluesky", "tiktok"])

@@ -138,6 +138,12 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         const member = yield* send("POST", "/members/invitations", { email: "owner@acme.test", role: "viewer" })
         assert.strictEqual(member.status, 409)
         assert.strictEqual(member.body.error.code, "conflict")
+        // An address of dots made the old pattern backtrack for seconds (issue 28): refused by its length, and
+        // the refusal does not echo it back.
+        const dots = yield* send("POST", "/members/invitations", { email: `a@${"a.".repeat(16 * 1024)}`, role: "viewer" })
+        assert.strictEqual(dots.status, 400)
+        assert.include(dots.body.error.message, "is longer than 254 characters")
+        assert.isBelow(dots.text.length, 1_000)
       }))
 
     it.effect("changes roles and removes members, and always keeps an owner", () =>

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import twitter from "twitter-text"
 import { count, links } from "../src/TextCounter.ts"
 
 describe("TextCounter.count", () => {
@@ -88,5 +89,35 @@ describe("TextCounter.links", () => {
 
   it("finds no links in plain text", () => {
     assert.deepStrictEqual(links("no links here, just words."), [])
+  })
+})
+
+describe("TextCounter on texts made to be slow", () => {
+  // twitter-text's link finder slows down more than linearly on a long run like `a.a.a.…` (issue 28: 32 KB kept
+  // the server busy 47 s). Counting goes a run at a time, and a run past `longestRun` is never handed to it.
+  const slow = (length: number) => `http://${"a.".repeat(length / 2)}`
+
+  it("takes a run past 1,024 characters for more than any limit of the counters that weigh links, without looking for links in it", () => {
+    for (const text of [slow(32 * 1024), `hello ${slow(400 * 1024)} world`]) {
+      assert.isAbove(count(text, "x-weighted"), 280 * 6)
+      assert.isAbove(count(text, "mastodon"), 500 * 3)
+      assert.deepStrictEqual(links(text), [])
+    }
+  })
+
+  it("counts texts of ordinary runs exactly as counting the whole text at once would", () => {
+    const words = ["hello", "東京", "😀", "👨‍👩‍👧‍👦", "https://example.com/a?b=c", "example.org", "cafe\u0301", "@user@example.social", "#tag", "a.b"]
+    const spaces = [" ", "\n", "  ", "\t", " \n "]
+    let seed = 7
+    const pick = <A>(list: ReadonlyArray<A>) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return list[seed % list.length]!
+    }
+    for (let round = 0; round < 200; round++) {
+      let text = ""
+      for (let word = 0; word < 12; word++) text += pick(spaces) + pick(words) + (seed % 3 === 0 ? pick(words) : "")
+      assert.strictEqual(count(text, "x-weighted"), twitter.parseTweet(text).weightedLength, JSON.stringify(text))
+      assert.deepStrictEqual(links(text), Array.from(new Set(twitter.extractUrls(text))), JSON.stringify(text))
+    }
   })
 })

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Ids as DomainIds, Post, PostStatus } from "@herald/domain"
+import { EmailAddress, Ids as DomainIds, Post, PostStatus } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import { iso } from "./internal/rows.ts"
 import { PostConflict, type PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
@@ -88,9 +88,8 @@ export class Reviews extends Context.Service<Reviews, {
         const email = input.email === undefined || input.email === null ? null : input.email.trim().toLowerCase()
         const problems: Array<{ field: string; message: string }> = []
         if (name.length === 0 || name.length > 200) problems.push({ field: "name", message: "name must be 1 to 200 characters" })
-        if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-          problems.push({ field: "email", message: `email "${input.email}" is not an e-mail address` })
-        }
+        const wrong = email === null ? undefined : EmailAddress.problem(email)
+        if (wrong !== undefined) problems.push({ field: "email", message: `email ${EmailAddress.quoted(input.email!)} ${wrong}` })
         if (problems.length > 0) return yield* new ReviewInvalid({ problems })
         const [row] = yield* sql<ProfileRow>`
           INSERT INTO review_profiles (id, workspace_id, name, email)

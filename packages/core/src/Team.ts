@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Ids as DomainIds, Workspace } from "@herald/domain"
+import { EmailAddress, Ids as DomainIds, Workspace } from "@herald/domain"
 import { ApiKeys } from "./ApiKeys.ts"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
@@ -49,7 +49,6 @@ export class InvitationRefused extends Schema.TaggedError<InvitationRefused>()("
 export const invitationLifetime = Duration.days(7)
 
 const purpose = "invitation"
-const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 interface InvitationRow {
   readonly id: string
@@ -137,7 +136,8 @@ export class Team extends Context.Service<Team, {
       const invite = Effect.fn("Team.invite")(function*(workspaceId: string, input: { readonly email: string; readonly role: string }) {
         const problems: Array<{ field: string; message: string }> = []
         const address = input.email.trim().toLowerCase()
-        if (!email.test(address) || address.length > 254) problems.push({ field: "email", message: `email "${input.email}" is not an e-mail address` })
+        const wrong = EmailAddress.problem(address)
+        if (wrong !== undefined) problems.push({ field: "email", message: `email ${EmailAddress.quoted(input.email)} ${wrong}` })
         const role = roleOf(input.role, problems)
         if (problems.length > 0 || role === undefined) return yield* new TeamInvalid({ problems })
         const now = yield* Clock.currentTimeMillis
