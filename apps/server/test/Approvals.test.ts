@@ -24,6 +24,7 @@ const setup = Effect.gen(function*() {
       return (yield* apiKeys.create({ workspaceId: workspace.id, memberId: member.id })).key
     }).pipe(Effect.orDie)
   const editor = yield* keyFor(`ed@${tag}.test`, "editor")
+  const admin = yield* keyFor(`ad@${tag}.test`, "admin")
   const viewer = yield* keyFor(`vi@${tag}.test`, "viewer")
   const account = yield* Effect.orDie(SandboxConnect.connect({ workspaceId: workspace.id, platform: "x", username: `${tag}_x` }))
   const as = (apiKey: string) => (method: string, path: string, body?: unknown) =>
@@ -34,7 +35,7 @@ const setup = Effect.gen(function*() {
     })
   const owner = as(key.key)
   const get = (id: string) => Effect.map(owner("GET", `/posts/${id}`), (answer) => answer.body.data)
-  return { account, workspace, owner, editor: as(editor), viewer: as(viewer), get }
+  return { account, workspace, owner, editor: as(editor), admin: as(admin), viewer: as(viewer), get }
 })
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
@@ -125,7 +126,9 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.match(profile.id, /^rvp_/)
       assert.strictEqual(profile.email, "client@co.test")
       assert.deepStrictEqual((yield* owner("GET", "/review-profiles")).body.data, [profile])
-      const made = yield* editor("POST", `/posts/${id}/review-links`, { profileId: profile.id })
+      // Only those who may approve hand out links to approve (issue 28): not the editor whose post it is.
+      assert.strictEqual((yield* editor("POST", `/posts/${id}/review-links`, { profileId: profile.id })).status, 403)
+      const made = yield* owner("POST", `/posts/${id}/review-links`, { profileId: profile.id })
       assert.strictEqual(made.status, 200, made.text)
       const link = made.body.data
       assert.deepInclude(link, { postId: id, profileId: profile.id })
@@ -156,6 +159,34 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
         body: "action=approve"
       })
       assert.strictEqual(twice.status, 400)
+    }))
+
+  it.effect("an editor cannot approve their own post through a review link: no profile, no link; a link stops once its maker may not approve", () =>
+    Effect.gen(function*() {
+      const { account, admin, editor, get, owner } = yield* setup
+      yield* owner("PATCH", "/workspace", { approvalRequired: true })
+      const id = (yield* editor("POST", "/posts", { content: "Mine", accountIds: [account.id], scheduledAt: inSeconds(3600) })).body.data.id
+      assert.strictEqual((yield* get(id)).status, "awaiting_approval")
+      // What the attack did: a profile of the editor's own, a link for it, and an approval on the public page.
+      const ownProfile = yield* editor("POST", "/review-profiles", { name: "Me, really" })
+      assert.strictEqual(ownProfile.status, 403, ownProfile.text)
+      assert.include(ownProfile.body.error.message, "owners, admins and workspace keys")
+      const profile = (yield* owner("POST", "/review-profiles", { name: "Client" })).body.data
+      assert.strictEqual((yield* editor("POST", `/posts/${id}/review-links`, { profileId: profile.id })).status, 403)
+      assert.strictEqual((yield* editor("DELETE", `/review-profiles/${profile.id}`)).status, 403)
+      // An admin's link approves while they are one; made an editor, their link no longer does.
+      const link = (yield* admin("POST", `/posts/${id}/review-links`, { profileId: profile.id })).body.data.url as string
+      const members = (yield* owner("GET", "/members")).body.data as Array<{ id: string; email: string }>
+      const adminMember = members.find((member) => member.email.startsWith("ad@"))!
+      assert.strictEqual((yield* owner("PATCH", `/members/${adminMember.id}`, { role: "editor" })).status, 200)
+      const decided = yield* request(link.replace("localhost", "127.0.0.1"), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "action=approve"
+      })
+      assert.strictEqual(decided.status, 400, decided.text)
+      assert.include(decided.text, "may no longer approve posts")
+      assert.strictEqual((yield* get(id)).status, "awaiting_approval")
     }))
 
   it.effect("a reviewer sends a post back only with a note; expired and tampered links are refused", () =>

@@ -21,22 +21,26 @@ export class ReviewsApi extends HttpApiGroup.make("reviews").add(
   HttpApiEndpoint.post("createProfile", "/review-profiles", {
     payload: CreateProfile,
     success: Data(Post.ReviewProfile),
-    error: InvalidResponse
-  }).annotate(OpenApi.Summary, "Add a review profile: someone outside the workspace who reviews posts"),
+    error: [InvalidResponse, ForbiddenResponse]
+  }).annotate(OpenApi.Summary, "Add a review profile: someone outside the workspace who reviews posts (owners, admins, workspace keys)"),
   HttpApiEndpoint.get("profiles", "/review-profiles", {
     success: Data(Schema.Array(Post.ReviewProfile))
   }).annotate(OpenApi.Summary, "The workspace's review profiles"),
   HttpApiEndpoint.delete("deleteProfile", "/review-profiles/:id", {
     params: { id: Schema.String },
     success: Data(Deleted),
-    error: NotFoundResponse
-  }).annotate(OpenApi.Summary, "Delete a review profile: its review links stop working"),
+    error: [NotFoundResponse, ForbiddenResponse]
+  }).annotate(OpenApi.Summary, "Delete a review profile: its review links stop working (owners, admins, workspace keys)"),
   HttpApiEndpoint.post("createLink", "/posts/:id/review-links", {
     params: { id: Schema.String },
     payload: CreateLink,
     success: Data(Post.ReviewLink),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
-  }).annotate(OpenApi.Summary, "A signed, expiring link showing a post awaiting approval to one review profile")
+  }).annotate(
+    OpenApi.Summary,
+    "A signed, expiring link showing a post awaiting approval to one review profile (owners, admins, workspace keys; " +
+      "it approves only while its maker may)"
+  )
 ).annotateMerge(OpenApi.annotations({
   title: "Reviews",
   description: "Review profiles and signed review links, for people outside the workspace to approve a post without a key."

@@ -3,13 +3,16 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Post, PostStatus } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import { iso } from "./internal/rows.ts"
-import { PostConflict, type PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
+import { type Actor, mayReview } from "./internal/postErrors.ts"
+import { PostConflict, PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
 
 /**
  * Client review: review profiles (people outside the workspace) and signed, expiring review links that show
  * one post to one profile, who may approve it or ask for changes. The events then carry the `profileId`.
+ * Only those who may approve make profiles and links, and a link approves only while its maker still may: a
+ * link never does more than who made it (issue 28).
  */
 
 export class ReviewInvalid extends Schema.TaggedError<ReviewInvalid>()("ReviewInvalid", {
@@ -53,18 +56,21 @@ export interface Opened {
 }
 
 export class Reviews extends Context.Service<Reviews, {
-  createProfile(workspaceId: string, input: { readonly name: string; readonly email?: string | null | undefined }): Effect.Effect<
+  createProfile(workspaceId: string, input: { readonly name: string; readonly email?: string | null | undefined }, actor: Actor): Effect.Effect<
     Post.ReviewProfile,
-    ReviewInvalid | SqlError.SqlError
+    ReviewInvalid | PostForbidden | SqlError.SqlError
   >
   profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>, SqlError.SqlError>
   /** Deletes a profile and with it its review links, which then stop working. */
-  deleteProfile(workspaceId: string, profileId: string): Effect.Effect<void, ReviewProfileNotFound | SqlError.SqlError>
+  deleteProfile(workspaceId: string, profileId: string, actor: Actor): Effect.Effect<
+    void,
+    ReviewProfileNotFound | PostForbidden | SqlError.SqlError
+  >
   /** A link for one post awaiting approval and one profile. */
   createLink(workspaceId: string, postId: string, input: {
     readonly profileId: string
     readonly expiresInHours?: number | undefined
-  }): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | SqlError.SqlError>
+  }, actor: Actor): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | PostForbidden | SqlError.SqlError>
   open(token: string): Effect.Effect<Opened, ReviewRefused | SqlError.SqlError>
   /** The reviewer's answer: approve (optional note) or request changes (note required). */
   decide(token: string, decision: { readonly action: "approve" | "request-changes"; readonly note?: string | undefined }): Effect.Effect<
@@ -80,10 +86,21 @@ export class Reviews extends Context.Service<Reviews, {
       const posts = yield* Posts
       const publicUrl = yield* PublicUrl
 
+      /** Profiles and links are for those who may approve (owners, admins, workspace keys). */
+      const reviewer = (actor: Actor, what: string) =>
+        mayReview({ ...actor, profileId: undefined }) && actor.assistant === undefined
+          ? Effect.void
+          : Effect.fail(new PostForbidden({
+            message: `${what} are for those who may approve posts (owners, admins and workspace keys); ` +
+              `the request acts for ${actor.assistant === undefined ? `a member whose role is ${actor.role}` : "an assistant"}`
+          }))
+
       const createProfile = Effect.fn("Reviews.createProfile")(function*(
         workspaceId: string,
-        input: { readonly name: string; readonly email?: string | null | undefined }
+        input: { readonly name: string; readonly email?: string | null | undefined },
+        actor: Actor
       ) {
+        yield* reviewer(actor, "Review profiles")
         const name = input.name.trim()
         const email = input.email === undefined || input.email === null ? null : input.email.trim().toLowerCase()
         const problems: Array<{ field: string; message: string }> = []
@@ -105,7 +122,8 @@ export class Reviews extends Context.Service<Reviews, {
           (rows) => rows.map(toProfile)
         )
 
-      const deleteProfile = Effect.fn("Reviews.deleteProfile")(function*(workspaceId: string, profileId: string) {
+      const deleteProfile = Effect.fn("Reviews.deleteProfile")(function*(workspaceId: string, profileId: string, actor: Actor) {
+        yield* reviewer(actor, "Review profiles")
         const rows = yield* sql`
           DELETE FROM review_profiles WHERE id = ${profileId} AND workspace_id = ${workspaceId} RETURNING id`
         if (rows.length === 0) return yield* new ReviewProfileNotFound({ profileId })
@@ -114,7 +132,8 @@ export class Reviews extends Context.Service<Reviews, {
       const createLink = Effect.fn("Reviews.createLink")(function*(workspaceId: string, postId: string, input: {
         readonly profileId: string
         readonly expiresInHours?: number | undefined
-      }) {
+      }, actor: Actor) {
+        yield* reviewer(actor, "Review links")
         const hours = input.expiresInHours
         if (hours !== undefined && !(Number.isInteger(hours) && hours >= 1 && hours <= 720)) {
           return yield* new ReviewInvalid({ problems: [{ field: "expiresInHours", message: "expiresInHours must be a whole number from 1 to 720" }] })
@@ -136,8 +155,8 @@ export class Reviews extends Context.Service<Reviews, {
         const expiresAt = new Date(now + (hours === undefined ? Duration.toMillis(defaultLifetime) : hours * 3_600_000))
         const id = yield* Ids.make(DomainIds.prefixes.reviewLink)
         yield* sql`
-          INSERT INTO review_links (id, workspace_id, post_id, profile_id, expires_at)
-          VALUES (${id}, ${workspaceId}, ${postId}, ${profile.id}, ${expiresAt})`
+          INSERT INTO review_links (id, workspace_id, post_id, profile_id, expires_at, created_by_member)
+          VALUES (${id}, ${workspaceId}, ${postId}, ${profile.id}, ${expiresAt}, ${actor.memberId})`
         return new Post.ReviewLink({
           url: `${publicUrl}/review/${links.sign(purpose, id, expiresAt)}`,
           postId,
@@ -148,10 +167,19 @@ export class Reviews extends Context.Service<Reviews, {
 
       const resolve = Effect.fnUntraced(function*(token: string) {
         const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) => new ReviewRefused({ message: refused.message }))
-        const [row] = yield* sql<{ readonly workspaceId: string; readonly postId: string } & ProfileRow>`
-          SELECT l.workspace_id, l.post_id, p.id, p.name, p.email, p.created_at
-          FROM review_links l JOIN review_profiles p ON p.id = l.profile_id WHERE l.id = ${link.id}`
+        const [row] = yield* sql<
+          { readonly workspaceId: string; readonly postId: string; readonly createdByMember: string | null; readonly makerRole: string | null }
+            & ProfileRow
+        >`
+          SELECT l.workspace_id, l.post_id, l.created_by_member, m.role AS maker_role, p.id, p.name, p.email, p.created_at
+          FROM review_links l JOIN review_profiles p ON p.id = l.profile_id
+          LEFT JOIN members m ON m.id = l.created_by_member AND m.workspace_id = l.workspace_id
+          WHERE l.id = ${link.id}`
         if (row === undefined) return yield* new ReviewRefused({ message: "This review link no longer exists (its post or profile was deleted)" })
+        // Made by a member: it works only while that member may still approve (a workspace key's has none).
+        if (row.createdByMember !== null && row.makerRole !== "owner" && row.makerRole !== "admin") {
+          return yield* new ReviewRefused({ message: "Whoever made this review link may no longer approve posts: ask for a new link" })
+        }
         return { row, expiresAt: link.expiresAt }
       })
 

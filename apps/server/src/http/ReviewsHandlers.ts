@@ -7,6 +7,11 @@ import { domainError } from "./ErrorRendering.ts"
 import { escape, page } from "../internal/page.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
+/** Who asks, as the review rules see them: the member and role (null for a workspace key). */
+const asking = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => ({
+  workspaceId: principal.workspaceId,
+  actor: { memberId: principal.memberId, role: principal.role }
+}))
 
 export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
@@ -15,23 +20,26 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
     const reviews = yield* Reviews.Reviews
     return handlers
       .handle("createProfile", ({ payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => reviews.createProfile(workspaceId, payload)).pipe(
+        Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createProfile(workspaceId, payload, actor)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("ReviewInvalid", domainError),
+          Effect.catchTag("PostForbidden", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("profiles", () =>
         Effect.flatMap(workspace, (workspaceId) => reviews.profiles(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
       .handle("deleteProfile", ({ params }) =>
-        Effect.flatMap(workspace, (workspaceId) => reviews.deleteProfile(workspaceId, params.id)).pipe(
+        Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.deleteProfile(workspaceId, params.id, actor)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
           Effect.catchTag("ReviewProfileNotFound", domainError),
+          Effect.catchTag("PostForbidden", domainError),
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("createLink", ({ params, payload }) =>
-        Effect.flatMap(workspace, (workspaceId) => reviews.createLink(workspaceId, params.id, payload)).pipe(
+        Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createLink(workspaceId, params.id, payload, actor)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("ReviewInvalid", domainError),
+          Effect.catchTag("PostForbidden", domainError),
           Effect.catchTag("PostNotFound", domainError),
           Effect.catchTag("PostConflict", domainError),
           Effect.catchTag("SqlError", Effect.die)

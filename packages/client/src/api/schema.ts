@@ -626,7 +626,7 @@ export interface paths {
         /** The workspace's review profiles */
         get: operations["reviews.profiles"];
         put?: never;
-        /** Add a review profile: someone outside the workspace who reviews posts */
+        /** Add a review profile: someone outside the workspace who reviews posts (owners, admins, workspace keys) */
         post: operations["reviews.createProfile"];
         delete?: never;
         options?: never;
@@ -644,7 +644,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a review profile: its review links stop working */
+        /** Delete a review profile: its review links stop working (owners, admins, workspace keys) */
         delete: operations["reviews.deleteProfile"];
         options?: never;
         head?: never;
@@ -660,7 +660,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed, expiring link showing a post awaiting approval to one review profile */
+        /** A signed, expiring link showing a post awaiting approval to one review profile (owners, admins, workspace keys; it approves only while its maker may) */
         post: operations["reviews.createLink"];
         delete?: never;
         options?: never;
