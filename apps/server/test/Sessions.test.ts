@@ -118,6 +118,19 @@ for (const backend of backends()) {
         const refused = yield* viewer.as("POST", "/posts", { content: "A viewer's draft" })
         assert.strictEqual(refused.status, 403, refused.text)
         assert.strictEqual(refused.body.error.message, "This session acts for a viewer, who can read but not change anything")
+        // A viewer still looks after their own sign-in (issue 28: all of these answered 403).
+        assert.strictEqual((yield* viewer.as("PATCH", "/auth/profile", { name: "Vi Ewer" })).status, 200)
+        const other = yield* signIn(`vi@${tag}.test`)
+        const listed = (yield* viewer.as("GET", "/auth/sessions")).body.data as Array<{ id: string; current: boolean }>
+        const otherId = listed.find((session) => !session.current)!.id
+        assert.strictEqual((yield* viewer.as("DELETE", `/auth/sessions/${otherId}`)).status, 204)
+        assert.strictEqual((yield* other.as("GET", "/auth/session")).status, 401)
+        const changed = yield* viewer.as("PUT", "/auth/password", { password: "a new good password", currentPassword: password })
+        assert.strictEqual(changed.status, 204, changed.text)
+        const switched = yield* viewer.as("PUT", "/auth/workspace", { workspaceId: "ws_none" })
+        assert.strictEqual(switched.status, 404, switched.text)
+        assert.strictEqual((yield* viewer.as("POST", "/auth/sign-out")).status, 204)
+        assert.strictEqual((yield* viewer.as("GET", "/auth/session")).status, 401)
       }))
 
     it.effect("MCP ignores the cookie", () =>

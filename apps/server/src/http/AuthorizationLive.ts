@@ -52,9 +52,10 @@ const refuseOverLimit = (request: HttpServerRequest.HttpServerRequest, decision:
   )
 }
 
-// Answering an assistant's OAuth request, or disconnecting one's own assistant, changes nothing in the
-// workspace: a viewer may do both (the handlers check whose grant it is).
-const personalPaths = /^\/api\/v1\/oauth\//
+// What a person does to their own sign-in changes nothing in the workspace, so a viewer's session may do it
+// too: answering an assistant's OAuth request or disconnecting one's own assistant (the handlers check whose
+// grant it is), signing out, their password and name, switching workspace, ending their own sessions.
+const personalPaths = /^\/api\/v1\/(?:oauth\/|auth\/(?:sign-out|workspace|password|profile|sessions\/[^/?#]+)(?:[?#]|$))/
 
 /** Whether a request only reads. */
 const reads = (request: HttpServerRequest.HttpServerRequest) => request.method === "GET" || request.method === "HEAD"
