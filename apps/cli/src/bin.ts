@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// First, before the app loads: `herald` rather than `MainThread` in ps and top.
-import "./internal/processTitle.ts"
+// First, before the app loads: `herald` rather than `MainThread` in ps and top, and an owner-only umask.
+import "./internal/processSetup.ts"
 import { Cause, Effect, Exit, Runtime } from "effect"
 import { CliOutput, Command } from "effect/cli"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"

@@ -1,6 +1,6 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
@@ -60,6 +60,14 @@ describe("herald start, stopped and started again", () => {
     assert.isFalse(first.lines.some((line) => line.includes("key create")))
     assert.strictEqual(await stop(first, "SIGINT"), 0)
     assert.strictEqual(first.lines.at(-1), "Herald stopped.")
+    // The data folder is its user's alone (issue 28): every folder in it is owner-only, and so is every file
+    // Herald writes itself. PGlite sets its own files' modes (666) whatever the umask; the folders keep others out.
+    const open = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+      .map((entry) => ({ path: join(entry.parentPath, entry.name), folder: entry.isDirectory() }))
+      .filter((entry) => entry.folder || !entry.path.includes("/pgdata/"))
+      .filter((entry) => (statSync(entry.path).mode & 0o077) !== 0)
+      .map((entry) => entry.path)
+    assert.deepStrictEqual(open, [])
   })
 
   it("a later start says how to make a key for the Demo workspace; SIGTERM stops it with exit code 0", async () => {

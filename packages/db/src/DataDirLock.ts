@@ -111,8 +111,17 @@ export const acquire = Effect.fn("DataDirLock.acquire")(function*(
 ): Effect.fn.Return<DataDirLock, DataDirBusy | PlatformError, Scope | FileSystem.FileSystem | Path.Path> {
   const fs = yield* FileSystem.FileSystem
   const path = (yield* Path.Path).join(dataDir, fileName)
-  // Owner-only: the folder holds the database, the admin socket and the generated secret key.
+  // Owner-only: the folder holds the database, the admin socket and the generated secret key. A folder that was
+  // there before (made by an operator, a container volume) keeps its own mode, and PGlite writes its files
+  // readable and writable by anyone: a folder open to others is closed to them.
   yield* fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 })
+  const mode = (yield* fs.stat(dataDir)).mode & 0o777
+  if ((mode & 0o077) !== 0) {
+    yield* fs.chmod(dataDir, 0o700)
+    yield* Effect.logWarning(
+      `The data folder ${dataDir} was open to other users (mode ${mode.toString(8)}); it is now owner-only (700)`
+    )
+  }
   let contents: LockContents = { pid: process.pid, startedAt: DateTime.formatIso(yield* DateTime.now) }
   // A stale lock is removed and creation tried again; another process may win that race.
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -52,6 +52,16 @@ layer(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer), { excludeTestService
       assert.isTrue(Option.isNone(yield* DataDirLock.readLock(dataDir)))
     }))
 
+  it.effect("makes a data folder that was there before, open to other users, owner-only (issue 28)", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dataDir = `${yield* tempDataDir}/shared`
+      yield* fs.makeDirectory(dataDir)
+      yield* fs.chmod(dataDir, 0o777)
+      yield* Effect.scoped(DataDirLock.acquire(dataDir))
+      assert.strictEqual(((yield* fs.stat(dataDir)).mode & 0o777).toString(8), "700")
+    }))
+
   it.effect("a second acquire fails with DataDirBusy naming the holding process", () =>
     Effect.gen(function*() {
       const dataDir = yield* tempDataDir
