@@ -1,10 +1,10 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { HttpServer, HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { ApiError, Authorization, MediaApi } from "@herald/api"
-import { IdempotencyKeys, Media, Workspaces } from "@herald/core"
+import { Cipher, IdempotencyKeys, Media, SecretKey, Workspaces } from "@herald/core"
 import { backends } from "@herald/db/testing"
 import { Ids } from "@herald/domain"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -73,6 +73,7 @@ const MediaServer = Http.serve(
     IdempotencyKeys.IdempotencyKeys.layer,
     Layer.succeed(PublicUrl, "https://herald.example")
   )),
+  Layer.provideMerge(Cipher.Cipher.layer.pipe(Layer.provide(Layer.succeed(SecretKey.SecretKey, Redacted.make(new Uint8Array(32).fill(7)))))),
   Layer.provideMerge(backends()[0]!.layer),
   Layer.provide(NodeServices.layer)
 )

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeys } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
+import { apiWithKey, baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // What the console's settings pages call, as any client meets it, with a workspace key and with keys acting
 // for each role: API keys over REST, who manages the team, the workspace's time zone, deleting a review profile.
@@ -65,6 +65,39 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         assert.strictEqual(refused.status, 401)
         assert.include(refused.body.error.message, "revoked")
         assert.isString((yield* send("GET", "/keys")).body.data.find((each: any) => each.id === key.id).revokedAt)
+      }))
+
+    it.effect("with Idempotency-Key, a new key and a webhook's secret are replayed but never stored in plain text", () =>
+      Effect.gen(function*() {
+        const { workspace } = yield* team
+        const { key } = yield* workspaceWithKey("Keys", "owner@keys.test")
+        const base = yield* baseUrl
+        const sql = yield* SqlClient.SqlClient
+        const post = (path: string, body: unknown, idempotencyKey: string) =>
+          request(`${base}/api/v1${path}`, {
+            method: "POST",
+            headers: { ...bearer(key.key), "content-type": "application/json", "idempotency-key": idempotencyKey },
+            body: JSON.stringify(body)
+          })
+        const made = yield* post("/keys", { name: "Replayed" }, `key-${workspace.id}`)
+        assert.oneOf(made.status, [200, 201], made.text)
+        const again = yield* post("/keys", { name: "Replayed" }, `key-${workspace.id}`)
+        assert.strictEqual(again.body.data.key, made.body.data.key)
+        const hook = { url: "http://127.0.0.1:9/hook", events: ["post.published"] }
+        const hooked = yield* post("/webhooks", hook, `hook-${workspace.id}`)
+        assert.oneOf(hooked.status, [200, 201], hooked.text)
+        const secret = hooked.body.data.secret as string
+        assert.match(secret, /^whsec_/)
+        assert.strictEqual((yield* post("/webhooks", hook, `hook-${workspace.id}`)).body.data.secret, secret)
+        // What the database keeps of those answers shows neither (issue 28: both were kept for 24 hours).
+        const stored = yield* Effect.orDie(sql<{ readonly responseBody: string }>`
+          SELECT response_body FROM idempotency_keys WHERE key IN (${`key-${workspace.id}`}, ${`hook-${workspace.id}`})`)
+        assert.lengthOf(stored, 2)
+        for (const row of stored) {
+          assert.notInclude(row.responseBody, made.body.data.key)
+          assert.notInclude(row.responseBody, secret)
+          assert.match(row.responseBody, /^sealed:/)
+        }
       }))
 
     it.effect("a workspace key without memberId, 400 naming memberId for a stranger, 404 for another workspace's key", () =>

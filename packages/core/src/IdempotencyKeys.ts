@@ -1,5 +1,6 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { Cipher } from "./Cipher.ts"
 
 export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
   message: Schema.String,
@@ -66,6 +67,17 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
     IdempotencyKeys,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cipher = yield* Cipher
+
+      // A stored answer may hold a secret (a new API key, a webhook's signing secret): it is sealed under
+      // HERALD_SECRET_KEY like every secret at rest, never kept in plain text (issue 28). Rows stored before
+      // were plain, and are read as they are until they lapse.
+      const sealedPrefix = "sealed:"
+      const seal = (body: string) => `${sealedPrefix}${Buffer.from(cipher.seal(Redacted.make(body))).toString("base64")}`
+      const unseal = (stored: string) =>
+        stored.startsWith(sealedPrefix)
+          ? Effect.map(Effect.orDie(cipher.open(Buffer.from(stored.slice(sealedPrefix.length), "base64"))), Redacted.value)
+          : Effect.succeed(stored)
 
       const lookup = (workspaceId: string, key: string) =>
         Effect.map(
@@ -109,7 +121,7 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
           }
           if (existing.value.statusCode !== null) {
             const { bodySha256, responseBody, statusCode } = existing.value
-            return { _tag: "Replay", answer: { statusCode, body: responseBody ?? "", bodySha256 } } as const
+            return { _tag: "Replay", answer: { statusCode, body: yield* unseal(responseBody ?? ""), bodySha256 } } as const
           }
           if (now - createdAt.getTime() > Duration.toMillis(abandoned)) {
             return yield* new IdempotencyMismatch({
@@ -130,7 +142,7 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
       })
 
       const complete = Effect.fn("IdempotencyKeys.complete")(function*(workspaceId: string, key: string, answer: Answer) {
-        yield* sql`UPDATE idempotency_keys SET status_code = ${answer.statusCode}, response_body = ${answer.body},
+        yield* sql`UPDATE idempotency_keys SET status_code = ${answer.statusCode}, response_body = ${seal(answer.body)},
           body_sha256 = ${answer.bodySha256} WHERE workspace_id = ${workspaceId} AND key = ${key}`
       })
 
