@@ -387,6 +387,23 @@ for (const backend of backends()) {
         assert.isAbove(Number(limited.headers.get("retry-after")), 0)
       }))
 
+    it.effect("wrong passwords sent all at once are counted before any is checked: at most the limit are checked", () =>
+      Effect.gen(function*() {
+        const { send, tag } = yield* setup
+        const sql = yield* SqlClient.SqlClient
+        yield* Effect.orDie(sql`DELETE FROM sign_in_attempts WHERE subject LIKE 'address:%'`)
+        // Issue 28: 25 at once were all checked against a limit of 5 (the count was read before hashing, written after).
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 25 }, (_, index) => index),
+          (index) => send("POST", "/auth/sign-in", { body: { email: `owner@${tag}.test`, password: `wrong password ${index}` } }),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((answer) => answer.status)
+        assert.isAtMost(statuses.filter((status) => status === 401).length, People.failuresPerEmail, statuses.join(","))
+        assert.strictEqual(statuses.filter((status) => status === 429).length + statuses.filter((status) => status === 401).length, 25)
+        yield* Effect.orDie(sql`DELETE FROM sign_in_attempts WHERE subject LIKE 'address:%'`)
+      }))
+
     it.effect("password reset answers unavailable without SMTP; no person is made", () =>
       Effect.gen(function*() {
         const { send, tag } = yield* setup

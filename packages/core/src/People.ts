@@ -58,9 +58,14 @@ export class PersonNotFound extends Schema.TaggedError<PersonNotFound>()("Person
   }
 }
 
-/** Limits of decision 0021: failures per e-mail address, attempts per client address, per 15 minutes. */
+/**
+ * Limits of decision 0021, per 15 minutes, each counted before any password is checked (so attempts at once
+ * cannot all pass): attempts per client address, per client address and e-mail, and per e-mail from any
+ * address, higher, so that someone guessing from one address does not lock the person out everywhere.
+ */
 export const failuresPerEmail = 5
 export const attemptsPerAddress = 30
+export const failuresPerEmailEverywhere = 50
 
 interface PersonRow {
   readonly id: string
@@ -89,11 +94,17 @@ export class People extends Context.Service<People, {
   memberships(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
   /** Every workspace with a member of the person's address, verified or not: where a link mailed to it may lead. */
   membershipsOfAddress(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
-  /** Counts an attempt against the client address (and, for sign-in, the e-mail), refusing past the limits. */
+  /**
+   * Counts an attempt against the client address, the address with the e-mail and the e-mail, refusing past
+   * the limits; a sign-in that then succeeds takes its count back (`signIn` with the same address).
+   */
   limit(address: string, email: string): Effect.Effect<void, TooManyAttempts | SqlError.SqlError>
-  /** Checks a password; unknown e-mail and wrong password fail alike and take as long. */
-  signIn(email: string, password: string): Effect.Effect<Person, WrongCredentials | SqlError.SqlError>
-  checkPassword(personId: string, password: string): Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * Checks a password; unknown e-mail and wrong password fail alike and take as long. `address` is the
+   * client's, whose attempt `limit` counted: a success takes it back. Too many checks at once: `TooManyAttempts`.
+   */
+  signIn(email: string, password: string, address?: string): Effect.Effect<Person, WrongCredentials | TooManyAttempts | SqlError.SqlError>
+  checkPassword(personId: string, password: string): Effect.Effect<boolean, TooManyAttempts | SqlError.SqlError>
   setPassword(personId: string, password: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
   rename(personId: string, name: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
 }>()("@herald/core/People") {
@@ -153,27 +164,46 @@ export class People extends Context.Service<People, {
       const memberships = (personId: string) => membershipsOf(personId, true)
       const membershipsOfAddress = (personId: string) => membershipsOf(personId, false)
 
+      const subjects = (address: string, email: string) => {
+        const mail = email.trim().toLowerCase()
+        return { address: `address:${address}`, pair: `pair:${address}:${mail}`, email: `email:${mail}` }
+      }
+
       const limit = Effect.fn("People.limit")(function*(address: string, email: string) {
+        // Each count goes up before any password is checked, and what it answers is this attempt's own place.
         const now = yield* Clock.currentTimeMillis
-        const attempts = yield* Attempts.count(sql, `address:${address}`)
-        const failures = yield* Attempts.current(sql, `email:${email.trim().toLowerCase()}`)
-        if (attempts > attemptsPerAddress || failures >= failuresPerEmail) {
+        const counted = subjects(address, email)
+        yield* Attempts.prune(sql)
+        const attempts = yield* Attempts.count(sql, counted.address)
+        const pair = yield* Attempts.count(sql, counted.pair)
+        const everywhere = yield* Attempts.count(sql, counted.email)
+        if (attempts > attemptsPerAddress || pair > failuresPerEmail || everywhere > failuresPerEmailEverywhere) {
           return yield* new TooManyAttempts({ retryAfterSeconds: Attempts.retryAfter(now) })
         }
       })
 
-      const signIn = Effect.fn("People.signIn")(function*(email: string, password: string) {
+      /** A check refused for being one too many at once answers as a limit does, to wait a moment. */
+      const checked = (outcome: boolean | "busy") =>
+        outcome === "busy" ? Effect.fail(new TooManyAttempts({ retryAfterSeconds: 2 })) : Effect.succeed(outcome)
+
+      const signIn = Effect.fn("People.signIn")(function*(email: string, password: string, address?: string) {
         const found = yield* row(email)
         const stored = Option.match(found, { onNone: () => Passwords.dummy, onSome: (person) => person.passwordHash ?? Passwords.dummy })
-        const matches = yield* Passwords.verify(password, stored)
-        if (Option.isSome(found) && found.value.passwordHash !== null && matches) return toPerson(found.value)
-        yield* Attempts.count(sql, `email:${email.trim().toLowerCase()}`)
+        const matches = yield* Effect.flatMap(Passwords.verify(password, stored), checked)
+        if (Option.isSome(found) && found.value.passwordHash !== null && matches) {
+          // The right password: this attempt is not a failure to hold against the address or the e-mail.
+          if (address !== undefined) {
+            const counted = subjects(address, email)
+            yield* Attempts.forgive(sql, [counted.pair, counted.email])
+          }
+          return toPerson(found.value)
+        }
         return yield* new WrongCredentials()
       })
 
       const checkPassword = Effect.fn("People.checkPassword")(function*(personId: string, password: string) {
         const [found] = yield* sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`
-        return yield* Passwords.verify(password, found?.passwordHash ?? Passwords.dummy)
+        return yield* Effect.flatMap(Passwords.verify(password, found?.passwordHash ?? Passwords.dummy), checked)
       })
 
       const setPassword = Effect.fn("People.setPassword")(function*(personId: string, password: string) {

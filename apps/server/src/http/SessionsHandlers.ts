@@ -66,8 +66,9 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("signIn", ({ payload }) =>
         Effect.gen(function*() {
           yield* SessionAuth.sameOrigin(publicUrl)
-          yield* people.limit(yield* clientAddress, payload.email)
-          const person = yield* people.signIn(payload.email, payload.password)
+          const address = yield* clientAddress
+          yield* people.limit(address, payload.email)
+          const person = yield* people.signIn(payload.email, payload.password, address)
           const workspaceId = yield* firstWorkspace(person.id)
           return yield* begin({ personId: person.id, workspaceId, via: "password", mustSetPassword: false })
         }).pipe(
@@ -240,7 +241,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           }
           yield* people.setPassword(session.personId, payload.password)
           yield* sessions.passwordChanged(session.personId, session.sessionId)
-        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("TooManyAttempts", tooMany), Effect.catchTag("SqlError", Effect.die)))
       .handle("profile", ({ payload }) =>
         Effect.gen(function*() {
           const session = yield* currentSession

@@ -20,6 +20,19 @@ export const count = (sql: SqlClient.SqlClient, subject: string) =>
       (rows) => Number(rows[0]?.count ?? 0)
     ))
 
+/** Takes one back from each subject's count in the current window (an attempt that turned out right). */
+export const forgive = (sql: SqlClient.SqlClient, subjects: ReadonlyArray<string>) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.forEach(subjects, (subject) =>
+      sql`
+        UPDATE sign_in_attempts SET count = count - 1
+        WHERE subject = ${subject} AND window_start = ${new Date(windowOf(now))} AND count > 0`, { discard: true }))
+
+/** Drops the windows before the current one's predecessor. */
+export const prune = (sql: SqlClient.SqlClient) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.asVoid(sql`DELETE FROM sign_in_attempts WHERE window_start < ${new Date(windowOf(now) - windowMillis)}`))
+
 /** The subject's count in the current window, without adding to it; older windows are dropped on the way. */
 export const current = (sql: SqlClient.SqlClient, subject: string) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 
 // scrypt with N=2^15, r=8, p=1 and a 16-byte salt (decision 0021), stored as `scrypt$N$r$p$salt$hash` in
@@ -26,13 +26,27 @@ export const dummy = `scrypt$${parameters.N}$${parameters.r}$${parameters.p}$${r
   randomBytes(keyLength).toString("base64")
 }`
 
-/** Whether the password matches the stored hash, compared in constant time. */
-export const verify = (password: string, stored: string): Effect.Effect<boolean> => {
+// scrypt runs on libuv's pool of 4 threads, which media reads, uploads and DNS share: 16 wrong passwords at
+// once made a media download take 21 s (issue 28). At most `checking` passwords are checked at once, a few
+// more wait, and one past them is refused at once (`busy`), so sign-in can never take the pool.
+const checking = 2
+const waitingAtMost = 8
+const permits = Semaphore.makeUnsafe(checking)
+let inside = 0
+
+/** Whether the password matches the stored hash, compared in constant time; `busy` when too many are being checked. */
+export const verify = (password: string, stored: string): Effect.Effect<boolean | "busy"> => {
   const [scheme, N, r, p, salt, expected] = stored.split("$")
   if (scheme !== "scrypt" || salt === undefined || expected === undefined) return Effect.succeed(false)
   const wanted = Buffer.from(expected, "base64")
-  return Effect.map(
-    derive(password, Buffer.from(salt, "base64"), Number(N), Number(r), Number(p)),
-    (key) => key.length === wanted.length && timingSafeEqual(key, wanted)
-  )
+  return Effect.suspend((): Effect.Effect<boolean | "busy"> => {
+    if (inside >= checking + waitingAtMost) return Effect.succeed("busy")
+    inside++
+    return permits.withPermit(
+      Effect.map(
+        derive(password, Buffer.from(salt, "base64"), Number(N), Number(r), Number(p)),
+        (key) => key.length === wanted.length && timingSafeEqual(key, wanted)
+      )
+    ).pipe(Effect.ensuring(Effect.sync(() => inside--)))
+  })
 }
