@@ -136,6 +136,10 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
 
       const shown = yield* request(link.url.replace("localhost", "127.0.0.1"))
       assert.strictEqual(shown.status, 200)
+      // Its Approve button is never shown in another site's frame (issue 28).
+      assert.strictEqual(shown.headers.get("x-frame-options"), "DENY")
+      assert.include(shown.headers.get("content-security-policy") ?? "", "frame-ancestors 'none'")
+      assert.strictEqual(shown.headers.get("x-content-type-options"), "nosniff")
       assert.include(shown.text, "Review for Client Co")
       assert.include(shown.text, "The X version")
       assert.notInclude(shown.text, "<b>")

@@ -126,6 +126,9 @@ layer(MediaServer, { timeout: 120_000, excludeTestServices: true })("media over 
       assert.strictEqual(whole.headers.get("content-type"), "image/jpeg")
       assert.strictEqual(whole.headers.get("content-length"), String(data.bytes))
       assert.strictEqual(whole.headers.get("cache-control"), "public, max-age=31536000, immutable")
+      // Never sniffed as another type, never run as a page of Herald's origin (issue 28).
+      assert.strictEqual(whole.headers.get("x-content-type-options"), "nosniff")
+      assert.strictEqual(whole.headers.get("content-security-policy"), "sandbox")
       assert.strictEqual(whole.headers.get("accept-ranges"), "bytes")
       const etag = whole.headers.get("etag")!
       assert.strictEqual(etag, `"${data.id}.jpg"`)

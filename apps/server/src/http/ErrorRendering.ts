@@ -163,6 +163,22 @@ const internal = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpSe
  */
 const pathsOnly = HeraldApi.make(PostsApi.schemas(PostShape.make([])))
 
+// Server-rendered pages (a review link's page, the OAuth and sandbox pages, the docs page) are never shown in
+// another site's frame, where a button such as a review's Approve could be clicked by trickery, nor sniffed as
+// another type (issue 28). The console sets a stricter policy of its own, which is kept.
+const pageHeaders = {
+  "content-security-policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff"
+}
+const isPage = (response: HttpServerResponse.HttpServerResponse) =>
+  (("contentType" in response.body ? response.body.contentType : undefined) ?? response.headers["content-type"] ?? "")
+    .startsWith("text/html")
+const withPageHeaders = (response: HttpServerResponse.HttpServerResponse) =>
+  response.headers["content-security-policy"] === undefined && isPage(response)
+    ? HttpServerResponse.setHeaders(response, pageHeaders)
+    : response
+
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.map(Effect.service(Metric.MetricRegistry), (registry) => {
     const allowedMethods = routeTable(pathsOnly)
@@ -208,7 +224,7 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
                 fiber,
                 request,
                 started,
-                response.status < 400 ? response : reshape(request, NodeServer.requestId(request.source))(response)
+                response.status < 400 ? withPageHeaders(response) : reshape(request, NodeServer.requestId(request.source))(response)
               ))
             )
         })

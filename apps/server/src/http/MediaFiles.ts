@@ -44,7 +44,15 @@ export const serveFile = Effect.gen(function*() {
   if (Option.isNone(found)) return json(404, "not_found", `No media file ${name}`)
   const file = found.value
   const etag = `"${name}"`
-  const headers = { "cache-control": cacheControl, "accept-ranges": "bytes", etag }
+  // Served as what it was checked to be at upload, never sniffed as another type, and never run as a page of
+  // Herald's origin if opened (issue 28).
+  const headers = {
+    "cache-control": cacheControl,
+    "accept-ranges": "bytes",
+    etag,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "sandbox"
+  }
   if (request.headers["if-none-match"]?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
     return HttpServerResponse.empty({ status: 304, headers })
   }
