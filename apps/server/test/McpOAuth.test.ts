@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { backends } from "@herald/db/testing"
-import { bearer, examplePackage, freePort, request, serverLayer } from "./harness.ts"
+import { bearer, examplePackage, freePort, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import * as McpClient from "./mcpClient.ts"
 import { connectWith, consentRequest, memoryProvider, setup, signInWithSdk } from "./mcpOAuth.ts"
 
@@ -97,7 +97,7 @@ for (const backend of backends()) {
           assert.strictEqual((yield* register({ client_name: "None" })).body.error, "invalid_redirect_uri")
         }))
 
-      it.effect("/authorize never redirects to an unknown client's URI; other problems go back to the client", () =>
+      it.effect("/authorize never redirects to an unknown client's URI; other problems go back to a client someone connected, and are shown on Herald's page for one nobody did", () =>
         Effect.gen(function*() {
           const callback = "http://127.0.0.1:7777/callback"
           const registered = yield* request(`${base}/register`, {
@@ -128,6 +128,20 @@ for (const backend of backends()) {
             [{ ...valid, resource: `${base}/api/v1` }, "invalid_target"],
             [{ ...valid, response_type: "token" }, "unsupported_response_type"]
           ]
+          // Nobody has connected this client yet: anyone may register any https address, so its errors are never
+          // sent there (an open redirect, issue 28) but shown on Herald's own page.
+          for (const [query, error] of cases) {
+            const answer = yield* authorize(query)
+            assert.strictEqual(answer.status, 400)
+            assert.include(yield* Effect.promise(() => answer.text()), error)
+          }
+          // Once someone has connected it, its errors go back to it, as OAuth says.
+          const sql = yield* SqlClient.SqlClient
+          const { workspace } = yield* workspaceWithKey(`Grant ${clientId}`, `grant-${clientId}@example.test`)
+          yield* Effect.orDie(sql`
+            INSERT INTO oauth_grants (id, client_id, workspace_id, member_id, resource, scopes)
+            SELECT ${`ogr_${clientId}`}, ${clientId}, ${workspace.id}, id, ${mcpUrl}, '["mcp"]'::jsonb
+            FROM members WHERE workspace_id = ${workspace.id}`)
           for (const [query, error] of cases) {
             const answer = yield* authorize(query)
             assert.strictEqual(answer.status, 302)
@@ -140,6 +154,38 @@ for (const backend of backends()) {
           const ok = yield* authorize(valid)
           assert.strictEqual(ok.status, 302)
           assert.match(ok.headers.get("location")!, new RegExp(`^${base}/app/oauth/consent\\?request=oar_`))
+          // A state longer than 1,024 characters is refused on Herald's page, before anything is stored.
+          const long = yield* authorize({ ...valid, state: "s".repeat(1025) })
+          assert.strictEqual(long.status, 400)
+          assert.include(yield* Effect.promise(() => long.text()), "state is longer than 1024 characters")
+        }))
+
+      it.effect("/authorize keeps at most 50 requests of one client waiting, so requests cannot fill the database", () =>
+        Effect.gen(function*() {
+          const callback = "http://127.0.0.1:7777/callback"
+          const registered = yield* request(`${base}/register`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ client_name: "Flood", redirect_uris: [callback] })
+          })
+          const query = new URLSearchParams({
+            response_type: "code",
+            client_id: registered.body.client_id,
+            redirect_uri: callback,
+            code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            code_challenge_method: "S256",
+            resource: mcpUrl
+          })
+          const statuses: Array<number> = []
+          for (let sent = 0; sent < 51; sent++) {
+            statuses.push((yield* Effect.promise(() => fetch(`${base}/authorize?${query}`, { redirect: "manual" }))).status)
+          }
+          assert.deepStrictEqual(statuses.slice(0, 50), Array.from({ length: 50 }, () => 302))
+          assert.strictEqual(statuses[50], 400)
+          const sql = yield* SqlClient.SqlClient
+          const [stored] = yield* Effect.orDie(sql<{ readonly count: number }>`
+            SELECT count(*)::int AS count FROM oauth_requests WHERE client_id = ${registered.body.client_id}`)
+          assert.strictEqual(stored!.count, 50)
         }))
 
       it.effect("the SDK's client signs in through consent, then lists and calls tools as the member", () =>

@@ -27,6 +27,10 @@ export type { Issued, Principal } from "./internal/oauthTokens.ts"
  */
 
 export const requestLifetime = Duration.minutes(10)
+/** The longest `state` an authorization request may carry; it is stored, and sent back. */
+export const maxStateLength = 1_024
+/** Requests of one client waiting for a person's answer at once. */
+export const openRequestsPerClient = 50
 export const codeLifetime = Duration.minutes(5)
 /** The one scope: the whole MCP server, as the member's role allows. */
 export const scopes: ReadonlyArray<string> = ["mcp"]
@@ -144,12 +148,21 @@ export class OAuth extends Context.Service<OAuth, {
           return yield* new AuthorizeUntrusted({ description: "The redirect_uri is not one this assistant registered, so Herald will not send it there" })
         }
         const state = query["state"]
+        if (state !== undefined && state.length > maxStateLength) {
+          return yield* new AuthorizeUntrusted({ description: `state is longer than ${maxStateLength} characters` })
+        }
+        // Anyone may register a client with any https address, so an error is sent back there only for a client
+        // someone in Herald has connected; a stranger's is answered on Herald's own page, or /authorize would
+        // send people anywhere (an open redirect).
+        const [connected] = yield* sql`SELECT 1 FROM oauth_grants WHERE client_id = ${client.id} AND revoked_at IS NULL LIMIT 1`
         const refuse = (error: AuthorizeRefused["error"], description: string) =>
-          new AuthorizeRefused({
-            error,
-            description,
-            redirectTo: Rules.withQuery(redirectUri, { error, error_description: description, state, iss: publicUrl })
-          })
+          connected === undefined
+            ? new AuthorizeUntrusted({ description: `${description} (${error})` })
+            : new AuthorizeRefused({
+              error,
+              description,
+              redirectTo: Rules.withQuery(redirectUri, { error, error_description: description, state, iss: publicUrl })
+            })
         if (query["response_type"] !== "code") return yield* refuse("unsupported_response_type", "response_type must be code")
         const challenge = query["code_challenge"]
         if (challenge === undefined) return yield* refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
@@ -163,8 +176,19 @@ export class OAuth extends Context.Service<OAuth, {
         const unknown = requested.filter((scope) => !scopes.includes(scope))
         if (unknown.length > 0) return yield* refuse("invalid_scope", `Unknown scope ${unknown.join(" ")}; Herald offers ${scopes.join(" ")}`)
         const now = yield* Clock.currentTimeMillis
-        // Requests a day past their lapse serve nothing (a code lives 5 minutes): each new one clears them.
-        yield* sql`DELETE FROM oauth_requests WHERE expires_at < ${new Date(now - Duration.toMillis(Duration.days(1)))}`
+        // Lapsed requests serve nothing once their code has lapsed too (it lives 5 minutes past the answer):
+        // each new request clears them, so a flood of requests leaves no pile behind.
+        const lapsed = new Date(now - Duration.toMillis(Duration.minutes(10)))
+        yield* sql`DELETE FROM oauth_requests
+          WHERE expires_at < ${lapsed} AND (code_expires_at IS NULL OR code_expires_at < ${lapsed})`
+        const [waiting] = yield* sql<{ readonly count: number }>`
+          SELECT count(*)::int AS count FROM oauth_requests
+          WHERE client_id = ${client.id} AND decided_at IS NULL AND expires_at > ${new Date(now)}`
+        if ((waiting?.count ?? 0) >= openRequestsPerClient) {
+          return yield* new AuthorizeUntrusted({
+            description: "Too many sign-ins are waiting for this assistant's answer; try again in a few minutes"
+          })
+        }
         const id = `oar_${Rules.secret("")}`
         yield* sql`
           INSERT INTO oauth_requests (id, client_id, redirect_uri, code_challenge, state, resource, scopes, expires_at)

@@ -88,9 +88,12 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
     }).pipe(refusals)
 
   const authorize = (request: HttpServerRequest.HttpServerRequest) =>
-    oauth.authorize(query(request)).pipe(
+    limited(rateLimiter).pipe(
+      Effect.andThen(oauth.authorize(query(request))),
       Effect.map((requestId) => HttpServerResponse.redirect(`${publicUrl}/app/oauth/consent?request=${encodeURIComponent(requestId)}`)),
       Effect.catchTags({
+        RateLimited: (refused) =>
+          Effect.succeed(HttpServerResponse.html(page("Too many requests", refused.message)).pipe(HttpServerResponse.setStatus(429))),
         AuthorizeUntrusted: (refused) =>
           Effect.succeed(HttpServerResponse.html(page("Herald cannot connect this assistant", refused.description)).pipe(
             HttpServerResponse.setStatus(400)
