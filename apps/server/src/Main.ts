@@ -39,6 +39,7 @@ import * as AdminSocket from "./AdminSocket.ts"
 import * as Cluster from "./Cluster.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
+import * as NetworkHttp from "./NetworkHttp.ts"
 import * as Operational from "./http/Operational.ts"
 import { MetricsToken } from "./http/Metrics.ts"
 import * as IdleMemory from "./IdleMemory.ts"
@@ -140,7 +141,9 @@ export const layerWith = <E, R>(
     )
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
     const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })
-    const networks = Networks.Networks.layer(installation.adapters).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    const networks = Networks.Networks.layer(installation.adapters).pipe(
+      Layer.provide(NetworkHttp.layer({ own: baseUrl, allowPrivate: settings.webhookAllowPrivate }))
+    )
     // A worker serves only what an operator probes and scrapes: /health, /ready and /metrics.
     const publicHttp = Http.serve(settings.role === "worker" ? Operational.layer : Http.routes(installation.sandboxRoutes)).pipe(
       Layer.provideMerge(NodeHttpServer.layer(NodeServer.make, {

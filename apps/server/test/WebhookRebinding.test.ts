@@ -2,10 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:net"
-import type { AddressInfo } from "node:net"
 import { WebhookHttp } from "@herald/core"
-import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { baseUrl, bearer, countingListener, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // DNS rebinding, end to end through the delivery path: a name that resolves to a public address when the
 // endpoint is saved and to a private one when Herald connects is refused at the connection, by the
@@ -21,32 +19,13 @@ const rebinding = Layer.succeed(WebhookHttp.HostLookup, (hostname, callback) => 
   callback(null, [{ address: first ? "93.184.215.14" : "127.0.0.1", family: 4 }])
 })
 
-/** A TCP listener on 127.0.0.1 that only counts the connections made to it. */
-const listener = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<{ port: number; connections: () => number; close: () => Promise<void> }>((resolve) => {
-      let connections = 0
-      const server = createServer((socket) => {
-        connections++
-        socket.destroy()
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resolve({
-          port: (server.address() as AddressInfo).port,
-          connections: () => connections,
-          close: () => new Promise((done) => server.close(() => done()))
-        }))
-    })
-  ),
-  (made) => Effect.promise(made.close)
-)
 
 layer(serverLayer({ webhookAllowPrivate: false }).pipe(Layer.provide(rebinding)), { timeout: 60_000, excludeTestServices: true })(
   "webhook addresses",
   (it) => {
     it.effect("a name that resolved to a public address when saved and to loopback at send time is refused at the connection", () =>
       Effect.scoped(Effect.gen(function*() {
-        const target = yield* listener
+        const target = yield* countingListener
         const base = yield* baseUrl
         const { key, workspace } = yield* workspaceWithKey()
         const send = (method: string, path: string, body?: unknown) =>

@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { mkdtempSync } from "node:fs"
-import { createServer } from "node:net"
+import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
@@ -116,3 +116,23 @@ export const acceptAs = (invitation: Workspace.Invitation) =>
     const person = yield* (yield* People.People).ensure(invitation.email)
     return yield* (yield* Team.Team).accept(invitation.url.split("#").at(-1)!, person.id)
   })
+
+/** A TCP listener on 127.0.0.1 that only counts the connections made to it: where an attacker would aim Herald. */
+export const countingListener = Effect.acquireRelease(
+  Effect.promise(() =>
+    new Promise<{ port: number; connections: () => number; close: () => Promise<void> }>((resolve) => {
+      let connections = 0
+      const server = createServer((socket) => {
+        connections++
+        socket.destroy()
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resolve({
+          port: (server.address() as AddressInfo).port,
+          connections: () => connections,
+          close: () => new Promise((done) => server.close(() => done()))
+        }))
+    })
+  ),
+  (made) => Effect.promise(made.close)
+)

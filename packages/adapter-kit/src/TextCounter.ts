@@ -27,16 +27,21 @@ const longRun = { x: 6, mastodon: 3 } as const
 
 /**
  * `text` in pieces that each hold one run without white space and the white space before it, so that no link
- * spans two pieces; `long` marks a run past `longestRun`.
+ * spans two pieces; `long` marks a run past `longestRun` that could hold a link (`linkish`), the only kind
+ * that is slow to search: a long run without one is counted exactly.
  */
-const pieces = function*(text: string): Generator<{ readonly space: string; readonly run: string; readonly long: boolean }> {
+const pieces = function*(
+  text: string,
+  linkish: (run: string) => boolean
+): Generator<{ readonly space: string; readonly run: string; readonly long: boolean }> {
   let at = 0
   while (at < text.length) {
     let runStart = at
     while (runStart < text.length && isSpace(text.charCodeAt(runStart))) runStart++
     let runEnd = runStart
     while (runEnd < text.length && !isSpace(text.charCodeAt(runEnd))) runEnd++
-    yield { space: text.slice(at, runStart), run: text.slice(runStart, runEnd), long: runEnd - runStart > longestRun }
+    const run = text.slice(runStart, runEnd)
+    yield { space: text.slice(at, runStart), run, long: run.length > longestRun && linkish(run) }
     at = runEnd
   }
 }
@@ -44,10 +49,15 @@ const pieces = function*(text: string): Generator<{ readonly space: string; read
 // twitter-text's links never hold these; other white space (U+3000, say) is left inside runs, which is safe.
 const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x0c
 
+// What a link needs somewhere in its run: on X a domain's dot (bare domains are links there); on Mastodon a
+// scheme (and a remote mention, also searched by pattern, an `@`).
+const xLinkish = (run: string) => run.includes(".")
+const mastodonLinkish = (run: string) => run.includes("://") || run.includes("@")
+
 /** X's weighted length, a run at a time (links never span white space, so the weights add up). */
 const xWeighted = (text: string): number => {
   let weight = 0
-  for (const { long, run, space } of pieces(text)) {
+  for (const { long, run, space } of pieces(text, xLinkish)) {
     weight += long
       ? (space === "" ? 0 : twitter.parseTweet(space).weightedLength) + Array.from(run).length * longRun.x
       : twitter.parseTweet(space + run).weightedLength
@@ -101,10 +111,12 @@ const linksAs23 = (text: string): string => {
 /** Mastodon's length, a run at a time: links and mentions never span white space. */
 const mastodonLength = (text: string): number => {
   let length = 0
-  for (const { long, run, space } of pieces(text)) {
+  for (const { long, run, space } of pieces(text, mastodonLinkish)) {
     length += long
       ? graphemes(space) + Array.from(run).length * longRun.mastodon
-      : graphemes(remoteMentionsLocal(linksAs23(space + run)))
+      : mastodonLinkish(run)
+      ? graphemes(remoteMentionsLocal(linksAs23(space + run)))
+      : graphemes(space + run)
   }
   return length
 }
@@ -122,7 +134,7 @@ export const bytes = (text: string): number => utf8.encode(text).byteLength
  */
 export const links = (text: string): ReadonlyArray<string> => {
   const found = new Set<string>()
-  for (const { long, run } of pieces(text)) {
+  for (const { long, run } of pieces(text, xLinkish)) {
     if (!long) for (const link of twitter.extractUrls(run)) found.add(link)
   }
   return Array.from(found)

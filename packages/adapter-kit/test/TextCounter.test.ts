@@ -121,3 +121,12 @@ describe("TextCounter on texts made to be slow", () => {
     }
   })
 })
+
+describe("TextCounter on long runs that cannot hold a link", () => {
+  it("counts them exactly: a run without a dot on X, without a scheme or @ on Mastodon", () => {
+    const run = "a".repeat(5_000)
+    assert.strictEqual(count(run, "mastodon"), 5_000)
+    assert.strictEqual(count(run, "x-weighted"), 5_000)
+    assert.strictEqual(count(`東京${"東".repeat(2_000)}`, "x-weighted"), 2 * 2_002)
+  })
+})
