@@ -26,6 +26,20 @@ layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)
         assert.deepStrictEqual(thread.body.error.details.map((detail: any) => detail.field), ["xThread.1"])
       }))
 
+    it.effect("40,000 account ids or media ids are refused naming the field, before any work on them", () =>
+      Effect.gen(function*() {
+        const { accounts, send } = yield* setup(["x"])
+        // Issue 28: they answered 500 (the database's bind-parameter limit), after a quadratic repeat check.
+        const many = Array.from({ length: 40_000 }, (_, index) => `acc_${index}`)
+        const refused = yield* send("POST", "/posts", { content: "hi", accountIds: many, draft: true })
+        assert.strictEqual(refused.status, 400, refused.text.slice(0, 300))
+        assert.deepStrictEqual(refused.body.error.details.map((detail: any) => detail.field), ["accountIds"])
+        assert.include(refused.body.error.message, "at most 100 accounts")
+        const media = yield* send("POST", "/posts", { content: "hi", accountIds: [accounts.x], mediaIds: many, draft: true })
+        assert.strictEqual(media.status, 400, media.text.slice(0, 300))
+        assert.deepStrictEqual(media.body.error.details.map((detail: any) => detail.field), ["mediaIds"])
+      }))
+
     it.effect("too many media for X is mediaIds; a YouTube title too long is youtubeTitle", () =>
       Effect.gen(function*() {
         const { accounts, send, uploadVideo } = yield* setup(["x", "youtube"])

@@ -32,15 +32,3 @@ export const forgive = (sql: SqlClient.SqlClient, subjects: ReadonlyArray<string
 export const prune = (sql: SqlClient.SqlClient) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.asVoid(sql`DELETE FROM sign_in_attempts WHERE window_start < ${new Date(windowOf(now) - windowMillis)}`))
-
-/** The subject's count in the current window, without adding to it; older windows are dropped on the way. */
-export const current = (sql: SqlClient.SqlClient, subject: string) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    Effect.andThen(
-      sql`DELETE FROM sign_in_attempts WHERE window_start < ${new Date(windowOf(now) - windowMillis)}`,
-      Effect.map(
-        sql<{ readonly count: number }>`
-          SELECT count FROM sign_in_attempts WHERE subject = ${subject} AND window_start = ${new Date(windowOf(now))}`,
-        (rows) => Number(rows[0]?.count ?? 0)
-      )
-    ))

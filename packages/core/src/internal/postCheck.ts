@@ -8,6 +8,10 @@ import type { CreateInput } from "../Posts.ts"
 import { type Draft, networkProblems, type Problem, scheduledTime } from "./postRules.ts"
 import * as ServerLimits from "./serverLimits.ts"
 
+/** The most accounts one post goes to, and media it carries: far past any network's, bounded before work. */
+export const maxAccountIds = 100
+export const maxMediaIds = 100
+
 /** The media ids option fields name (a thumbnail), each with where it sits. */
 export const mediaFieldsOf = (shape: PostShape.PostShape, options: PostShape.Document) =>
   shape.declared.flatMap(({ network, options: declaration }) =>
@@ -58,8 +62,13 @@ export const makeCheck = (
       if ("at" in parsed) scheduledAt = parsed.at
       else problems.push(parsed)
     }
-    const accountIds = input.accountIds
-    if (accountIds.length === 0) problems.push({ field: "accountIds", message: "accountIds needs at least one account" })
+    // Counted before any other work on them (issue 28: 40,000 ids were a 500, and the repeat check is quadratic).
+    const tooManyAccounts = input.accountIds.length > maxAccountIds
+    if (tooManyAccounts) {
+      problems.push({ field: "accountIds", message: `accountIds has ${input.accountIds.length} ids; a post goes to at most ${maxAccountIds} accounts` })
+    }
+    const accountIds = tooManyAccounts ? [] : input.accountIds
+    if (!tooManyAccounts && accountIds.length === 0) problems.push({ field: "accountIds", message: "accountIds needs at least one account" })
     const duplicates = accountIds.filter((id, index) => accountIds.indexOf(id) !== index)
     if (duplicates.length > 0) problems.push({ field: "accountIds", message: `accountIds repeats ${[...new Set(duplicates)].join(", ")}` })
     const accounts = accountIds.length === 0 ? [] : yield* sql<{
@@ -77,7 +86,11 @@ export const makeCheck = (
         problems.push({ field: "accountIds", message: `Account ${id} (@${account.username} on ${account.platform}) needs reconnecting first` })
       }
     }
-    const mediaIds = input.mediaIds ?? []
+    const tooManyMedia = (input.mediaIds ?? []).length > maxMediaIds
+    if (tooManyMedia) {
+      problems.push({ field: "mediaIds", message: `mediaIds has ${input.mediaIds!.length} ids; a post carries at most ${maxMediaIds} media` })
+    }
+    const mediaIds = tooManyMedia ? [] : input.mediaIds ?? []
     const options = input.options ?? {}
     const optionMedia = mediaFieldsOf(shape, options)
     const media = yield* mediaItems(workspaceId, [...mediaIds, ...optionMedia.map((entry) => entry.id)])
