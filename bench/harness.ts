@@ -141,6 +141,27 @@ export const waitForShards = async (url: string, runners: number) => {
 export const tail = (file: string, lines: number) => readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n")
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
+/**
+ * A small generator of numbers in [0, 1) with a seed (xorshift), so a run that finds something can be
+ * repeated with the same moments and choices.
+ */
+export const seeded = (seed: string) => {
+  let state = Number(seed) >>> 0 || 1
+  return () => {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    return (state >>> 0) / 2 ** 32
+  }
+}
+
+/** `--backend`, checked: embedded, or postgres when PostgreSQL answers at HERALD_BENCH_DATABASE_URL. */
+export const backendOf = (flag: string | undefined): Backend => {
+  if (flag !== "embedded" && flag !== "postgres") throw new Error(`--backend: embedded or postgres`)
+  if (flag === "postgres" && !postgresAnswers()) throw new Error("PostgreSQL does not answer at HERALD_BENCH_DATABASE_URL")
+  return flag
+}
+
 /** A port nothing listens on now. */
 export const freePort = () =>
   new Promise<number>((done, fail) => {

@@ -15,14 +15,14 @@ import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import {
-  type Backend,
+  backendOf,
   createDatabase,
   databaseName,
   databaseUrl,
   dropDatabase,
   freePort,
-  postgresAnswers,
   runFolder,
+  seeded,
   sleep,
   start,
   stop,
@@ -45,26 +45,16 @@ const { values: flags } = parseArgs({
 })
 const postCount = Number(flags.posts)
 const seconds = Number(flags.seconds)
-const backend = flags.backend as Backend
+const backend = backendOf(flags.backend)
 const settleMs = Number(flags.settle) * 1000
 const everyMs = Number(flags.every)
 const holdMs = Number(flags.hold)
 if (!Number.isInteger(postCount) || postCount < 1 || postCount > 2000) throw new Error(`--posts: 1 to 2000, got ${flags.posts}`)
 if (!(seconds >= 1 && seconds <= 3600)) throw new Error(`--seconds: 1 to 3600, got ${flags.seconds}`)
 if (!(holdMs > 0 && holdMs < everyMs && everyMs <= 60_000)) throw new Error("--hold must be above 0 and below --every (at most 60000 ms)")
-if (backend !== "embedded" && backend !== "postgres") throw new Error(`--backend: embedded or postgres`)
 const holding = flags.holding as Holding
 if (holding !== "answers" && holding !== "both") throw new Error(`--holding: answers or both`)
-if (backend === "postgres" && !postgresAnswers()) throw new Error("PostgreSQL does not answer at HERALD_BENCH_DATABASE_URL")
-
-// A small generator with a seed, so a run can be repeated with the same posts in the same order.
-let state = Number(flags.seed) >>> 0 || 1
-const random = () => {
-  state ^= state << 13
-  state ^= state >>> 17
-  state ^= state << 5
-  return (state >>> 0) / 2 ** 32
-}
+const random = seeded(flags.seed)
 
 /** The networks a text post goes to (each takes a first comment); a video post goes to these and the three that need one. */
 const textNetworks = ["x", "threads", "linkedin", "facebook", "bluesky", "mastodon"] as const

@@ -16,14 +16,14 @@ import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import {
-  type Backend,
+  backendOf,
   createDatabase,
   databaseName,
   databaseUrl,
   dropDatabase,
-  postgresAnswers,
   type Process,
   runFolder,
+  seeded,
   sleep,
   start,
   tail
@@ -40,20 +40,10 @@ const { values: flags } = parseArgs({
   }
 })
 const kills = Number(flags.kills)
-const backend = flags.backend as Backend
+const backend = backendOf(flags.backend)
 const settleMs = Number(flags.settle) * 1000
 if (!Number.isInteger(kills) || kills < 1 || kills > 1000) throw new Error(`--kills: 1 to 1000, got ${flags.kills}`)
-if (backend !== "embedded" && backend !== "postgres") throw new Error(`--backend: embedded or postgres`)
-if (backend === "postgres" && !postgresAnswers()) throw new Error("PostgreSQL does not answer at HERALD_BENCH_DATABASE_URL")
-
-// A small generator with a seed, so a run that finds something can be repeated with the same moments.
-let state = Number(flags.seed) >>> 0 || 1
-const random = () => {
-  state ^= state << 13
-  state ^= state >>> 17
-  state ^= state << 5
-  return (state >>> 0) / 2 ** 32
-}
+const random = seeded(flags.seed)
 
 const networks = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"] as const
 const root = resolve(import.meta.dirname, "../..")

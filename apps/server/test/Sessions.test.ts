@@ -387,6 +387,17 @@ for (const backend of backends()) {
         assert.isAbove(Number(limited.headers.get("retry-after")), 0)
       }))
 
+    it.effect("a right password takes its attempt back: it does not bring the next wrong one nearer the limit", () =>
+      Effect.gen(function*() {
+        const { send, tag } = yield* setup
+        const signIn = (password: string) => Effect.map(send("POST", "/auth/sign-in", { body: { email: `owner@${tag}.test`, password } }), (answer) => answer.status)
+        for (let attempt = 0; attempt < People.failuresPerEmail - 1; attempt++) assert.strictEqual(yield* signIn("wrong password"), 401)
+        assert.strictEqual(yield* signIn(password), 200)
+        // Counted and not taken back, the right one would make this the sixth attempt: 429.
+        assert.strictEqual(yield* signIn("wrong password"), 401)
+        assert.strictEqual(yield* signIn("wrong password"), 429)
+      }))
+
     it.effect("wrong passwords sent all at once are counted before any is checked: at most the limit are checked", () =>
       Effect.gen(function*() {
         const { send, tag } = yield* setup
