@@ -108,6 +108,28 @@ for (const backend of backends()) {
         assert.strictEqual(onNetwork(text), 1)
       }))
 
+    it.effect("the same message again right after it went out is the same one; ten seconds on it is a new one", () =>
+      Effect.gen(function*() {
+        // Two requests of one double click can reach the database one after the other, the first settled
+        // before the second looks (seen on PostgreSQL under load): the second must not send again.
+        const { conversationId, onNetwork, send } = yield* conversation
+        const sql = yield* SqlClient.SqlClient
+        const text = "Sent twice by a double click"
+        const path = `/inbox/conversations/${conversationId}/messages`
+        const first = yield* send("POST", path, { text })
+        assert.deepInclude(first.body.data, { status: "sent" })
+        const second = yield* send("POST", path, { text })
+        assert.strictEqual(second.status, 200, second.text)
+        assert.strictEqual(second.body.data.id, first.body.data.id)
+        assert.strictEqual(onNetwork(text), 1)
+
+        yield* Effect.orDie(sql`UPDATE direct_messages SET created_at = created_at - interval '11 seconds' WHERE id = ${first.body.data.id}`)
+        const later = yield* send("POST", path, { text })
+        assert.deepInclude(later.body.data, { status: "sent" })
+        assert.notStrictEqual(later.body.data.id, first.body.data.id)
+        assert.strictEqual(onNetwork(text), 2, "the same words later are a new message")
+      }))
+
     it.effect("a message cut off after the network took it is settled by the next read, never sent twice", () =>
       Effect.gen(function*() {
         const { conversationId, inbox, onNetwork, send, sentEvents, thread, workspace } = yield* conversation

@@ -18,11 +18,19 @@ import {
 // Answers sent through Herald, by the rule publishing follows: the answer is stored first (`sending`, with
 // the id the client gets), then sent, then settled (`sent` with the network's id, or `failed` with its
 // reason). Should the settle never happen (the process stopped, the database refused), the row stays
-// `sending`: the same request again answers it instead of sending twice, and the account's next reads
+// `sending`: the same request again answers it instead of sending twice (as does one right after it went
+// out), and the account's next reads
 // settle it when the network shows it (inboxIntake.ts), or call its outcome unknown.
 
 /** A repeat of an answer still unsettled within this long is the same request, never a second send. */
 const sameRequestWithin = Duration.toMillis(Duration.hours(24))
+
+/**
+ * A repeat of an answer that went out this recently is the same request too: two requests sent at the same
+ * moment (a double click) may reach the database one after the other, the first settled before the second
+ * looks. Past it, the same text again is a new answer.
+ */
+const doubleSendWithin = Duration.toMillis(Duration.seconds(10))
 
 /** The settle after the network said yes: tried a few times, since the answer did go out. */
 const settleRetries = { schedule: Schedule.exponential(Duration.millis(100)), times: 4 }
@@ -125,12 +133,13 @@ export const makeAnswers = (options: {
     const { account, inbox, platform } = yield* options.sender(row.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
     const since = new Date(now.getTime() - sameRequestWithin)
+    const justNow = new Date(now.getTime() - doubleSendWithin)
     const answered = yield* answer({
       table: "inbox_comments",
       find: sql<CommentRow>`
         SELECT ${sql.literal(commentColumns)} FROM inbox_comments
-        WHERE account_id = ${row.accountId} AND reply_to = ${row.id} AND outgoing AND status IN ('sending', 'unknown')
-          AND text = ${text} AND created_at > ${since}
+        WHERE account_id = ${row.accountId} AND reply_to = ${row.id} AND outgoing AND text = ${text}
+          AND (status IN ('sending', 'unknown') AND created_at > ${since} OR status = 'sent' AND created_at > ${justNow})
         ORDER BY created_at, id LIMIT 1`,
       insert: sql<CommentRow>`
         INSERT INTO inbox_comments (id, workspace_id, account_id, platform, network_comment_id, network_post_id, post_id,
@@ -175,12 +184,13 @@ export const makeAnswers = (options: {
     const { account, inbox, platform } = yield* options.sender(conversation.accountId)
     const now = new Date(yield* Clock.currentTimeMillis)
     const since = new Date(now.getTime() - sameRequestWithin)
+    const justNow = new Date(now.getTime() - doubleSendWithin)
     const answered = yield* answer({
       table: "direct_messages",
       find: sql<MessageRow>`
         SELECT ${sql.literal(messageColumns)} FROM direct_messages
-        WHERE conversation_id = ${conversationId} AND outgoing AND status IN ('sending', 'unknown')
-          AND text = ${text} AND created_at > ${since}
+        WHERE conversation_id = ${conversationId} AND outgoing AND text = ${text}
+          AND (status IN ('sending', 'unknown') AND created_at > ${since} OR status = 'sent' AND created_at > ${justNow})
         ORDER BY created_at, id LIMIT 1`,
       insert: sql<MessageRow>`
         INSERT INTO direct_messages (id, conversation_id, network_message_id, sender, text, attachments, outgoing, status, created_at)
