@@ -1,6 +1,6 @@
-// bench/sandbox: what the sandbox networks hold, read from `GET /sandbox/<network>/_posts` of a running Herald
-// and kept across reads (merged by id), so the benches that fault Herald while it publishes (killloop, drops)
-// can count each target's copies on its network.
+// bench/sandbox: what the sandbox networks hold for a workspace, read from `GET /sandbox/<network>/_posts` of a
+// running Herald with the workspace's key and kept across reads (merged by id), so the benches that fault
+// Herald while it publishes (killloop, drops) can count each target's copies on its network.
 
 /** One thing a sandbox network holds for an account: a post (a thread's reply has `replyTo`) or its own comment. */
 export interface Held {
@@ -24,11 +24,17 @@ export class Holdings {
     }
   }
 
-  /** Reads every network of the Herald at `base`; a network that does not answer in time is read next time. */
-  async read(base: string): Promise<void> {
+  /**
+   * Reads every network of the Herald at `base`, as the workspace of `key` sees it; a network that does not
+   * answer in time is read next time.
+   */
+  async read(base: string, key: string): Promise<void> {
     for (const network of this.networks) {
       try {
-        const answer = await fetch(`${base}/sandbox/${network}/_posts`, { signal: AbortSignal.timeout(10_000) })
+        const answer = await fetch(`${base}/sandbox/${network}/_posts`, {
+          headers: { authorization: `Bearer ${key}` },
+          signal: AbortSignal.timeout(10_000)
+        })
         if (answer.status !== 200) continue
         const page = await answer.json() as { data: Array<Held>; comments?: Array<Held> }
         for (const post of page.data) this.posts.get(network)!.set(post.id, post)

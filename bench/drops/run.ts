@@ -156,7 +156,7 @@ const settling = await settle(api, settleMs, 2_000)
 const open = settling.settled ? 0 : posts.length
 const settledInMs = settling.inMs
 const held = new Holdings(networks)
-await held.read(direct)
+await held.read(direct, firstRun.key.key as string)
 
 interface Row {
   readonly marker: string

@@ -7,7 +7,7 @@
 // YouTube need; TikTok on every other post, as its 6 posts a minute would otherwise keep the run waiting),
 // now or a few seconds ahead, waits a random moment and SIGKILLs the process. Loopback only; bounded by
 // --kills and --settle. What the networks hold is read from `GET /sandbox/<network>/_posts` of the running
-// process just before each kill and after settling, merged by post id (the sandbox keeps its state in the
+// process (with the Demo workspace's key) just before each kill and after settling, merged by post id (the sandbox keeps its state in the
 // database, so the last read holds all of it; the earlier reads cover a sandbox that does not).
 //
 //   node bench/killloop/run.ts [--kills 100] [--backend embedded|postgres] [--settle 600] [--seed 1]
@@ -124,7 +124,7 @@ for (let round = 1; round <= kills; round++) {
   }
   // A random moment: right away, mid-call, mid-processing, or after some posts ended.
   await sleep(random() * 3_000)
-  await held.read(current.started.listening)
+  await held.read(current.started.listening, key)
   await kill(current)
   const restarting = Date.now()
   current = await start(folder, `herald-${round}`, env)
@@ -136,7 +136,7 @@ for (let round = 1; round <= kills; round++) {
 const settling = await settle(api, settleMs, 1_000)
 const open = settling.settled ? 0 : posts.length
 const settledInMs = settling.inMs
-await held.read(current.started.listening)
+await held.read(current.started.listening, key)
 
 const rows: Array<{ post: string; marker: string; target: Target; copies: number }> = []
 for (const post of posts) {

@@ -1,4 +1,3 @@
-import { Schema } from "effect"
 import { PostOptions } from "@herald/adapter-kit"
 
 /**
@@ -8,7 +7,7 @@ import { PostOptions } from "@herald/adapter-kit"
 export const options = PostOptions.make({
   placement: "platformOptions",
   fields: {
-    thread: Schema.Array(Schema.String).annotate({
+    thread: PostOptions.thread.annotate({
       description: "Follow-up posts (text only) published as a chain of replies under the Bluesky post, in order; [] when none"
     })
   },

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PostOptions } from "@herald/adapter-kit"
+import { Bounded } from "@herald/domain"
 
 /**
  * Mastodon's own post options, sent as `platformOptions.mastodon`, with what `POST /api/v1/statuses` takes
@@ -16,16 +17,16 @@ export const options = PostOptions.make({
       description: "Who sees the status: public (default), unlisted (not in public timelines), private (followers only) " +
         "or direct (only the accounts it mentions); the thread's replies and the first comment get the same"
     }),
-    spoilerText: Schema.NullOr(Schema.String.check(Schema.isMaxLength(500))).annotate({
+    spoilerText: Schema.NullOr(Bounded.string(500)).annotate({
       description: "A content warning shown before the text (Mastodon's spoiler_text), on the status and each of its replies; null for none"
     }),
     sensitive: Schema.Boolean.annotate({
       description: "Hides the status's media behind a warning (always so when a content warning is set); default false"
     }),
-    language: Schema.NullOr(Schema.String.check(Schema.isPattern(/^[a-z]{2}$/))).annotate({
+    language: Schema.NullOr(Bounded.Word.check(Schema.isPattern(/^[a-z]{2}$/))).annotate({
       description: "The language of the text as an ISO 639-1 code (`en`, `de`); null lets the instance guess"
     }),
-    thread: Schema.Array(Schema.String).annotate({
+    thread: PostOptions.thread.annotate({
       description: "Follow-up statuses (text only) published as a chain of replies under the status, in order; [] when none"
     })
   },

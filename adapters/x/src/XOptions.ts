@@ -9,7 +9,7 @@ import { PostOptions } from "@herald/adapter-kit"
 export const options = PostOptions.make({
   placement: "top",
   fields: {
-    xThread: Schema.Array(Schema.String).annotate({
+    xThread: PostOptions.thread.annotate({
       description: "Follow-up posts (text only) that turn the X version into a thread, in order; [] when none"
     })
   },

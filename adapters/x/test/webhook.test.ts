@@ -58,6 +58,37 @@ describe("x webhook", () => {
       })
     }))
 
+  it.effect("answers a crc_token of the shape X sends, and the answer verifies", () =>
+    Effect.gen(function*() {
+      const hook = yield* webhook
+      // As X sent it on 2026-01-27 (base64 of a UUID, without padding).
+      const token = "M2RkODJkZmMtYjlkYi00NmQ4LTk0MGUtM2JjYzkwM2Q4MjQ0"
+      const answer = hook.handshake!({ crc_token: token, nonce: "MTc2OTUxODI5MjkxNA" })
+      assert.isTrue(Option.isSome(answer))
+      const { response_token } = JSON.parse(Option.getOrThrow(answer).body)
+      assert.strictEqual(response_token, `sha256=${base64Hmac(token)}`)
+      // Padded base64 and the URL-safe alphabet are X-shaped too.
+      for (const other of ["YWJjZA==", "a-b_c+d/e="]) assert.isTrue(Option.isSome(hook.handshake!({ crc_token: other })), other)
+    }))
+
+  it.effect("a crc_token that is a delivery body is not signed, so the CRC cannot forge a delivery", () =>
+    Effect.gen(function*() {
+      const hook = yield* webhook
+      // The attack: ask the CRC to sign a delivery body, then send that body with the answer as its signature.
+      const answer = hook.handshake!({ crc_token: JSON.stringify(mention) })
+      const signature = Option.getOrUndefined(Option.map(answer, ({ body }) => JSON.parse(body).response_token as string))
+      assert.isUndefined(signature, "the CRC signed a delivery body")
+      const error = yield* Effect.flip(receive(hook, delivery(mention, () => signature)))
+      assert.strictEqual(error._tag, "WebhookRejected")
+      const refused = [
+        "{}", "[]", "\"x\"", "123", "true", "null", // anything that parses as JSON
+        "a b", "a:b", "a,b", "a.b", "a%7Bb", // characters X's tokens do not have
+        "a".repeat(129) // longer than any token X sends
+      ]
+      for (const token of refused) assert.isTrue(Option.isNone(hook.handshake!({ crc_token: token })), token)
+      assert.isTrue(Option.isSome(hook.handshake!({ crc_token: "a".repeat(128) })))
+    }))
+
   it.effect("refuses a GET that is not X's check", () =>
     Effect.gen(function*() {
       const hook = yield* webhook

@@ -1,14 +1,15 @@
 import { Schema } from "effect"
 import { PostOptions } from "@herald/adapter-kit"
+import { Bounded } from "@herald/domain"
 
 /** YouTube's own post fields (api-reference.md): the video's title and its thumbnail, top-level fields. */
 export const options = PostOptions.make({
   placement: "top",
   fields: {
-    youtubeTitle: Schema.NullOr(Schema.String).annotate({
+    youtubeTitle: Schema.NullOr(Bounded.Text).annotate({
       description: "YouTube: the video's title (required for YouTube targets); null when not set"
     }),
-    youtubeThumbnail: Schema.NullOr(Schema.String).annotate({
+    youtubeThumbnail: Schema.NullOr(Bounded.Id).annotate({
       description: "YouTube: the media id of an uploaded image to use as the thumbnail; null for none"
     })
   },

@@ -202,12 +202,12 @@ const accountConnect = Command.make("connect", {
     return withAdmin(json, (admin) =>
       admin.signIn({ workspaceId: workspace, platform, fields: field.value }).pipe(Effect.flatMap(connected)))
   }
-  const query = Option.isSome(server) ? `?server=${encodeURIComponent(server.value)}` : ""
+  const body = JSON.stringify(Option.isSome(server) ? { server: server.value } : {})
   return guarded(
     json,
     Effect.fail({
-      message: "Real accounts connect in a browser: call GET /api/v1/accounts/connect/" + platform + query +
-        " with an API key of the workspace and open the URL it answers (or add --sandbox; a network that signs in" +
+      message: `Real accounts connect in a browser: POST /api/v1/accounts/connect/${platform} with the body ${body}` +
+        " and an API key of the workspace, and open the URL it answers (or add --sandbox; a network that signs in" +
         " with fields takes them as --field name=value)",
       code: "invalid"
     })

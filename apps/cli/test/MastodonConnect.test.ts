@@ -27,6 +27,6 @@ layer(Layer.empty, { timeout: 120_000 })("herald account connect --platform mast
         "account", "connect", "--workspace", workspaceId, "--platform", "mastodon", "--server", "mastodon.social", "--json"
       ], environment)
       assert.notStrictEqual(real.code, 0)
-      assert.include(JSON.parse(real.stdout || real.stderr).error.message, "GET /api/v1/accounts/connect/mastodon?server=mastodon.social")
+      assert.include(JSON.parse(real.stdout || real.stderr).error.message, `POST /api/v1/accounts/connect/mastodon with the body {"server":"mastodon.social"}`)
     }))
 })

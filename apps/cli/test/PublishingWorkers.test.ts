@@ -65,7 +65,7 @@ describe.skipIf(!Processes.available)("publishing with two workers on PostgreSQL
 
     // Each network holds each post exactly once, and it is the one linked.
     for (const platform of ["x", "linkedin", "facebook"]) {
-      const made: Array<any> = ((await (await fetch(`${base}/sandbox/${platform}/_posts`)).json()) as any).data
+      const made: Array<any> = ((await (await fetch(`${base}/sandbox/${platform}/_posts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
       for (let index = 0; index < ids.length; index++) {
         const copies = made.filter((item) => item.text === `Shared work ${index}`)
         assert.strictEqual(copies.length, 1, `${platform}: "Shared work ${index}" ${copies.length} times`)

@@ -52,7 +52,7 @@ describe.skipIf(!Processes.available)("the sandbox shared by two processes on Po
     const ports = new Set(links.map((link) => new URL(link).port))
     assert.deepStrictEqual([...ports].sort(), [first, second].map((process) => new URL(process.ready.listening).port).sort())
     for (const process of [first, second]) {
-      const shown = ((await (await fetch(`${process.ready.listening}/sandbox/facebook/_posts`)).json()) as any).data
+      const shown = ((await (await fetch(`${process.ready.listening}/sandbox/facebook/_posts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
       const urls = new Set(shown.map((post: any) => post.url))
       assert.isTrue(links.every((link) => urls.has(link)), `${process.ready.listening} misses some of ${links.join(", ")}`)
     }

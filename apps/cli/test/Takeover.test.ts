@@ -76,7 +76,7 @@ describe.skipIf(!Processes.available)("cluster takeover with PostgreSQL", () => 
     assert.strictEqual(took![2], victim.ready.runner)
     assert.isAtLeast(Number(took![1]), 1)
     // Each post went out once.
-    const made: Array<any> = ((await (await fetch(`${api.ready.listening}/sandbox/x/_posts`)).json()) as any).data
+    const made: Array<any> = ((await (await fetch(`${api.ready.listening}/sandbox/x/_posts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
     for (let index = 0; index < ids.length; index++) {
       assert.strictEqual(made.filter((item) => item.text === `Takeover ${index}`).length, 1)
     }

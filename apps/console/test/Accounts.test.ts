@@ -110,11 +110,32 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
     assert.deepStrictEqual((await listed()).filter((entry) => entry.username === "demo_linkedin").map((entry) => entry.id), [account.id])
   })
 
-  it("says in words why a connection failed, as the API's callback reports it", async () => {
-    await page.goto(herald.url(`/app/accounts?${new URLSearchParams({ error: "The network said: access_denied" })}`))
+  it("says in the network's words why a connection it started failed, and in its own words for a link from elsewhere", async () => {
+    // The person declines on X's consent page: the network sends the browser back to the callback with its
+    // error and the flow's state, and the callback back here.
+    await page.route((url) => url.pathname.startsWith("/sandbox/x/") && url.searchParams.has("state"), async (route) => {
+      const consent = new URL(route.request().url())
+      const callback = new URL(consent.searchParams.get("redirect_uri")!)
+      callback.search = new URLSearchParams({
+        error: "access_denied",
+        error_description: "The person declined",
+        state: consent.searchParams.get("state")!
+      }).toString()
+      await route.fulfill({ status: 302, headers: { location: callback.toString() } })
+    }, { times: 1 })
+    await page.goto(herald.url("/app/accounts"))
+    await page.getByRole("form", { name: "Connect X" }).getByRole("button", { name: "Connect X" }).click()
     const alert = page.getByRole("alert").filter({ hasText: "Not connected" })
     await alert.waitFor()
-    assert.include(await alert.innerText(), "The network said: access_denied")
+    assert.include(await alert.innerText(), "The network said: The person declined")
+    await page.waitForURL((url) => url.pathname === "/app/accounts" && url.search === "")
+
+    // Anyone can link here with words of their own: the page does not repeat them.
+    const forged = "Your account is locked: call +1 555 0100"
+    await page.goto(herald.url(`/app/accounts?${new URLSearchParams({ error: forged })}`))
+    await alert.waitFor()
+    assert.include(await alert.innerText(), "The connection could not be completed")
+    assert.notInclude(await page.innerText("body"), forged)
     await page.waitForURL((url) => url.search === "")
   })
 
@@ -160,7 +181,7 @@ describe.skipIf(missing !== undefined)("accounts in the console", () => {
   })
 
   it("refuses to start a connection that would come back anywhere but the console", async () => {
-    const answer = await herald.api("GET", "/accounts/connect/x?returnTo=%2F%2Fevil.example%2Fapp%2F")
+    const answer = await herald.api("POST", "/accounts/connect/x", { returnTo: "//evil.example/app/" })
     assert.strictEqual(answer.status, 400)
     assert.strictEqual(answer.body.error.code, "invalid")
   })

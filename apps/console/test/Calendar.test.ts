@@ -65,6 +65,8 @@ describe.skipIf(missing !== undefined)("the calendar", () => {
     assert.include(launch, "9:30")
     assert.include(launch, "Scheduled")
     const networks = (await herald.api("GET", "/networks")).body.data as ReadonlyArray<any>
+    // The networks' icons come with the networks list, which may answer after the posts: wait for both.
+    await chip(day(dayOf(2, 10)), "Launch announcement").locator("img").nth(1).waitFor()
     const images = await chip(day(dayOf(2, 10)), "Launch announcement").locator("img").all()
     const names = await Promise.all(images.map((image) => image.getAttribute("alt")))
     assert.deepStrictEqual(names.sort(), networks.filter((network) => ["x", "threads"].includes(network.key)).map((network) => network.name).sort())

@@ -13,7 +13,7 @@ const arrival = 120_000
 const leave = async (herald: Herald, network: string, kind: "comments" | "messages", author: string, text: string) => {
   const response = await fetch(herald.url(`/sandbox/${network}/_control/${kind}`), {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { authorization: `Bearer ${herald.started.firstRun.key.key}`, "content-type": "application/json" },
     body: JSON.stringify({ username: `demo_${network}`, author, text })
   })
   assert.strictEqual(response.status, 201, await response.text())

@@ -41,6 +41,7 @@ import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
 import * as NetworkHttp from "./NetworkHttp.ts"
 import * as Operational from "./http/Operational.ts"
+import { TrustedProxies } from "./http/ClientAddress.ts"
 import { MetricsToken } from "./http/Metrics.ts"
 import * as IdleMemory from "./IdleMemory.ts"
 import { Installed } from "./Installed.ts"
@@ -192,6 +193,7 @@ export const layerWith = <E, R>(
       Layer.provideMerge(cluster),
       Layer.provideMerge(Layer.succeed(RunnerInfo, { role: settings.role, runner })),
       Layer.provideMerge(Layer.succeed(MetricsToken, settings.metricsToken)),
+      Layer.provideMerge(Layer.succeed(TrustedProxies, settings.trustedProxies)),
       Layer.provideMerge(Layer.mergeAll(
         Services.layer(settings),
         networks,

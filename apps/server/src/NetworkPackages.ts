@@ -3,6 +3,9 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { type Adapter, AdapterConfig, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
+import type { ApiKeys, RateLimiter, Sessions } from "@herald/core"
+import type { PublicUrl } from "./PublicUrl.ts"
+import * as SandboxAccess from "./SandboxAccess.ts"
 import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
@@ -50,16 +53,21 @@ export const credentials = (entry: Pick<NetworkPackage, "network" | "offered">) 
       : Option.none())
 
 /**
- * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted, oldest first, so a person
- * trying Herald (or a test driving several processes) can see what went out and that nothing went twice;
- * `?username=` keeps one sandbox account's. `comments` are the accounts' own comments (first comments, and
- * answers sent from the inbox) on networks that keep them apart from posts.
+ * `GET /sandbox/<network>/_posts`: everything the sandbox network accepted for the caller's accounts
+ * (`Simulator.Reachable`), oldest first, so a person trying Herald (or a test driving several processes) can
+ * see what went out and that nothing went twice; `?username=` keeps one sandbox account's. `comments` are
+ * the accounts' own comments (first comments, and answers sent from the inbox) on networks that keep them
+ * apart from posts.
  */
 const postsRoute = (simulator: Simulator.Simulator) =>
-  HttpRouter.route("GET", "/_posts", Effect.map(Simulator.query, (query) => {
+  HttpRouter.route("GET", "/_posts", Effect.map(Effect.all([Simulator.query, Simulator.Reachable]), ([query, reachable]) => {
     const username = query["username"]
-    const accountId = username === undefined ? undefined : simulator.state.accountByUsername(username)?.id ?? ""
-    const posts = [...simulator.state.posts.values()].filter((post) => accountId === undefined || post.accountId === accountId)
+    const named = username === undefined ? undefined : simulator.state.accountByUsername(username)?.id ?? ""
+    const shown = (accountId: string) => {
+      const account = simulator.state.accounts.get(accountId)
+      return account !== undefined && reachable(account) && (named === undefined || accountId === named)
+    }
+    const posts = [...simulator.state.posts.values()].filter((post) => shown(post.accountId))
     return HttpServerResponse.jsonUnsafe({
       data: posts.map((post) => ({
         id: post.id,
@@ -70,7 +78,7 @@ const postsRoute = (simulator: Simulator.Simulator) =>
         createdAt: new Date(post.createdAt).toISOString()
       })),
       comments: [...simulator.state.comments.values()]
-        .filter((comment) => comment.author.id === comment.accountId && (accountId === undefined || comment.accountId === accountId))
+        .filter((comment) => comment.author.id === comment.accountId && shown(comment.accountId))
         .map((comment) => ({
           id: comment.id,
           username: simulator.state.accounts.get(comment.accountId)?.username ?? null,
@@ -89,9 +97,13 @@ export interface Installation {
   readonly adapters: Effect.Effect<ReadonlyArray<Adapter.Adapter>, never, HttpClient.HttpClient>
   /**
    * The simulators' routes, mounted under `/sandbox/<network>` (none outside the sandbox), their state kept
-   * in the database.
+   * in the database, the sandbox's own routes answering a workspace's callers only (`SandboxAccess`).
    */
-  readonly sandboxRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter | SqlClient.SqlClient>
+  readonly sandboxRoutes: Layer.Layer<
+    never,
+    never,
+    HttpRouter.HttpRouter | SqlClient.SqlClient | ApiKeys.ApiKeys | RateLimiter.RateLimiter | Sessions.Sessions | PublicUrl
+  >
   readonly simulators: ReadonlyArray<Simulator.Simulator>
 }
 
@@ -121,14 +133,18 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
           clientSecret: Redacted.make("sandbox-secret")
         })
       })
-      const sandboxRoutes = Layer.unwrap(Effect.map(SandboxStore.make, (store) =>
+      const sandboxRoutes = Layer.unwrap(Effect.map(Effect.all([SandboxStore.make, SandboxAccess.make]), ([store, guarded]) =>
         Layer.mergeAll(
           Layer.empty,
           ...simulators.map((simulator) =>
             HttpRouter.addAll(
-              SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store, {
-                shared: options.sharedDatabase
-              }),
+              // Guarded outside the store, so a caller refused costs no load of the sandbox's state.
+              guarded(
+                simulator.network,
+                SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store, {
+                  shared: options.sharedDatabase
+                })
+              ),
               { prefix: `/sandbox/${simulator.network}` }
             )
           )

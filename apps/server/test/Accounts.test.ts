@@ -8,11 +8,17 @@ import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey
 // Connecting accounts end to end over real HTTP: the API answers the consent URL, the network's consent
 // screen (the example network's simulator, served by this server under /sandbox/example) redirects to the
 // callback, and the account appears in the list with its tokens sealed.
+/** `POST /api/v1/accounts/connect/:platform` with a key: how a flow starts. */
+const startConnection = (base: string, key: string, body: Record<string, string> = {}, platform = "example") =>
+  request(`${base}/api/v1/accounts/connect/${platform}`, {
+    method: "POST",
+    headers: { ...bearer(key), "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+
 const connect = (base: string, key: string, username: string) =>
   Effect.gen(function*() {
-    const started = yield* request(`${base}/api/v1/accounts/connect/example?username=${username}`, {
-      headers: bearer(key)
-    })
+    const started = yield* startConnection(base, key, { username })
     assert.strictEqual(started.status, 200, started.text)
     const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
     assert.strictEqual(consent.status, 302)
@@ -83,7 +89,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
       const forged = yield* request(`${base}/oauth/example/callback?code=abc&state=forged`)
       assert.strictEqual(forged.status, 400)
       assert.include(forged.text, "not valid")
-      const started = yield* request(`${base}/api/v1/accounts/connect/example?username=bob`, { headers: bearer(key.key) })
+      const started = yield* startConnection(base, key.key, { username: "bob" })
       const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
       const callback = consent.headers.get("location")!.replace("localhost", "127.0.0.1")
       assert.strictEqual((yield* request(callback)).status, 200)
@@ -95,7 +101,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
     Effect.gen(function*() {
       const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
-      const answer = yield* request(`${base}/api/v1/accounts/connect/myspace`, { headers: bearer(key.key) })
+      const answer = yield* startConnection(base, key.key, {}, "myspace")
       assert.strictEqual(answer.status, 404)
       assert.strictEqual(answer.body.error.code, "not_found")
       assert.include(answer.body.error.message, "example")
@@ -186,7 +192,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
 // callback's: only a path under /app/ is accepted, so the callback can send no one to another site.
 layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("connecting from the console (returnTo)", (it) => {
   const start = (base: string, key: string, query: string) =>
-    request(`${base}/api/v1/accounts/connect/example?${query}`, { headers: bearer(key) })
+    startConnection(base, key, Object.fromEntries(new URLSearchParams(query)))
   const consent = (url: string) =>
     Effect.promise(() => fetch(url, { redirect: "manual" })).pipe(
       Effect.map((answer) => answer.headers.get("location")!.replace("localhost", "127.0.0.1"))
@@ -220,12 +226,15 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("connectin
       assert.include(location.searchParams.get("error"), "not valid")
       assert.isNull(location.searchParams.get("connected"))
 
-      const state = new URL(callback).searchParams.get("state")!
+      // The person declines on the network's consent page of a flow Herald started; not signed in to the
+      // console, they are told OAuth's code in Herald's words.
+      const declined = yield* start(base, key.key, "username=emil&returnTo=%2Fapp%2Fsettings%2F")
+      const state = new URL(declined.body.data.url).searchParams.get("state")!
       const refused = yield* noFollow(`${base}/oauth/example/callback?error=access_denied&state=${state}`)
       assert.strictEqual(refused.status, 303)
       assert.strictEqual(
         refused.headers.get("location"),
-        `/app/settings/?${new URLSearchParams({ error: "The network said: access_denied" })}`
+        `/app/settings/?${new URLSearchParams({ error: "The network said access was refused on its consent page (access_denied)" })}`
       )
     }))
 
@@ -286,7 +295,7 @@ describe("outside the sandbox", () => {
         assert.deepStrictEqual(networks.body.data.map((network: any) => network.key), ["example"])
         // Outside the sandbox there is no simulated account to pick: OAuth asks nothing first.
         assert.deepStrictEqual(networks.body.data[0].connect, { method: "oauth", fields: [] })
-        const started = yield* request(`${base}/api/v1/accounts/connect/example`, { headers: bearer(key.key) })
+        const started = yield* startConnection(base, key.key)
         const url = new URL(started.body.data.url)
         assert.strictEqual(url.origin, "https://example.invalid")
         assert.strictEqual(url.searchParams.get("client_id"), "real-client")

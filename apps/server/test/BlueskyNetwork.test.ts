@@ -62,7 +62,7 @@ layer(serverLayer({}, [bluesky], undefined, { ...fastTuning, inboxPollEvery: Dur
 
       const control = yield* request(`${base}/sandbox/bluesky/_control/comments`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { ...bearer(key.key), "content-type": "application/json" },
         body: JSON.stringify({ username: "srv.test", author: "reader.test", text: "Congrats!" })
       })
       assert.strictEqual(control.status, 201, control.text)

@@ -59,7 +59,7 @@ for (const backend of backends()) {
 
         assert.strictEqual((yield* good.control("comments", { author: "fan_1", text: "Nice one" })).status, 201)
         assert.strictEqual((yield* good.control("messages", { author: "client_1", text: "Hello there" })).status, 201)
-        assert.strictEqual((yield* refused.control("comments", { author: "fan_2", text: "Kept for later" })).status, 201)
+        assert.strictEqual((yield* refused.control("comments", { author: "fan_2", text: "Kept for later" }, good.key)).status, 201)
         assert.strictEqual((yield* stranger.control("comments", { author: "str\u0000nger", text: "bad\u0000byte \ud800 here" })).status, 201)
         assert.strictEqual((yield* stranger.control("messages", { author: "dm\ud83d", text: "hi\u0000" })).status, 201)
         assert.strictEqual((yield* stranger.control("comments", { author: "fan_3", text: "Whenever #bad-time" })).status, 201)

@@ -3,7 +3,7 @@ import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Inbox } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
-import { baseUrl, fastTuning, request, serverLayer } from "./harness.ts"
+import { baseUrl, bearer, fastTuning, request, serverLayer } from "./harness.ts"
 import { events, settled, setup } from "./publishing.ts"
 
 // The inbox with two real networks' adapters and simulators: a post published through Herald to X and to a
@@ -16,7 +16,7 @@ layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: 
 })("inbox on two networks", (it) => {
   it.effect("comments on X and Facebook and a Messenger message arrive as events, linked to the post Herald made", () =>
     Effect.gen(function*() {
-      const { accounts, create, get, send, workspace } = yield* setup(["x", "facebook", "youtube"])
+      const { accounts, create, get, key, send, workspace } = yield* setup(["x", "facebook", "youtube"])
       const base = yield* baseUrl
       const inbox = yield* Inbox.Inbox
       const sql = yield* SqlClient.SqlClient
@@ -34,7 +34,7 @@ layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: 
       const control = (network: string, kind: "comments" | "messages", body: Record<string, unknown>) =>
         request(`${base}/sandbox/${network}/_control/${kind}`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { ...bearer(key.key), "content-type": "application/json" },
           body: JSON.stringify({ username: usernames[network], ...body })
         })
       assert.strictEqual((yield* control("x", "comments", { author: "x_fan", text: "Great thread" })).status, 201)

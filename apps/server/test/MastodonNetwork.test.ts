@@ -44,7 +44,7 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
 
       // The person names the instance; Herald registers itself there and sends them to consent.
       const server = `${base}/sandbox/mastodon`
-      const started = yield* send("GET", `/accounts/connect/mastodon?${new URLSearchParams({ server, username: "srv_masto" })}`)
+      const started = yield* send("POST", "/accounts/connect/mastodon", { server, username: "srv_masto" })
       assert.strictEqual(started.status, 200, started.text)
       const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
       assert.strictEqual(consent.status, 302)
@@ -81,7 +81,7 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
 
       const control = yield* request(`${base}/sandbox/mastodon/_control/comments`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { ...bearer(key.key), "content-type": "application/json" },
         body: JSON.stringify({ username: "srv_masto", author: "reader", text: "Lovely light!" })
       })
       assert.strictEqual(control.status, 201, control.text)

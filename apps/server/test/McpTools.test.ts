@@ -64,7 +64,7 @@ const setup = Effect.gen(function*() {
   const control = (kind: "comments" | "messages", body: Record<string, unknown>) =>
     request(`${base}/sandbox/example/_control/${kind}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...bearer(key.key), "content-type": "application/json" },
       body: JSON.stringify({ username: `${tag}_ex`, ...body })
     })
   return { account, base, control, editor, key: key.key, send, workspace }

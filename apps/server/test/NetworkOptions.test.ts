@@ -49,7 +49,9 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
       assert.strictEqual(sensitive.type, "boolean")
       assert.strictEqual(sensitive.default, false)
       assert.strictEqual(thread.type, "array")
-      assert.deepStrictEqual(thread.items, { type: "string" })
+      // Each follow-up and the thread itself carry their size caps (decision 0058).
+      assert.deepStrictEqual(thread.items, { type: "string", maxLength: 100_000 })
+      assert.strictEqual(thread.maxItems, 100)
       assert.deepStrictEqual(thread.default, [])
       assert.isNull(language.default)
       assert.deepStrictEqual(options.mediaFields, [])

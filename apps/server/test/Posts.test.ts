@@ -10,7 +10,11 @@ import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey
 const setup = Effect.gen(function*() {
   const base = yield* baseUrl
   const { key, workspace } = yield* workspaceWithKey()
-  const started = yield* request(`${base}/api/v1/accounts/connect/example?username=poster`, { headers: bearer(key.key) })
+  const started = yield* request(`${base}/api/v1/accounts/connect/example`, {
+    method: "POST",
+    headers: { ...bearer(key.key), "content-type": "application/json" },
+    body: JSON.stringify({ username: "poster" })
+  })
   const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
   yield* request(consent.headers.get("location")!.replace("localhost", "127.0.0.1"))
   const accounts = yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) })

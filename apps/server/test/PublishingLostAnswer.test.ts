@@ -89,7 +89,7 @@ const slowRetries = { ...fastTuning, publishing: { ...fastTuning.publishing, bas
 layer(serverLayer({}, packages, undefined, slowRetries), { timeout: 120_000, excludeTestServices: true })("an answer lost, then a look failing", (it) => {
   it.effect("facebook: the first comment's answer is lost and the look after it fails in passing; the row keeps looking first across the waits", () =>
     Effect.gen(function*() {
-      const { accounts, create, get } = yield* setup(["facebook"])
+      const { accounts, create, get, key } = yield* setup(["facebook"])
       const sql = yield* SqlClient.SqlClient
       const content = `Lost comment ${Date.now()}`
       losses.push(
@@ -118,7 +118,7 @@ layer(serverLayer({}, packages, undefined, slowRetries), { timeout: 120_000, exc
       const made = yield* simulated("facebook", accounts["facebook"]!)
       assert.strictEqual(made.filter((item) => item.text === content).length, 1)
       const page = yield* Effect.promise(() =>
-        fetch(`${done.targets[0].url.split("/sandbox/")[0]}/sandbox/facebook/_posts`)
+        fetch(`${done.targets[0].url.split("/sandbox/")[0]}/sandbox/facebook/_posts`, { headers: { authorization: `Bearer ${key.key}` } })
           .then((answer) => answer.json() as Promise<{ readonly comments: ReadonlyArray<{ readonly text: string }> }>)
       )
       assert.strictEqual(page.comments.filter((comment) => comment.text === `${content}, first comment`).length, 1)

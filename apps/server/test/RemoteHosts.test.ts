@@ -17,8 +17,10 @@ layer(serverLayer({ webhookAllowPrivate: false }, packages), { timeout: 60_000, 
         const base = yield* baseUrl
         const { key } = yield* workspaceWithKey()
         const connect = (server: string) =>
-          request(`${base}/api/v1/accounts/connect/mastodon?${new URLSearchParams({ server, username: "ssrf" })}`, {
-            headers: bearer(key.key)
+          request(`${base}/api/v1/accounts/connect/mastodon`, {
+            method: "POST",
+            headers: { ...bearer(key.key), "content-type": "application/json" },
+            body: JSON.stringify({ server, username: "ssrf" })
           })
         const listening = yield* countingListener
         const answers: Array<string> = []

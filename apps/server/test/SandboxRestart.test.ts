@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
 import * as Packages from "../src/Packages.ts"
-import { fastTuning, freePort, quiet, request, settings } from "./harness.ts"
+import { bearer, fastTuning, freePort, quiet, request, settings } from "./harness.ts"
 import { settled, setup } from "./publishing.ts"
 
 // The sandbox networks keep their state in the database: a server stopped and started again on the same
@@ -12,9 +12,9 @@ import { settled, setup } from "./publishing.ts"
 
 const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"]
 
-/** The posts a sandbox network shows over its control route, by URL. */
-const networkPosts = (base: string, platform: string, username?: string) =>
-  Effect.map(request(`${base}/sandbox/${platform}/_posts${username === undefined ? "" : `?username=${username}`}`), (answer) => {
+/** The posts a sandbox network shows the key's workspace over its control route, by URL. */
+const networkPosts = (base: string, key: string, platform: string, username?: string) =>
+  Effect.map(request(`${base}/sandbox/${platform}/_posts${username === undefined ? "" : `?username=${username}`}`, { headers: bearer(key) }), (answer) => {
     assert.strictEqual(answer.status, 200, answer.text)
     return (answer.body.data as ReadonlyArray<{ readonly url: string; readonly username: string | null }>)
   })
@@ -46,13 +46,13 @@ for (const backend of backends()) {
           yield* Effect.scoped(Effect.gen(function*() {
             const base = `http://127.0.0.1:${port}`
             for (const target of before.targets) {
-              const shown = yield* networkPosts(base, target.platform)
+              const shown = yield* networkPosts(base, key.key, target.platform)
               const found = shown.find((post) => post.url === target.url)
               assert.isDefined(found, `${target.platform} lost ${target.url}: ${JSON.stringify(shown)}`)
               // One account's posts, by its username.
-              const own = yield* networkPosts(base, target.platform, found!.username!)
+              const own = yield* networkPosts(base, key.key, target.platform, found!.username!)
               assert.isTrue(own.some((post) => post.url === target.url) && own.every((post) => post.username === found!.username))
-              assert.deepStrictEqual(yield* networkPosts(base, target.platform, "nobody_here"), [])
+              assert.deepStrictEqual(yield* networkPosts(base, key.key, target.platform, "nobody_here"), [])
             }
             const send = (method: string, path: string, body?: unknown) =>
               request(`${base}/api/v1${path}`, {
@@ -67,7 +67,7 @@ for (const backend of backends()) {
             const listed = yield* send("GET", "/accounts")
             const facebook = listed.body.data.find((account: { id: string }) => account.id === accounts["facebook"])
             assert.strictEqual(facebook.status, "connected")
-            const shown = yield* networkPosts(base, "facebook")
+            const shown = yield* networkPosts(base, key.key, "facebook")
             assert.isTrue(shown.some((post) => post.url === after.targets[0].url))
           }).pipe(Effect.provide(server(port))))
         }

@@ -21,13 +21,18 @@ const signIn = (base: string, key: string, body: unknown) =>
     body: JSON.stringify(body)
   })
 
+/** Starts a consent flow: `POST /api/v1/accounts/connect/:platform`. */
+const start = (base: string, key: string, platform: string, body: Record<string, string> = {}) =>
+  request(`${base}/api/v1/accounts/connect/${platform}`, {
+    method: "POST",
+    headers: { ...bearer(key), "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+
 /** Connects a `fedi` account on `server` through the consent page and the callback, as a browser would. */
 const connectFedi = (base: string, key: string, server: string, username: string) =>
   Effect.gen(function*() {
-    const started = yield* request(
-      `${base}/api/v1/accounts/connect/fedi?${new URLSearchParams({ server, username })}`,
-      { headers: bearer(key) }
-    )
+    const started = yield* start(base, key, "fedi", { server, username })
     assert.strictEqual(started.status, 200, started.text)
     const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
     assert.strictEqual(consent.status, 302)
@@ -126,8 +131,8 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
       // An OAuth network is not signed in to with fields, and a credentials one has no consent page.
       const oauth = yield* signIn(base, key.key, { platform: "example", fields: {} })
       assert.strictEqual(oauth.status, 400)
-      assert.include(oauth.body.error.message, "GET /api/v1/accounts/connect/example")
-      const consent = yield* request(`${base}/api/v1/accounts/connect/keyed`, { headers: bearer(key.key) })
+      assert.include(oauth.body.error.message, "POST /api/v1/accounts/connect/example")
+      const consent = yield* start(base, key.key, "keyed")
       assert.strictEqual(consent.status, 400)
       assert.include(consent.body.error.message, "POST /api/v1/accounts/connect")
       const none = yield* signIn(base, key.key, { platform: "nowhere", fields: {} })
@@ -186,13 +191,13 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
     Effect.gen(function*() {
       const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
-      const missing = yield* request(`${base}/api/v1/accounts/connect/fedi`, { headers: bearer(key.key) })
+      const missing = yield* start(base, key.key, "fedi")
       assert.strictEqual(missing.status, 400)
       assert.strictEqual(missing.body.error.details[0].field, "server")
-      const bad = yield* request(`${base}/api/v1/accounts/connect/fedi?server=ftp://x.example`, { headers: bearer(key.key) })
+      const bad = yield* start(base, key.key, "fedi", { server: "ftp://x.example" })
       assert.strictEqual(bad.status, 400)
       assert.include(bad.body.error.message, "not a server address")
-      const single = yield* request(`${base}/api/v1/accounts/connect/example?server=one.example`, { headers: bearer(key.key) })
+      const single = yield* start(base, key.key, "example", { server: "one.example" })
       assert.strictEqual(single.status, 400)
       assert.strictEqual(single.body.error.details[0].field, "server")
     }))

@@ -125,7 +125,7 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       const { key } = yield* workspaceWithKey()
       const api = yield* apiWithKey(key.key)
       yield* api("POST", "/webhooks", { url: hook.url })
-      const started = yield* api("GET", "/accounts/connect/example?username=hooked")
+      const started = yield* api("POST", "/accounts/connect/example", { username: "hooked" })
       const consent = yield* Effect.promise(() => fetch(started.body.data.url, { redirect: "manual" }))
       yield* request(consent.headers.get("location")!.replace("localhost", "127.0.0.1"))
       const accountId = (yield* api("GET", "/accounts")).body.data[0].id

@@ -4,7 +4,7 @@ import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
-import { ApiKeys, People, type Publisher, type Settings, Team, Workspaces } from "@herald/core"
+import { ApiKeys, ClientAddress, People, type Publisher, type Settings, Team, Workspaces } from "@herald/core"
 import type { Workspace } from "@herald/domain"
 import { type Backend, backends } from "@herald/db/testing"
 import { ExampleNetwork } from "@herald/adapter-kit/testing"
@@ -29,6 +29,7 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   webhookTimeoutMs: 2_000,
   webhookRetrySchedule: [200, 400],
   webhookDisableAfter: 50,
+  trustedProxies: ClientAddress.noProxies,
   smtpUrl: Option.none(),
   metricsToken: Option.none(),
   logFormat: "text",

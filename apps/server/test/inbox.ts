@@ -24,15 +24,16 @@ export const setup = (label = "i") =>
         headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       })
-    const control = (kind: "comments" | "messages", body: Record<string, unknown>) =>
+    /** Leaves a comment or message for the account, as a key of the workspace holding it (this one's by default). */
+    const control = (kind: "comments" | "messages", body: Record<string, unknown>, as = key.key) =>
       request(`${base}/sandbox/example/_control/${kind}`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { ...bearer(as), "content-type": "application/json" },
         body: JSON.stringify({ username: `${tag}_ex`, ...body })
       })
     const inbox = yield* Inbox.Inbox
     const simulator = (yield* Installed).simulators.find((entry) => entry.network === "example")!
-    return { account, control, inbox, send, simulator, tag, workspace }
+    return { account, control, inbox, key: key.key, send, simulator, tag, workspace }
   })
 
 /** An account's inbox cursor row: where it reads from, its failures in a row, and when it is read next. */

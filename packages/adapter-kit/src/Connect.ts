@@ -18,8 +18,8 @@ export class Field extends Schema.Class<Field>("ConnectField")({
 
 /**
  * `method` is how the account connects:
- * - `oauth` sends the person to the network's consent page through `GET /api/v1/accounts/connect/:platform`,
- *   with `fields` as its query parameters. A `server` field (see `instance`) names the account's own server
+ * - `oauth` sends the person to the network's consent page through `POST /api/v1/accounts/connect/:platform`,
+ *   with `fields` in its body. A `server` field (see `instance`) names the account's own server
  *   (a Mastodon instance): Herald registers itself there first (`OAuth.registerApp`) and reuses that.
  * - `credentials` signs in at once with what the person types: `POST /api/v1/accounts/connect` with
  *   `{ platform, fields }` (a handle and an app password), answered by the adapter's `Credentials.signIn`.

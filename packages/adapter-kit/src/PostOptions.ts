@@ -1,4 +1,5 @@
 import type { Schema } from "effect"
+import { Bounded } from "@herald/domain"
 import type { MediaItem } from "./PostVersion.ts"
 
 /**
@@ -45,7 +46,9 @@ export interface PostOptions<Fields extends Schema.Struct.Fields = Schema.Struct
   readonly placement: Placement
   /**
    * The fields a create or a patch may send, each optional (a patch changes only what it sends). Give
-   * each a description: it is what the OpenAPI document and the MCP tools show.
+   * each a description: it is what the OpenAPI document and the MCP tools show. Every string and list in
+   * them has a size cap, as every request field does (`Bounded` of `@herald/domain`, decision 0058): a text
+   * the network is sent `Bounded.Text`, an id `Bounded.Id`, a thread `thread`.
    */
   readonly fields: Fields
   /** The values a post shows, and `version`/`check` receive, for fields the client did not set. */
@@ -76,6 +79,13 @@ export interface PostOptions<Fields extends Schema.Struct.Fields = Schema.Struct
    */
   readonly violationFields?: Partial<Record<VersionField, keyof Fields & string>>
 }
+
+/**
+ * A thread's follow-ups as options declare them (`xThread`, Bluesky's and Mastodon's `thread`): texts under
+ * the cap of any text a network is sent, at most `Bounded.counts.thread` of them; the network's own limits
+ * (`thread.maxPosts`, `thread.maxLength`) are checked after, in the validator's words.
+ */
+export const thread = Bounded.array(Bounded.Text, Bounded.counts.thread, "posts")
 
 /** Declares a network's options with their types checked against `fields`. */
 export const make = <const Fields extends Schema.Struct.Fields>(options: PostOptions<Fields>): PostOptions<Fields> =>

@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { type SimulatedAccount, SimulatorState } from "./SimulatorState.ts"
 import * as Pkce from "./Pkce.ts"
@@ -23,6 +23,17 @@ export interface Options {
 export type Make = (options: Options) => Simulator
 
 export const makeState = (network: string) => new SimulatorState(network)
+
+/**
+ * Which of a simulator's accounts the sandbox's own routes (`_control/*`, the server's `_posts`) may reach
+ * for this request. Every account by default, as in the kit's own harness and an adapter's tests; Herald's
+ * served sandbox narrows it to the accounts the caller's workspace connected, and an account out of reach
+ * answers as one that does not exist.
+ */
+export const Reachable = Context.Reference<(account: SimulatedAccount) => boolean>(
+  "@herald/adapter-kit/Simulator/Reachable",
+  { defaultValue: () => () => true }
+)
 
 /** The request's query parameters as a record. */
 export const query = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
@@ -111,7 +122,7 @@ const control = <A extends { readonly username: string }>(
     const body = Schema.decodeUnknownOption(schema)(yield* Effect.orElseSucceed(request.json, () => null))
     if (Option.isNone(body)) return refused(400, "invalid", `The JSON body needs ${fields}`)
     const account = state.accountByUsername(body.value.username)
-    if (account === undefined) {
+    if (account === undefined || !(yield* Reachable)(account)) {
       return refused(404, "not_found", `No ${state.network} sandbox account is called ${body.value.username}`)
     }
     const stored = store(account, body.value)

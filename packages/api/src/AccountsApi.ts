@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Account } from "@herald/domain"
+import { Account, Bounded } from "@herald/domain"
 import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -17,12 +17,33 @@ export class Disconnected extends Schema.Class<Disconnected>("Disconnected")({
 }) {}
 
 /**
+ * What starting a connection takes: the fields of the network's connect method that a consent flow asks
+ * first (see `GET /api/v1/networks`), and where to come back. The body of `POST
+ * /api/v1/accounts/connect/:platform`, and the query of its older GET.
+ */
+export const startFields = {
+  username: Schema.optionalKey(Bounded.string(100).annotate({
+    description: "Sandbox only: the simulated account to log in as."
+  })),
+  returnTo: Schema.optionalKey(Bounded.Url.annotate({
+    description: "A console path (under `/app/`, nothing else) to come back to: the callback then answers `303` to it " +
+      "with `?connected=<accountId>` or `?error=<message>` instead of its page."
+  })),
+  server: Schema.optionalKey(Bounded.string(253).annotate({
+    description: "The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. an " +
+      "instance of a federated network): Herald registers itself there on first use and reuses that app."
+  }))
+}
+
+export const StartConnection = Schema.Struct(startFields)
+
+/**
  * Signing in to a network whose connect method is `credentials` (see `GET /api/v1/networks`): its
  * `connect.fields`, by name. Secret ones are never echoed back or logged.
  */
 export const SignIn = Schema.Struct({
-  platform: Schema.String,
-  fields: Schema.Record(Schema.String, Schema.String)
+  platform: Bounded.Word,
+  fields: Bounded.record(Bounded.Word, Bounded.Url, Bounded.counts.entries)
 })
 
 export class AccountsApi extends HttpApiGroup.make("accounts").add(
@@ -30,32 +51,33 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
     // Not paged: a workspace has a handful of accounts, so the body is exactly `{ "data": [...] }`.
     success: Data(Schema.Array(Account.Account))
   }).annotate(OpenApi.Summary, "List connected accounts with their ids"),
-  HttpApiEndpoint.get("connect", "/accounts/connect/:platform", {
-    params: { platform: Schema.String },
-    query: {
-      /** Sandbox only: the simulated account to log in as. */
-      username: Schema.optional(Schema.String),
-      /**
-       * A console path (under `/app/`, nothing else) to come back to: the callback then answers `303` to it
-       * with `?connected=<accountId>` or `?error=<message>` instead of its page.
-       */
-      returnTo: Schema.optional(Schema.String),
-      /**
-       * The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. an
-       * instance of a federated network): Herald registers itself there on first use and reuses that app.
-       */
-      server: Schema.optional(Schema.String)
-    },
+  // A change (a flow begun, perhaps Herald registered on a server the body names), so a POST: the console's
+  // session passes the CSRF check there as every other change does (decision 0060).
+  HttpApiEndpoint.post("startConnection", "/accounts/connect/:platform", {
+    params: { platform: Bounded.Word },
+    payload: StartConnection,
     success: Data(ConnectLink),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "Start connecting an account: answers the network's consent URL"),
+  HttpApiEndpoint.get("connect", "/accounts/connect/:platform", {
+    params: { platform: Bounded.Word },
+    query: startFields,
+    success: Data(ConnectLink),
+    error: [NotFoundResponse, InvalidResponse]
+  }).annotate(OpenApi.Summary, "Start connecting an account (older form of the POST, for API keys)")
+    .annotate(
+      OpenApi.Description,
+      "The older form of `POST /api/v1/accounts/connect/:platform`, its body as query parameters. API keys only: " +
+        "a console session gets `403 forbidden` (a link on any site could make a browser send this GET with the cookie)."
+    )
+    .annotate(OpenApi.Deprecated, true),
   HttpApiEndpoint.post("signIn", "/accounts/connect", {
     payload: SignIn,
     success: Data(Account.Account).pipe(HttpApiSchema.status(201)),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "Connect an account of a network that signs in with fields (a handle and an app password)"),
   HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Disconnected),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Disconnect an account: its tokens are deleted")
@@ -67,12 +89,12 @@ export class AccountsApi extends HttpApiGroup.make("accounts").add(
 /** Where networks send the person back after consent (no key: the `state` identifies the flow). */
 export class OAuthApi extends HttpApiGroup.make("oauth", { topLevel: true }).add(
   HttpApiEndpoint.get("callback", "/oauth/:platform/callback", {
-    params: { platform: Schema.String },
+    params: { platform: Bounded.Word },
     query: {
-      code: Schema.optional(Schema.String),
-      state: Schema.optional(Schema.String),
-      error: Schema.optional(Schema.String),
-      error_description: Schema.optional(Schema.String)
+      code: Schema.optional(Bounded.Secret),
+      state: Schema.optional(Bounded.Secret),
+      error: Schema.optional(Bounded.Line),
+      error_description: Schema.optional(Bounded.Note)
     },
     success: [
       Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Bounded } from "@herald/domain"
 
 /** A success body: `{ "data": ... }` (reference, "Endpoints"). */
 export const Data = <S extends Schema.Top>(data: S) => Schema.Struct({ data })
@@ -13,4 +14,4 @@ export const Page = <S extends Schema.Top>(item: S) =>
   })
 
 /** The `cursor` query parameter of a paged list. */
-export const cursor = Schema.String.annotate({ description: "The previous page's nextCursor; absent for the first page" })
+export const cursor = Bounded.Line.annotate({ description: "The previous page's nextCursor; absent for the first page" })

@@ -1,13 +1,13 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Inbox } from "@herald/domain"
+import { Bounded, Inbox } from "@herald/domain"
 import { ConflictResponse, InvalidResponse, NotFoundResponse, UnauthorizedResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
 /** A reply: its text. */
 export const Reply = Schema.Struct({
-  text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)).annotate({ description: "What to send" })
+  text: Bounded.Note.check(Schema.isMinLength(1)).annotate({ description: "What to send" })
 })
 
 const pageQuery = {
@@ -18,8 +18,8 @@ const pageQuery = {
 /** A page of one account's items, or of one network's accounts' (both may be given). */
 const listQuery = {
   ...pageQuery,
-  accountId: Schema.optional(Schema.String.annotate({ description: "Only this account's items" })),
-  platform: Schema.optional(Schema.String.annotate({ description: "Only items of this network's accounts (a network key)" }))
+  accountId: Schema.optional(Bounded.Id.annotate({ description: "Only this account's items" })),
+  platform: Schema.optional(Bounded.Word.annotate({ description: "Only items of this network's accounts (a network key)" }))
 }
 
 /** A page's bounds as the inbox's services take them: `limit` items before `cursor` (newest first). */
@@ -59,13 +59,13 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Comments on the accounts' posts, newest first"),
   HttpApiEndpoint.post("replyToComment", "/inbox/comments/:id/reply", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: Reply,
     success: Data(Inbox.Comment),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Reply to a comment on the network, as the account"),
   HttpApiEndpoint.post("readComment", "/inbox/comments/:id/read", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Inbox.Comment),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Mark a comment read, for the whole workspace"),
@@ -75,19 +75,19 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Direct-message conversations, the most recent first"),
   HttpApiEndpoint.get("messages", "/inbox/conversations/:id/messages", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     query: pageQuery,
     success: Page(Inbox.Message),
     error: [InvalidResponse, NotFoundResponse]
   }).annotate(OpenApi.Summary, "A conversation's messages, newest first"),
   HttpApiEndpoint.post("sendMessage", "/inbox/conversations/:id/messages", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: Reply,
     success: Data(Inbox.Message),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send a direct message in a conversation, as the account (message.sent)"),
   HttpApiEndpoint.post("readConversation", "/inbox/conversations/:id/read", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Inbox.Conversation),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Mark every message received so far in a conversation read, for the whole workspace")
@@ -102,12 +102,12 @@ export class InboxApi extends HttpApiGroup.make("inbox").add(
  */
 export class NetworkWebhooksApi extends HttpApiGroup.make("networkWebhooks", { topLevel: true }).add(
   HttpApiEndpoint.get("handshake", "/networks/:network/webhook", {
-    params: { network: Schema.String },
+    params: { network: Bounded.Word },
     success: Schema.String.pipe(HttpApiSchema.asText()),
     error: [NotFoundResponse, InvalidResponse]
   }).annotate(OpenApi.Summary, "The network's subscription check: its challenge echoed"),
   HttpApiEndpoint.post("receive", "/networks/:network/webhook", {
-    params: { network: Schema.String },
+    params: { network: Bounded.Word },
     success: Schema.Struct({ received: Schema.Int.annotate({ description: "Accounts that will be read in the next round" }) }),
     error: [NotFoundResponse, UnauthorizedResponse]
   }).annotate(OpenApi.Summary, "A network's signed notification of inbox news: the accounts it names are read at once")

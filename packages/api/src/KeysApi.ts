@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Ids, Workspace } from "@herald/domain"
+import { Bounded, Ids, Workspace } from "@herald/domain"
 import { ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -36,7 +36,7 @@ export const CreateKey = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
     description: "What the key is for, to recognise it in the list"
   }),
-  memberId: Schema.optionalKey(Schema.String.annotate({
+  memberId: Schema.optionalKey(Bounded.Id.annotate({
     description: "The member (mem_…) the key acts for, with that member's role; absent for a workspace key"
   }))
 })
@@ -55,7 +55,7 @@ export class KeysApi extends HttpApiGroup.make("keys").add(
     "Create a key acting for a member (or for the workspace); the answer is the only time the key is shown"
   ),
   HttpApiEndpoint.post("revoke", "/keys/:id/revoke", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Key),
     error: [NotFoundResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Revoke a key: refused at once by every process; it stays listed as revoked")

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Ids, Workspace } from "@herald/domain"
+import { Bounded, Ids, Workspace } from "@herald/domain"
 import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -59,7 +59,7 @@ export class McpOAuthGrantRevoked extends Schema.Class<McpOAuthGrantRevoked>("Mc
   revoked: Schema.Literal(true)
 }) {}
 
-const requestId = { id: described(Schema.String, "The request's id, from the consent page's `request` parameter") }
+const requestId = { id: described(Bounded.Id, "The request's id, from the consent page's `request` parameter") }
 
 export class McpOAuthApi extends HttpApiGroup.make("mcpOAuth").add(
   HttpApiEndpoint.get("request", "/oauth/requests/:id", {
@@ -70,7 +70,7 @@ export class McpOAuthApi extends HttpApiGroup.make("mcpOAuth").add(
   HttpApiEndpoint.post("approve", "/oauth/requests/:id/approve", {
     params: requestId,
     payload: Schema.Struct({
-      workspaceId: described(Schema.String, "The workspace the assistant will act in, as the person's member there"),
+      workspaceId: described(Bounded.Id, "The workspace the assistant will act in, as the person's member there"),
       publishesDirectly: Schema.optionalKey(described(
         Schema.Boolean,
         "Let the assistant publish without approval (false by default: its posts wait for an owner's or admin's approval " +
@@ -89,7 +89,7 @@ export class McpOAuthApi extends HttpApiGroup.make("mcpOAuth").add(
     success: Data(Schema.Array(McpOAuthGrant))
   }).annotate(OpenApi.Summary, "The workspace's connected assistants (owners and admins see all; others their own)"),
   HttpApiEndpoint.delete("revokeGrant", "/oauth/grants/:id", {
-    params: { id: described(Schema.String, "The connection's id") },
+    params: { id: described(Bounded.Id, "The connection's id") },
     success: Data(McpOAuthGrantRevoked),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Disconnect an assistant: its tokens stop working at once")

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Bounded } from "@herald/domain"
 import { InvalidResponse, NotFoundResponse, TooLargeResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
@@ -48,7 +49,7 @@ export const maxAltLength = 1_500
 
 /** `PATCH /api/v1/media/:id`: `alt` sets the alt text; null or an empty string removes it. */
 export const UpdateMedia = Schema.Struct({
-  alt: Schema.NullOr(Schema.String)
+  alt: Schema.NullOr(Bounded.Note)
 })
 
 /** The types an upload may declare; the bytes must match (checked by their signature). */
@@ -72,7 +73,7 @@ export class MediaApi extends HttpApiGroup.make("media").add(
       durationMs: count("Video length in milliseconds; read from the file's MP4/MOV header when absent"),
       width: count("Video width in pixels; read from the file when absent"),
       height: count("Video height in pixels; read from the file when absent"),
-      alt: Schema.optional(Schema.String.annotate({
+      alt: Schema.optional(Bounded.Note.annotate({
         description: `Alt text: a description of the photo or video for people who cannot see it, at most ${maxAltLength} ` +
           "characters; sent to the networks that take alt text"
       }))
@@ -89,7 +90,7 @@ export class MediaApi extends HttpApiGroup.make("media").add(
       "that limit (`fitted`), which that network is sent."
   })),
   HttpApiEndpoint.patch("update", "/media/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: UpdateMedia,
     success: Data(MediaObject),
     error: [InvalidResponse, NotFoundResponse]

@@ -1,14 +1,14 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Workspace } from "@herald/domain"
+import { Bounded, Workspace } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
-const role = Schema.String.annotate({ description: `One of ${Workspace.Role.literals.join(", ")}` })
+const role = Bounded.Word.annotate({ description: `One of ${Workspace.Role.literals.join(", ")}` })
 
 /** `POST /api/v1/members/invitations`. */
 export const Invite = Schema.Struct({
-  email: Schema.String.annotate({ description: "The address the invitation is sent to" }),
+  email: Bounded.Email.annotate({ description: "The address the invitation is sent to" }),
   role: role
 })
 
@@ -32,18 +32,18 @@ export class MembersApi extends HttpApiGroup.make("members").add(
     error: ForbiddenResponse
   }).annotate(OpenApi.Summary, "The invitations not yet accepted, withdrawn or expired"),
   HttpApiEndpoint.delete("revokeInvitation", "/members/invitations/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Revoked),
     error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Withdraw an invitation: its link stops working"),
   HttpApiEndpoint.patch("changeRole", "/members/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: ChangeRole,
     success: Data(Workspace.Member),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Change a member's role; the only owner stays owner"),
   HttpApiEndpoint.delete("remove", "/members/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Removed),
     error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Remove a member; the only owner cannot be removed")
@@ -59,7 +59,7 @@ export class MembersApi extends HttpApiGroup.make("members").add(
  */
 export class InvitationsApi extends HttpApiGroup.make("invitations", { topLevel: true }).add(
   HttpApiEndpoint.get("accept", "/invitations/:token", {
-    params: { token: Schema.String },
+    params: { token: Bounded.Secret },
     success: HttpApiSchema.Empty(303)
   }).annotate(OpenApi.Summary, "An older invitation link: redirects to the console's invitation page")
 ).annotateMerge(OpenApi.annotations({

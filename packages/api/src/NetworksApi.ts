@@ -29,9 +29,10 @@ export class Network extends Schema.Class<Network>("Network")({
   limits: Limits.Limits,
   capabilities: Capabilities,
   /**
-   * How an account of this network connects: `method` (`oauth` today: `GET /api/v1/accounts/connect/:platform`
-   * answers the consent page) and the `fields` to ask the person for first, sent as that call's query
-   * parameters. A client should say it cannot connect a method it does not know.
+   * How an account of this network connects: `method` (`oauth`: `POST /api/v1/accounts/connect/:platform`
+   * answers the consent page; `credentials`: `POST /api/v1/accounts/connect` signs in) and the `fields` to ask
+   * the person for first, sent in that call's body. A client should say it cannot connect a method it does
+   * not know.
    */
   connect: Connect.Connect,
   /** The network's own post options, from its adapter's declaration; null when it has none. */

@@ -1,6 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Post } from "@herald/domain"
+import { Bounded, Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
 import * as EmptyBody from "./internal/emptyBody.ts"
@@ -9,17 +9,17 @@ import * as QueryInteger from "./internal/queryInteger.ts"
 
 // Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
 const field = {
-  content: Schema.String.annotate({
+  content: Bounded.Text.annotate({
     description: "The text for every target, unless platformContent has an entry for the target's network. " +
       "May be empty only when every target has an override or its network takes a post of media alone"
   }),
-  accountIds: Schema.Array(Schema.String).annotate({
+  accountIds: Bounded.array(Bounded.Id, Bounded.counts.accounts, "accounts").annotate({
     description: "Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats"
   }),
-  mediaIds: Schema.Array(Schema.String).annotate({
+  mediaIds: Bounded.array(Bounded.Id, Bounded.counts.media, "media").annotate({
     description: "Ids of uploaded media (images or videos), in the order they are shown"
   }),
-  scheduledAt: Schema.String.annotate({
+  scheduledAt: Bounded.Word.annotate({
     description: "When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. " +
       "Not more than 60 s in the past (use publishNow)"
   }),
@@ -30,11 +30,11 @@ const field = {
       "In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too"
   }),
   draft: Schema.Boolean.annotate({ description: "true saves the post as a draft; nothing is published" }),
-  platformContent: Schema.Record(Schema.String, Schema.String).annotate({
+  platformContent: Bounded.record(Bounded.Word, Bounded.Text, Bounded.counts.entries).annotate({
     description: "Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that " +
       "network's targets"
   }),
-  firstComment: Schema.NullOr(Schema.String).annotate({
+  firstComment: Schema.NullOr(Bounded.Text).annotate({
     description: "A comment Herald adds under the post once it is out (networks that allow it); null for none"
   })
 }
@@ -156,12 +156,12 @@ export const schemas = (shape: Shape): Schemas => {
 
 /** `POST /api/v1/posts/:id/approve`. */
 export const Approve = Schema.Struct({
-  note: Schema.optionalKey(Schema.String.annotate({ description: "A note for the author, carried by post.approved" }))
+  note: Schema.optionalKey(Bounded.Note.annotate({ description: "A note for the author, carried by post.approved" }))
 })
 
 /** `POST /api/v1/posts/:id/request-changes`: the note says what to change. */
 export const RequestChanges = Schema.Struct({
-  note: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "What to change, carried by post.changes_requested" })
+  note: Bounded.Note.check(Schema.isMinLength(1)).annotate({ description: "What to change, carried by post.changes_requested" })
 })
 
 /** One event of a post, as a webhook delivery's body carries it (`GET /api/v1/posts/:id/events`). */
@@ -192,14 +192,14 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
       "that is not a post request is invalid (400), as for create. queued: true is checked without finding a slot."),
   HttpApiEndpoint.get("list", "/posts", {
     query: {
-      from: Schema.optional(Schema.String.annotate({
+      from: Schema.optional(Bounded.Word.annotate({
         description: "Posts at or after this time (ISO 8601: a date, or a time with a zone): scheduledAt, or createdAt when unscheduled"
       })),
-      to: Schema.optional(Schema.String.annotate({ description: "Posts before this time (ISO 8601: a date, or a time with a zone)" })),
-      status: Schema.optional(Schema.String.annotate({
+      to: Schema.optional(Bounded.Word.annotate({ description: "Posts before this time (ISO 8601: a date, or a time with a zone)" })),
+      status: Schema.optional(Bounded.Line.annotate({
         description: "One status or a comma list: draft, awaiting_approval, scheduled, publishing, published, partial, failed"
       })),
-      accountId: Schema.optional(Schema.String.annotate({
+      accountId: Schema.optional(Bounded.Id.annotate({
         description: "Only posts that go to this account (one of their targets)"
       })),
       limit: Schema.optional(QueryInteger.limit),
@@ -209,45 +209,45 @@ export const make = (schemas: Schemas) => HttpApiGroup.make("posts").add(
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "List posts by time (scheduled time, or creation when unscheduled), then id"),
   HttpApiEndpoint.get("get", "/posts/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(schemas.post),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "One post with each target's status, link and error"),
   HttpApiEndpoint.get("events", "/posts/:id/events", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Schema.Array(PostEvent)),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "The post's events in the order they happened (created, scheduled, published, ...), as webhooks carry them"),
   HttpApiEndpoint.patch("update", "/posts/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: schemas.update,
     success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Change a draft, awaiting-approval or scheduled post; only the fields sent change"),
   HttpApiEndpoint.post("retry", "/posts/:id/retry", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(schemas.post),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Send the failed targets of a partial or failed post again"),
   HttpApiEndpoint.post("submit", "/posts/:id/submit", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Submit a draft with a time for approval (post.submitted)"),
   HttpApiEndpoint.post("approve", "/posts/:id/approve", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: EmptyBody.orEmpty(Approve),
     success: Data(schemas.post),
     error: [NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Approve a post awaiting approval: it is scheduled, or goes out now if its time has passed"),
   HttpApiEndpoint.post("requestChanges", "/posts/:id/request-changes", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: RequestChanges,
     success: Data(schemas.post),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Send a post awaiting approval back to draft with a note"),
   HttpApiEndpoint.delete("remove", "/posts/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Deleted),
     error: [NotFoundResponse, ConflictResponse]
   }).annotate(OpenApi.Summary, "Delete a post from Herald (not from the networks); refused while it is going out")

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { QueueSchedule } from "@herald/domain"
+import { Bounded, QueueSchedule } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
 import * as EmptyBody from "./internal/emptyBody.ts"
@@ -9,10 +9,10 @@ import type * as PostsApi from "./PostsApi.ts"
 
 /** `PUT` body: the whole weekly schedule; each slot is checked and a bad one named (`slots.2.time`). */
 export const PutSchedule = Schema.Struct({
-  slots: Schema.Array(Schema.Struct({
-    day: Schema.String.annotate({ description: "A weekday: `mon`, `tue`, `wed`, `thu`, `fri`, `sat` or `sun`" }),
-    time: Schema.String.annotate({ description: "A wall-clock time `HH:MM` (24-hour) in the workspace's time zone" })
-  })).annotate({ description: "The weekly slots; no slot twice. An empty list clears the schedule" })
+  slots: Bounded.array(Schema.Struct({
+    day: Bounded.Word.annotate({ description: "A weekday: `mon`, `tue`, `wed`, `thu`, `fri`, `sat` or `sun`" }),
+    time: Bounded.Word.annotate({ description: "A wall-clock time `HH:MM` (24-hour) in the workspace's time zone" })
+  }), Bounded.counts.slots, "slots").annotate({ description: "The weekly slots; no slot twice. An empty list clears the schedule" })
 })
 
 /** A schedule as answered: sorted slots, the workspace's time zone they are read in, and whose they are. */
@@ -27,24 +27,24 @@ export class QueueScheduleView extends Schema.Class<QueueScheduleView>("QueueSch
   })
 }) {}
 
-const params = { id: Schema.String }
+const params = { id: Bounded.Id }
 
-const accountId = Schema.String.annotate({ description: "Only this account's queue; every connected account's when absent" })
+const accountId = Bounded.Id.annotate({ description: "Only this account's queue; every connected account's when absent" })
 
 /** `POST /queue/shuffle` and `/queue/rebuild`: the whole queue, or one account's. */
 export const QueueScope = Schema.Struct({ accountId: Schema.optionalKey(accountId) })
 
 /** `POST /queue/move`. */
 export const MoveQueued = Schema.Struct({
-  postId: Schema.String.annotate({ description: "A queued post (scheduled or awaiting approval, its time to come)" }),
-  at: Schema.String.annotate({
+  postId: Bounded.Id.annotate({ description: "A queued post (scheduled or awaiting approval, its time to come)" }),
+  at: Bounded.Word.annotate({
     description: "Its new time (ISO 8601 with a zone): an upcoming slot of every account of the post, free for each"
   })
 })
 
 /** `POST /queue/swap`. */
 export const SwapQueued = Schema.Struct({
-  postIds: Schema.Tuple([Schema.String, Schema.String]).annotate({
+  postIds: Schema.Tuple([Bounded.Id, Bounded.Id]).annotate({
     description: "Two queued posts that trade times; each time must be a slot of every account of the other post"
   })
 })
@@ -79,7 +79,7 @@ export const make = (schemas: PostsApi.Schemas) => HttpApiGroup.make("queue").ad
   HttpApiEndpoint.get("view", "/queue", {
     query: {
       accountId: Schema.optional(accountId),
-      from: Schema.optional(Schema.String.annotate({ description: "Slots at or after this time (ISO 8601 with a zone); now when absent" })),
+      from: Schema.optional(Bounded.Word.annotate({ description: "Slots at or after this time (ISO 8601 with a zone); now when absent" })),
       limit: Schema.optional(QueryInteger.limit),
       cursor: Schema.optional(cursor)
     },

@@ -1,19 +1,19 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Post } from "@herald/domain"
+import { Bounded, Post } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 import { Deleted } from "./PostsApi.ts"
 
 /** `POST /api/v1/review-profiles`. */
 export const CreateProfile = Schema.Struct({
-  name: Schema.String.annotate({ description: "Who reviews: a person, a client, a team" }),
-  email: Schema.optionalKey(Schema.NullOr(Schema.String).annotate({ description: "Where to reach them (optional)" }))
+  name: Bounded.Name.annotate({ description: "Who reviews: a person, a client, a team" }),
+  email: Schema.optionalKey(Schema.NullOr(Bounded.Email).annotate({ description: "Where to reach them (optional)" }))
 })
 
 /** `POST /api/v1/posts/:id/review-links`. */
 export const CreateLink = Schema.Struct({
-  profileId: Schema.String.annotate({ description: "The review profile (rvp_…) the link is for" }),
+  profileId: Bounded.Id.annotate({ description: "The review profile (rvp_…) the link is for" }),
   expiresInHours: Schema.optionalKey(Schema.Finite.annotate({ description: "How long the link works, 1 to 720 hours (168 by default)" }))
 })
 
@@ -27,12 +27,12 @@ export class ReviewsApi extends HttpApiGroup.make("reviews").add(
     success: Data(Schema.Array(Post.ReviewProfile))
   }).annotate(OpenApi.Summary, "The workspace's review profiles"),
   HttpApiEndpoint.delete("deleteProfile", "/review-profiles/:id", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     success: Data(Deleted),
     error: [NotFoundResponse, ForbiddenResponse]
   }).annotate(OpenApi.Summary, "Delete a review profile: its review links stop working (owners, admins, workspace keys)"),
   HttpApiEndpoint.post("createLink", "/posts/:id/review-links", {
-    params: { id: Schema.String },
+    params: { id: Bounded.Id },
     payload: CreateLink,
     success: Data(Post.ReviewLink),
     error: [InvalidResponse, NotFoundResponse, ConflictResponse, ForbiddenResponse]
@@ -51,15 +51,15 @@ const html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" 
 /** The review page a link opens: no key, the signed link is the proof. */
 export class ReviewPagesApi extends HttpApiGroup.make("reviewPages", { topLevel: true }).add(
   HttpApiEndpoint.get("show", "/review/:token", {
-    params: { token: Schema.String },
+    params: { token: Bounded.Secret },
     success: html,
     error: html.pipe(HttpApiSchema.status(400))
   }).annotate(OpenApi.Summary, "A post as each network will show it, with approve and request-changes forms"),
   HttpApiEndpoint.post("decide", "/review/:token", {
-    params: { token: Schema.String },
+    params: { token: Bounded.Secret },
     payload: Schema.Struct({
       action: Schema.Literals(["approve", "request-changes"]),
-      note: Schema.optionalKey(Schema.String)
+      note: Schema.optionalKey(Bounded.Note)
     }).pipe(HttpApiSchema.asFormUrlEncoded()),
     success: html,
     error: html.pipe(HttpApiSchema.status(400))

@@ -1,5 +1,5 @@
 import { type Schema, SchemaIssue } from "effect"
-import { SafeText } from "@herald/domain"
+import { Bounded, SafeText } from "@herald/domain"
 
 const where = {
   Params: "path",
@@ -27,6 +27,25 @@ export interface Problem {
 }
 
 /**
+ * The most problems a refusal lists; the rest are counted. A 1 MiB body of a list of wrong items would
+ * otherwise be answered with one problem per item, many times its size (issue 28).
+ */
+export const maxListed = 20
+
+// A problem's message may quote what was sent ("Expected string, got [...]"), and its field a key the client
+// chose: both are cut, so a refusal never echoes a large value back.
+const maxMessage = 300
+const maxSegment = 100
+
+const fieldOf = (segments: ReadonlyArray<string | number>) =>
+  segments.map((segment) => Bounded.shortened(String(segment), maxSegment)).join(".")
+
+const listed = (problems: ReadonlyArray<string>) =>
+  problems.length <= maxListed
+    ? problems.join("; ")
+    : `${problems.slice(0, maxListed).join("; ")}; and ${(problems.length - maxListed).toLocaleString("en-US")} more`
+
+/**
  * Input that did not match an endpoint's schema, as one sentence a person can act on (every problem, each
  * with the field it is about) and the same problems as data for `details`.
  */
@@ -37,10 +56,10 @@ export const formatSchemaError = (
   const problems = standard(error.issue).issues.map((issue): Problem & { readonly unknown: boolean } => {
     const field = issue.path === undefined || issue.path.length === 0
       ? where[kind]
-      : issue.path.map((segment) => typeof segment === "object" ? String(segment.key) : String(segment)).join(".")
+      : fieldOf(issue.path.map((segment) => typeof segment === "object" ? String(segment.key) : String(segment)))
     return issue.message === unknownField
       ? { field, message: `Unknown field "${field}": not a field of this request`, unknown: true }
-      : { field, message: issue.message, unknown: false }
+      : { field, message: Bounded.shortened(issue.message, maxMessage), unknown: false }
   })
   if (kind === "Payload" && problems.some((problem) => /JSON/.test(problem.message))) {
     return {
@@ -49,8 +68,11 @@ export const formatSchemaError = (
     }
   }
   // An unknown field's message names it already.
-  const listed = problems.map((problem) => problem.unknown ? problem.message : `${problem.field}: ${problem.message}`).join("; ")
-  return { message: `Invalid ${where[kind]}: ${listed}`, details: problems.map(({ field, message }) => ({ field, message })) }
+  const sentences = problems.map((problem) => problem.unknown ? problem.message : `${problem.field}: ${problem.message}`)
+  return {
+    message: `Invalid ${where[kind]}: ${listed(sentences)}`,
+    details: problems.slice(0, maxListed).map(({ field, message }) => ({ field, message }))
+  }
 }
 
 /** Text that breaks Herald's text rule (SafeText), in the same words and shape as a schema problem. */
@@ -58,7 +80,7 @@ export const formatTextProblem = (
   kind: keyof typeof where,
   found: SafeText.Found
 ): { readonly message: string; readonly details: ReadonlyArray<Problem> } => {
-  const field = found.path.length === 0 ? where[kind] : found.path.join(".")
+  const field = found.path.length === 0 ? where[kind] : fieldOf(found.path)
   const subject = found.path.length === 0 ? "" : `${field}: `
   return { message: `Invalid ${where[kind]}: ${subject}${found.problem}`, details: [{ field, message: found.problem }] }
 }

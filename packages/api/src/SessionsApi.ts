@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Ids, Workspace } from "@herald/domain"
+import { Bounded, Ids, Workspace } from "@herald/domain"
 import { ForbiddenResponse, InvalidResponse, NotFoundResponse, RateLimitedResponse, UnauthorizedResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -69,16 +69,16 @@ export class InvitationPreview extends Schema.Class<InvitationPreview>("Invitati
   expiresAt: described(Schema.String, "When the invitation stops working")
 }) {}
 
-const email = described(Schema.String, "The person's e-mail address")
-const password = described(Schema.String, "The password (10 to 200 characters, not the e-mail address)")
-const token = described(Schema.String, "The token from the link's fragment (after `#`)")
+const email = described(Bounded.Email, "The person's e-mail address")
+const password = described(Bounded.Secret, "The password (10 to 200 characters, not the e-mail address)")
+const token = described(Bounded.Secret, "The token from the link's fragment (after `#`)")
 
 const signInErrors = [UnauthorizedResponse, RateLimitedResponse, ForbiddenResponse]
 
 /** `/api/v1/auth/…` without a key: the sign-in itself. The Origin header must be the service's own. */
 export class SignInApi extends HttpApiGroup.make("signIn").add(
   HttpApiEndpoint.post("signIn", "/auth/sign-in", {
-    payload: Schema.Struct({ email, password: described(Schema.String, "The person's password") }),
+    payload: Schema.Struct({ email, password: described(Bounded.Secret, "The person's password") }),
     success: Data(Session),
     error: signInErrors
   }).annotate(OpenApi.Summary, "Sign in with e-mail and password: sets the session cookie"),
@@ -100,8 +100,8 @@ export class SignInApi extends HttpApiGroup.make("signIn").add(
   HttpApiEndpoint.post("acceptInvitation", "/auth/invitation/accept", {
     payload: Schema.Struct({
       token,
-      name: Schema.optionalKey(described(Schema.String, "A new person's name")),
-      password: Schema.optionalKey(described(Schema.String, "A new person's password, or an existing person's own"))
+      name: Schema.optionalKey(described(Bounded.Name, "A new person's name")),
+      password: Schema.optionalKey(described(Bounded.Secret, "A new person's password, or an existing person's own"))
     }),
     success: Data(Session),
     error: [InvalidResponse, UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse]
@@ -121,7 +121,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions").add(
     success: HttpApiSchema.NoContent
   }).annotate(OpenApi.Summary, "Sign out: the session ends and its cookie is cleared"),
   HttpApiEndpoint.put("workspace", "/auth/workspace", {
-    payload: Schema.Struct({ workspaceId: described(Schema.String, "A workspace the person is a member of") }),
+    payload: Schema.Struct({ workspaceId: described(Bounded.Id, "A workspace the person is a member of") }),
     success: Data(Session),
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "Switch the session to another of the person's workspaces"),
@@ -129,14 +129,14 @@ export class SessionsApi extends HttpApiGroup.make("sessions").add(
     payload: Schema.Struct({
       password,
       currentPassword: Schema.optionalKey(
-        described(Schema.String, "The current password; needed unless the person has none or signed in by a link in the last 30 minutes")
+        described(Bounded.Secret, "The current password; needed unless the person has none or signed in by a link in the last 30 minutes")
       )
     }),
     success: HttpApiSchema.NoContent,
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Set or change the password: the person's other sessions end"),
   HttpApiEndpoint.patch("profile", "/auth/profile", {
-    payload: Schema.Struct({ name: described(Schema.String, "The person's name") }),
+    payload: Schema.Struct({ name: described(Bounded.Name, "The person's name") }),
     success: Data(Session),
     error: InvalidResponse
   }).annotate(OpenApi.Summary, "Change the person's name"),
@@ -144,7 +144,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions").add(
     success: Data(Schema.Array(SessionListed))
   }).annotate(OpenApi.Summary, "The person's live sessions, newest first"),
   HttpApiEndpoint.delete("revoke", "/auth/sessions/:id", {
-    params: { id: described(Schema.String, "The session's id") },
+    params: { id: described(Bounded.Id, "The session's id") },
     success: HttpApiSchema.NoContent,
     error: NotFoundResponse
   }).annotate(OpenApi.Summary, "End one of the person's sessions")

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Workspace } from "@herald/domain"
+import { Bounded, Workspace } from "@herald/domain"
 import { ForbiddenResponse, InvalidResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -16,7 +16,7 @@ export const UpdateWorkspace = Schema.Struct({
     description: "Posts that assistants connected by OAuth create or schedule wait for an owner's or admin's approval, " +
       "unless the member who connected one let it publish directly"
   })),
-  timeZone: Schema.optionalKey(Schema.String.annotate({
+  timeZone: Schema.optionalKey(Bounded.Word.annotate({
     description: "The workspace's time zone, an IANA name such as `Europe/Paris` (`UTC` by default)"
   }))
 })

@@ -40,8 +40,9 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("a client 
       const client = createHeraldClient({ baseUrl: base, apiKey: key.key })
 
       const started = yield* Effect.promise(() =>
-        client.GET("/api/v1/accounts/connect/{platform}", {
-          params: { path: { platform: "example" }, query: { username: "alice" } }
+        client.POST("/api/v1/accounts/connect/{platform}", {
+          params: { path: { platform: "example" } },
+          body: { username: "alice" }
         })
       )
       assert.strictEqual(started.response.status, 200)

@@ -152,6 +152,15 @@ export class Connections extends Context.Service<Connections, {
     readonly state: string
     readonly code: string
   }): Effect.Effect<Account.Account, ConnectionFailed | UnknownNetwork | SqlError.SqlError>
+  /**
+   * Ends a flow the network answered with an error instead of a code, using its state up: the workspace the
+   * flow was started in when `state` is one Herald issued for this network and still live, else none. The
+   * callback repeats the network's words only then, since anyone can link to it with words of their own.
+   */
+  cancel(input: {
+    readonly platform: string
+    readonly state: string
+  }): Effect.Effect<Option.Option<string>, SqlError.SqlError>
   disconnect(workspaceId: string, accountId: string): Effect.Effect<void, AccountNotFound | SqlError.SqlError>
 }>()("@herald/core/Connections") {
   static readonly layer = Layer.effect(
@@ -291,6 +300,15 @@ export class Connections extends Context.Service<Connections, {
         })
       })
 
+      const cancel = Effect.fn("Connections.cancel")(function*(input: { readonly platform: string; readonly state: string }) {
+        const [row] = yield* sql<Pick<StateRow, "workspaceId" | "platform" | "expiresAt">>`
+          DELETE FROM oauth_states WHERE state = ${input.state} RETURNING workspace_id, platform, expires_at`
+        const now = yield* Clock.currentTimeMillis
+        return row === undefined || row.platform !== input.platform || row.expiresAt.getTime() <= now
+          ? Option.none<string>()
+          : Option.some(row.workspaceId)
+      })
+
       const signIn = Effect.fn("Connections.signIn")(function*(input: {
         readonly workspaceId: string
         readonly platform: string
@@ -300,7 +318,7 @@ export class Connections extends Context.Service<Connections, {
         if (adapter.connect.method !== "credentials" || adapter.credentials === undefined) {
           return yield* new InvalidConnect({
             field: "platform",
-            message: `${input.platform} connects through its consent page: GET /api/v1/accounts/connect/${input.platform}`
+            message: `${input.platform} connects through its consent page: POST /api/v1/accounts/connect/${input.platform}`
           })
         }
         const checked = checkFields(input.platform, adapter.connect, input.fields)
@@ -398,7 +416,7 @@ export class Connections extends Context.Service<Connections, {
         yield* accounts.changed(workspaceId)
       })
 
-      return Connections.of({ start, complete, signIn, disconnect })
+      return Connections.of({ start, complete, cancel, signIn, disconnect })
     })
   )
 }

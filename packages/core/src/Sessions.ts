@@ -3,6 +3,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import * as Tokens from "./internal/tokens.ts"
+import type { Mail } from "./Notifier.ts"
 import { type Membership, People, type Person } from "./People.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 
@@ -128,6 +129,12 @@ export class Sessions extends Context.Service<Sessions, {
     { readonly url: string; readonly expiresAt: string },
     SqlError.SqlError
   >
+  /**
+   * The password-reset mail for an address, with a new reset link. Mailed to the address, so it may lead to
+   * any of its workspaces (using it verifies the address). None when the address has no person, or the
+   * person no workspace.
+   */
+  resetMail(email: string): Effect.Effect<Option.Option<Mail>, SqlError.SqlError>
   /** The operator's sign-in link (24 h) for a workspace's member, by e-mail. */
   loginLink(workspaceId: string, email: string): Effect.Effect<
     { readonly url: string; readonly expiresAt: string },
@@ -269,6 +276,27 @@ export class Sessions extends Context.Service<Sessions, {
         return { url: `${publicUrl}/app/link#${token}`, expiresAt: expiresAt.toISOString() }
       })
 
+      const resetMail = Effect.fn("Sessions.resetMail")(function*(email: string) {
+        const person = yield* people.byEmail(email)
+        if (Option.isNone(person)) return Option.none<Mail>()
+        const [workspace] = yield* people.membershipsOfAddress(person.value.id)
+        if (workspace === undefined) return Option.none<Mail>()
+        const link = yield* issueLink(person.value.id, workspace.id, "reset")
+        return Option.some<Mail>({
+          to: [person.value.email],
+          subject: "Reset your Herald password",
+          text: [
+            "Someone (hopefully you) asked to reset the password of your Herald sign-in.",
+            "",
+            `Open this link to set a new one (it works once, until ${link.expiresAt}):`,
+            link.url,
+            "",
+            "If you did not ask for it, ignore this e-mail: your password stays as it is."
+          ].join("\n"),
+          logged: "the reset link is not logged: ask for another reset, or the operator prints a sign-in link (herald member login-link)"
+        })
+      })
+
       const loginLink = Effect.fn("Sessions.loginLink")(function*(workspaceId: string, email: string) {
         const [member] = yield* sql<{ readonly email: string }>`
           SELECT email FROM members WHERE workspace_id = ${workspaceId} AND lower(email) = ${email.trim().toLowerCase()}`
@@ -311,6 +339,7 @@ export class Sessions extends Context.Service<Sessions, {
         passwordChanged,
         withinLinkGrace,
         issueLink,
+        resetMail,
         loginLink,
         consumeLink
       })

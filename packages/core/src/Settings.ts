@@ -1,4 +1,5 @@
 import { Config, Effect, Option, Redacted, Schema } from "effect"
+import * as ClientAddress from "./ClientAddress.ts"
 
 /** A setting from the environment that cannot be used; start-up stops with this message. */
 export class InvalidSetting extends Schema.TaggedError<InvalidSetting>()("InvalidSetting", {
@@ -155,7 +156,19 @@ export const webhookRetrySchedule = parsed(
 /** `HERALD_WEBHOOK_DISABLE_AFTER`: failed events in a row that switch an endpoint off (default 50; decision 0011). */
 export const webhookDisableAfter = parsed("HERALD_WEBHOOK_DISABLE_AFTER", 50, "a whole number from 1 to 1000000", integer(1, 1_000_000))
 
-/** `HERALD_SMTP_URL`: `smtp://` or `smtps://` server for e-mail to workspace owners; unset: the message is logged. */
+/**
+ * `HERALD_TRUSTED_PROXIES`: the reverse proxies in front of Herald, comma-separated addresses and CIDR ranges
+ * (decision 0059). Unset: the socket's peer is the client. Set: a request from one of them is counted against
+ * the client its `X-Forwarded-For` names.
+ */
+export const trustedProxies = parsed(
+  "HERALD_TRUSTED_PROXIES",
+  ClientAddress.noProxies,
+  "comma-separated IP addresses and CIDR ranges, such as 10.0.0.1,10.0.0.0/8,fd00::/8",
+  ClientAddress.parseTrustedProxies
+)
+
+/** `HERALD_SMTP_URL`: `smtp://` or `smtps://` server for e-mail; unset: the message is logged, never its links (decision 0059). */
 export const smtpUrl = Effect.map(raw("HERALD_SMTP_URL"), Option.map((value) => Redacted.make(value.trim())))
 
 /**
@@ -199,6 +212,7 @@ export const load = Effect.flatMap(Effect.all({
   webhookTimeoutMs,
   webhookRetrySchedule,
   webhookDisableAfter,
+  trustedProxies,
   smtpUrl,
   metricsToken,
   logFormat,

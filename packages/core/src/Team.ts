@@ -169,7 +169,8 @@ export class Team extends Context.Service<Team, {
             ``,
             `Open this link to accept (it works until ${invitation.expiresAt}):`,
             invitation.url
-          ].join("\n")
+          ].join("\n"),
+          logged: "the invitation link is not logged: whoever invited was given it (the API's answer; herald member invite prints it)"
         })
         return invitation
       })

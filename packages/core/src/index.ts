@@ -1,6 +1,7 @@
 export * as Accounts from "./Accounts.ts"
 export * as ApiKeys from "./ApiKeys.ts"
 export * as Cipher from "./Cipher.ts"
+export * as ClientAddress from "./ClientAddress.ts"
 export * as Connections from "./Connections.ts"
 export * as ErrorShape from "./ErrorShape.ts"
 export * as Events from "./Events.ts"

@@ -10,15 +10,28 @@ export interface Received {
   data: string
 }
 
+export interface Behaviour {
+  /** The greeting waits for it: a mail server that is slow to answer, until the test lets it. */
+  readonly hold?: Promise<void> | undefined
+  /** Sent instead of accepting a message's data: a mail server that refuses it (`554 …`). */
+  readonly refuse?: string | undefined
+}
+
 /** Just enough SMTP to accept one message per session (no TLS, no auth). */
-export const smtpServer = () =>
+export const smtpServer = () => smtpServerWith({})
+
+/** `smtpServer`, slow or refusing as told. */
+export const smtpServerWith = (behaviour: Behaviour) =>
   new Promise<{ port: number; mails: Array<Received>; close: () => Promise<void> }>((resolve) => {
     const mails: Array<Received> = []
+    const open = new Set<Socket>()
     const server = createServer((socket: Socket) => {
+      open.add(socket)
+      socket.on("close", () => open.delete(socket))
       const mail: Received = { from: "", to: [], data: "" }
       let inData = false
       let buffer = ""
-      socket.write("220 test ESMTP\r\n")
+      void Promise.resolve(behaviour.hold).then(() => socket.write("220 test ESMTP\r\n"))
       socket.on("data", (chunk) => {
         buffer += chunk.toString("utf8")
         let index: number
@@ -28,6 +41,10 @@ export const smtpServer = () =>
           if (inData) {
             if (line === ".") {
               inData = false
+              if (behaviour.refuse !== undefined) {
+                socket.write(`${behaviour.refuse}\r\n`)
+                continue
+              }
               mails.push({ ...mail, to: [...mail.to] })
               socket.write("250 OK queued\r\n")
             } else mail.data += `${line}\n`
@@ -47,6 +64,11 @@ export const smtpServer = () =>
       resolve({
         port: (server.address() as AddressInfo).port,
         mails,
-        close: () => new Promise((done) => server.close(() => done()))
+        // A connection still held (a test that failed before letting the server answer) must not keep it open.
+        close: () =>
+          new Promise((done) => {
+            for (const socket of open) socket.destroy()
+            server.close(() => done())
+          })
       }))
   })

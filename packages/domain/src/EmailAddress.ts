@@ -1,3 +1,5 @@
+import * as Bounded from "./Bounded.ts"
+
 /**
  * The e-mail address rule of invitations and review profiles: one `@` with something before it, a domain with
  * a dot inside it, no white space, at most 254 characters (RFC 5321's path limit). Checked length first and
@@ -17,4 +19,4 @@ export const problem = (text: string): string | undefined => {
 }
 
 /** How an address is shown in a message: a long one is cut, so a refusal never echoes megabytes back. */
-export const quoted = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
+export const quoted = (text: string): string => Bounded.quoted(text)

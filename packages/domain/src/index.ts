@@ -1,4 +1,5 @@
 export * as Account from "./Account.ts"
+export * as Bounded from "./Bounded.ts"
 export * as EmailAddress from "./EmailAddress.ts"
 export * as ApiKey from "./ApiKey.ts"
 export * as Ids from "./Ids.ts"

@@ -2,7 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import { Envelope, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
-import { Inbox as InboxItems } from "@herald/domain"
+import { Bounded, Inbox as InboxItems } from "@herald/domain"
 import { define, domainFailure, fail, type ToolFailure } from "./Tool.ts"
 
 /**
@@ -18,13 +18,13 @@ const ListInboxInput = Schema.Struct({
     description: "comments: comments on the accounts' posts, newest first; conversations: direct-message " +
       "conversations, the most recent first; messages: one conversation's messages, newest first (give conversationId)"
   }),
-  accountId: Schema.optionalKey(Schema.String.annotate({ description: "Only this account's comments or conversations (an id from list_accounts)" })),
-  platform: Schema.optionalKey(Schema.String.annotate({ description: "Only the comments or conversations of this network's accounts (a network key)" })),
-  conversationId: Schema.optionalKey(Schema.String.annotate({ description: "With kind messages: the conversation (cnv_…) whose messages to list" })),
+  accountId: Schema.optionalKey(Bounded.Id.annotate({ description: "Only this account's comments or conversations (an id from list_accounts)" })),
+  platform: Schema.optionalKey(Bounded.Word.annotate({ description: "Only the comments or conversations of this network's accounts (a network key)" })),
+  conversationId: Schema.optionalKey(Bounded.Id.annotate({ description: "With kind messages: the conversation (cnv_…) whose messages to list" })),
   limit: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({ description: "Items per page, 1 to 100 (20 by default)" })
   ),
-  cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
+  cursor: Schema.optionalKey(Bounded.Line.annotate({ description: "nextCursor of the previous page, for the next one" }))
 })
 
 // How an answer goes out, said once for both answering tools (docs/inbox.md, "Answers are stored before they are sent").
@@ -97,7 +97,7 @@ export const make = Effect.gen(function*() {
       description: "Replies to a comment (an id from list_inbox, kind comments) on the network, under it, as the " +
         `account the comment came to; answers the reply as a comment. ${howAnswersGo} An unknown comment is not_found.`,
       input: Schema.Struct({
-        commentId: Schema.String.annotate({ description: "The comment to answer (an id from list_inbox, kind comments)" }),
+        commentId: Bounded.Id.annotate({ description: "The comment to answer (an id from list_inbox, kind comments)" }),
         ...InboxApi.Reply.fields
       }),
       output: Envelope.Data(InboxItems.Comment),
@@ -111,7 +111,7 @@ export const make = Effect.gen(function*() {
         `conversation's account; answers the message (message.sent is announced). ${howAnswersGo} An unknown ` +
         "conversation is not_found. Herald answers conversations only: it does not start them.",
       input: Schema.Struct({
-        conversationId: Schema.String.annotate({ description: "The conversation to write in (an id from list_inbox, kind conversations)" }),
+        conversationId: Bounded.Id.annotate({ description: "The conversation to write in (an id from list_inbox, kind conversations)" }),
         ...InboxApi.Reply.fields
       }),
       output: Envelope.Data(InboxItems.Message),

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Envelope, MediaApi } from "@herald/api"
 import { Media, MediaFetch } from "@herald/core"
+import { Bounded } from "@herald/domain"
 import { define, domainFailure, fail } from "./Tool.ts"
 
 /**
@@ -25,8 +26,8 @@ export const make = Effect.gen(function*() {
       `${megabytes(Media.defaultLimits.image)} MB, videos ${megabytes(Media.defaultLimits.video)} MB. A URL refused, ` +
       "unreachable or not answering 200 is invalid, with the reason. Give alt text (alt) for people who cannot see it.",
     input: Schema.Struct({
-      url: Schema.String.annotate({ description: "The file's public https:// URL" }),
-      alt: Schema.optionalKey(Schema.String.annotate({
+      url: Bounded.Url.annotate({ description: "The file's public https:// URL" }),
+      alt: Schema.optionalKey(Bounded.Note.annotate({
         description: `Alt text: what the photo or video shows, for people who cannot see it (at most ${MediaApi.maxAltLength} characters)`
       }))
     }),

@@ -1,7 +1,7 @@
 import { Effect, Schema, SchemaAST, SchemaIssue } from "effect"
 import { ApiError, SchemaProblems } from "@herald/api"
 import { ErrorShape, type Posts } from "@herald/core"
-import { SafeText } from "@herald/domain"
+import { Bounded, SafeText } from "@herald/domain"
 
 /**
  * One MCP tool: what the server lists (schemas, description, annotations) and how a call runs: arguments
@@ -24,7 +24,7 @@ export interface Caller {
 }
 
 /** A post's id, as the tools that act on one post take it. */
-export const postId = Schema.String.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
+export const postId = Bounded.Id.annotate({ description: "The post's id (pst_…), as list_posts or create_post gave it" })
 
 /** A JSON Schema object, as MCP's `inputSchema` and `outputSchema` take it. */
 export type JsonSchemaObject = { readonly type: "object" } & Record<string, unknown>

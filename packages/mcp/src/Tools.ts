@@ -3,7 +3,7 @@ import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { Envelope, ListQuery, MediaApi, type NetworksApi, PostsApi, PostValidation, QueueApi } from "@herald/api"
 import { Accounts, Media, Networks, Posts, PostShape, Queue } from "@herald/core"
-import { Account, Post, PostStatus } from "@herald/domain"
+import { Account, Bounded, Post, PostStatus } from "@herald/domain"
 import * as InboxTools from "./InboxTools.ts"
 import * as MediaTools from "./MediaTools.ts"
 import * as NetworkTools from "./NetworkTools.ts"
@@ -33,11 +33,11 @@ const howTheQueueWorks = "The queue: queued: true schedules the post at the earl
   "the upcoming slots and the post in each."
 
 const ListPostsInput = Schema.Struct({
-  from: Schema.optionalKey(Schema.String.annotate({
+  from: Schema.optionalKey(Bounded.Word.annotate({
     description: "Earliest post time, inclusive (ISO 8601 with a zone). A post's time is scheduledAt, or createdAt when unscheduled"
   })),
-  to: Schema.optionalKey(Schema.String.annotate({ description: "Latest post time, exclusive (ISO 8601 with a zone)" })),
-  status: Schema.optionalKey(Schema.String.annotate({
+  to: Schema.optionalKey(Bounded.Word.annotate({ description: "Latest post time, exclusive (ISO 8601 with a zone)" })),
+  status: Schema.optionalKey(Bounded.Line.annotate({
     description: `One status or a comma list: ${Post.PostStatus.literals.join(", ")}`
   })),
   // The range is in the schema, not only in prose, so a client that checks arguments against it can.
@@ -46,14 +46,14 @@ const ListPostsInput = Schema.Struct({
       description: "Posts per page, 1 to 100 (20 by default)"
     })
   ),
-  cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
+  cursor: Schema.optionalKey(Bounded.Line.annotate({ description: "nextCursor of the previous page, for the next one" }))
 })
 
 const GetQueueInput = Schema.Struct({
-  accountId: Schema.optionalKey(Schema.String.annotate({
+  accountId: Schema.optionalKey(Bounded.Id.annotate({
     description: "Only this account's queue (an id from list_accounts); every connected account's when absent"
   })),
-  from: Schema.optionalKey(Schema.String.annotate({
+  from: Schema.optionalKey(Bounded.Word.annotate({
     description: "Slots at or after this time (ISO 8601 with a zone); now when absent"
   })),
   limit: Schema.optionalKey(
@@ -61,18 +61,20 @@ const GetQueueInput = Schema.Struct({
       description: "Slots per page, 1 to 100 (20 by default); each account's slot at an instant is one"
     })
   ),
-  cursor: Schema.optionalKey(Schema.String.annotate({ description: "nextCursor of the previous page, for the next one" }))
+  cursor: Schema.optionalKey(Bounded.Line.annotate({ description: "nextCursor of the previous page, for the next one" }))
 })
 
 const imageTypes = ["image/jpeg", "image/png", "image/webp"] as const
 const maxImageBytes = Media.defaultLimits.image
+// The base64 of the largest image, and room for the line breaks an encoder may put in every 76 characters.
+const maxImageData = Math.ceil(Math.ceil(maxImageBytes / 3) * 4 * 1.05)
 
 const UploadImageInput = Schema.Struct({
-  data: Schema.String.annotate({
+  data: Bounded.string(maxImageData).annotate({
     description: `The image file, base64-encoded (standard alphabet; at most ${maxImageBytes / (1024 * 1024)} MB once decoded)`
   }),
   mimeType: Schema.Literals(imageTypes).annotate({ description: "The image's type; the bytes must match it" }),
-  alt: Schema.optionalKey(Schema.String.annotate({
+  alt: Schema.optionalKey(Bounded.Note.annotate({
     description: `Alt text: what the image shows, for people who cannot see it (at most ${MediaApi.maxAltLength} characters); ` +
       "sent to the networks that take alt text, each held to its own length (listed in create_post's limits)"
   }))

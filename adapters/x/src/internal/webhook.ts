@@ -18,12 +18,29 @@ const sign = (secret: Redacted.Redacted<string>, message: string | Uint8Array) =
   `sha256=${SignedWebhook.hmac(secret, message, "base64")}`
 
 /**
- * The CRC answer. Any `crc_token` is answered (X's is opaque); a `GET` without one is not X's check, and
- * Herald answers it 400.
+ * What a `crc_token` from X looks like. X calls it opaque (`?crc_token=challenge_string`,
+ * https://docs.x.com/x-api/webhooks/quickstart, read 2026-12-01); the ones it sends are base64 of a UUID,
+ * 48 characters (`crc_token=M2RkODJkZmMtYjlkYi00NmQ4LTk0MGUtM2JjYzkwM2Q4MjQ0&nonce=…`, an X CRC request
+ * logged on 2026-01-27). The CRC and the deliveries are signed with the same key, so answering any string
+ * would sign a delivery body of the asker's choice: up to 128 characters of base64 (either alphabet) leaves
+ * room for X and none for a JSON object, which needs `{`, `"` and `:`.
+ */
+const crcTokenShape = /^[A-Za-z0-9_\-+/=]{1,128}$/
+
+/** Nor a bare JSON value (`123`, `true`, `null`), which nothing reads as an event but costs nothing to refuse. */
+const AnyJson = Schema.fromJsonString(Schema.Unknown)
+const parsesAsJson = (token: string) => Option.isSome(Schema.decodeUnknownOption(AnyJson)(token))
+
+/**
+ * The CRC answer, for a `crc_token` of X's shape only; a `GET` without one, or with another, is not X's
+ * check, and Herald answers it 400 without signing anything.
  */
 export const handshake = (secret: Redacted.Redacted<string>) => (query: Readonly<Record<string, string>>) =>
   Option.map(
-    Option.filter(Option.fromUndefinedOr(query["crc_token"]), (token) => token !== ""),
+    Option.filter(
+      Option.fromUndefinedOr(query["crc_token"]),
+      (token) => crcTokenShape.test(token) && !parsesAsJson(token)
+    ),
     (token) => ({ status: 200, body: JSON.stringify({ response_token: sign(secret, token) }) })
   )
 

@@ -4,12 +4,13 @@ import { useEffect, useState } from "react"
 import { Banner } from "../components/Banner.tsx"
 import { Page, QueryState } from "../components/Page.tsx"
 import { AccountList } from "./accounts/AccountList.tsx"
-import { accountsQuery, networksQuery } from "./accounts/connect.ts"
+import { accountsQuery, cameBackFromConsent, forgetConsent, networksQuery } from "./accounts/connect.ts"
 import { ConnectNetwork } from "./accounts/ConnectNetwork.tsx"
 
 // Accounts: the network accounts the workspace posts as, and a connect control per network the server
 // offers. A connection ends back here with `?connected=<accountId>` or `?error=<message>` (the API's
-// returnTo), said once in a banner; the address is then cleaned so a reload does not say it again.
+// returnTo), said once in a banner; the address is then cleaned so a reload does not say it again. The
+// message is repeated only when this tab went to the consent page: a link from elsewhere gets fixed words.
 export const AccountsPage = () => {
   const accounts = useQuery(accountsQuery)
   const networks = useQuery(networksQuery)
@@ -72,10 +73,13 @@ const useConnectionOutcome = (): Outcome | undefined => {
     const connected = search.get("connected")
     const error = search.get("error")
     if (connected === null && error === null) return undefined
-    return { ...(connected === null ? {} : { connected }), ...(error === null ? {} : { error }) }
+    const said = error === null ? {} : { error: cameBackFromConsent() ? error : "The connection could not be completed; start it again" }
+    return { ...(connected === null ? {} : { connected }), ...said }
   })
   useEffect(() => {
-    if (outcome !== undefined) void navigate({ to: "/accounts", replace: true })
+    if (outcome === undefined) return
+    forgetConsent()
+    void navigate({ to: "/accounts", replace: true })
   }, [outcome, navigate])
   return outcome
 }

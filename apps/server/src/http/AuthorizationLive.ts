@@ -1,7 +1,8 @@
-import { Clock, Context, Effect, Layer, Metric, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
 import { ApiKeys, IdempotencyKeys, Metrics, RateLimiter, Sessions } from "@herald/core"
+import * as ClientAddress from "./ClientAddress.ts"
 import * as Idempotency from "./Idempotency.ts"
 import * as SessionAuth from "./SessionAuth.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
@@ -60,19 +61,25 @@ const personalPaths = /^\/api\/v1\/(?:oauth\/|auth\/(?:sign-out|workspace|passwo
 /** Whether a request only reads. */
 const reads = (request: HttpServerRequest.HttpServerRequest) => request.method === "GET" || request.method === "HEAD"
 
-const viewerRefusal = (actor: "key" | "session") =>
+/** The refusal of a viewer's change, before a handler runs (and by one, for a GET that changes something). */
+export const viewerRefusal = (actor: "key" | "session") =>
   new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` })
 
 /** A viewer's key or session reads: any other method is refused before the handler runs. */
-const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
+export const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     principal.role === "viewer" && !reads(request) && !(actor === "session" && personalPaths.test(request.url))
       ? Effect.fail(viewerRefusal(actor))
       : Effect.void)
 
 /** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
-export const bearerKey = (request: HttpServerRequest.HttpServerRequest): string =>
-  /^Bearer +(.+?)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
+export const bearerKey = (request: HttpServerRequest.HttpServerRequest): string => {
+  const header = request.headers["authorization"] ?? ""
+  // The scheme by pattern, the rest by trimming: `(.+?)\s*$` tried the trailing white space once per character,
+  // quadratic in a header of spaces (issue 28).
+  const scheme = /^Bearer +/i.exec(header)
+  return scheme === null ? "" : header.slice(scheme[0].length).trimEnd()
+}
 
 // A scheme is named back only when it reads like one (Basic, Digest, Token, ApiKey): never a secret's spelling.
 const schemeName = /^[A-Za-z][A-Za-z-]{0,19}$/
@@ -128,9 +135,7 @@ export const refuse = (
 ) =>
   Effect.gen(function*() {
     // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-    yield* limit(rateLimiter, `address:${address}`)
+    yield* limit(rateLimiter, yield* ClientAddress.subject)
     yield* withHeaders({ "www-authenticate": challenge(refused, resourceMetadata) })
     return yield* new ApiError.Unauthorized({ message: refused.message })
   })
@@ -145,6 +150,21 @@ export const authenticate = (
   Effect.catch(
     key === "" ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.fail(whyNoKey(request))) : apiKeys.authenticate(key),
     (error) => error._tag === "SqlError" ? Effect.die(error) : refuse(rateLimiter, error, resourceMetadata)
+  )
+
+/** The session of a console cookie, or `unauthorized`, counted against the client's address like a bad key. */
+export const authenticateSession = (
+  sessions: Sessions.Sessions["Service"],
+  rateLimiter: RateLimiter.RateLimiter["Service"],
+  token: string
+) =>
+  sessions.authenticate(token).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.catchTag("SessionRefused", (refused) =>
+      Effect.andThen(
+        Effect.flatMap(ClientAddress.subject, (subject) => limit(rateLimiter, subject)),
+        Effect.fail(new ApiError.Unauthorized({ message: refused.message }))
+      ))
   )
 
 export const layer = Layer.effect(
@@ -237,13 +257,7 @@ export const layer = Layer.effect(
             return refused === undefined ? bearerRequest(httpEffect, request) : Effect.fail(refused as ApiError.Unauthorized)
           }
           if (token === "") return bearerRequest(httpEffect, request)
-          return sessions.authenticate(token).pipe(
-            Effect.catchTag("SqlError", Effect.die),
-            Effect.catchTag("SessionRefused", (refused) =>
-              Effect.andThen(
-                limit(rateLimiter, `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`),
-                Effect.fail(new ApiError.Unauthorized({ message: refused.message }))
-              )),
+          return authenticateSession(sessions, rateLimiter, token).pipe(
             Effect.flatMap((session) =>
               SessionAuth.csrf(publicUrl, session.csrfToken).pipe(
                 Effect.andThen(limit(rateLimiter, `person:${session.personId}`)),

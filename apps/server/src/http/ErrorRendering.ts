@@ -3,6 +3,7 @@ import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerRe
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
 import { ErrorShape, PostShape } from "@herald/core"
+import { Bounded } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as RequestMetrics from "./RequestMetrics.ts"
 
@@ -51,16 +52,18 @@ const render = (
   }
   if (isTagged(error, "RouteNotFound")) {
     const path = request.url.split("?")[0] ?? request.url
+    // A segment longer than the router matches (100 characters) is no route: named, not echoed whole.
+    const shown = Bounded.shortened(path, 200)
     const allowed = allowedMethods(path)
     if (allowed !== undefined && allowed.size > 0 && !allowed.has(request.method)) {
       const allow = [...allowed].sort().join(", ")
       return Effect.succeed(
-        json(405, ApiError.body("not_found", `${request.method} is not supported on ${path}; use ${allow}`)).pipe(
+        json(405, ApiError.body("not_found", `${request.method} is not supported on ${shown}; use ${allow}`)).pipe(
           HttpServerResponse.setHeader("allow", allow)
         )
       )
     }
-    return Effect.succeed(json(404, ApiError.body("not_found", `No route ${request.method} ${path}`)))
+    return Effect.succeed(json(404, ApiError.body("not_found", `No route ${request.method} ${shown}`)))
   }
   if (isTagged(error, "RequestParseError")) {
     const parse = error as HttpServerError.RequestParseError

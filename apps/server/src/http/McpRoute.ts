@@ -10,8 +10,8 @@ import * as OAuthDiscovery from "./OAuthDiscovery.ts"
 import * as OAuthServer from "./OAuthServer.ts"
 
 // `/api/mcp`: the MCP server for AI assistants (reference, "MCP server"), Streamable HTTP and stateless. The
-// bearer key is checked before the transport, as for REST (401 in the REST error shape, with
-// `WWW-Authenticate`), and every request counts against the key's REST rate limit.
+// `Origin` is checked first, then the bearer key before the transport, as for REST (401 in the REST error
+// shape, with `WWW-Authenticate`), and every request counts against the key's REST rate limit.
 
 /**
  * The largest body read: a 30 MB image is 40 MB of base64, plus the JSON-RPC around it. Everything else an
@@ -38,6 +38,21 @@ const errorJson = (status: number, error: ApiError.Unauthorized | ApiError.RateL
 /** JSON-RPC errors for what never reaches the transport (the shape the SDK's own answers have). */
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
+
+/**
+ * A request whose `Origin` is another site's: a browser sent it for a page that is not Herald's, as a page
+ * that rebinds its own name to Herald's address does. "Servers MUST validate the Origin header on all
+ * incoming connections to prevent DNS rebinding attacks. If the Origin header is present and invalid,
+ * servers MUST respond with HTTP 403 Forbidden" (MCP 2025-11-25, "Transports", security warning,
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports, read 2026-12-01). Clients
+ * outside a browser send none, and a browser client served from another site cannot work with Herald anyway
+ * (`/api/mcp` sends no CORS headers, and a key in `Authorization` needs a preflight): so there is no list of
+ * other origins to allow (decision 0061).
+ */
+const foreignOrigin = (request: HttpServerRequest.HttpServerRequest, ownOrigin: string) => {
+  const origin = request.headers["origin"]
+  return origin !== undefined && origin !== ownOrigin
+}
 
 const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "tools/call"
@@ -78,8 +93,11 @@ const caller = Effect.fnUntraced(function*(
 /** What the server offers every caller: its tools, resources, prompts and instructions, and the tools' idempotency store. */
 type Offer = Pick<Server.Exchange, "tools" | "resources" | "prompts" | "instructions" | "idempotencyKeys">
 
-const handle = (offer: Offer) =>
+const handle = (offer: Offer, ownOrigin: string) =>
   Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
+    if (foreignOrigin(request, ownOrigin)) {
+      return rpcError(403, -32000, "Forbidden: the Origin header is not this service's own")
+    }
     const rateLimiter = yield* RateLimiter.RateLimiter
     const publicUrl = yield* PublicUrl
     const principal = yield* caller(request, rateLimiter, publicUrl)
@@ -135,13 +153,14 @@ export const layer = Layer.mergeAll(
     const offered = yield* NetworksHandlers.offered
     const tools = yield* Tools.make({ networks: offered })
     const networks = yield* Networks.Networks
+    const ownOrigin = new URL(yield* PublicUrl).origin
     return HttpRouter.add("*", "/api/mcp", handle({
       tools,
       resources: yield* Resources.make(offered),
       prompts: Prompts.make(tools),
       idempotencyKeys: yield* IdempotencyKeys.IdempotencyKeys,
       instructions: Server.instructions(networks.all)
-    }))
+    }, ownOrigin))
   })),
   OAuthDiscovery.layer,
   OAuthServer.layer

@@ -5,8 +5,8 @@ import { HeraldApi, NetworksApi } from "@herald/api"
 import { Networks } from "@herald/core"
 import { Installed } from "../Installed.ts"
 
-// In the sandbox, an OAuth consent page can log in as any simulated account: the `username` query
-// parameter of `GET /api/v1/accounts/connect/:platform` picks it.
+// In the sandbox, an OAuth consent page can log in as any simulated account: the `username` field of
+// `POST /api/v1/accounts/connect/:platform` picks it.
 const sandboxUsername = new Connect.Field({
   name: "username",
   label: "Sandbox username",

@@ -6,6 +6,7 @@ import { OAuth, RateLimiter } from "@herald/core"
 import { page } from "../internal/page.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import { limit } from "./AuthorizationLive.ts"
+import * as ClientAddress from "./ClientAddress.ts"
 import { corsHeaders, document, preflight } from "./OAuthDiscovery.ts"
 
 // The OAuth 2.1 endpoints of Herald's authorization server for `/api/mcp` (decision 0045): dynamic client
@@ -25,8 +26,7 @@ const oauthError = (error: string, description: string, status = 400) =>
 
 /** Unauthenticated endpoints are counted by client address, as refused keys are. */
 const limited = (rateLimiter: RateLimiter.RateLimiter["Service"]) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    limit(rateLimiter, `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`))
+  Effect.flatMap(ClientAddress.subject, (subject) => limit(rateLimiter, subject))
 
 /**
  * A form-encoded body (RFC 6749, appendix B), one value per name. A client that sends its id the

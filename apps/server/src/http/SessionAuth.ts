@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
 import { Sessions } from "@herald/core"
+import * as ClientAddress from "./ClientAddress.ts"
 
 // The console's session cookie and its CSRF rule (decision 0021). A cookie-authenticated change must come
 // from the service's own origin and carry the session's CSRF token; SameSite=Lax alone leaves old browsers
@@ -31,10 +32,8 @@ export const clearCookie = (publicUrl: string) =>
     })))
 
 /** The client a session is started from, as the sessions list shows it. */
-export const client = Effect.map(HttpServerRequest.HttpServerRequest, (request): Sessions.Client => ({
-  userAgent: request.headers["user-agent"] ?? null,
-  address: Option.getOrNull(request.remoteAddress)
-}))
+export const client = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  Effect.map(ClientAddress.address, (address): Sessions.Client => ({ userAgent: request.headers["user-agent"] ?? null, address })))
 
 /** Login CSRF: a request that signs someone in must come from the service's own pages. */
 export const sameOrigin = (publicUrl: string) =>

@@ -5,6 +5,7 @@ import { ApiError, Authorization, HeraldApi, SessionsApi } from "@herald/api"
 import { Notifier, People, Sessions, Team } from "@herald/core"
 import * as NodeServer from "../internal/nodeServer.ts"
 import { PublicUrl } from "../PublicUrl.ts"
+import * as ClientAddress from "./ClientAddress.ts"
 import * as SessionAuth from "./SessionAuth.ts"
 
 // The console's sign-in and sessions (decision 0021): each handler calls the People, Sessions and Team
@@ -29,8 +30,6 @@ const tooMany = (refused: People.TooManyAttempts) =>
 
 const invalid = (error: { readonly field: string; readonly message: string }) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))
-
-const clientAddress = Effect.map(HttpServerRequest.HttpServerRequest, (request) => Option.getOrElse(request.remoteAddress, () => "unknown"))
 
 /** The session of a request authenticated by its cookie; a key has none. */
 const currentSession = Effect.flatMap(Authorization.CurrentPrincipal, (principal) =>
@@ -66,7 +65,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("signIn", ({ payload }) =>
         Effect.gen(function*() {
           yield* SessionAuth.sameOrigin(publicUrl)
-          const address = yield* clientAddress
+          const address = yield* ClientAddress.rateLimitGroup
           yield* people.limit(address, payload.email)
           const person = yield* people.signIn(payload.email, payload.password, address)
           const workspaceId = yield* firstWorkspace(person.id)
@@ -95,27 +94,9 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.gen(function*() {
           yield* SessionAuth.sameOrigin(publicUrl)
           if (!notifier.sends) return { data: new SessionsApi.ResetAnswer({ email: "unavailable" }) }
-          yield* people.limit(yield* clientAddress, payload.email)
-          const person = yield* people.byEmail(payload.email)
-          if (Option.isSome(person)) {
-            // Mailed to the address, so it may lead to any of its workspaces: using it verifies the address.
-            const workspaces = yield* people.membershipsOfAddress(person.value.id)
-            if (workspaces[0] !== undefined) {
-              const link = yield* sessions.issueLink(person.value.id, workspaces[0].id, "reset")
-              yield* notifier.send({
-                to: [person.value.email],
-                subject: "Reset your Herald password",
-                text: [
-                  "Someone (hopefully you) asked to reset the password of your Herald sign-in.",
-                  "",
-                  `Open this link to set a new one (it works once, until ${link.expiresAt}):`,
-                  link.url,
-                  "",
-                  "If you did not ask for it, ignore this e-mail: your password stays as it is."
-                ].join("\n")
-              })
-            }
-          }
+          yield* people.limit(yield* ClientAddress.rateLimitGroup, payload.email)
+          // Looked up and mailed after the answer, so that it takes as long whether the address has an account or not.
+          yield* notifier.sendInBackground(sessions.resetMail(payload.email))
           return { data: new SessionsApi.ResetAnswer({ email: "sent" }) }
         }).pipe(Effect.catchTag("TooManyAttempts", tooMany), Effect.catchTag("SqlError", Effect.die)))
       .handle("invitation", ({ payload }) =>
@@ -153,7 +134,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               })
             }
             if (!asThem) {
-              yield* people.limit(yield* clientAddress, invitation.email)
+              yield* people.limit(yield* ClientAddress.rateLimitGroup, invitation.email)
               const matches = payload.password !== undefined && (yield* people.checkPassword(existing.value.id, payload.password))
               if (!matches) {
                 return yield* new ApiError.Unauthorized({

@@ -1,5 +1,8 @@
 import { Schema, SchemaTransformation } from "effect"
 
+// Far more than any whole number a parameter takes has (2^31 - 1 has 10 digits), leading zeros included.
+const maxDigits = 20
+
 /** The smallest and largest whole number a query parameter takes, and what it means. */
 export interface Parameter {
   readonly minimum: number
@@ -21,9 +24,11 @@ export const text = (parameter: Parameter) =>
     expected: "a whole number",
     toCodecJson: () => undefined,
     toCodecStringTree: () => undefined
-  }).check(Schema.makeFilter<string>(() => true, {
-    toJsonSchema: () => ({ type: "integer", minimum: parameter.minimum, maximum: parameter.maximum })
-  })).annotate({ description: parameter.description })
+  }).check(Schema.makeFilter<string>(
+    // Bounded like every text a request carries (decision 0058): the route's own message quotes the value.
+    (input) => input.length <= maxDigits || `is not a whole number from ${parameter.minimum} to ${parameter.maximum}`,
+    { toJsonSchema: () => ({ type: "integer", minimum: parameter.minimum, maximum: parameter.maximum }) }
+  )).annotate({ description: parameter.description })
 
 /** The same parameter decoded to its number, refused (naming the parameter) when not a whole number in bounds. */
 export const number = (parameter: Parameter) =>

@@ -26,10 +26,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start connecting an account: answers the network's consent URL */
+        /**
+         * Start connecting an account (older form of the POST, for API keys)
+         * @deprecated
+         * @description The older form of `POST /api/v1/accounts/connect/:platform`, its body as query parameters. API keys only: a console session gets `403 forbidden` (a link on any site could make a browser send this GET with the cookie).
+         */
         get: operations["accounts.connect"];
         put?: never;
-        post?: never;
+        /** Start connecting an account: answers the network's consent URL */
+        post: operations["accounts.startConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2052,6 +2057,95 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConnectLink"];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "accounts.startConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                platform: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Sandbox only: the simulated account to log in as. */
+                    username?: string;
+                    /** @description A console path (under `/app/`, nothing else) to come back to: the callback then answers `303` to it with `?connected=<accountId>` or `?error=<message>` instead of its page. */
+                    returnTo?: string;
+                    /** @description The account's server, for a network of many servers (its `connect.fields` has `server`, e.g. an instance of a federated network): Herald registers itself there on first use and reuses that app. */
+                    server?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {

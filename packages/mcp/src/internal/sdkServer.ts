@@ -13,6 +13,7 @@ import {
 import { Cause, Effect, Result, Schema } from "effect"
 import * as z from "zod"
 import { SchemaProblems } from "@herald/api"
+import { Bounded } from "@herald/domain"
 import * as Idempotency from "../Idempotency.ts"
 import { type Exchange, failureResult, serverInfo, successResult } from "../Server.ts"
 import { ToolFailure } from "../Tool.ts"
@@ -31,8 +32,9 @@ const registerUnchecked = Protocol.prototype.setRequestHandler as (
   handler: (request: z.infer<typeof AnyToolCall>) => CallToolResult | Promise<CallToolResult>
 ) => void
 
+// The name is looked up among the tools and named back when none has it: bounded like any text a request carries.
 const CallParams = Schema.Struct({
-  name: Schema.String,
+  name: Bounded.Word,
   arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })
 const decodeCallParams = Schema.decodeUnknownResult(CallParams, { errors: "all" })

@@ -24,11 +24,24 @@ export const knownMethod = (network: Network): boolean =>
 /** This page: the API sends the person back here from the network's consent page, saying how it went. */
 const returnTo = "/app/accounts"
 
+// Anyone can link to this page with `?error=` words of their own, so the page repeats what comes back only
+// when this tab left for a consent page: the tab's own storage says so, and no other site can write it.
+const leftToConsent = "herald.connecting"
+
+/** Whether this tab left for a network's consent page whose flow is still valid. */
+export const cameBackFromConsent = (): boolean => {
+  const until = window.sessionStorage.getItem(leftToConsent)
+  return until !== null && Date.parse(until) > Date.now()
+}
+
+/** Once the outcome is shown: a later link to this page is not taken for the end of that flow. */
+export const forgetConsent = () => window.sessionStorage.removeItem(leftToConsent)
+
 /**
  * Connects (or reconnects) an account of a network by its connect method, with the network's `fields`
  * (only those filled in: an empty optional field is not sent).
- * - `oauth`: the API answers the consent page's address (the fields as query parameters, and `returnTo`)
- *   and the browser goes there. It stays busy while the browser leaves.
+ * - `oauth`: `POST /api/v1/accounts/connect/:platform` with the fields and `returnTo` answers the consent
+ *   page's address, and the browser goes there. It stays busy while the browser leaves.
  * - `credentials`: the fields are posted to `POST /api/v1/accounts/connect`; the account is connected at
  *   once and the list is read again. A refusal comes back in the network's words.
  */
@@ -47,10 +60,12 @@ export const useConnect = () => {
         await queryClient.invalidateQueries({ queryKey: accountsQuery.queryKey })
         return
       }
-      const link = await unwrap(api.GET("/api/v1/accounts/connect/{platform}", {
-        // The fields' names come from the API at run time, so they are not in the compiled query type.
-        params: { path: { platform: network.key }, query: { ...fields, returnTo } }
+      const link = await unwrap(api.POST("/api/v1/accounts/connect/{platform}", {
+        params: { path: { platform: network.key } },
+        // The fields' names come from the API at run time, so they are not in the compiled body type.
+        body: { ...fields, returnTo }
       }))
+      window.sessionStorage.setItem(leftToConsent, link.expiresAt)
       window.location.assign(link.url)
       // Never settles: the page is leaving, and the button should stay busy until it has.
       return new Promise<never>(() => {})

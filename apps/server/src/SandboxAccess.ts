@@ -1,0 +1,83 @@
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { Simulator } from "@herald/adapter-kit"
+import { ApiError, Authorization } from "@herald/api"
+import { ApiKeys, RateLimiter, Sessions } from "@herald/core"
+import { authenticate, authenticateSession, bearerKey, viewerReads } from "./http/AuthorizationLive.ts"
+import * as SessionAuth from "./http/SessionAuth.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+
+// The sandbox's own routes stand for what no network's API offers: `GET _posts` (what the network accepted)
+// and `POST _control/*` (people commenting and writing). Every workspace of the server shares each simulated
+// network, so these answer only a caller of Herald's, with a key or a console session as REST takes them,
+// and reach only the sandbox accounts its workspace connected (decision 0061). The kit's own harness leaves
+// them open, for adapter tests; the network's API beside them is the network's, with its own tokens.
+
+/** Whether a simulator route is one of the sandbox's own rather than the network's API. */
+const isOwn = (route: HttpRouter.Route<never, never>) => route.path === "/_posts" || route.path.startsWith("/_control/")
+
+const refusal = (status: number, code: ApiError.Code) => (error: { readonly message: string }) =>
+  Effect.succeed(HttpServerResponse.jsonUnsafe(ApiError.body(code, error.message), { status }))
+
+/** Guards a simulator's own routes; the network's API passes as it is. */
+export const make = Effect.gen(function*() {
+  const apiKeys = yield* ApiKeys.ApiKeys
+  const rateLimiter = yield* RateLimiter.RateLimiter
+  const sessions = yield* Sessions.Sessions
+  const publicUrl = yield* PublicUrl
+  const sql = yield* SqlClient.SqlClient
+
+  /**
+   * The caller's workspace: a key's, or without an `Authorization` header a console session's, whose changes
+   * need its CSRF token from the service's own origin. A viewer only reads, as everywhere.
+   */
+  const workspaceOf = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
+    const cookie = request.cookies[Authorization.sessionCookie] ?? ""
+    if (request.headers["authorization"] !== undefined || cookie === "") {
+      const principal = yield* authenticate(apiKeys, rateLimiter, bearerKey(request))
+      yield* viewerReads(principal, "key")
+      return principal.workspaceId
+    }
+    const session = yield* authenticateSession(sessions, rateLimiter, cookie)
+    yield* SessionAuth.csrf(publicUrl, session.csrfToken)
+    yield* viewerReads(session, "session")
+    return session.workspaceId
+  })
+
+  /**
+   * The simulator's accounts the workspace connected on the network (any status but disconnected): a
+   * sandbox account's id is its `networkAccountId`, as every simulator keeps them one.
+   */
+  const reachable = (workspaceId: string, network: string) =>
+    Effect.map(
+      sql<{ readonly networkAccountId: string }>`
+        SELECT network_account_id FROM accounts
+        WHERE workspace_id = ${workspaceId} AND platform = ${network} AND status <> 'disconnected'
+          AND network_account_id IS NOT NULL
+      `,
+      (rows) => {
+        const ids = new Set(rows.map((row) => row.networkAccountId))
+        return (account: { readonly id: string }) => ids.has(account.id)
+      }
+    ).pipe(Effect.orDie)
+
+  const guard = (network: string, route: HttpRouter.Route<never, never>) =>
+    HttpRouter.route(
+      route.method,
+      route.path,
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, workspaceOf).pipe(
+        Effect.flatMap((workspaceId) => reachable(workspaceId, network)),
+        Effect.flatMap((predicate) => Effect.provideService(route.handler, Simulator.Reachable, predicate)),
+        Effect.catchTags({
+          Unauthorized: refusal(401, "unauthorized"),
+          Forbidden: refusal(403, "forbidden"),
+          RateLimited: refusal(429, "rate_limited")
+        })
+      ),
+      { uninterruptible: route.uninterruptible }
+    )
+
+  return (network: string, routes: ReadonlyArray<HttpRouter.Route<never, never>>) =>
+    routes.map((route) => isOwn(route) ? guard(network, route) : route)
+})
