@@ -10,3 +10,27 @@ import { availableParallelism } from "node:os"
  * and runs a project left at one after all the others. See docs/decisions/0036-test-files-in-parallel.md.
  */
 export const maxWorkers = Math.max(2, availableParallelism() - 1)
+
+/**
+ * What HERALD_TEST_TIMEOUT_SCALE multiplies every guard below by (1 by default), for a machine slower still
+ * than they allow for.
+ */
+const scale = (() => {
+  const set = Number(process.env["HERALD_TEST_TIMEOUT_SCALE"] ?? "1")
+  return Number.isFinite(set) && set > 0 ? set : 1
+})()
+
+/**
+ * The last guard against a hang, stated here once and taken by every project: how long one test, or one
+ * setup (a `beforeAll`, an `@effect/vitest` layer), may run before it is called stuck. No verdict rests on
+ * it: a test waits for what it expects (an event, an answer, a state it polls), never for a time. Sized for
+ * a machine four times slower than the developers' (2 cores, the slowest test about a minute there alone).
+ */
+export const testTimeout = 240_000 * scale
+export const hookTimeout = 240_000 * scale
+
+/**
+ * How long a test waits at most for something that must happen (a process's answer, a command's exit, a
+ * page's element): a budget under the guard, so that the wait's own message says what did not come.
+ */
+export const patience = 180_000 * scale

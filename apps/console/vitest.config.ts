@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { maxWorkers } from "../../vitest.shared.ts"
+import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 // The console in a real browser against a real Herald. The global setup builds the console when dist is
 // missing or older than its sources, so a test never runs against a stale bundle.
@@ -9,9 +9,8 @@ export default defineProject({
     include: ["test/**/*.test.ts"],
     globalSetup: ["./test/build.ts"],
     maxWorkers,
-    // One browser and one Herald per file. Files run beside the other projects' files, `maxWorkers` at once
-    // (docs/decisions/0036-test-files-in-parallel.md); the timeouts allow for a browser sharing the cores.
-    testTimeout: 120_000,
-    hookTimeout: 180_000
+    // Files run beside the other projects' files, `maxWorkers` at once (docs/decisions/0036-test-files-in-parallel.md).
+    testTimeout,
+    hookTimeout
   }
 })

@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { maxWorkers } from "../../vitest.shared.ts"
+import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 export default defineProject({
   // Inside the repository `@herald/client` resolves to its TypeScript source (the `herald-source` export
@@ -10,7 +10,7 @@ export default defineProject({
     name: "client",
     include: ["test/**/*.test.ts"],
     maxWorkers,
-    testTimeout: 60_000,
-    hookTimeout: 120_000
+    testTimeout,
+    hookTimeout
   }
 })

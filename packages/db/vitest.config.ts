@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { maxWorkers } from "../../vitest.shared.ts"
+import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
@@ -8,7 +8,7 @@ export default defineProject({
     maxWorkers,
     // A PGlite starts in about 0.3 s from the template, 3 s without it (first run),
     // and each holds a few hundred MB: allow for a slow machine running files in parallel.
-    testTimeout: 60_000,
-    hookTimeout: 120_000
+    testTimeout,
+    hookTimeout
   }
 })

@@ -1,12 +1,12 @@
 import { defineProject } from "vitest/config"
-import { maxWorkers } from "../../vitest.shared.ts"
+import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
     name: "domain",
     include: ["test/**/*.test.ts"],
     maxWorkers,
-    testTimeout: 60_000,
-    hookTimeout: 120_000
+    testTimeout,
+    hookTimeout
   }
 })

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { patience } from "../../../vitest.shared.ts"
 
 // The command line as an operator uses it: real processes, one data folder, with the server running and
 // stopped.
@@ -24,7 +25,7 @@ interface Run {
 
 const herald = (...args: ReadonlyArray<string>) =>
   new Promise<Run>((resolveRun) => {
-    execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { env, timeout: patience }, (error, stdout, stderr) => {
       let json: unknown = undefined
       try {
         json = JSON.parse(stdout)
@@ -58,7 +59,7 @@ const accounts = (key: string) =>
 
 beforeAll(async () => {
   started = await startServer()
-}, 120_000)
+})
 
 afterAll(async () => {
   await stopServer()

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
+import { patience } from "../../../vitest.shared.ts"
 
 // With PostgreSQL, the command line and the server are separate processes on one database: a key revoked by
 // the command is refused by the running server on the next request (the revocation reaches it through
@@ -32,7 +33,7 @@ const env = () => ({
 
 const run = (file: string, args: ReadonlyArray<string>, extraEnv: Record<string, string | undefined> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolveRun) => {
-    execFile(file, args, { env: { ...process.env, ...extraEnv }, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(file, args, { env: { ...process.env, ...extraEnv }, timeout: patience }, (error, stdout, stderr) =>
       resolveRun({ code: error === null ? 0 : 1, stdout, stderr }))
   })
 
@@ -49,7 +50,7 @@ const hasPsql = spawnSync("psql", ["--version"]).status === 0
 describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("herald on PostgreSQL", () => {
   beforeAll(async () => {
     await run("psql", [adminUrl!, "-c", `CREATE DATABASE ${database}`])
-  }, 60_000)
+  })
 
   afterAll(async () => {
     if (server !== undefined && server.exitCode === null) {
@@ -60,7 +61,7 @@ describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("herald o
     }
     await run("psql", [adminUrl!, "-c", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
     rmSync(dataDir, { recursive: true, force: true })
-  }, 60_000)
+  })
 
   it("revokes a key from another process; the running server refuses it on the next request", async () => {
     const migrated = await herald("migrate", "--json")
@@ -86,12 +87,12 @@ describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("herald o
     assert.strictEqual(revoked.code, 0, revoked.stderr)
     const refused = await accounts()
     assert.strictEqual(refused.status, 401)
-  }, 120_000)
+  })
 
   it("refuses to start on PostgreSQL without HERALD_SECRET_KEY", async () => {
     const result = await run(process.execPath, [bin, "start", "--json"], { ...env(), HERALD_SECRET_KEY: "" })
     assert.strictEqual(result.code, 1)
     assert.include(JSON.parse(result.stdout).error.message, "HERALD_SECRET_KEY")
-  }, 60_000)
+  })
 })
 

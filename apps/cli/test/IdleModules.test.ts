@@ -89,7 +89,7 @@ describe("modules an idle server loads", () => {
     } finally {
       await stop(server.child)
     }
-  }, 120_000)
+  })
 
   it.skipIf(!Processes.available)("PostgreSQL: not PGlite either", async () => {
     const database = Processes.make("idle_modules")
@@ -106,5 +106,5 @@ describe("modules an idle server loads", () => {
     } finally {
       await database.dispose()
     }
-  }, 120_000)
+  })
 })

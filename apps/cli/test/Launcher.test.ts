@@ -4,6 +4,7 @@ import { accessSync, constants, copyFileSync, cpSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join, resolve } from "node:path"
 import { Settings } from "@herald/core"
+import { patience } from "../../../vitest.shared.ts"
 
 // `./herald` as a newcomer runs it from a fresh clone: with the machine's own Node.js first on PATH (the
 // README asks only for Node.js 20 and npm), never the Node.js 24 the test run itself is on.
@@ -33,7 +34,7 @@ interface Run {
 const run = (file: string, args: ReadonlyArray<string>, cwd = root) =>
   new Promise<Run>((done) => {
     const env = { ...process.env, PATH: systemPath, BASE_URL: "", DATABASE_URL: "", HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-launcher-")) }
-    execFile(file, args, { env, cwd, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(file, args, { env, cwd, timeout: patience }, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
   })
 

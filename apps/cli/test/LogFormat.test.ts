@@ -49,14 +49,14 @@ describe("HERALD_LOG_FORMAT", () => {
       assert.isObject(entry.annotations, line)
     }
     assert.isTrue(stderr.some((line) => JSON.parse(line).message === "Herald stopped"), stderr.join("\n"))
-  }, 120_000)
+  })
 
   it("text (the default): logfmt lines, not JSON", async () => {
     const { code, stderr } = await startAndStop("text")
     assert.strictEqual(code, 0)
     assert.isTrue(stderr.some((line) => line.includes(`message="Herald stopped"`)), stderr.join("\n"))
     assert.isFalse(stderr.some((line) => line.startsWith("{")), stderr.join("\n"))
-  }, 120_000)
+  })
 
   it("an unknown format stops herald with the setting's name, in the error shape with --json, exit code 1", async () => {
     const run = await herald(["start", "--json"], { HERALD_LOG_FORMAT: "yaml", HERALD_DATA_DIR: dataDir })
@@ -65,5 +65,5 @@ describe("HERALD_LOG_FORMAT", () => {
     assert.strictEqual(document.error.code, "invalid")
     assert.include(document.error.message, "HERALD_LOG_FORMAT")
     assert.include(document.error.message, "text or json")
-  }, 60_000)
+  })
 })

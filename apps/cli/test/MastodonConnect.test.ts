@@ -9,7 +9,7 @@ import { herald } from "./run.ts"
 // connects on the simulator's own address (Herald registered there first); outside it, the command says
 // where a person connects, with the instance they named.
 
-layer(Layer.empty, { timeout: 120_000 })("herald account connect --platform mastodon", (it) => {
+layer(Layer.empty)("herald account connect --platform mastodon", (it) => {
   it.effect("connects a sandbox account on the simulator's instance, and names the instance for a real one", () =>
     Effect.promise(async () => {
       const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-mastodon-")) }

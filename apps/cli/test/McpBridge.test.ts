@@ -3,6 +3,7 @@ import { execFile } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
+import { patience } from "../../../vitest.shared.ts"
 
 // `herald mcp` as an assistant runs it: through the `./herald` launcher (docs/mcp.md's configuration),
 // messages on stdin, answers on stdout. An assistant that writes its calls and closes its input at once (a
@@ -44,7 +45,7 @@ describe("herald mcp", () => {
         const child = execFile(
           launcher,
           ["mcp", "--url", mcp.url, "--key", "hrld_test"],
-          { env: { ...process.env, BASE_URL: "" }, timeout: 60_000 },
+          { env: { ...process.env, BASE_URL: "" }, timeout: patience },
           (error, stdout, stderr) => done({ code: error === null ? 0 : (error.code as number) ?? 1, stdout, stderr })
         )
         child.stdin!.end(calls.join("\n") + "\n")

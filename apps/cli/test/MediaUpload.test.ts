@@ -28,7 +28,7 @@ const bluesky = Packages.all.filter((entry) => entry.network === "bluesky")
 const server = Main.layerWith(settings({ dataDir }), backends()[0]!.layer, true, bluesky, fastTuning).pipe(Layer.provide(quiet))
 const admin = Admin.layerRemote(AdminSocket.socketPathFor(dataDir))
 
-layer(server, { timeout: 120_000, excludeTestServices: true })("herald media upload through the running server", (it) => {
+layer(server, { excludeTestServices: true })("herald media upload through the running server", (it) => {
   it.effect("uploads a file with its alt text and a copy fitted for Bluesky; refuses what is not a photo or video, and an unknown workspace", () =>
     Effect.gen(function*() {
       const workspace = yield* Effect.orDie((yield* Workspaces.Workspaces).create({ name: "CLI media" }))
@@ -52,7 +52,7 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("herald media upl
     }).pipe(Effect.provide(admin)))
 })
 
-layer(Layer.empty, { timeout: 120_000 })("the command", (it) => {
+layer(Layer.empty)("the command", (it) => {
   it.effect("uploads a file and prints the media with its alt text, as JSON or in words; a missing file is invalid", () =>
     Effect.promise(async () => {
       const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-media-run-")) }

@@ -77,5 +77,5 @@ describe.skipIf(!Processes.available)("publishing with two workers on PostgreSQL
     const logs = workers.map((worker) => readFileSync(worker.log, "utf8"))
     const attempt = /level=INFO .*message="target sent" post=pst_\w+ target=acc_\w+ network=(x|linkedin|facebook) outcome=published calls=1 last=publish:Published durationMs=\d+/
     for (const log of logs) assert.match(log, attempt)
-  }, 180_000)
+  })
 })

@@ -20,7 +20,7 @@ describe.skipIf(!Processes.available)("the queue shared by two processes on Post
     await herald.create()
     first = await herald.start("first", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
     second = await herald.start("second", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
-  }, 120_000)
+  })
 
   afterAll(() => herald.dispose(), 60_000)
 

@@ -46,7 +46,7 @@ describe.skipIf(!Processes.available)("the rate limit with PostgreSQL", () => {
     await herald.create()
     first = await herald.start("one", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "120" })
     second = await herald.start("two", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "120" })
-  }, 120_000)
+  })
 
   afterAll(() => herald.dispose(), 60_000)
 

@@ -42,7 +42,7 @@ describe.skipIf(!Processes.available)("/ready of several processes on PostgreSQL
       status: 200,
       body: { status: "ready", checks: { database: "ok", migrations: "ok", shards: "not_applicable" } }
     })
-  }, 120_000)
+  })
 
   it("a worker, given no PORT, serves its probes on a free port: /health, /ready with its shards, /metrics with the token, nothing of the API", async () => {
     const api = await herald.start("api2", { PORT: "0", HERALD_ROLE: "api" })
@@ -65,5 +65,5 @@ describe.skipIf(!Processes.available)("/ready of several processes on PostgreSQL
     const api404 = await fetch(`${base}/api/v1/accounts`)
     assert.strictEqual(api404.status, 404)
     assert.strictEqual((await api404.json() as any).error.code, "not_found")
-  }, 120_000)
+  })
 })

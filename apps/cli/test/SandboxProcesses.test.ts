@@ -17,7 +17,7 @@ describe.skipIf(!Processes.available)("the sandbox shared by two processes on Po
     first = await herald.start("first", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
     second = await herald.start("second", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
     await herald.shardsShared(2)
-  }, 120_000)
+  })
 
   afterAll(() => herald.dispose(), 60_000)
 

@@ -20,7 +20,7 @@ const server = Main.layerWith(settings({ dataDir }), backends()[0]!.layer, true,
 )
 const admin = Admin.layerRemote(AdminSocket.socketPathFor(dataDir))
 
-layer(server, { timeout: 120_000, excludeTestServices: true })("herald account connect --field", (it) => {
+layer(server, { excludeTestServices: true })("herald account connect --field", (it) => {
   it.effect("signs in through the running server; wrong credentials and unknown fields are invalid in words", () =>
     Effect.gen(function*() {
       const workspace = yield* Effect.orDie((yield* Workspaces.Workspaces).create({ name: "CLI sign-in" }))
@@ -45,7 +45,7 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("herald account c
     }).pipe(Effect.provide(admin)))
 })
 
-layer(Layer.empty, { timeout: 120_000 })("the command", (it) => {
+layer(Layer.empty)("the command", (it) => {
   it.effect("passes --field name=value pairs to the network's sign-in: a credentials network connects, an OAuth one refuses by name", () =>
     Effect.promise(async () => {
       const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-field-")) }

@@ -20,7 +20,7 @@ describe.skipIf(!Processes.available)("cluster takeover with PostgreSQL", () => 
       herald.start(`worker-${name}`, { HERALD_ROLE: "worker", PORT: "0", BASE_URL: api.ready.listening })
     ))
     await herald.shardsShared(2)
-  }, 120_000)
+  })
 
   afterAll(() => herald.dispose(), 60_000)
 

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
 import { resolve } from "node:path"
+import { patience } from "../../../vitest.shared.ts"
 
 // The repository's own test run as a contributor reads it: a passing file that logs warnings by design (the
 // team's invitations, without SMTP, log the e-mail they would send) prints none of them, and a run without
@@ -13,7 +14,7 @@ const testRun = (files: ReadonlyArray<string>) =>
     const env: Record<string, string | undefined> = { ...process.env, HERALD_TEST_DATABASE_URL: "", HERALD_TEST_REPORT: "", NO_COLOR: "1" }
     // This run's own workers' markers would make the nested vitest think it runs inside a test.
     for (const name of Object.keys(env)) if (name.startsWith("VITEST")) delete env[name]
-    execFile(process.execPath, [vitest, "run", ...files], { cwd: root, env, timeout: 170_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [vitest, "run", ...files], { cwd: root, env, timeout: patience }, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: stdout + stderr }))
   })
 

@@ -48,12 +48,12 @@ describe.skipIf(!Processes.available)("tracing across processes on PostgreSQL", 
     await new Promise<void>((listening) => collector.listen(0, "127.0.0.1", () => listening()))
     const address = collector.address()
     endpoint = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
-  }, 60_000)
+  })
 
   afterAll(async () => {
     await herald.dispose()
     collector.close()
-  }, 60_000)
+  })
 
   it("a post created on the API process and published by a worker is one trace from the request to the network", async () => {
     const tracing = (instance: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=${instance}` })
@@ -111,5 +111,5 @@ describe.skipIf(!Processes.available)("tracing across processes on PostgreSQL", 
     assert.strictEqual(attribute(networkCall!.span.attributes, "herald.network"), "x")
     assert.isTrue(reaches(publish!.span, request!.span, trace), "the worker's publishing under the API process's request")
     assert.isTrue(reaches(networkCall!.span, publish!.span, trace))
-  }, 120_000)
+  })
 })

@@ -7,6 +7,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
+import { patience } from "../../../vitest.shared.ts"
 
 export const adminUrl = process.env["HERALD_TEST_DATABASE_URL"]
 /** Whether the tests can run: a server named, and psql (PostgreSQL's own client) to make their database. */
@@ -16,7 +17,7 @@ const bin = resolve(import.meta.dirname, "../src/bin.ts")
 
 const run = (file: string, args: ReadonlyArray<string>) =>
   new Promise<string>((resolveRun) => {
-    execFile(file, args, { timeout: 60_000 }, (_error, stdout) => resolveRun(stdout.trim()))
+    execFile(file, args, { timeout: patience }, (_error, stdout) => resolveRun(stdout.trim()))
   })
 
 export interface Started {
@@ -53,7 +54,7 @@ export const make = (name: string) => {
   /** Runs a `herald` command with `--json` on the database; resolves with what it printed. */
   const herald = (...args: ReadonlyArray<string>) =>
     new Promise<any>((resolveRun, reject) => {
-      execFile(process.execPath, [bin, ...args, "--json"], { env: environment("cli", {}), timeout: 60_000 }, (error, stdout, stderr) =>
+      execFile(process.execPath, [bin, ...args, "--json"], { env: environment("cli", {}), timeout: patience }, (error, stdout, stderr) =>
         error === null ? resolveRun(JSON.parse(stdout)) : reject(new Error(`herald ${args.join(" ")}: ${stderr}`)))
     })
 

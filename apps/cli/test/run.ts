@@ -2,6 +2,7 @@ import { execFile } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { patience } from "../../../vitest.shared.ts"
 
 // One `herald` run as a child process, in a fresh data folder unless the environment names one.
 
@@ -23,6 +24,6 @@ export const herald = (args: ReadonlyArray<string>, environment: Record<string, 
       HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-run-")),
       ...environment
     }
-    execFile(process.execPath, [bin, ...args], { env, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [bin, ...args], { env, timeout: patience }, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
   })

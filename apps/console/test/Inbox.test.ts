@@ -32,7 +32,7 @@ describe.skipIf(missing !== undefined)("Inbox", () => {
   const comments = () => page.getByRole("list", { name: "Comments" }).locator(":scope > li")
   const tab = (name: RegExp) => page.getByRole("tab", { name })
 
-  it("shows new comments from two networks with their unread count, filtered by network and by account", { timeout: 240_000 }, async () => {
+  it("shows new comments from two networks with their unread count, filtered by network and by account", async () => {
     await leave(herald, "x", "comments", "a_fan", "Love the new menu")
     await leave(herald, "mastodon", "comments", "b_fan", "When do you open?")
 
@@ -81,7 +81,7 @@ describe.skipIf(missing !== undefined)("Inbox", () => {
     assert.strictEqual(unread.body.data.comments, 0)
   })
 
-  it("opens a conversation, which reads it, and sends a message in it", { timeout: 240_000 }, async () => {
+  it("opens a conversation, which reads it, and sends a message in it", async () => {
     await leave(herald, "x", "messages", "c_client", "Do you take bookings?")
     await tab(/^Conversations 1 unread$/).waitFor({ timeout: arrival })
     await tab(/^Conversations/).click()

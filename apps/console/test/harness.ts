@@ -16,6 +16,7 @@ import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { chromiumMissing, launchChromium } from "./chromium.ts"
+import { patience } from "../../../vitest.shared.ts"
 
 const repository = resolve(import.meta.dirname, "../../..")
 
@@ -66,7 +67,7 @@ export const startHerald = async (options: { readonly env?: Readonly<Record<stri
   const consoleLink: string = started.consoleLink ?? started.firstRun?.consoleLink ?? ""
   const cli = (...args: ReadonlyArray<string>) =>
     new Promise<Run>((resolveRun) => {
-      execFile(join(repository, "herald"), [...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile(join(repository, "herald"), [...args], { env, timeout: patience }, (error, stdout, stderr) => {
         let json: unknown = undefined
         try {
           json = JSON.parse(stdout)
@@ -125,8 +126,9 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
         const url = new URL(request.url())
         if ((url.protocol === "http:" || url.protocol === "https:") && url.host !== own) elsewhere.push(request.url())
       })
-      // A step that waits longer than this has failed; say so before the test's own timeout.
-      context.setDefaultTimeout(15_000)
+      // A step that waits longer than this has failed; say so before the test's own timeout (a third of
+      // the tests' patience: a minute on a slow machine).
+      context.setDefaultTimeout(patience / 3)
       const page = await context.newPage()
       page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`))
       return { context, page }

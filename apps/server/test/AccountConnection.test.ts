@@ -63,7 +63,7 @@ const team = Effect.gen(function*() {
 const noFollow = (url: string, headers: Record<string, string> = {}) =>
   Effect.promise(() => fetch(url, { redirect: "manual", headers }))
 
-layer(serverLayer({}, [examplePackage, ...mastodon]), { timeout: 120_000, excludeTestServices: true })("starting an account connection", (it) => {
+layer(serverLayer({}, [examplePackage, ...mastodon]), { excludeTestServices: true })("starting an account connection", (it) => {
   it.effect("owners, editors and workspace keys start one by POST; viewers' keys and sessions are refused 403", () =>
     Effect.gen(function*() {
       const { editor, key, owner, send, viewer } = yield* team
@@ -164,7 +164,7 @@ layer(serverLayer({}, [examplePackage, ...mastodon]), { timeout: 120_000, exclud
     }))
 })
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("the callback's error text", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("the callback's error text", (it) => {
   const generic = "The connection could not be completed; start it again"
   const attackerText = "Your account is locked: call +1 555 0100 or sign in at https://evil.example"
   const forgedState = (returnTo: string) => `forged.${Buffer.from(returnTo).toString("base64url")}`

@@ -27,7 +27,7 @@ const connect = (base: string, key: string, username: string) =>
     return yield* request(callback.replace("localhost", "127.0.0.1"))
   })
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts and networks", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("accounts and networks", (it) => {
   // The example network stands for a third-party adapter package: the server offers it with no change to core.
   it.effect("offers an adapter package from outside the seven, with its limits and capabilities as data", () =>
     Effect.gen(function*() {
@@ -135,7 +135,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("accounts 
     }))
 })
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token refresh", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("token refresh", (it) => {
   const connected = (username: string) =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -190,7 +190,7 @@ layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("token ref
 
 // The console starts a connection with `returnTo` and gets the person back on its own page, not the
 // callback's: only a path under /app/ is accepted, so the callback can send no one to another site.
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("connecting from the console (returnTo)", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("connecting from the console (returnTo)", (it) => {
   const start = (base: string, key: string, query: string) =>
     startConnection(base, key, Object.fromEntries(new URLSearchParams(query)))
   const consent = (url: string) =>
@@ -283,10 +283,7 @@ describe("outside the sandbox", () => {
   // Only networks whose client id and secret are configured are offered; there are no simulators.
   process.env["HERALD_EXAMPLE_CLIENT_ID"] = "real-client"
   process.env["HERALD_EXAMPLE_CLIENT_SECRET"] = "real-secret"
-  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, { ...examplePackage, network: "unconfigured" }]), {
-    timeout: 120_000,
-    excludeTestServices: true
-  })("real mode", (it) => {
+  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, { ...examplePackage, network: "unconfigured" }]), { excludeTestServices: true })("real mode", (it) => {
     it.effect("offers configured networks only, pointed at the network's real addresses", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl

@@ -40,7 +40,7 @@ const setup = Effect.gen(function*() {
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
 
-layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("approvals", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("approvals", (it) => {
   it.effect("an editor's post waits for approval, is approved with a note, and goes out at its time", () =>
     Effect.gen(function*() {
       const { account, editor, get, owner, workspace } = yield* setup

@@ -41,7 +41,7 @@ const expectRefusal = (
   assert.include(header, `error_description="${message}"`)
 }
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("authentication messages", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("authentication messages", (it) => {
   it.effect("every REST 401 says how to authenticate, in the body and in WWW-Authenticate", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

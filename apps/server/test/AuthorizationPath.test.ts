@@ -6,7 +6,7 @@ import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harne
 // cached and a permit is held (docs/decisions/0050-request-path-cost.md). HttpApi then tries the session
 // scheme after a refusal; it must give the same answer without counting the request a second time.
 
-layer(serverLayer({ rateLimitPerMinute: 3 }), { timeout: 120_000, excludeTestServices: true })("the bearer path", (it) => {
+layer(serverLayer({ rateLimitPerMinute: 3 }), { excludeTestServices: true })("the bearer path", (it) => {
   it.effect("a refused key counts once against the client's address", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -18,10 +18,7 @@ const bluesky: NetworkPackage = {
   offered: BlueskyConfig.offered
 }
 
-layer(serverLayer({}, [bluesky], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 120_000,
-  excludeTestServices: true
-})("Bluesky on the server", (it) => {
+layer(serverLayer({}, [bluesky], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })("Bluesky on the server", (it) => {
   it.effect("connects with an app password, publishes with facets, and reads a reply into the inbox", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -35,7 +35,7 @@ const reply = (requestId: number, id: number) => ({
 
 for (const backend of backends()) {
   describe(`ClusterStorage on ${backend.name}`, () => {
-    layer(backend.layer, { excludeTestServices: true, timeout: 60_000 })((it) => {
+    layer(backend.layer, { excludeTestServices: true })((it) => {
       it.effect("final replies saved at once are one statement, each with its message processed; a repeat fails alone", () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
@@ -90,7 +90,7 @@ const messageOf = (postId: string) =>
 
 for (const backend of backends()) {
   const server = serverLayer({}, Packages.all.filter((entry) => entry.network === "x"), backend, fastTuning)
-  layer(server, { timeout: 120_000, excludeTestServices: true })(`the cluster's replies on ${backend.name}`, (it) => {
+  layer(server, { excludeTestServices: true })(`the cluster's replies on ${backend.name}`, (it) => {
     it.effect("a published post's message is processed, with its reply", () =>
       Effect.gen(function*() {
         const { accounts, create, get } = yield* setup(["x"])

@@ -225,7 +225,7 @@ describe("the console's routes", () => {
 })
 
 // The real server's routes (Http.routes) include the console, at its default build folder (built or not).
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("the console in the whole server", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("the console in the whole server", (it) => {
   it.effect("redirects / to /app/ and answers /app/ with the console or the page saying how to build it", () =>
     Effect.gen(function*() {
       const url = yield* baseUrl

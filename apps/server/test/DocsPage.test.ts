@@ -18,7 +18,7 @@ const withBrowser = <A>(use: (browser: Browser) => Promise<A>) =>
   )
 
 describe.skipIf(missing !== undefined)("the docs page", () => {
-  layer(serverLayer(), { timeout: 120_000 })("in headless Chromium", (it) => {
+  layer(serverLayer())("in headless Chromium", (it) => {
     it.effect("reaches no other host, and its curl samples send Authorization: Bearer", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl

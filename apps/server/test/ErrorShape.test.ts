@@ -16,7 +16,7 @@ const toolError = (result: CallToolResult) => {
   return JSON.parse((result.content[0] as { text: string }).text).error as { code: string; message: string; details?: unknown }
 }
 
-layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("ErrorShape", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("ErrorShape", (it) => {
   it("knows the contract's codes, no more and no fewer", () => {
     assert.deepStrictEqual(Object.keys(ErrorShape.statusOf).sort(), [...ApiError.codes].sort())
   })

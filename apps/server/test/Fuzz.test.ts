@@ -11,7 +11,7 @@ import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harne
 
 const runs = Number(process.env["HERALD_FUZZ_RUNS"] ?? 300)
 
-layer(serverLayer({ rateLimitPerMinute: 1_000_000 }), { timeout: 120_000, excludeTestServices: true })("fuzz", (it) => {
+layer(serverLayer({ rateLimitPerMinute: 1_000_000 }), { excludeTestServices: true })("fuzz", (it) => {
   it.effect(`${runs} malformed requests over every operation: no 5xx, every error in the error shape`, () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -39,5 +39,5 @@ layer(serverLayer({ rateLimitPerMinute: 1_000_000 }), { timeout: 120_000, exclud
           throw new Error(`seed ${seed} (HERALD_FUZZ_SEED to replay): ${error.message}`)
         })
       )
-    }), { timeout: 60_000 })
+    }))
 })

@@ -11,7 +11,7 @@ const expectError = (answer: { readonly status: number; readonly body: any }, st
   assert.isAbove(answer.body.error.message.length, 10)
 }
 
-layer(serverLayer(), { timeout: 120_000 })("REST skeleton", (it) => {
+layer(serverLayer())("REST skeleton", (it) => {
   it.effect("lists the workspace's accounts as { data: [] } with a request id and rate-limit headers", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -181,7 +181,7 @@ layer(serverLayer(), { timeout: 120_000 })("REST skeleton", (it) => {
 })
 
 describe("rate limit", () => {
-  layer(serverLayer({ rateLimitPerMinute: 3 }), { timeout: 120_000 })("at 3 per minute", (it) => {
+  layer(serverLayer({ rateLimitPerMinute: 3 }))("at 3 per minute", (it) => {
     it.effect("answers the 4th request with 429 rate_limited and Retry-After in whole seconds", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl

@@ -61,5 +61,5 @@ describe("IdleMemory", () => {
         Effect.provide(IdleMemory.layer({ every: Duration.millis(50), quietBelow: 1.01, quietRounds: 2, grownBy: 0 }).pipe(Layer.fresh))
       )
       assert.isBelow(youngGeneration(), megabytes(16), `the young generation stayed at ${Math.round(youngGeneration() / 1024 / 1024)} MB`)
-    }), { timeout: 30_000 })
+    }))
 })

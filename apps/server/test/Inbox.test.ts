@@ -32,10 +32,7 @@ const setup = Effect.gen(function*() {
   return { ...context, arrived, poll, seen }
 })
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 60_000,
-  excludeTestServices: true
-})(`inbox on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })(`inbox on ${backend.name}`, (it) => {
   it.effect("a comment arrives as comment.received, is listed, and answered on the network", () =>
     Effect.gen(function*() {
       const { account, arrived, control, poll, seen, send, simulator } = yield* setup

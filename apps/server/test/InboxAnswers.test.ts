@@ -53,10 +53,7 @@ const conversation = Effect.gen(function*() {
 })
 
 for (const backend of backends()) {
-  layer(serverLayer({ role: "api" }, [heldExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-    timeout: 60_000,
-    excludeTestServices: true
-  })(`inbox answers on ${backend.name}`, (it) => {
+  layer(serverLayer({ role: "api" }, [heldExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })(`inbox answers on ${backend.name}`, (it) => {
     it.effect("a message that went out but could not be stored answers 200, and its repeats send nothing", () =>
       Effect.gen(function*() {
         const { conversationId, inbox, onNetwork, send, sentEvents, thread } = yield* conversation

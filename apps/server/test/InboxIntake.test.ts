@@ -40,10 +40,7 @@ const refuseCommentsOf = (accountId: string) =>
   }).pipe(Effect.orDie)
 
 for (const backend of backends()) {
-  layer(serverLayer({ role: "api" }, [carelessExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-    timeout: 60_000,
-    excludeTestServices: true
-  })(`inbox intake on ${backend.name}`, (it) => {
+  layer(serverLayer({ role: "api" }, [carelessExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })(`inbox intake on ${backend.name}`, (it) => {
     it.effect("one account's NUL or refused store never holds back the others; the refused one backs off and recovers", () =>
       Effect.gen(function*() {
         const inbox = yield* Inbox.Inbox

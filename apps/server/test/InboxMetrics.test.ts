@@ -28,10 +28,7 @@ const counts = Effect.all({
 })
 
 for (const backend of backends()) {
-  layer(serverLayer({ role: "api" }, [patchyExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-    timeout: 60_000,
-    excludeTestServices: true
-  })(`inbox metrics on ${backend.name}`, (it) => {
+  layer(serverLayer({ role: "api" }, [patchyExample], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })(`inbox metrics on ${backend.name}`, (it) => {
     it.effect("counts each account read by network, and each read that failed", () =>
       Effect.gen(function*() {
         const inbox = yield* Inbox.Inbox

@@ -10,10 +10,7 @@ import { events, settled, setup } from "./publishing.ts"
 // Facebook Page, comments left under both and a Messenger message, injected through the sandbox's control
 // routes, arrive as events with the documented fields, the comments linked to Herald's post.
 
-layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 120_000,
-  excludeTestServices: true
-})("inbox on two networks", (it) => {
+layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })("inbox on two networks", (it) => {
   it.effect("comments on X and Facebook and a Messenger message arrive as events, linked to the post Herald made", () =>
     Effect.gen(function*() {
       const { accounts, create, get, key, send, workspace } = yield* setup(["x", "facebook", "youtube"])

@@ -26,10 +26,7 @@ const setupWithReads = Effect.gen(function*() {
   return { ...context, poll, stored, unread }
 })
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 60_000,
-  excludeTestServices: true
-})(`inbox unread on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })(`inbox unread on ${backend.name}`, (it) => {
   it.effect("received comments are unread until marked read; replies are never unread", () =>
     Effect.gen(function*() {
       const { account, control, send, stored, unread } = yield* setupWithReads

@@ -34,7 +34,7 @@ const refusingMailServer = Layer.unwrap(Effect.gen(function*() {
   return everyLine(serverLayer({ smtpUrl: Option.some(Redacted.make(`smtp://127.0.0.1:${smtp.port}`)) }))
 }))
 
-layer(refusingMailServer, { timeout: 60_000, excludeTestServices: true })("when the SMTP server refuses a mail", (it) => {
+layer(refusingMailServer, { excludeTestServices: true })("when the SMTP server refuses a mail", (it) => {
   it.effect("the log says which mail failed and why, without its link", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -69,7 +69,7 @@ layer(refusingMailServer, { timeout: 60_000, excludeTestServices: true })("when 
     }))
 })
 
-layer(everyLine(serverLayer()), { timeout: 60_000, excludeTestServices: true })("without an SMTP server", (it) => {
+layer(everyLine(serverLayer()), { excludeTestServices: true })("without an SMTP server", (it) => {
   it.effect("an invitation is logged as not sent, with where its link is instead of the link", () =>
     Effect.gen(function*() {
       const tag = Date.now().toString(36)

@@ -16,7 +16,7 @@ const mastodon: NetworkPackage = {
   offered: MastodonConfig.offered
 }
 
-layer(serverLayer({}, [mastodon]), { timeout: 120_000, excludeTestServices: true })("Mastodon limits per instance", (it) => {
+layer(serverLayer({}, [mastodon]), { excludeTestServices: true })("Mastodon limits per instance", (it) => {
   it.effect("a post to an instance allowing 5,000 characters may have 5,000, and not one more", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -21,10 +21,7 @@ const mastodon: NetworkPackage = {
   offered: MastodonConfig.offered
 }
 
-layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 120_000,
-  excludeTestServices: true
-})("Mastodon on the server", (it) => {
+layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })("Mastodon on the server", (it) => {
   it.effect("connects on an instance over the API, publishes images with alt text, and reads a mention into the inbox", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -40,7 +40,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 // A 1×1 PNG.
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
-layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("mcp", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("mcp", (it) => {
   it.effect("lists the eighteen tools with schemas, descriptions and annotations", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])
@@ -362,7 +362,7 @@ layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: tr
     }))
 })
 
-layer(serverLayer({ rateLimitPerMinute: 4 }), { timeout: 60_000, excludeTestServices: true })("mcp rate limit", (it) => {
+layer(serverLayer({ rateLimitPerMinute: 4 }), { excludeTestServices: true })("mcp rate limit", (it) => {
   it.effect("the key's REST budget covers MCP: over it, a tool call is a rate_limited tool error", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])

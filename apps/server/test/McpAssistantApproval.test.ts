@@ -22,7 +22,7 @@ for (const backend of backends()) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const mcpUrl = `${base}/api/mcp`
-  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(
+  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { excludeTestServices: true })(
     `Assistants' posts wait for approval on ${backend.name}`,
     (it) => {
       it.effect("by default, an assistant's scheduled and sent-now posts wait for approval, and it cannot approve them", () =>

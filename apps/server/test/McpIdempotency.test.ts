@@ -30,10 +30,7 @@ const replayed = (result: CallToolResult) => result._meta?.["herald/idempotentRe
 const networks = new Set(["x"])
 
 for (const backend of backends()) {
-  layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)), backend), {
-    timeout: 120_000,
-    excludeTestServices: true
-  })(`mcp idempotent writes on ${backend.name}`, (it) => {
+  layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)), backend), { excludeTestServices: true })(`mcp idempotent writes on ${backend.name}`, (it) => {
     it.effect("the same create_post twice without a key makes one post and answers it twice, the second marked replayed", () =>
       Effect.scoped(Effect.gen(function*() {
         const { accounts, base, key, send } = yield* setup(["x"])

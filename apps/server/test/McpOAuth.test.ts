@@ -30,7 +30,7 @@ for (const backend of backends()) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const mcpUrl = `${base}/api/mcp`
-  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(
+  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { excludeTestServices: true })(
     `OAuth for /api/mcp on ${backend.name}`,
     (it) => {
       it.effect("publishes the resource's and the authorization server's metadata, and the 401 points at it", () =>

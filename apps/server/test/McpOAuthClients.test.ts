@@ -12,6 +12,7 @@ import { backends } from "@herald/db/testing"
 import { examplePackage, freePort, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import * as McpClient from "./mcpClient.ts"
+import { patience } from "../../../vitest.shared.ts"
 
 // Real MCP clients against Herald's OAuth server and /api/mcp, as people run them: mcp-remote, which signs in by
 // itself (discovery, registration, PKCE) and bridges stdio to HTTP, and the Inspector's command line, with a key
@@ -48,7 +49,7 @@ const configFolder = Effect.acquireRelease(
 const run = (args: ReadonlyArray<string>, env: Record<string, string> = process.env as Record<string, string>) =>
   Effect.promise(() =>
     new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((resolve) => {
-      execFile(process.execPath, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      execFile(process.execPath, args, { env, timeout: patience }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
     })
   )
@@ -103,7 +104,7 @@ for (const backend of backends()) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const mcpUrl = `${base}/api/mcp`
-  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { timeout: 180_000, excludeTestServices: true })(
+  layer(serverLayer({ port, baseUrl: Option.some(base) }, [examplePackage], backend), { excludeTestServices: true })(
     `real MCP clients on ${backend.name}`,
     (it) => {
       it.effect("mcp-remote signs in by the URL alone, lists and calls the tools over stdio; the Inspector reuses its sign-in", () =>

@@ -21,7 +21,7 @@ const mcp = (base: string, headers: Record<string, string>) =>
     body: initialize
   })
 
-layer(serverLayer({}, [examplePackage]), { timeout: 60_000, excludeTestServices: true })("mcp Origin", (it) => {
+layer(serverLayer({}, [examplePackage]), { excludeTestServices: true })("mcp Origin", (it) => {
   it.effect("a foreign Origin is refused with 403 in JSON-RPC's error form, key or not", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

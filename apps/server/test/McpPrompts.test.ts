@@ -15,7 +15,7 @@ const networks = new Set(["x", "bluesky"])
 const rejection = <A>(promise: () => Promise<A>) =>
   Effect.promise(() => promise().then(() => undefined, (error: { code?: number; message: string }) => error))
 
-layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { timeout: 120_000, excludeTestServices: true })(
+layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { excludeTestServices: true })(
   "mcp prompts and resources",
   (it) => {
     it.effect("lists the resources, and reads the networks and the queue's schedule as REST answers them", () =>

@@ -41,7 +41,7 @@ const nextSlots = (schedule: QueueSchedule.Schedule, from: Date, count: number) 
   QueueSchedule.upcoming(schedule, "UTC", from, count).map((at) => at.toISOString())
 
 for (const backend of backends()) {
-  layer(serverLayer({}, Packages.all, backend), { timeout: 120_000, excludeTestServices: true })(`mcp queue on ${backend.name}`, (it) => {
+  layer(serverLayer({}, Packages.all, backend), { excludeTestServices: true })(`mcp queue on ${backend.name}`, (it) => {
     it.effect("create_post with queued: true takes the earliest slot free for every account, as REST answers it", () =>
       Effect.scoped(Effect.gen(function*() {
         const { accounts, base, key, send } = yield* setup(["x", "linkedin"])

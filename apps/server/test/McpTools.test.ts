@@ -111,10 +111,7 @@ const stored = (send: (method: string, path: string) => Effect.Effect<any>, path
   })
 
 // The harness allows private targets (as webhook tests need), so the file server on 127.0.0.1 can be fetched.
-layer(serverLayer({}, [examplePackage], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), {
-  timeout: 120_000,
-  excludeTestServices: true
-})("mcp tools", (it) => {
+layer(serverLayer({}, [examplePackage], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })("mcp tools", (it) => {
   it.effect("lists every tool with its annotations; list_networks answers GET /api/v1/networks", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key, send } = yield* setup
@@ -261,7 +258,7 @@ layer(serverLayer({}, [examplePackage], undefined, { ...fastTuning, inboxPollEve
 })
 
 // As Herald runs outside development: private targets refused.
-layer(serverLayer({ webhookAllowPrivate: false }), { timeout: 120_000, excludeTestServices: true })("mcp media from a url, public only", (it) => {
+layer(serverLayer({ webhookAllowPrivate: false }), { excludeTestServices: true })("mcp media from a url, public only", (it) => {
   it.effect("upload_media_from_url refuses loopback, private and metadata addresses and http://, naming the rule", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup

@@ -19,7 +19,7 @@ const success = (result: CallToolResult) => {
 
 const networks = new Set(["x", "bluesky"])
 
-layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { timeout: 120_000, excludeTestServices: true })(
+layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { excludeTestServices: true })(
   "mcp validate_post",
   (it) => {
     it.effect("answers what REST's validate answers for the same body, valid or not, and saves nothing", () =>

@@ -110,7 +110,7 @@ const upload = (contentType: string, body: Uint8Array, query = "") =>
 
 const inProgress = () => readdirSync(join(mediaFolder, "tmp"))
 
-layer(MediaServer, { timeout: 120_000, excludeTestServices: true })("media over HTTP", (it) => {
+layer(MediaServer, { excludeTestServices: true })("media over HTTP", (it) => {
   it.effect("uploads a photo and serves it with caching headers, validators and byte ranges", () =>
     Effect.gen(function*() {
       const answer = yield* upload("image/jpeg", jpeg())

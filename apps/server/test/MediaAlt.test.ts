@@ -17,7 +17,7 @@ const smallJpeg = Effect.promise(() => Photos.plainJpeg())
 
 // On the embedded database (files in the data folder) and, with a server, PostgreSQL (files in media_chunks).
 for (const backend of backends()) {
-  layer(serverLayer({}, installed, backend, fastTuning), { timeout: 120_000, excludeTestServices: true })(`media alt text and fitted photos on ${backend.name}`, (it) => {
+  layer(serverLayer({}, installed, backend, fastTuning), { excludeTestServices: true })(`media alt text and fitted photos on ${backend.name}`, (it) => {
     it.effect("sets alt text at upload (?alt=) and by PATCH, refuses it over 1,500 characters naming alt, and 404s an unknown id", () =>
       Effect.gen(function*() {
         const { base, key, send } = yield* setup([])

@@ -30,7 +30,7 @@ const expectHidden = (headers: Record<string, string>) =>
     assert.deepStrictEqual(shapeOf(metrics, "/metrics"), shapeOf(unknown, "/no-such-path"))
   })
 
-layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("GET /metrics without the setting", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("GET /metrics without the setting", (it) => {
   it.effect("is the 404 of an unknown path, whatever the request carries", () =>
     Effect.gen(function*() {
       const { key } = yield* workspaceWithKey("No metrics")
@@ -55,10 +55,7 @@ let workspaces = 0
 
 for (const backend of backends()) {
   // Two requests a minute per key: the key used on /metrics below would be refused if those counted.
-  layer(serverLayer({ metricsToken: Option.some(Redacted.make(token)), rateLimitPerMinute: 2 }, [examplePackage], backend), {
-    timeout: 120_000,
-    excludeTestServices: true
-  })(`GET /metrics with HERALD_METRICS_TOKEN on ${backend.name}`, (it) => {
+  layer(serverLayer({ metricsToken: Option.some(Redacted.make(token)), rateLimitPerMinute: 2 }, [examplePackage], backend), { excludeTestServices: true })(`GET /metrics with HERALD_METRICS_TOKEN on ${backend.name}`, (it) => {
     it.effect("answers the token alone: a missing or wrong bearer and an API key get the unknown path's 404, uncounted", () =>
       Effect.gen(function*() {
         const { key } = yield* workspaceWithKey(`Metrics ${++workspaces}`)

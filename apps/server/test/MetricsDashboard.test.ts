@@ -165,7 +165,7 @@ layer(
     undefined,
     { ...fastTuning, inboxPollEvery: Duration.zero }
   ),
-  { timeout: 120_000, excludeTestServices: true }
+  { excludeTestServices: true }
 )("the dashboard against the running server", (it) => {
   it.effect("every series its queries name is exported by GET /metrics, and every Herald series has a panel", () =>
     Effect.gen(function*() {

@@ -26,7 +26,7 @@ const setup = Effect.gen(function*() {
 
 // Each network's text limit through the API, as a client sends posts, with the seven real adapters in the
 // sandbox: the limit passes, the limit + 1 is refused with the network, the limit and the actual size.
-layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: true })("network limits at the boundary", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("network limits at the boundary", (it) => {
   it.effect("applies every network's text limit exactly", () =>
     Effect.gen(function*() {
       const { accounts, base, key, upload } = yield* setup

@@ -15,7 +15,7 @@ const networks = Effect.gen(function*() {
   return new Map<string, any>(answer.body.data.map((network: any) => [network.key, network]))
 })
 
-layer(serverLayer({}, Packages.all), { timeout: 120_000, excludeTestServices: true })("networks' post options", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("networks' post options", (it) => {
   it.effect("every installed network's options appear with every field described; a network without any has null", () =>
     Effect.gen(function*() {
       const published = yield* networks

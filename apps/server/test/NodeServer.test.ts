@@ -106,7 +106,7 @@ layer(ProbeServer)("node server", (it) => {
       assert.strictEqual(answer.status, 408, answer.head)
       assert.strictEqual(answer.body?.error?.code, "invalid")
       assert.isAtMost(answer.elapsedMs, 13_000)
-    }), { timeout: 30_000 })
+    }))
 
   it.effect("answers headers over the limit with 431 in the error shape", () =>
     Effect.gen(function*() {

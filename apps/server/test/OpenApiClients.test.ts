@@ -54,7 +54,7 @@ const typeCheck = (files: Record<string, string>) => {
 
 describe("the served OpenAPI document", () => {
   // The installed networks' packages: the document describes their post options.
-  layer(serverLayer({}, [examplePackage, ...Packages.all]), { timeout: 120_000 })("on a running server", (it) => {
+  layer(serverLayer({}, [examplePackage, ...Packages.all]))("on a running server", (it) => {
     it.effect("generates an openapi-typescript client that takes whole numbers as numbers", () =>
       Effect.gen(function*() {
         const { document } = yield* served

@@ -30,7 +30,7 @@ const rounds = 4
 
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-layer(withHeldMailServer, { timeout: 60_000, excludeTestServices: true })("password reset", (it) => {
+layer(withHeldMailServer, { excludeTestServices: true })("password reset", (it) => {
   it.effect("answers as fast for a known address as for an unknown one: the mail goes after the answer", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

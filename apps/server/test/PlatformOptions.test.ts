@@ -14,7 +14,7 @@ const installed = Packages.all.filter((entry) => entry.network === "bluesky" || 
 
 const toolBody = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text)
 
-layer(serverLayer({}, installed, undefined, fastTuning), { timeout: 120_000, excludeTestServices: true })("platformOptions", (it) => {
+layer(serverLayer({}, installed, undefined, fastTuning), { excludeTestServices: true })("platformOptions", (it) => {
   const setup = Effect.gen(function*() {
     const base = yield* baseUrl
     const { key } = yield* workspaceWithKey()

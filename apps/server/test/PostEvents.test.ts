@@ -9,7 +9,7 @@ import { events, settled, setup } from "./publishing.ts"
 
 const installed = Packages.all.filter((entry) => entry.network === "x")
 
-for (const backend of backends()) layer(serverLayer({}, installed, backend), { timeout: 120_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, installed, backend), { excludeTestServices: true })(
   `GET /api/v1/posts/:id/events on ${backend.name}`,
   (it) => {
     it.effect("a post's events in the order they happened, each with the data its webhook carries, and no other post's", () =>

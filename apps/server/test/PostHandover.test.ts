@@ -23,7 +23,7 @@ const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toI
 
 for (const backend of backends()) {
   const server = serverLayer({}, Packages.all.filter((entry) => entry.network === "x"), backend, { ...fastTuning, handover })
-  layer(server, { timeout: 120_000, excludeTestServices: true })(`handing posts over on ${backend.name}`, (it) => {
+  layer(server, { excludeTestServices: true })(`handing posts over on ${backend.name}`, (it) => {
     it.effect("a post due beyond the horizon has no cluster message until the round hands it over, then goes out on time", () =>
       Effect.gen(function*() {
         const { accounts, create, get } = yield* setup(["x"])

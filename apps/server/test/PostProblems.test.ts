@@ -10,7 +10,7 @@ import { setup } from "./publishing.ts"
 
 const networks = new Set(["x", "youtube", "tiktok"])
 
-layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { timeout: 120_000, excludeTestServices: true })(
+layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { excludeTestServices: true })(
   "post problems name the request's fields",
   (it) => {
     it.effect("text too long for X is content, or platformContent.x when X has its own; a follow-up is xThread.<n>", () =>

@@ -25,7 +25,7 @@ const saved = (workspaceId: string) =>
       Effect.orDie
     )
 
-layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { timeout: 120_000, excludeTestServices: true })(
+layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network))), { excludeTestServices: true })(
   "POST /api/v1/posts/validate",
   (it) => {
     it.effect("a valid body: valid, no problems, each network's count by its own counter and the version it is sent", () =>

@@ -45,7 +45,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000)
 
 // On the embedded database, and on PostgreSQL when HERALD_TEST_DATABASE_URL names one.
 // The installed networks' packages too: their options are fields of every post, whatever its targets.
-for (const backend of backends()) layer(serverLayer({}, [examplePackage, ...Packages.all], backend), { timeout: 120_000, excludeTestServices: true })(`posts on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage, ...Packages.all], backend), { excludeTestServices: true })(`posts on ${backend.name}`, (it) => {
   it.effect("schedules a post: targets pending, time normalised to UTC with milliseconds, post.scheduled in the outbox", () =>
     Effect.gen(function*() {
       const { accountId, get, post, workspace } = yield* setup

@@ -34,7 +34,7 @@ const everyDay = {
 }
 
 for (const backend of backends()) {
-  layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(
+  layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
     `posts created metric on ${backend.name}`,
     (it) => {
       it.effect("counts each created post once under its timing: scheduled, publish_now, queued, draft", () =>

@@ -57,7 +57,7 @@ const variedPosts = Effect.gen(function*() {
 })
 
 for (const backend of backends()) {
-  layer(serverLayer({}, installed, backend), { timeout: 120_000, excludeTestServices: true })(`posts list page on ${backend.name}`, (it) => {
+  layer(serverLayer({}, installed, backend), { excludeTestServices: true })(`posts list page on ${backend.name}`, (it) => {
     it.effect("each listed post reads exactly as GET /posts/:id answers it, in the same field order; the page is JSON", () =>
       Effect.gen(function*() {
         const { ids, send } = yield* variedPosts

@@ -13,7 +13,7 @@ import { events, settled, setup } from "./publishing.ts"
 const ofPost = (workspaceId: string, postId: string) =>
   Effect.map(events(workspaceId), (rows) => rows.filter((row) => row.data.postId === postId).map((row) => row.event))
 
-layer(serverLayer({}, Packages.all.filter((entry) => entry.network === "x")), { timeout: 120_000, excludeTestServices: true })("publishing now", (it) => {
+layer(serverLayer({}, Packages.all.filter((entry) => entry.network === "x")), { excludeTestServices: true })("publishing now", (it) => {
   it.effect("POST /posts with publishNow answers publishing, and its events are post.published alone", () =>
     Effect.gen(function*() {
       const { accounts, create, get, workspace } = yield* setup(["x"])

@@ -12,7 +12,7 @@ import { events, settled, setup, simulated } from "./publishing.ts"
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
 
-layer(serverLayer({}, Packages.all), { timeout: 180_000, excludeTestServices: true })("publishing", (it) => {
+layer(serverLayer({}, Packages.all), { excludeTestServices: true })("publishing", (it) => {
   it.effect("publishes now to every network, with a link per target, publishedAt and post.published", () =>
     Effect.gen(function*() {
       const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok", "youtube"]

@@ -106,7 +106,7 @@ for (const backend of backends()) {
               assert.match(target.error, /may have been posted/)
               // (TikTok makes the post only when its processing ends, after the call the crash cut short.)
             }
-          })), { timeout: 120_000 })
+          })))
       }
     }
 
@@ -131,7 +131,7 @@ for (const backend of backends()) {
         assert.deepStrictEqual(made.map((item) => item.text.slice(0, 2)), ["1/", "2/", "3/"])
         assert.strictEqual(made[1]!.replyTo, made[0]!.id)
         assert.strictEqual(made[2]!.replyTo, made[1]!.id)
-      })), { timeout: 120_000 })
+      })))
 
     // The step after a network's first call: the post went out in a poll whose answer was never recorded.
     for (const network of ["instagram", "linkedin"] as const) {
@@ -154,7 +154,7 @@ for (const backend of backends()) {
           assert.strictEqual(made.length, 1, `posted ${made.length} times`)
           assert.strictEqual(post.status, "published", target.error)
           assert.strictEqual(target.url, made[0]!.url)
-        })), { timeout: 120_000 })
+        })))
     }
 
     it.live("instagram video, a resumed poll that fails in passing: the next poll still looks first", () =>
@@ -193,7 +193,7 @@ for (const backend of backends()) {
         assert.deepStrictEqual(resumed.slice(0, 2), [true, true])
         assert.strictEqual(post.status, "published", target.error)
         assert.strictEqual(made.length, 1, `posted ${made.length} times`)
-      })), { timeout: 120_000 })
+      })))
   })
 }
 
@@ -226,7 +226,7 @@ describe("posts whose time passes while no process runs", () => {
       const last = (yield* Effect.provideContext(events(workspace.id), secondContext)).at(-1)!
       assert.strictEqual(last.event, "post.published")
       assert.match(last.data.note, /^Went out \d+ s after its time \(.+\): no Herald worker was running then$/)
-    })), { timeout: 60_000 })
+    })))
 
   it.live("a post whose message was lost (a process stopped between saving it and sending it) is found by the sweep", () =>
     Effect.scoped(Effect.gen(function*() {
@@ -254,7 +254,7 @@ describe("posts whose time passes while no process runs", () => {
       const post = yield* settled(get, created.id)
       assert.strictEqual(post.status, "published")
       assert.strictEqual(post.targets[0].status, "published")
-    })), { timeout: 60_000 })
+    })))
 })
 
 const rowStatus = (postId: string) =>
@@ -272,5 +272,5 @@ describe("a fault inside Herald while sending", () => {
       const post = yield* settled(get, created.id)
       assert.strictEqual(post.status, "failed")
       assert.match(post.targets[0].error, /^x: Herald could not finish sending this post \(an internal error, logged\); it may have been posted/)
-    })), { timeout: 60_000 })
+    })))
 })

@@ -40,7 +40,7 @@ const losing = (entry: NetworkPackage): NetworkPackage => ({
 
 const packages = Packages.all.filter((entry) => ["threads", "mastodon", "facebook"].includes(entry.network)).map(losing)
 
-layer(serverLayer({}, packages), { timeout: 120_000, excludeTestServices: true })("an answer lost in transit", (it) => {
+layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost in transit", (it) => {
   it.effect("threads: the post's link read is lost; the post and its first comment are on Threads once, and linked", () =>
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["threads"])
@@ -86,7 +86,7 @@ layer(serverLayer({}, packages), { timeout: 120_000, excludeTestServices: true }
 // Long waits between tries, so the target row can be read while it waits.
 const slowRetries = { ...fastTuning, publishing: { ...fastTuning.publishing, baseDelayMs: 2_000, maxDelayMs: 4_000 } }
 
-layer(serverLayer({}, packages, undefined, slowRetries), { timeout: 120_000, excludeTestServices: true })("an answer lost, then a look failing", (it) => {
+layer(serverLayer({}, packages, undefined, slowRetries), { excludeTestServices: true })("an answer lost, then a look failing", (it) => {
   it.effect("facebook: the first comment's answer is lost and the look after it fails in passing; the row keeps looking first across the waits", () =>
     Effect.gen(function*() {
       const { accounts, create, get, key } = yield* setup(["facebook"])

@@ -104,7 +104,7 @@ const burstOn = all.at(-1)
 
 for (const backend of all) {
   const calls: Array<Call> = []
-  layer(server(backend, calls), { timeout: 240_000, excludeTestServices: true })(`publishing under a rate limit (${backend.name})`, (it) => {
+  layer(server(backend, calls), { excludeTestServices: true })(`publishing under a rate limit (${backend.name})`, (it) => {
     if (backend === burstOn) it.effect(`${burst} posts to one TikTok account all publish within its quota over time, none failed for waiting`, () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -17,7 +17,7 @@ const lag = (network: string) => Metric.value(Metric.withAttributes(Metrics.publ
 
 const onlyX = Packages.all.filter((entry) => entry.network === "x" || entry.network === "linkedin")
 
-layer(serverLayer({}, onlyX), { timeout: 120_000, excludeTestServices: true })("publishing metrics", (it) => {
+layer(serverLayer({}, onlyX), { excludeTestServices: true })("publishing metrics", (it) => {
   it.effect("a published target counts once as published on its network, with its lag from the post's time", () =>
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["x", "linkedin"])
@@ -75,10 +75,7 @@ layer(
   serverLayer({}, onlyX).pipe(
     Layer.provide(Layer.mergeAll(Layer.succeed(Tracer.Tracer, recorder), Layer.succeed(Statement.CurrentTransformer, counting)))
   ),
-  {
-  timeout: 120_000,
-  excludeTestServices: true
-})("publishing spans", (it) => {
+  { excludeTestServices: true })("publishing spans", (it) => {
   it.effect("a post's publishing is one herald.publish span, each network call a herald.network.publish span inside it", () =>
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["x", "linkedin"])

@@ -26,7 +26,7 @@ const tag = () => `q${++counter}`
 const weekdays = { slots: [{ day: "fri", time: "17:30" }, { day: "mon", time: "09:00" }, { day: "mon", time: "13:00" }] }
 const sortedWeekdays = [{ day: "mon", time: "09:00" }, { day: "mon", time: "13:00" }, { day: "fri", time: "17:30" }]
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 60_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
   `queue schedule over REST on ${backend.name}`,
   (it) => {
     it.effect("the workspace's schedule starts empty, round-trips sorted, and shows the workspace's time zone", () =>

@@ -69,7 +69,7 @@ const sortedByTimeThenAccount = (items: ReadonlyArray<Item>) =>
     return previous === undefined || previous.at < item.at || (previous.at === item.at && previous.accountId < item.accountId)
   })
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
   `queue view and moves on ${backend.name}`,
   (it) => {
     it.effect("the view lists each account's upcoming slots in order, free or with the full post seated there", () =>

@@ -88,7 +88,7 @@ const eventsOf = (workspaceId: string, postId: string) =>
 for (const backend of backends()) {
   const wall = settableClock()
   const server = serverLayer({}, [examplePackage], backend).pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, wall.clock)))
-  layer(server, { timeout: 120_000, excludeTestServices: true })(`queued posts on ${backend.name}`, (it) => {
+  layer(server, { excludeTestServices: true })(`queued posts on ${backend.name}`, (it) => {
     it.effect("50 concurrent queued creates at one account get the next 50 slots, each once", () =>
       Effect.gen(function*() {
         yield* wall.set("2027-01-04T08:30:00Z")

@@ -40,7 +40,7 @@ const withMigrationRows = <A, E, R>(change: "remove latest" | "add unknown", eff
         Effect.ensuring(Effect.orDie(sql`DELETE FROM effect_sql_migrations WHERE migration_id = 9999`))
       )).pipe(Effect.orDie)
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("GET /ready", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("GET /ready", (it) => {
   it.effect("answers 200 with every check ok once the runner holds its shards", () =>
     Effect.gen(function*() {
       const answer = yield* untilReady
@@ -115,7 +115,7 @@ const adminUrl = process.env["HERALD_TEST_DATABASE_URL"] ?? ""
 const psql = (query: string) => execFileSync("psql", [adminUrl, "-Atc", query], { encoding: "utf8" })
 
 if (postgres !== undefined) {
-  layer(serverLayer({}, [examplePackage], postgres), { timeout: 120_000, excludeTestServices: true })("GET /ready on PostgreSQL", (it) => {
+  layer(serverLayer({}, [examplePackage], postgres), { excludeTestServices: true })("GET /ready on PostgreSQL", (it) => {
     it.effect("answers 503 database unreachable while the database refuses connections, and 200 once it is back", () =>
       Effect.gen(function*() {
         yield* untilReady

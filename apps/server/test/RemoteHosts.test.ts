@@ -9,7 +9,7 @@ import { baseUrl, bearer, countingListener, request, serverLayer, workspaceWithK
 
 const packages = Packages.all.filter((entry) => entry.network === "mastodon")
 
-layer(serverLayer({ webhookAllowPrivate: false }, packages), { timeout: 60_000, excludeTestServices: true })(
+layer(serverLayer({ webhookAllowPrivate: false }, packages), { excludeTestServices: true })(
   "hosts a person chooses",
   (it) => {
     it.effect("a Mastodon server at a private address or over http is refused without a connection; the sandbox's own is reached", () =>

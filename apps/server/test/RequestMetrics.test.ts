@@ -18,7 +18,7 @@ const postMissing = { route: "/api/v1/posts/:id", method: "GET", status: "404" }
 const unknownPath = { route: "unmatched", method: "GET", status: "404" }
 const accountsRefused = { route: "/api/v1/accounts", method: "GET", status: "429" }
 
-layer(serverLayer({ rateLimitPerMinute: 4 }), { timeout: 120_000, excludeTestServices: true })("request metrics", (it) => {
+layer(serverLayer({ rateLimitPerMinute: 4 }), { excludeTestServices: true })("request metrics", (it) => {
   it.effect("counts each answer by route template, method and status; a 429 of the key's limit as a refusal", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -64,7 +64,7 @@ const postedBy = (answer: { readonly body: any }, username: string) =>
   (answer.body.data as ReadonlyArray<{ readonly username: string }>).filter((post) => post.username === username)
 
 for (const backend of backends()) {
-  layer(serverLayer({}, [examplePackage], backend, fastTuning), { timeout: 120_000, excludeTestServices: true })(
+  layer(serverLayer({}, [examplePackage], backend, fastTuning), { excludeTestServices: true })(
     `the sandbox's _posts and _control on ${backend.name}`,
     (it) => {
       it.effect("without credentials, or with a wrong key, they answer 401 and show or store nothing", () =>

@@ -14,7 +14,7 @@ const platforms = ["x", "threads", "linkedin", "facebook", "instagram", "tiktok"
 const content = `Tea & "cake" at Bob's, 5 o'clock`
 const escaped = "Tea &amp; &quot;cake&quot; at Bob&#39;s, 5 o&#39;clock"
 
-layer(serverLayer({}, [...Packages.all, examplePackage]), { timeout: 180_000, excludeTestServices: true })("sandbox pages", (it) => {
+layer(serverLayer({}, [...Packages.all, examplePackage]), { excludeTestServices: true })("sandbox pages", (it) => {
   it.effect("the link of a post published to every sandbox network opens its page; a link to nothing is a 404 page", () =>
     Effect.gen(function*() {
       const { accounts, create, get, uploadVideo } = yield* setup(platforms)

@@ -71,6 +71,6 @@ for (const backend of backends()) {
             assert.isTrue(shown.some((post) => post.url === after.targets[0].url))
           }).pipe(Effect.provide(server(port))))
         }
-      })), { timeout: 240_000 })
+      })))
   })
 }

@@ -79,7 +79,7 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 // The most an over-long value may cost: far below what counting 200,000 characters for every network takes.
 const quick = 1_000
 
-layer(serverLayer({}, [examplePackage, ...Packages.all]), { timeout: 120_000, excludeTestServices: true })("schema caps", (it) => {
+layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices: true })("schema caps", (it) => {
   it.effect("the served OpenAPI document bounds every request string, list and map (path, query, header, body)", () =>
     Effect.gen(function*() {
       const { base } = yield* setup([])

@@ -59,7 +59,7 @@ const setup = Effect.gen(function*() {
 })
 
 for (const backend of backends()) {
-  layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`console sessions on ${backend.name}`, (it) => {
+  layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(`console sessions on ${backend.name}`, (it) => {
     it.effect("signs in with the right password; a wrong one and an unknown address get the same answer", () =>
       Effect.gen(function*() {
         const { owner, send, signIn, tag, workspace } = yield* setup
@@ -426,7 +426,7 @@ for (const backend of backends()) {
   })
 }
 
-layer(serverLayer({ baseUrl: Option.some("https://herald.example") }, [examplePackage]), { timeout: 60_000, excludeTestServices: true })(
+layer(serverLayer({ baseUrl: Option.some("https://herald.example") }, [examplePackage]), { excludeTestServices: true })(
   "console sessions behind https",
   (it) => {
     it.effect("the cookie is Secure when BASE_URL is https, and sign-in from another origin is refused", () =>
@@ -468,7 +468,7 @@ const smtpServerLayer = Layer.unwrap(Effect.gen(function*() {
 
 class Mails extends Context.Service<Mails, Array<Received>>()("test/Mails") {}
 
-layer(smtpServerLayer, { timeout: 60_000, excludeTestServices: true })("console sessions with e-mail", (it) => {
+layer(smtpServerLayer, { excludeTestServices: true })("console sessions with e-mail", (it) => {
   it.effect("a password reset is e-mailed to a known person only; its link signs in once and asks for a new password", () =>
     Effect.gen(function*() {
       const { send, tag } = yield* setup

@@ -29,7 +29,7 @@ const team = Effect.gen(function*() {
   }
 }).pipe(Effect.orDie)
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 60_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
   `API keys, time zone and review profiles over REST on ${backend.name}`,
   (it) => {
     it.effect("a key is created for a member, shown once, works, is listed by its ends, and revoked stops at once", () =>

@@ -46,7 +46,7 @@ const server = serverLayer({}, [examplePackage, keyedPackage, fediPackage]).pipe
   Layer.provide(Layer.succeed(References.MinimumLogLevel, "All"))
 )
 
-layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", (it) => {
+layer(server, { excludeTestServices: true })("sign-in paths", (it) => {
   it.effect("GET /networks describes each network's connect method and its fields", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
@@ -206,10 +206,7 @@ layer(server, { timeout: 120_000, excludeTestServices: true })("sign-in paths", 
 describe("offered outside the sandbox", () => {
   // No client id or secret is set for any of them: the example network (the default rule) is not offered,
   // the two that need none say so themselves.
-  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, keyedPackage, fediPackage]), {
-    timeout: 120_000,
-    excludeTestServices: true
-  })("real mode", (it) => {
+  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, keyedPackage, fediPackage]), { excludeTestServices: true })("real mode", (it) => {
     it.effect("each package's offered decides GET /networks", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl

@@ -58,7 +58,7 @@ const open = (url: string) =>
       body: JSON.stringify({ token: url.split("#").at(-1), name: "New Person", password: "a long enough password" })
     }))
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 60_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
   `team on ${backend.name}`,
   (it) => {
     it.effect("an invitation's link makes the person a member, and member.joined reaches the webhook receiver", () =>

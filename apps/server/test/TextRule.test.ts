@@ -28,7 +28,7 @@ const expectInvalid = (
 }
 
 // On the embedded database, and on PostgreSQL when HERALD_TEST_DATABASE_URL names one.
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 120_000, excludeTestServices: true })(`text rule on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(`text rule on ${backend.name}`, (it) => {
   it.effect("every operation refuses NUL and lone surrogates in path ids, query parameters and body fields", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -123,7 +123,7 @@ const withEnvironment = (environment: Record<string, string>) =>
   ConfigProvider.layerAdd(ConfigProvider.fromUnknown(environment), { asPrimary: true })
 
 describe("tracing", () => {
-  layer(traced, { timeout: 120_000, excludeTestServices: true })("with OTEL_EXPORTER_OTLP_ENDPOINT", (it) => {
+  layer(traced, { excludeTestServices: true })("with OTEL_EXPORTER_OTLP_ENDPOINT", (it) => {
     it.effect("a post made with publishNow is one trace: the request, its SQL, herald.publish and herald.network.publish under it", () =>
       Effect.gen(function*() {
         const { accounts, create, get } = yield* setup(["example"])
@@ -171,7 +171,7 @@ describe("tracing", () => {
 
   // The background rounds poll the database many times a second; a round that found nothing to do is no
   // trace, or an idle server would fill the collector with empty ones.
-  layer(traced, { timeout: 120_000, excludeTestServices: true })("idle", (it) => {
+  layer(traced, { excludeTestServices: true })("idle", (it) => {
     it.effect("an idle server's rounds (webhook fan-out and sending, publishing's sweep, the cluster) export no trace", () =>
       Effect.gen(function*() {
         const collector = yield* Collector
@@ -187,7 +187,7 @@ describe("tracing", () => {
       }))
   })
 
-  layer(Layer.merge(serverLayer(), Collector.layer), { timeout: 120_000, excludeTestServices: true })("without it", (it) => {
+  layer(Layer.merge(serverLayer(), Collector.layer), { excludeTestServices: true })("without it", (it) => {
     it.effect("no tracer is installed and nothing is exported, while a post still goes out", () =>
       Effect.gen(function*() {
         const { accounts, create, get } = yield* setup(["example"])
@@ -199,7 +199,7 @@ describe("tracing", () => {
       }))
   })
 
-  layer(Collector.layer, { timeout: 120_000, excludeTestServices: true })("stopping", (it) => {
+  layer(Collector.layer, { excludeTestServices: true })("stopping", (it) => {
     // Exports run every 5 s; what a stopping server has not sent yet goes before it ends.
     it.effect("a server stopped before its next export sends what it has on the way out", () =>
       Effect.gen(function*() {
@@ -222,7 +222,7 @@ describe("tracing", () => {
       Layer.provide(withEnvironment({ OTEL_TRACES_SAMPLER: "parentbased_always_off" })),
       Layer.provideMerge(Collector.layer)
     ),
-    { timeout: 120_000, excludeTestServices: true }
+    { excludeTestServices: true }
   )("sampling", (it) => {
     it.effect("OTEL_TRACES_SAMPLER=parentbased_always_off exports no trace of its own, but keeps one a caller sampled", () =>
       Effect.gen(function*() {

@@ -52,7 +52,7 @@ const until = (check: () => boolean, what: string, timeoutMs = 20_000) =>
     }
   })
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { timeout: 60_000, excludeTestServices: true })(
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(
   `webhook claims ahead on ${backend.name}`,
   (it) => {
     it.effect("claims four rounds of an endpoint's messages, sends at most its 32 at once, and delivers each event once", () =>

@@ -90,10 +90,7 @@ const client = Effect.gen(function*() {
 })
 
 // On both backends: the queue is the database's (claims under SKIP LOCKED, batched recording).
-for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, [examplePackage], backend), {
-  timeout: 60_000,
-  excludeTestServices: true
-})(`webhook delivery on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, [examplePackage], backend), { excludeTestServices: true })(`webhook delivery on ${backend.name}`, (it) => {
   it.effect("delivers a committed event, signed over the exact body, with its headers", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([204])
@@ -368,10 +365,7 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
 
 // A receiver slower than any burst takes to write, on a server that waits for it: the slots it holds are its
 // own, however loaded the machine running the test.
-for (const backend of backends()) layer(serverLayer({ webhookTimeoutMs: 30_000 }, [examplePackage], backend), {
-  timeout: 60_000,
-  excludeTestServices: true
-})(`webhook delivery to a slow receiver on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({ webhookTimeoutMs: 30_000 }, [examplePackage], backend), { excludeTestServices: true })(`webhook delivery to a slow receiver on ${backend.name}`, (it) => {
   it.effect("a slow receiver holds only its own slots: a healthy one beside it gets everything at once", () =>
     Effect.scoped(Effect.gen(function*() {
       // The slow receiver answers nothing until the healthy one has every event (the sender waits 30 s here):
@@ -394,10 +388,7 @@ for (const backend of backends()) layer(serverLayer({ webhookTimeoutMs: 30_000 }
 // The fan-out is woken by the notice each events-writing transaction sends when it commits (migration
 // 0009); here the fallback polls are 100 minutes (fan-out) and 10 minutes (sending), so only the notice
 // can bring the event out.
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, webhookPollEveryMs: 600_000 }), {
-  timeout: 60_000,
-  excludeTestServices: true
-})(`webhook fan-out on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend, { ...fastTuning, webhookPollEveryMs: 600_000 }), { excludeTestServices: true })(`webhook fan-out on ${backend.name}`, (it) => {
   it.effect("starts when an event commits, without waiting for a poll", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([200])
@@ -420,10 +411,7 @@ const capture = Logger.make((options) => {
   const line = Logger.formatLogFmt.log(options)
   if (line.includes("e-mail not sent")) notices.push(line)
 })
-layer(serverLayer({ webhookDisableAfter: 1 }).pipe(Layer.provide(Logger.layer([capture]))), {
-  timeout: 60_000,
-  excludeTestServices: true
-})("webhook switch-off notice", (it) => {
+layer(serverLayer({ webhookDisableAfter: 1 }).pipe(Layer.provide(Logger.layer([capture]))), { excludeTestServices: true })("webhook switch-off notice", (it) => {
   it.effect("is sent when failures switch the endpoint off, and not after a switch-off by hand", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver([500], 800)

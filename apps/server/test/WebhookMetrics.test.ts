@@ -43,7 +43,7 @@ const setup = Effect.gen(function*() {
 })
 
 // One failed event switches an endpoint off here, so each failing endpoint is switched off by its first test.
-layer(serverLayer({ webhookDisableAfter: 1 }, undefined, backends()[0]), { timeout: 60_000, excludeTestServices: true })(
+layer(serverLayer({ webhookDisableAfter: 1 }, undefined, backends()[0]), { excludeTestServices: true })(
   "webhook metrics",
   (it) => {
     it.effect("counts each attempt once by its outcome: a 2xx, another answer, no answer", () =>

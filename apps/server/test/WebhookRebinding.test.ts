@@ -20,7 +20,7 @@ const rebinding = Layer.succeed(WebhookHttp.HostLookup, (hostname, callback) => 
 })
 
 
-layer(serverLayer({ webhookAllowPrivate: false }).pipe(Layer.provide(rebinding)), { timeout: 60_000, excludeTestServices: true })(
+layer(serverLayer({ webhookAllowPrivate: false }).pipe(Layer.provide(rebinding)), { excludeTestServices: true })(
   "webhook addresses",
   (it) => {
     it.effect("a name that resolved to a public address when saved and to loopback at send time is refused at the connection", () =>

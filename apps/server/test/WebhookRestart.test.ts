@@ -83,6 +83,6 @@ for (const backend of backends()) {
         assert.isAtLeast(requests, 12 + ids.length)
         // At least once: a repeat is possible (an attempt cut off by the stop), a loss is not.
         for (const count of accepted.values()) assert.isAtLeast(count, 1)
-      })), { timeout: 90_000 })
+      })))
   })
 }

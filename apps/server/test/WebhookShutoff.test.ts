@@ -75,10 +75,7 @@ const inversions = (order: ReadonlyArray<number>) => {
   return wrong / (order.length * (order.length - 1) / 2)
 }
 
-for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), {
-  timeout: 120_000,
-  excludeTestServices: true
-})(`webhook switch-off on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(serverLayer({}, [examplePackage], backend), { excludeTestServices: true })(`webhook switch-off on ${backend.name}`, (it) => {
   it.effect("2,000 events across an outage and a switch-off and on: every one arrives", () =>
     Effect.scoped(Effect.gen(function*() {
       const hook = yield* receiver

@@ -121,7 +121,7 @@ const signatureOf = (delivery: Captured) => String(delivery.headers["service-sig
 const timeOf = (delivery: Captured) => Number(/t=(\d+)/.exec(signatureOf(delivery))![1])
 const eventOf = (delivery: Captured) => JSON.parse(delivery.body.toString("utf8"))
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("copy-paste webhook verifiers", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("copy-paste webhook verifiers", (it) => {
   for (const language of languages) {
     const title = `${language.name} accepts Herald's deliveries and refuses changed, wrongly keyed and stale ones` +
       (language.missing === undefined ? "" : ` (skipped: ${language.missing})`)

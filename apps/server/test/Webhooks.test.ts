@@ -12,7 +12,7 @@ const client = Effect.gen(function*() {
   return { send, workspace }
 })
 
-layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook endpoints", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("webhook endpoints", (it) => {
   it.effect("creates an endpoint and shows its whsec_ secret once; list and get never show it", () =>
     Effect.gen(function*() {
       const { send } = yield* client
@@ -177,7 +177,7 @@ layer(serverLayer(), { timeout: 60_000, excludeTestServices: true })("webhook en
     Effect.sync(() => assert.strictEqual(Webhook.EventKinds.length, 20)))
 })
 
-layer(serverLayer({ webhookAllowPrivate: false }), { timeout: 60_000, excludeTestServices: true })("webhook endpoint addresses", (it) => {
+layer(serverLayer({ webhookAllowPrivate: false }), { excludeTestServices: true })("webhook endpoint addresses", (it) => {
   it.effect("only https to public addresses, unless private targets are allowed", () =>
     Effect.gen(function*() {
       const { send } = yield* client

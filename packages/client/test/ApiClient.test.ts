@@ -32,7 +32,7 @@ export const typed = (client: HeraldClient) => [
   ((code: HeraldErrorCode) => code)("teapot")
 ]
 
-layer(serverLayer(), { timeout: 120_000, excludeTestServices: true })("a client of a running Herald", (it) => {
+layer(serverLayer(), { excludeTestServices: true })("a client of a running Herald", (it) => {
   it.effect("lists accounts with a key, typed, and answers the reference's error shape without one", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -66,7 +66,7 @@ beforeAll(() => {
     return join(work, JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], copy))[0].filename)
   })
   npm(["install", tarball, ...dependencies], consumer)
-}, 120_000)
+})
 
 const run = (file: string, header = "") =>
   spawnSync(systemNode, [file], {

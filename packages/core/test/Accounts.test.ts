@@ -7,7 +7,7 @@ import { Accounts, Workspaces } from "../src/index.ts"
 for (const backend of backends()) {
   layer(
     Layer.mergeAll(Accounts.Accounts.layer, Workspaces.Workspaces.layer).pipe(Layer.provideMerge(backend.layer)),
-    { timeout: 120_000, excludeTestServices: true }
+    { excludeTestServices: true }
   )(`Accounts on ${backend.name}`, (it) => {
     const insert = (workspaceId: string, id: string, username: string, status = "connected") =>
       Effect.flatMap(SqlClient.SqlClient, (sql) =>

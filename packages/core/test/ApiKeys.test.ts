@@ -26,7 +26,7 @@ describe("key format", () => {
 for (const backend of backends()) {
   layer(ApiKeys.ApiKeys.layer.pipe(Layer.provideMerge(backend.layer)),
     // The live clock: last-use writes and revocation notices really run in the background.
-    { timeout: 120_000, excludeTestServices: true })(
+    { excludeTestServices: true })(
     `ApiKeys on ${backend.name}`,
     (it) => {
       it.effect("stores only a SHA-256 of the key and shows the key once", () =>

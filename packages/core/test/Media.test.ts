@@ -98,7 +98,7 @@ for (const backend of backends()) {
     Layer.mergeAll(Media.Media.layer({ dataDir, limits }), Workspaces.Workspaces.layer).pipe(
       Layer.provideMerge(Layer.merge(backend.layer, NodeServices.layer))
     ),
-    { timeout: 120_000, excludeTestServices: true }
+    { excludeTestServices: true }
   )(`Media on ${backend.name}`, (it) => {
     it.effect("stores a JPEG with its EXIF orientation applied and its metadata stripped, plus a preview", () =>
       Effect.gen(function*() {

@@ -71,7 +71,7 @@ for (const backend of backends()) {
     Layer.mergeAll(Media.Media.layer({ dataDir: join(dataDir, backend.name) }), Workspaces.Workspaces.layer, installed).pipe(
       Layer.provideMerge(Layer.merge(backend.layer, NodeServices.layer))
     ),
-    { timeout: 120_000, excludeTestServices: true }
+    { excludeTestServices: true }
   )(`Media alt text and fitted photos on ${backend.name}`, (it) => {
     it.effect("fits a photo whose JPEG breaks an installed network's byte limit, stores the copy like the photo and serves it", () =>
       Effect.gen(function*() {

@@ -17,7 +17,7 @@ const burst = (limiters: ReadonlyArray<RateLimiter.RateLimiter["Service"]>, subj
 const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 100)))
 
 for (const backend of backends()) {
-  layer(backend.layer, { timeout: 120_000 })(`RateLimiter on ${backend.name}`, (it) => {
+  layer(backend.layer)(`RateLimiter on ${backend.name}`, (it) => {
     it.effect("admits exactly the limit per subject per minute, then says when to come back", () =>
       Effect.gen(function*() {
         const limiter = yield* RateLimiter.RateLimiter.make({ limitPerMinute: 3 })

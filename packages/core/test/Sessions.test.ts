@@ -46,7 +46,7 @@ const start = (personId: string, workspaceId: string) =>
     sessions.start({ personId, workspaceId, via: "password", mustSetPassword: false, client: { userAgent: "test", address: null } })))
 
 for (const backend of backends()) {
-  layer(services(backend), { timeout: 60_000 })(`sessions on ${backend.name}`, (it) => {
+  layer(services(backend))(`sessions on ${backend.name}`, (it) => {
     it.effect("a session lives 14 days from its last use, touched at most every 5 minutes, and 60 days at most", () =>
       Effect.gen(function*() {
         const { person: owner, workspace } = yield* person

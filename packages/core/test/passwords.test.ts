@@ -17,5 +17,5 @@ describe("passwords", () => {
       assert.strictEqual(outcomes.filter((outcome) => outcome === false).length, 9)
       // Once they are done, checking goes on as before.
       assert.isTrue(yield* Passwords.verify("the right password", stored))
-    }), { timeout: 60_000 })
+    }))
 })

@@ -27,7 +27,7 @@ const dueCheck = (sql: SqlClient.SqlClient, now: number) =>
 
 const storage = SqlMessageStorage.layer.pipe(Layer.provide([ShardingConfig.layer(), NodeCrypto.layerDigest]))
 
-for (const backend of backends()) layer(backend.layer, { timeout: 60_000 })(`migration 0032 on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(backend.layer)(`migration 0032 on ${backend.name}`, (it) => {
   it.effect("indexes the cluster's due check, and the cluster's own start keeps the index and its tables", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

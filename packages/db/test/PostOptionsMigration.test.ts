@@ -8,7 +8,7 @@ import { backends } from "../src/testing.ts"
 // beside `options`, rows are written into them as the old code did, and the move keeps every value that
 // differs from its default (the rest the adapters' defaults give back) without losing a row.
 
-for (const backend of backends()) layer(backend.layer, { timeout: 60_000 })(`migration 0024 on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(backend.layer)(`migration 0024 on ${backend.name}`, (it) => {
   it.effect("moves each post's option columns into its options document, then drops them", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -8,7 +8,7 @@ import { backends } from "../src/testing.ts"
 // Migration 0020 on a database with endpoints made before the `whk_` prefix: each keeps its settings, secret,
 // messages and deliveries under its new id.
 
-for (const backend of backends()) layer(backend.layer, { timeout: 60_000 })(`migration 0020 on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(backend.layer)(`migration 0020 on ${backend.name}`, (it) => {
   it.effect("renames wh_ endpoints to whk_ with their messages and deliveries; leaves whk_ ones as they are", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

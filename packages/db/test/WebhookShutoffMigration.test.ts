@@ -10,7 +10,7 @@ import { backends } from "../src/testing.ts"
 
 const day = 86_400_000
 
-for (const backend of backends()) layer(backend.layer, { timeout: 60_000 })(`migration 0018 on ${backend.name}`, (it) => {
+for (const backend of backends()) layer(backend.layer)(`migration 0018 on ${backend.name}`, (it) => {
   it.effect("keeps a switched-off endpoint's stopped retries and the events it missed; leaves the rest", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
