@@ -1,7 +1,7 @@
 import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Exit, Option, Redacted } from "effect"
+import { Effect, Exit, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
 import * as InstagramAdapter from "../src/InstagramAdapter.ts"
 import * as InstagramConfig from "../src/InstagramConfig.ts"
@@ -58,7 +58,7 @@ const assertRejected = (exit: Exit.Exit<ReadonlyArray<string>, { readonly _tag: 
 
 layer(
   AdapterSuite.harness({ makeAdapter: InstagramAdapter.make, makeSimulator: InstagramSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
+  { excludeTestServices: true }
 )(
   "instagram webhook",
   (it) => {

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import type { Adapter } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { createHmac } from "node:crypto"
 import { ThreadsAdapter, ThreadsSimulator } from "../src/index.ts"
 
@@ -53,7 +53,7 @@ const rejected = (context: AdapterSuite.Context, body: Uint8Array, signature: st
 
 layer(
   AdapterSuite.harness({ makeAdapter: ThreadsAdapter.make, makeSimulator: ThreadsSimulator.simulator }),
-  { timeout: Duration.minutes(2), excludeTestServices: true }
+  { excludeTestServices: true }
 )("threads webhook", (it) => {
   const context = Effect.service(AdapterSuite.Harness)
 

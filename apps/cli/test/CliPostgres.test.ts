@@ -1,11 +1,13 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { patience } from "../../../vitest.shared.ts"
+import { postgresMissing } from "../../../testing/postgresMissing.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // With PostgreSQL, the command line and the server are separate processes on one database: a key revoked by
 // the command is refused by the running server on the next request (the revocation reaches it through
@@ -44,10 +46,9 @@ const herald = async (...args: ReadonlyArray<string>) => {
 
 let server: ChildProcess | undefined
 
-// The database for this file is made and dropped with psql, PostgreSQL's own client.
-const hasPsql = spawnSync("psql", ["--version"]).status === 0
-
-describe.skipIf(adminUrl === undefined || adminUrl === "" || !hasPsql)("herald on PostgreSQL", () => {
+// The database for this file is made and dropped with psql, PostgreSQL's own client: without it, or
+// without a server, the file is skipped.
+describe("herald on PostgreSQL", skipIf(postgresMissing), () => {
   beforeAll(async () => {
     await run("psql", [adminUrl!, "-c", `CREATE DATABASE ${database}`])
   })

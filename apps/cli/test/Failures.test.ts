@@ -1,8 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdtempSync } from "node:fs"
 import { createServer, type Server } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { testDataFolder } from "./dataFolder.ts"
 import { herald } from "./run.ts"
 
 // `herald start` on a port something else listens on says which port and what to do, and fails.
@@ -20,8 +18,8 @@ describe("herald start on a taken port", () => {
   it("names the port and what to do, in the error shape with --json, and exits 1", async () => {
     const { port, server } = await occupy()
     try {
-      // One data folder for both runs: a new one costs a database set-up each.
-      const environment = { PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-port-")) }
+      // One data folder for both runs (they cannot share it at once), its database made before.
+      const environment = { PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: await testDataFolder("herald-cli-port-") }
       const json = await herald(["start", "--json"], environment)
       assert.strictEqual(json.code, 1, json.stderr)
       const document = JSON.parse(json.stdout)

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { pathToFileURL } from "node:url"
+import { testDataFolder } from "./dataFolder.ts"
 import * as Processes from "./processes.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // What an idle `herald start` holds in memory starts with what it loads (decision 0055): the modules only
 // some requests need are imported by the first of them, so a server nobody asks for docs, MCP, photos, videos
@@ -78,7 +80,7 @@ const loadedOnDemand = (loaded: ReadonlyArray<string>) =>
 
 describe("modules an idle server loads", () => {
   it("embedded: none of the on-demand modules until asked; GET /docs then loads the docs page's script", async () => {
-    const server = await start("embedded", {})
+    const server = await start("embedded", { HERALD_DATA_DIR: await testDataFolder("herald-idle-modules-embedded-") })
     try {
       assert.isAbove(server.loaded().length, 100, "the hook saw the server's modules")
       assert.deepStrictEqual(loadedOnDemand(server.loaded()), [])
@@ -91,7 +93,7 @@ describe("modules an idle server loads", () => {
     }
   })
 
-  it.skipIf(!Processes.available)("PostgreSQL: not PGlite either", async () => {
+  it("PostgreSQL: not PGlite either", skipIf(Processes.missing), async () => {
     const database = Processes.make("idle_modules")
     await database.create()
     try {

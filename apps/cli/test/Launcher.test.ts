@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { delimiter, dirname, join, resolve } from "node:path"
 import { Settings } from "@herald/core"
 import { patience } from "../../../vitest.shared.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // `./herald` as a newcomer runs it from a fresh clone: with the machine's own Node.js first on PATH (the
 // README asks only for Node.js 20 and npm), never the Node.js 24 the test run itself is on.
@@ -79,8 +80,7 @@ describe("./herald", () => {
 
 describe("herald secret generate", () => {
   it("prints a new HERALD_SECRET_KEY value each time, alone on stdout", async () => {
-    const first = await run(launcher, ["secret", "generate"])
-    const second = await run(launcher, ["secret", "generate"])
+    const [first, second] = await Promise.all([run(launcher, ["secret", "generate"]), run(launcher, ["secret", "generate"])])
     assert.strictEqual(first.code, 0, first.stderr)
     assert.match(first.stdout, /^[0-9a-f]{64}\n$/)
     assert.notStrictEqual(first.stdout, second.stdout)
@@ -99,11 +99,14 @@ describe("herald secret generate", () => {
 
 // The README's quick start from a fresh clone, with the system's Node.js and npx only: the packages come
 // from pnpm's store, as the test run's own install left it.
-describe.skipIf(onSystemPath("npx") === undefined)("a fresh clone", () => {
+describe("a fresh clone", skipIf(onSystemPath("npx") === undefined ? "npx is not on the system's PATH" : undefined), () => {
   it("installs without engine warnings with the system's Node.js, then ./herald runs", async () => {
     const clone = mkdtempSync(join(tmpdir(), "herald-clone-"))
-    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
-      .split("\0").filter((file) => file !== "")
+    const listed = (...options: ReadonlyArray<string>) =>
+      execFileSync("git", ["ls-files", "-z", ...options], { cwd: root, encoding: "utf8" }).split("\0").filter((file) => file !== "")
+    // The working tree as it is: a file deleted but not yet committed is not in it.
+    const deleted = new Set(listed("--deleted"))
+    const files = listed("--cached", "--others", "--exclude-standard").filter((file) => !deleted.has(file))
     for (const file of files) {
       mkdirSync(join(clone, dirname(file)), { recursive: true })
       cpSync(join(root, file), join(clone, file), { verbatimSymlinks: true })

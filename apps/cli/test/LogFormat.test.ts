@@ -1,16 +1,16 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { rmSync } from "node:fs"
+import { resolve } from "node:path"
 import { createInterface } from "node:readline"
+import { migratedDataFolder } from "./dataFolder.ts"
 import { herald } from "./run.ts"
 
 // HERALD_LOG_FORMAT=json: a log collector reads every line herald writes to stderr as one JSON object;
 // the default stays logfmt. A value it does not know stops herald with the setting's name before it starts.
 
 const bin = resolve(import.meta.dirname, "../src/bin.ts")
-const dataDir = mkdtempSync(join(tmpdir(), "herald-log-format-"))
+const dataDir = await migratedDataFolder("herald-log-format-")
 const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HOST: "127.0.0.1" }
 
 afterAll(() => {

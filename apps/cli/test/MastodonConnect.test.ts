@@ -1,18 +1,17 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { testDataFolder } from "./dataFolder.ts"
 import { herald } from "./run.ts"
 
 // `herald account connect --platform mastodon`: a network of many servers. In the sandbox the account
 // connects on the simulator's own address (Herald registered there first); outside it, the command says
-// where a person connects, with the instance they named.
+// where a person connects, with the instance they named. No server runs: each command opens the data folder
+// itself, and the sandbox connect serves the simulator briefly.
 
 layer(Layer.empty)("herald account connect --platform mastodon", (it) => {
   it.effect("connects a sandbox account on the simulator's instance, and names the instance for a real one", () =>
     Effect.promise(async () => {
-      const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-mastodon-")) }
+      const environment = { HERALD_DATA_DIR: await testDataFolder("herald-cli-mastodon-") }
       const created = await herald(["workspace", "create", "--name", "Instances", "--json"], environment)
       assert.strictEqual(created.code, 0, created.stderr)
       const workspaceId = JSON.parse(created.stdout).id

@@ -2,6 +2,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import * as Processes from "./processes.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Two processes on one PostgreSQL, each with its own data folder: media uploaded through one are served,
 // whole, by range and to HEAD, by the other, because their bytes live in the database and not on the disk
@@ -10,9 +11,9 @@ const processes = Processes.make("media")
 const video = readFileSync(resolve(import.meta.dirname, "../../server/test/fixtures/video.mp4"))
 const start = async (label: string) => (await processes.start(label, { HERALD_ROLE: "api", PORT: "0" })).ready
 
-describe.skipIf(!Processes.available)("media across processes on PostgreSQL", () => {
-  beforeAll(() => processes.create(), 60_000)
-  afterAll(() => processes.dispose(), 60_000)
+describe("media across processes on PostgreSQL", skipIf(Processes.missing), () => {
+  beforeAll(() => processes.create())
+  afterAll(() => processes.dispose())
 
   it("serves an upload taken by one process from the other, whole, by range and to HEAD", async () => {
     const one = await start("one")

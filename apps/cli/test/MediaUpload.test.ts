@@ -9,6 +9,7 @@ import { AdminSocket, Main, Packages } from "@herald/server"
 import { fastTuning, quiet, settings } from "../../server/test/harness.ts"
 import { noisyPng, plainJpeg } from "../../server/test/photos.ts"
 import { Admin } from "../src/Admin.ts"
+import { testDataFolder } from "./dataFolder.ts"
 import { herald } from "./run.ts"
 
 // `herald media upload FILE --alt`: through a running server's admin socket (what the command uses while a
@@ -55,7 +56,7 @@ layer(server, { excludeTestServices: true })("herald media upload through the ru
 layer(Layer.empty)("the command", (it) => {
   it.effect("uploads a file and prints the media with its alt text, as JSON or in words; a missing file is invalid", () =>
     Effect.promise(async () => {
-      const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-media-run-")) }
+      const environment = { HERALD_DATA_DIR: await testDataFolder("herald-cli-media-run-") }
       const created = await herald(["workspace", "create", "--name", "Media", "--json"], environment)
       assert.strictEqual(created.code, 0, created.stderr)
       const workspaceId = JSON.parse(created.stdout).id

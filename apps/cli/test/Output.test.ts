@@ -3,7 +3,8 @@ import { herald } from "./run.ts"
 
 // With --json a script reads exactly one JSON document on stdout, also when the call itself is wrong.
 
-describe("herald --json with a call it cannot parse", () => {
+// Each call a process of its own, on a folder of its own: they run at once.
+describe.concurrent("herald --json with a call it cannot parse", () => {
   for (const [args, flag] of [
     [["workspace", "create", "--json", "--name"], "--name"],
     [["key", "create", "--json", "--workspace"], "--workspace"],

@@ -1,5 +1,6 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Processes from "./processes.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // The queue is never double-booked across processes (docs/queue.md): 50 queued creates at one account, sent
 // at once and split between two Herald processes on one PostgreSQL database, take 50 different slots, each
@@ -12,7 +13,7 @@ const hourly = {
     Array.from({ length: 24 }, (_, hour) => ({ day, time: `${String(hour).padStart(2, "0")}:00` })))
 }
 
-describe.skipIf(!Processes.available)("the queue shared by two processes on PostgreSQL", () => {
+describe("the queue shared by two processes on PostgreSQL", skipIf(Processes.missing), () => {
   let first: Processes.Started
   let second: Processes.Started
 
@@ -22,7 +23,7 @@ describe.skipIf(!Processes.available)("the queue shared by two processes on Post
     second = await herald.start("second", { PORT: "0", HERALD_RATE_LIMIT_PER_MINUTE: "100000" })
   })
 
-  afterAll(() => herald.dispose(), 60_000)
+  afterAll(() => herald.dispose())
 
   it("50 concurrent queued creates at one account, half through each process, get 50 distinct slots", async () => {
     const key: string = first.ready.firstRun.key.key

@@ -1,5 +1,6 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Processes from "./processes.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // /ready across processes on one PostgreSQL: each `all` process is ready once its runner holds some of the
 // shards, which the two share; an `api` process runs no entities, so shards do not apply to it. Runs when
@@ -11,25 +12,30 @@ const readyOf = async (started: Processes.Started) => {
   return { status: answer.status, body: await answer.json() as any }
 }
 
-/** `/ready` of `started` once it answers 200, or its last answer after 30 s. */
-const untilReady = async (started: Processes.Started) => {
-  const until = Date.now() + 30_000
-  let answer = await readyOf(started)
-  while (answer.status !== 200 && Date.now() < until) {
-    await new Promise((wait) => setTimeout(wait, 250))
-    answer = await readyOf(started)
-  }
-  return answer
-}
+/** `/ready` of `started` once it answers 200, or its last answer when the wait's budget is spent. */
+const untilReady = (started: Processes.Started) => Processes.poll(() => readyOf(started), (answer) => answer.status === 200)
 
-describe.skipIf(!Processes.available)("/ready of several processes on PostgreSQL", () => {
-  beforeAll(() => herald.create(), 60_000)
+describe("/ready of several processes on PostgreSQL", skipIf(Processes.missing), () => {
+  let one: Processes.Started
+  let two: Processes.Started
+  let api: Processes.Started
 
-  afterAll(() => herald.dispose(), 60_000)
+  // The first process migrates the new database; the others start beside each other. The worker of the
+  // second test calls the sandbox where this api process serves it.
+  beforeAll(async () => {
+    await herald.create()
+    one = await herald.start("one", { PORT: "0" })
+    const [runner, client] = await Promise.all([
+      herald.start("two", { PORT: "0" }),
+      herald.start("api", { PORT: "0", HERALD_ROLE: "api" })
+    ])
+    two = runner
+    api = client
+  })
+
+  afterAll(() => herald.dispose())
 
   it("two runners sharing the shards are each ready with shards ok; an api process with shards not_applicable", async () => {
-    const one = await herald.start("one", { PORT: "0" })
-    const two = await herald.start("two", { PORT: "0" })
     await herald.shardsShared(2)
     for (const started of [one, two]) {
       assert.deepStrictEqual(await untilReady(started), {
@@ -37,7 +43,6 @@ describe.skipIf(!Processes.available)("/ready of several processes on PostgreSQL
         body: { status: "ready", checks: { database: "ok", migrations: "ok", shards: "ok" } }
       })
     }
-    const api = await herald.start("api", { PORT: "0", HERALD_ROLE: "api" })
     assert.deepStrictEqual(await untilReady(api), {
       status: 200,
       body: { status: "ready", checks: { database: "ok", migrations: "ok", shards: "not_applicable" } }
@@ -45,7 +50,6 @@ describe.skipIf(!Processes.available)("/ready of several processes on PostgreSQL
   })
 
   it("a worker, given no PORT, serves its probes on a free port: /health, /ready with its shards, /metrics with the token, nothing of the API", async () => {
-    const api = await herald.start("api2", { PORT: "0", HERALD_ROLE: "api" })
     const token = "worker-metrics-token-0123456789"
     const worker = await herald.start("worker", { HERALD_ROLE: "worker", BASE_URL: api.ready.listening, HERALD_METRICS_TOKEN: token })
     const base = worker.ready.listening

@@ -1,5 +1,6 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Processes from "./processes.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Two Herald processes on one PostgreSQL, each serving the sandbox networks at its own address and
 // publishing through them: the Facebook Page token the first process's simulator issued when the Demo
@@ -8,7 +9,7 @@ import * as Processes from "./processes.ts"
 // HERALD_TEST_DATABASE_URL names a server.
 const herald = Processes.make("sandbox")
 
-describe.skipIf(!Processes.available)("the sandbox shared by two processes on PostgreSQL", () => {
+describe("the sandbox shared by two processes on PostgreSQL", skipIf(Processes.missing), () => {
   let first: Processes.Started
   let second: Processes.Started
 
@@ -19,7 +20,7 @@ describe.skipIf(!Processes.available)("the sandbox shared by two processes on Po
     await herald.shardsShared(2)
   })
 
-  afterAll(() => herald.dispose(), 60_000)
+  afterAll(() => herald.dispose())
 
   it("publishes to the Facebook sandbox account from either process, and both show every post", async () => {
     const key: string = first.ready.firstRun.key.key
@@ -36,14 +37,13 @@ describe.skipIf(!Processes.available)("the sandbox shared by two processes on Po
       ids.push(((await answer.json()) as any).data.id)
     }
     const ended = new Set(["published", "partial", "failed"])
-    let posts: Array<any> = []
-    for (const until = Date.now() + 60_000; Date.now() < until;) {
-      posts = await Promise.all(ids.map(async (id) =>
-        ((await (await fetch(`${second.ready.listening}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
-      ))
-      if (posts.every((post) => ended.has(post.status))) break
-      await new Promise((wait) => setTimeout(wait, 250))
-    }
+    const posts = await Processes.poll(
+      () =>
+        Promise.all(ids.map(async (id) =>
+          ((await (await fetch(`${second.ready.listening}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
+        )),
+      (now) => now.every((post) => ended.has(post.status))
+    )
     assert.deepStrictEqual(posts.map((post) => post.status), ids.map(() => "published"), JSON.stringify(posts.map((post) => post.targets)))
     const accounts = (await (await fetch(`${second.ready.listening}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any
     assert.strictEqual(accounts.data.find((account: any) => account.id === facebook).status, "connected")

@@ -9,6 +9,7 @@ import { AdminSocket, Main } from "@herald/server"
 import { examplePackage, fastTuning, quiet, settings } from "../../server/test/harness.ts"
 import { keyedPackage, password } from "../../server/test/signInNetworks.ts"
 import { Admin } from "../src/Admin.ts"
+import { testDataFolder } from "./dataFolder.ts"
 import { herald } from "./run.ts"
 
 // `herald account connect --field name=value` for a network that signs in with fields: through a running
@@ -48,7 +49,7 @@ layer(server, { excludeTestServices: true })("herald account connect --field", (
 layer(Layer.empty)("the command", (it) => {
   it.effect("passes --field name=value pairs to the network's sign-in: a credentials network connects, an OAuth one refuses by name", () =>
     Effect.promise(async () => {
-      const environment = { HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-cli-field-")) }
+      const environment = { HERALD_DATA_DIR: await testDataFolder("herald-cli-field-") }
       const created = await herald(["workspace", "create", "--name", "Fields", "--json"], environment)
       assert.strictEqual(created.code, 0, created.stderr)
       const workspaceId = JSON.parse(created.stdout).id

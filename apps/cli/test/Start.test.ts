@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
+import { poll } from "../../../testing/eventually.ts"
 
 // `herald start` as an operator runs and stops it, through the launcher: started, asked to stop by a
 // signal (Ctrl-C, a service manager's SIGTERM), started again later on the same data folder.
@@ -73,9 +74,7 @@ describe("herald start, stopped and started again", () => {
   it("a later start says how to make a key for the Demo workspace; SIGTERM stops it with exit code 0", async () => {
     const later = await start([], /^\s+MCP:/)
     // The hint is printed with the addresses, right after them.
-    for (let waited = 0; waited < 5_000 && !later.lines.some((line) => line.includes("login-link")); waited += 100) {
-      await new Promise((wait) => setTimeout(wait, 100))
-    }
+    await poll(async () => later.lines, (lines) => lines.some((line) => line.includes("login-link")))
     assert.include(later.lines.join("\n"), `./herald key create --workspace ${demoId}`)
     // And how to get a sign-in link to the console (the first run's link was shown once).
     assert.include(later.lines.join("\n"), "Console: ./herald member login-link --workspace <id> --email <e-mail>")

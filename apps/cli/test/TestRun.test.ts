@@ -24,6 +24,7 @@ describe("the test run", () => {
     assert.strictEqual(code, 0, output)
     assert.include(output, "Tests  4 passed")
     assert.notMatch(output, /\b(WARN|ERROR)\b/)
-    assert.strictEqual(output.split("PostgreSQL tests skipped: HERALD_TEST_DATABASE_URL is not set").length - 1, 1, output)
+    assert.strictEqual(output.split("HERALD_TEST_DATABASE_URL is not set").length - 1, 1, output)
+    assert.include(output, "the storage tests ran on the embedded database (PGlite) only", output)
   })
 })

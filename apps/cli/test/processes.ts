@@ -1,17 +1,22 @@
 // Several `herald start` processes on one PostgreSQL database, for the tests of what they share: a database
 // of the file's own (made and dropped with psql), processes started with `--json` whose logs go to files,
 // and the shard locks the cluster's runners hold. Used when HERALD_TEST_DATABASE_URL names a server.
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { patience } from "../../../vitest.shared.ts"
+export { poll } from "../../../testing/eventually.ts"
+import { postgresMissing } from "../../../testing/postgresMissing.ts"
 
 export const adminUrl = process.env["HERALD_TEST_DATABASE_URL"]
-/** Whether the tests can run: a server named, and psql (PostgreSQL's own client) to make their database. */
-export const available = adminUrl !== undefined && adminUrl !== "" && spawnSync("psql", ["--version"]).status === 0
+/**
+ * Why the tests cannot run here (no server named, or no psql, PostgreSQL's own client, to make their
+ * database), or undefined: test files `describe(name, skipIf(Processes.missing), ...)`.
+ */
+export const missing = postgresMissing
 
 const bin = resolve(import.meta.dirname, "../src/bin.ts")
 
@@ -85,9 +90,12 @@ export const make = (name: string) => {
       child.kill("SIGTERM")
     })
 
-  /** Until `runners` processes hold shard locks (advisory locks per connection) and the split has settled. */
+  /**
+   * Until `runners` processes hold shard locks (advisory locks per connection) and the split has settled;
+   * resolves with the split (the locks each connection holds, by its process id).
+   */
   const shardsShared = async (runners: number) => {
-    const until = Date.now() + 60_000
+    const until = Date.now() + patience
     let previous = ""
     let steady = 0
     while (Date.now() < until) {
@@ -95,11 +103,11 @@ export const make = (name: string) => {
         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY pid ORDER BY pid`)
       const holders = held === "" ? 0 : held.split("\n").length
       steady = holders >= runners && held === previous ? steady + 1 : 0
-      if (steady >= 4) return
+      if (steady >= 4) return held
       previous = held
       await new Promise((wait) => setTimeout(wait, 500))
     }
-    throw new Error(`the shards were not shared by ${runners} processes within 60 s (locks per process: ${previous})`)
+    throw new Error(`the shards were not shared by ${runners} processes within ${patience / 1000} s (locks per process: ${previous})`)
   }
 
   return {

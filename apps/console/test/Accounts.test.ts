@@ -1,14 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { checkPage, type ConsoleBrowser, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Accounts in the console, in headless Chromium against a real Herald in the sandbox: the Demo workspace's
 // sandbox accounts, connecting one through the network's consent page and back, disconnecting it after
 // confirmation, reconnecting one that needs it, and what the page says about a connect method it does not
 // know. The tests run in order and share the signed-in Demo owner.
-if (missing !== undefined) console.log(missing)
 
-describe.skipIf(missing !== undefined)("accounts in the console", () => {
+describe("accounts in the console", skipIf(missing), () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let page: Page

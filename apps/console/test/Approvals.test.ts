@@ -1,14 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { checkPage, type ConsoleBrowser, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Approvals in headless Chromium against a real Herald in the sandbox, in a workspace that requires them:
 // an editor (invited, signed in in a second browser) submits posts through a key acting for them; the owner
 // approves one with a note and sends another back with one, in place; the editor sees the note, and the
 // API's refusal when trying to approve. The tests run in order and share both sessions.
-if (missing !== undefined) console.log(missing)
 
-describe.skipIf(missing !== undefined)("approvals", () => {
+describe("approvals", skipIf(missing), () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let owner: Page

@@ -1,12 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Locator, Page } from "playwright-core"
 import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // The calendar in headless Chromium against a real Herald whose workspace is on India time (UTC+05:30 all
 // year, so an hour that shows right proves the zone is used, and no daylight saving change moves a test's
 // expected instant). Posts are made through the API in a month two months ahead, so every time stays in the
 // future whatever day the test runs. The tests run in order and share the posts.
-if (missing !== undefined) console.log(missing)
 
 const zone = "Asia/Kolkata"
 
@@ -22,7 +22,7 @@ const sameWeek = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + (w
 /** The UTC instant of a wall time in India: 09:30 there is 04:00Z. */
 const india = (date: string, time: string) => new Date(Date.parse(`${date}T${time}:00+05:30`)).toISOString()
 
-describe.skipIf(missing !== undefined)("the calendar", () => {
+describe("the calendar", skipIf(missing), () => {
   let herald: Herald
   let page: Page
   const accounts: Record<string, string> = {}

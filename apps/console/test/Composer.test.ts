@@ -3,17 +3,17 @@ import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { Page, Request } from "playwright-core"
 import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // The composer in headless Chromium against a real Herald in the sandbox (the Demo workspace has one
 // account per network): a post to three networks with an over-limit error that comes and goes as the text
 // is typed, a per-network text, uploads with progress, alt text and order, scheduling in the workspace's
 // zone, one post for a double click, the queue, and an edit that sends only what changed. The tests run in
 // order and share the signed-in Demo owner.
-if (missing !== undefined) console.log(missing)
 
 const fixtures = resolve(import.meta.dirname, "../../server/test/fixtures")
 
-describe.skipIf(missing !== undefined)("the composer", () => {
+describe("the composer", skipIf(missing), () => {
   let herald: Herald
   let page: Page
   let scheduledId = ""

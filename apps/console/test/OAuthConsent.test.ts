@@ -9,13 +9,13 @@ import { Client } from "../../server/node_modules/@modelcontextprotocol/sdk/dist
 import { StreamableHTTPClientTransport } from "../../server/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthTokens } from "../../server/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/auth.js"
 import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Connecting an assistant by OAuth, as an assistant does it: the MCP SDK's client in this process registers,
 // is refused with a 401 and sends "the person" (headless Chromium) to Herald's authorization page, which
 // lands on the console's consent page; the answer comes back to the assistant's own callback on 127.0.0.1
 // (RFC 8252), as a code it trades for tokens. Then Settings > Connected assistants lists it and disconnects
 // it. The tests run in order and share the first assistant.
-if (missing !== undefined) console.log(missing)
 
 const owner = "owner@demo.example"
 const phone = { width: 375, height: 740 }
@@ -96,7 +96,7 @@ const assistant = (name: string, callback: Callback) => {
   return { provider, browse, kept, authorizations }
 }
 
-describe.skipIf(missing !== undefined)("connecting an assistant by OAuth", () => {
+describe("connecting an assistant by OAuth", skipIf(missing), () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let page: Page

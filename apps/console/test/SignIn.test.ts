@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword as password, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Signing in to the console as a person does, in headless Chromium against a real Herald: the first-run
 // link, a password, signing out and in, sessions, an invitation, and a second workspace. The tests run in
@@ -8,7 +9,7 @@ import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword as 
 
 const owner = "owner@demo.example"
 
-describe.skipIf(missing !== undefined)("signing in to the console", () => {
+describe("signing in to the console", skipIf(missing), () => {
   let herald: Herald
   let browser: ConsoleBrowser
   let page: Page

@@ -4,11 +4,11 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Page } from "playwright-core"
 import { checkPage, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
+import { skipIf } from "../../../testing/skipIf.ts"
 
 // Settings > Webhooks in headless Chromium against a real Herald that may send to a local receiver
 // (HERALD_WEBHOOK_ALLOW_PRIVATE=true) and switches an endpoint off after 2 failed events in a row, so the
 // switch-off banner is reached in seconds. The tests run in order and share the endpoint.
-if (missing !== undefined) console.log(missing)
 
 interface Received {
   readonly body: string
@@ -45,7 +45,7 @@ const signedWith = (request: Received, secret: string) => {
   return t !== undefined && v1 === createHmac("sha256", secret).update(`${t}.${request.body}`).digest("hex")
 }
 
-describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
+describe("Settings > Webhooks", skipIf(missing), () => {
   let herald: Herald
   let page: Page
   let receiver: Awaited<ReturnType<typeof startReceiver>>
@@ -241,7 +241,7 @@ describe.skipIf(missing !== undefined)("Settings > Webhooks", () => {
   })
 })
 
-describe.skipIf(missing !== undefined)("Settings > Webhooks on a Herald that refuses private addresses", () => {
+describe("Settings > Webhooks on a Herald that refuses private addresses", skipIf(missing), () => {
   let herald: Herald
   let page: Page
 

@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { missing } from "./harness.ts"
 
-// Says once that the console's browser tests are skipped, or builds apps/console/dist before the console's tests when it is missing or older than any source file.
+// Builds apps/console/dist before the console's tests when it is missing or older than any source file (not
+// where there is no browser to run them in: each file then skips itself, and the run's report says why once).
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 const newest = (path: string): number =>
@@ -24,12 +25,7 @@ export const stale = (): boolean => {
 }
 
 export default async function setup() {
-  // One line for the whole project when there is no browser to run it in; each file then skips itself.
-  if (missing !== undefined) {
-    console.log(missing)
-    return
-  }
-  if (!stale()) return
+  if (missing !== undefined || !stale()) return
   const { build } = await import("vite")
   // Vite builds for production only when NODE_ENV says so or is unset; vitest sets it to "test", and the
   // React plugin would then compile JSX to jsxDEV, which production React lacks (every page would throw).

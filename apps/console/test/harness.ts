@@ -1,27 +1,34 @@
-// The console's end-to-end harness: a real Herald on a fresh data folder, headless Chromium through
-// playwright-core, and the checks every page must pass (no other host, axe-core, optional screenshots).
+// The console's end-to-end harness: a real Herald on a data folder of its own, headless Chromium through
+// playwright-core (one for the whole run, sharedBrowser.ts), and the checks every page must pass (no other
+// host, axe-core, optional screenshots).
 //
 //   useConsole(async (run) => {                   // beforeAll: ./herald start --json (PORT=0, temp data folder)
-//     ({ herald, browser } = run)                 // and Chromium; afterAll: both stopped; afterEach: no page
-//     page = await signInAsOwner(browser, herald) // asked another host or threw
-//   })
+//     ({ herald, browser } = run)                 // and the run's Chromium; afterAll: Herald stopped, the
+//     page = await signInAsOwner(browser, herald) // file's contexts closed; afterEach: no page asked another
+//   })                                            // host or threw
 //   const { page } = await browser.open(herald)   // a fresh context; records requests to other hosts
 //   await page.goto(herald.url("/app/sign-in"))
 //   await checkPage(page, "sign-in")              // axe: no serious/critical; screenshot docs/console/sign-in.png
 import { afterAll, afterEach, assert, beforeAll } from "@effect/vitest"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { chromiumMissing, launchChromium } from "./chromium.ts"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { inject } from "vitest"
+import { chromiumMissing, chromiumPath, launchChromium } from "./chromium.ts"
 import { patience } from "../../../vitest.shared.ts"
+import { migratedDataFolder } from "../../cli/test/dataFolder.ts"
 
 const repository = resolve(import.meta.dirname, "../../..")
 
-/** Why the browser tests cannot run here, or undefined. Test files `describe.skipIf(missing)` and say it once. */
-export const missing = chromiumMissing === undefined ? undefined : `console tests skipped: ${chromiumMissing}`
+/**
+ * Why the browser tests cannot run here, or undefined. Test files `describe(name, skipIf(missing), ...)`;
+ * the run's closing report says it once (testing/TestsNotRun.ts).
+ */
+export const missing = chromiumMissing
 
 export interface Run {
   readonly code: number
@@ -47,7 +54,9 @@ export interface Herald {
 
 /** `env`: settings for this Herald on top of the test's (`{ HERALD_WEBHOOK_ALLOW_PRIVATE: "true" }`). */
 export const startHerald = async (options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<Herald> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "herald-console-"))
+  // Its database made and migrated before (a copy: the command line's tests make it once); the first start
+  // still makes the Demo workspace and its console link.
+  const dataDir = await migratedDataFolder("herald-console-")
   // Vitest puts Vite's BASE_URL ("/") into the environment; Herald would read it as its own.
   const env = { ...process.env, BASE_URL: "", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", HERALD_SMTP_URL: "", ...options.env }
   const server: ChildProcess = spawn(join(repository, "herald"), ["start", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] })
@@ -109,8 +118,7 @@ export interface ConsoleBrowser {
   readonly close: () => Promise<void>
 }
 
-export const launchBrowser = async (): Promise<ConsoleBrowser> => {
-  const browser: Browser = await launchChromium()
+const consoleBrowser = (browser: Browser): ConsoleBrowser => {
   let elsewhere: Array<string> = []
   let errors: Array<string> = []
   return {
@@ -118,7 +126,7 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
       const own = new URL(herald.origin).host
       const context = await browser.newContext({
         viewport: { width: options?.width ?? 1280, height: options?.height ?? 800 },
-        // The clipboard, for copy buttons.
+        // The clipboard, for copy buttons (the browser's one clipboard: `withClipboard`).
         permissions: ["clipboard-read", "clipboard-write"]
       })
       // Attempts, not successes: the machine may have no internet, and a page that tries is the fault.
@@ -143,9 +151,47 @@ export const launchBrowser = async (): Promise<ConsoleBrowser> => {
       errors = []
       return seen
     },
+    // A browser reached with `connect` is only let go of, with the contexts this file made in it.
     close: async () => {
       await browser.close()
     }
+  }
+}
+
+/** A browser of this process's own (the console bench's). */
+export const launchBrowser = async (): Promise<ConsoleBrowser> => consoleBrowser(await launchChromium())
+
+/** The run's browser (sharedBrowser.ts), reached from a test file. */
+const runBrowser = async (): Promise<Browser> => {
+  const shared = inject("consoleBrowser")
+  if (shared === undefined) throw new Error(`no browser to run the console's tests in: ${missing}`)
+  if ("failed" in shared) throw new Error(`Chromium at ${chromiumPath} did not start: ${shared.failed}`)
+  return chromium.connect(shared.endpoint)
+}
+
+/**
+ * `use` with the clipboard to itself: every context of the run's browser shares one clipboard, and two test
+ * files run at once, so a copy and the read that checks it hold a lock that no other file takes meanwhile
+ * (a folder in the temp folder named for the run's browser, made by one process at a time).
+ */
+export const withClipboard = async <A>(use: () => Promise<A>): Promise<A> => {
+  const run = createHash("sha256").update(JSON.stringify(inject("consoleBrowser"))).digest("hex").slice(0, 16)
+  const lock = join(tmpdir(), `herald-console-clipboard-${run}`)
+  const until = Date.now() + patience
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    }
+    if (Date.now() > until) throw new Error(`the clipboard was not free within ${patience / 1000} s (${lock})`)
+    await new Promise((wait) => setTimeout(wait, 50))
+  }
+  try {
+    return await use()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
   }
 }
 
@@ -155,9 +201,10 @@ export interface ConsoleRun {
 }
 
 /**
- * A test file's Herald (with `env`) and browser: started before its tests and handed to `started` (which keeps
- * what the tests use), stopped after them; and after each test, the check that no page asked anything of
- * another host (fonts, icons and scripts all come from Herald) nor threw.
+ * A test file's Herald (with `env`) and its hold on the run's browser: taken before its tests and handed to
+ * `started` (which keeps what the tests use), let go of after them (Herald stopped, the file's contexts
+ * closed); and after each test, the check that no page asked anything of another host (fonts, icons and
+ * scripts all come from Herald) nor threw.
  */
 export const useConsole = (
   started: (run: ConsoleRun) => Promise<void> | void,
@@ -166,9 +213,13 @@ export const useConsole = (
   let herald: Herald | undefined
   let browser: ConsoleBrowser | undefined
   beforeAll(async () => {
-    herald = await startHerald(options)
-    browser = await launchBrowser()
-    await started({ herald, browser })
+    // Both at once; what did start is stopped after, whatever did not.
+    const [heraldStarted, browserReached] = await Promise.allSettled([startHerald(options), runBrowser().then(consoleBrowser)])
+    if (heraldStarted.status === "fulfilled") herald = heraldStarted.value
+    if (browserReached.status === "fulfilled") browser = browserReached.value
+    if (heraldStarted.status === "rejected") throw heraldStarted.reason
+    if (browserReached.status === "rejected") throw browserReached.reason
+    await started({ herald: heraldStarted.value, browser: browserReached.value })
   })
   afterAll(async () => {
     await browser?.close()

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { type Adapter, AdapterConfig, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
-import type { ApiKeys, RateLimiter, Sessions } from "@herald/core"
+import type { ApiKeys, Inbox, RateLimiter, Sessions } from "@herald/core"
 import type { PublicUrl } from "./PublicUrl.ts"
 import * as SandboxAccess from "./SandboxAccess.ts"
 import * as SandboxStore from "./SandboxStore.ts"
@@ -102,7 +102,13 @@ export interface Installation {
   readonly sandboxRoutes: Layer.Layer<
     never,
     never,
-    HttpRouter.HttpRouter | SqlClient.SqlClient | ApiKeys.ApiKeys | RateLimiter.RateLimiter | Sessions.Sessions | PublicUrl
+    | HttpRouter.HttpRouter
+    | SqlClient.SqlClient
+    | ApiKeys.ApiKeys
+    | RateLimiter.RateLimiter
+    | Sessions.Sessions
+    | Inbox.Inbox
+    | PublicUrl
   >
   readonly simulators: ReadonlyArray<Simulator.Simulator>
 }

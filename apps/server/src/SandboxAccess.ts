@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Simulator } from "@herald/adapter-kit"
 import { ApiError, Authorization } from "@herald/api"
-import { ApiKeys, RateLimiter, Sessions } from "@herald/core"
+import { ApiKeys, Inbox, RateLimiter, Sessions } from "@herald/core"
 import { authenticate, authenticateSession, bearerKey, viewerReads } from "./http/AuthorizationLive.ts"
 import * as SessionAuth from "./http/SessionAuth.ts"
 import { PublicUrl } from "./PublicUrl.ts"
@@ -12,7 +12,8 @@ import { PublicUrl } from "./PublicUrl.ts"
 // and `POST _control/*` (people commenting and writing). Every workspace of the server shares each simulated
 // network, so these answer only a caller of Herald's, with a key or a console session as REST takes them,
 // and reach only the sandbox accounts its workspace connected (decision 0061). The kit's own harness leaves
-// them open, for adapter tests; the network's API beside them is the network's, with its own tokens.
+// them open, for adapter tests; the network's API beside them is the network's, with its own tokens. An item
+// left through `_control/*` has its account read in the next inbox round, not at its turn (decision 0064).
 
 /** Whether a simulator route is one of the sandbox's own rather than the network's API. */
 const isOwn = (route: HttpRouter.Route<never, never>) => route.path === "/_posts" || route.path.startsWith("/_control/")
@@ -25,6 +26,7 @@ export const make = Effect.gen(function*() {
   const apiKeys = yield* ApiKeys.ApiKeys
   const rateLimiter = yield* RateLimiter.RateLimiter
   const sessions = yield* Sessions.Sessions
+  const inbox = yield* Inbox.Inbox
   const publicUrl = yield* PublicUrl
   const sql = yield* SqlClient.SqlClient
 
@@ -62,13 +64,37 @@ export const make = Effect.gen(function*() {
       }
     ).pipe(Effect.orDie)
 
+  /**
+   * The accounts a control call left items for, woken for the next inbox round. What was left is stored
+   * whatever happens here: a wake that fails leaves it for the account's turn, and the call's answer stands.
+   */
+  const wake = (network: string, networkAccountIds: ReadonlyArray<string>) =>
+    networkAccountIds.length === 0 ? Effect.void : inbox.wake(network, networkAccountIds).pipe(
+      Effect.catchCause((cause) => Effect.logWarning(`Sandbox items for ${network} wait for their accounts' turn`, cause))
+    )
+
+  /**
+   * The route with the accounts it reaches narrowed by `predicate`; the accounts it left an item for are
+   * woken once it has answered, which is after the sandbox's state is saved (the route is served by the
+   * store), so a round of any process reads what was left.
+   */
+  const handle = (network: string, route: HttpRouter.Route<never, never>, predicate: (account: { readonly id: string }) => boolean) =>
+    Effect.suspend(() => {
+      const received: Array<string> = []
+      return route.handler.pipe(
+        Effect.provideService(Simulator.Reachable, predicate),
+        Effect.provideService(Simulator.Received, (account) => Effect.sync(() => received.push(account.id))),
+        Effect.tap(() => wake(network, received))
+      )
+    })
+
   const guard = (network: string, route: HttpRouter.Route<never, never>) =>
     HttpRouter.route(
       route.method,
       route.path,
       Effect.flatMap(HttpServerRequest.HttpServerRequest, workspaceOf).pipe(
         Effect.flatMap((workspaceId) => reachable(workspaceId, network)),
-        Effect.flatMap((predicate) => Effect.provideService(route.handler, Simulator.Reachable, predicate)),
+        Effect.flatMap((predicate) => handle(network, route, predicate)),
         Effect.catchTags({
           Unauthorized: refusal(401, "unauthorized"),
           Forbidden: refusal(403, "forbidden"),

@@ -50,12 +50,15 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("approvals",
       assert.isTrue(setting.body.data.approvalRequired)
       assert.isTrue((yield* editor("GET", "/workspace")).body.data.approvalRequired)
 
-      const created = yield* editor("POST", "/posts", { content: "Needs a yes", accountIds: [account.id], scheduledAt: inSeconds(2) })
+      const at = inSeconds(2)
+      const created = yield* editor("POST", "/posts", { content: "Needs a yes", accountIds: [account.id], scheduledAt: at })
       assert.strictEqual(created.status, 200, created.text)
       assert.strictEqual(created.body.data.status, "awaiting_approval")
       const id = created.body.data.id
-      // Not before approval, even past its time.
-      yield* Effect.sleep("2500 millis")
+      // Not before approval, even past its time: the owner's post due at the same time goes out meanwhile.
+      const alongside = yield* owner("POST", "/posts", { content: "Due alongside", accountIds: [account.id], scheduledAt: at })
+      assert.strictEqual(alongside.status, 200, alongside.text)
+      assert.strictEqual((yield* settled(get, alongside.body.data.id)).status, "published")
       assert.strictEqual((yield* get(id)).status, "awaiting_approval")
 
       const refused = yield* editor("POST", `/posts/${id}/approve`, {})

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { roomInMinute } from "./limitWindows.ts"
 
 // A request with an Authorization header is answered by the bearer scheme, from plain code when its key is
 // cached and a permit is held (docs/decisions/0050-request-path-cost.md). HttpApi then tries the session
@@ -10,6 +11,7 @@ layer(serverLayer({ rateLimitPerMinute: 3 }), { excludeTestServices: true })("th
   it.effect("a refused key counts once against the client's address", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
+      yield* roomInMinute
       const statuses: Array<number> = []
       for (let i = 0; i < 4; i++) {
         const answer = yield* request(`${base}/api/v1/accounts`, { headers: bearer("hrld_notarealkey") })
@@ -24,6 +26,7 @@ layer(serverLayer({ rateLimitPerMinute: 3 }), { excludeTestServices: true })("th
     Effect.gen(function*() {
       const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
+      yield* roomInMinute
       const answers = []
       for (let i = 0; i < 4; i++) answers.push(yield* request(`${base}/api/v1/accounts`, { headers: bearer(key.key) }))
       assert.deepStrictEqual(answers.map((answer) => answer.status), [200, 200, 200, 429])

@@ -1,10 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { Inbox } from "@herald/core"
 import { BlueskyAdapter, BlueskyConfig, BlueskySimulator } from "@herald/adapter-bluesky"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import { baseUrl, bearer, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
-import { events, settled, simulated } from "./publishing.ts"
+import { commentsReceived } from "./inbox.ts"
+import { settled, simulated } from "./publishing.ts"
 
 // Bluesky through the whole server in the sandbox: connected over the API with a handle and an app password,
 // a post with an emoji, a link and a mention published with its facets, a reply read as a comment, and the
@@ -63,15 +63,8 @@ layer(serverLayer({}, [bluesky], undefined, { ...fastTuning, inboxPollEvery: Dur
         body: JSON.stringify({ username: "srv.test", author: "reader.test", text: "Congrats!" })
       })
       assert.strictEqual(control.status, 201, control.text)
-      const inbox = yield* Inbox.Inbox
-      const until = Date.now() + 30_000
-      let comments: ReadonlyArray<any> = []
       // The reply to srv.test, and the post's mention of friend.srv.test, connected in the same workspace.
-      while (comments.length < 2 && Date.now() < until) {
-        yield* Effect.orDie(inbox.pollDue)
-        yield* Effect.sleep("100 millis")
-        comments = (yield* events(workspace.id)).filter((row) => row.event === "comment.received").map((row) => row.data)
-      }
+      const comments = yield* commentsReceived(workspace.id, 2)
       assert.lengthOf(comments, 2)
       assert.deepInclude(comments.find((comment) => comment.accountId === account.id), { platform: "bluesky", text: "Congrats!" })
       assert.deepInclude(comments.find((comment) => comment.accountId === friend.body.data.id), { platform: "bluesky", text: content })

@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { ClientAddress, People } from "@herald/core"
 import { baseUrl, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { roomInMinute, roomInSignInWindow } from "./limitWindows.ts"
 
 // The client address sign-in attempts and requests without a valid key are counted against, over real
 // HTTP. The test server is reached from 127.0.0.1, so "behind a proxy" is 127.0.0.1 trusted and the
@@ -49,6 +50,7 @@ layer(trusting("127.0.0.1, 10.0.0.0/8"), { excludeTestServices: true })("behind 
     Effect.gen(function*() {
       const { exhaust, wrongSignIn } = yield* client
       const email = `someone@${tagged()}.test`
+      yield* roomInSignInWindow
       yield* exhaust(email, ["203.0.113.10"])
       assert.strictEqual(yield* wrongSignIn(email, "203.0.113.10"), 429, "the first client is over its limit")
       assert.strictEqual(yield* wrongSignIn(email, "203.0.113.11"), 401, "the second client was held to the first one's limit")
@@ -60,6 +62,7 @@ layer(trusting("127.0.0.1, 10.0.0.0/8"), { excludeTestServices: true })("behind 
     Effect.gen(function*() {
       const { exhaust, wrongSignIn } = yield* client
       const email = `rotating@${tagged()}.test`
+      yield* roomInSignInWindow
       yield* exhaust(email, ["2001:db8:a:b::1", "2001:db8:a:b::2", "2001:db8:a:b:1:2:3:4"])
       assert.strictEqual(yield* wrongSignIn(email, "2001:db8:a:b:ffff:ffff:ffff:ffff"), 429, "a new address in the same /64 escaped the limit")
       assert.strictEqual(yield* wrongSignIn(email, "2001:db8:a:c::1"), 401)
@@ -68,6 +71,7 @@ layer(trusting("127.0.0.1, 10.0.0.0/8"), { excludeTestServices: true })("behind 
   it.effect("requests without a valid key are counted per forwarded client", () =>
     Effect.gen(function*() {
       const { badKey } = yield* client
+      yield* roomInMinute
       for (let index = 0; index < 3; index++) assert.strictEqual(yield* badKey("198.51.100.20"), 401)
       assert.strictEqual(yield* badKey("198.51.100.20"), 429)
       assert.strictEqual(yield* badKey("198.51.100.21"), 401, "another client shared the first one's budget")
@@ -85,6 +89,7 @@ layer(trusting("127.0.0.1, 10.0.0.0/8"), { excludeTestServices: true })("behind 
           }),
           (answer) => answer.status
         )
+      yield* roomInMinute
       for (let index = 0; index < 3; index++) assert.strictEqual(yield* revoke("198.51.100.60"), 200)
       assert.strictEqual(yield* revoke("198.51.100.60"), 429)
       assert.strictEqual(yield* revoke("198.51.100.61"), 200)
@@ -115,6 +120,7 @@ layer(trusting("10.0.0.0/8"), { excludeTestServices: true })("from a peer that i
     Effect.gen(function*() {
       const { exhaust, wrongSignIn } = yield* client
       const email = `someone@${tagged()}.test`
+      yield* roomInSignInWindow
       yield* exhaust(email, ["203.0.113.30", "203.0.113.31", "2001:db8::1"])
       assert.strictEqual(yield* wrongSignIn(email, "203.0.113.32"), 429)
       assert.strictEqual(yield* wrongSignIn(email, "10.0.0.1"), 429)
@@ -123,6 +129,7 @@ layer(trusting("10.0.0.0/8"), { excludeTestServices: true })("from a peer that i
   it.effect("a forged X-Forwarded-For does not escape the limit of requests without a valid key", () =>
     Effect.gen(function*() {
       const { badKey } = yield* client
+      yield* roomInMinute
       for (let index = 0; index < 3; index++) assert.strictEqual(yield* badKey(`198.51.100.${40 + index}`), 401)
       assert.strictEqual(yield* badKey("198.51.100.50"), 429)
     }))

@@ -3,6 +3,7 @@ import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHmac } from "node:crypto"
 import { backends } from "@herald/db/testing"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, examplePackage, fastTuning, request, serverLayer } from "./harness.ts"
 import { cursorOf, setup as inboxSetup } from "./inbox.ts"
 import { events } from "./publishing.ts"
@@ -20,15 +21,7 @@ const setup = Effect.gen(function*() {
   const seen = (name: string) => Effect.map(events(workspace.id), (rows) => rows.filter((row) => row.event === name))
   /** Reads until `count` events of a kind are there: the server's own rounds may get to the items first. */
   const arrived = (name: string, count = 1) =>
-    Effect.gen(function*() {
-      const until = Date.now() + 10_000
-      while (true) {
-        yield* poll
-        const rows = yield* seen(name)
-        if (rows.length >= count || Date.now() > until) return rows
-        yield* Effect.sleep("50 millis")
-      }
-    })
+    eventually(`${count} ${name}`, Effect.andThen(poll, Effect.map(seen(name), (rows) => rows.length >= count && rows)), { everyMs: 50 })
   return { ...context, arrived, poll, seen }
 })
 
@@ -59,9 +52,10 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.deepInclude(reply.body.data, { text: "Thank you!", outgoing: true, reply: received!.data.inboxItemId })
       assert.isTrue([...simulator.state.comments.values()].some((comment) => comment.text === "Thank you!" && comment.replyTo === injected.body.id))
       // The reply comes back in the next read: stored once, announced never.
-      yield* poll
-      yield* Effect.sleep("100 millis")
-      yield* poll
+      yield* eventually(
+        "the reply read back",
+        Effect.andThen(poll, Effect.map(send("GET", "/inbox/comments"), (answer) => answer.body.data.length >= 2))
+      )
       assert.lengthOf((yield* send("GET", "/inbox/comments")).body.data, 2)
       assert.lengthOf(yield* seen("comment.received"), 1)
     }))

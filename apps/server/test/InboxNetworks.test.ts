@@ -3,6 +3,7 @@ import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Inbox } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, bearer, fastTuning, request, serverLayer } from "./harness.ts"
 import { events, settled, setup } from "./publishing.ts"
 
@@ -38,16 +39,16 @@ layer(serverLayer({}, Packages.all, undefined, { ...fastTuning, inboxPollEvery: 
       assert.strictEqual((yield* control("facebook", "comments", { author: "fb_fan", text: "Congrats!" })).status, 201)
       assert.strictEqual((yield* control("facebook", "messages", { author: "fb_client", text: "Do you ship to Norway?", attachments: 1 })).status, 201)
 
-      const until = Date.now() + 30_000
-      let rows = yield* events(workspace.id)
-      while (
-        (rows.filter((row) => row.event === "comment.received").length < 2 || !rows.some((row) => row.event === "message.received")) &&
-        Date.now() < until
-      ) {
-        yield* Effect.orDie(inbox.pollDue)
-        yield* Effect.sleep("100 millis")
-        rows = yield* events(workspace.id)
-      }
+      const rows = yield* eventually(
+        "two comments and a message read",
+        Effect.andThen(
+          Effect.orDie(inbox.pollDue),
+          Effect.map(events(workspace.id), (rows) =>
+            rows.filter((row) => row.event === "comment.received").length >= 2 && rows.some((row) => row.event === "message.received") &&
+            rows)
+        ),
+        { everyMs: 100 }
+      )
       const comments = rows.filter((row) => row.event === "comment.received").map((row) => row.data)
       assert.lengthOf(comments, 2, JSON.stringify(rows.map((row) => row.event)))
       const onX = comments.find((data) => data.platform === "x")!

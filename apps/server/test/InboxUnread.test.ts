@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { backends } from "@herald/db/testing"
+import { eventually } from "../../../testing/eventually.ts"
 import { examplePackage, fastTuning, serverLayer } from "./harness.ts"
 import { setup } from "./inbox.ts"
 
@@ -13,15 +14,11 @@ const setupWithReads = Effect.gen(function*() {
   const poll = Effect.orDie(context.inbox.pollDue)
   /** Polls until the workspace holds `count` comments or conversations: the server's own rounds may be first. */
   const stored = (path: "/inbox/comments" | "/inbox/conversations", count: number) =>
-    Effect.gen(function*() {
-      const until = Date.now() + 10_000
-      while (true) {
-        yield* poll
-        const page = (yield* context.send("GET", path)).body
-        if (page.data.length >= count || Date.now() > until) return page.data
-        yield* Effect.sleep("50 millis")
-      }
-    })
+    eventually(
+      `${count} items at ${path}`,
+      Effect.andThen(poll, Effect.map(context.send("GET", path), (answer): Array<any> | false => answer.body.data.length >= count && answer.body.data)),
+      { everyMs: 50 }
+    )
   const unread = Effect.map(context.send("GET", "/inbox/unread"), (response) => response.body.data)
   return { ...context, poll, stored, unread }
 })
@@ -78,12 +75,13 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       assert.strictEqual((yield* send("POST", `/inbox/conversations/${conversation.id}/messages`, { text: "Yes" })).status, 200)
       assert.strictEqual((yield* unread).conversations, 0)
       yield* control("messages", { author: "client_1", text: "Great" })
-      const until = Date.now() + 10_000
-      let again = 0
-      while (again === 0 && Date.now() < until) {
-        yield* stored("/inbox/conversations", 1)
-        again = (yield* send("GET", "/inbox/conversations")).body.data[0].unread
-      }
+      const again = yield* eventually(
+        "the person's next message",
+        Effect.andThen(
+          stored("/inbox/conversations", 1),
+          Effect.map(send("GET", "/inbox/conversations"), (answer) => answer.body.data[0].unread !== 0 && answer.body.data[0].unread)
+        )
+      )
       assert.strictEqual(again, 1)
       assert.strictEqual((yield* unread).conversations, 1)
       assert.strictEqual((yield* send("POST", "/inbox/conversations/cnv_0000000000000000000000/read")).status, 404)

@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { People } from "@herald/core"
 import { smtpServerWith } from "../../../packages/core/test/smtp.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { apiWithKey, baseUrl, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // A mail that is not sent (no SMTP server set, or the server refused it) is logged, but never its link:
@@ -17,13 +18,8 @@ const everyLine = <A, E, R>(server: Layer.Layer<A, E, R>) =>
 const linkLike = /\/app\/[a-z]+#|[A-Za-z0-9_-]{43}/
 
 const waitForLine = (text: string) =>
-  Effect.gen(function*() {
-    for (let waited = 0; waited < 10_000; waited += 50) {
-      const line = logged.find((entry) => entry.includes(text))
-      if (line !== undefined) return line
-      yield* Effect.sleep("50 millis")
-    }
-    return assert.fail(`no log line with "${text}" in:\n${logged.join("\n")}`)
+  eventually(`a log line with "${text}"`, () => logged.find((entry) => entry.includes(text)), {
+    describe: () => `the log:\n${logged.join("\n")}`
   })
 
 const refusingMailServer = Layer.unwrap(Effect.gen(function*() {

@@ -3,11 +3,11 @@ import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Inbox } from "@herald/core"
 import { MastodonAdapter, MastodonConfig, MastodonSimulator } from "@herald/adapter-mastodon"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import { baseUrl, bearer, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
-import { events, settled, setup, simulated } from "./publishing.ts"
+import { commentsReceived } from "./inbox.ts"
+import { settled, setup, simulated } from "./publishing.ts"
 
 // Mastodon through the whole server in the sandbox: Herald registered on the instance (the simulator's own
 // address) and an account connected there over the API, a post with images and their alt text published,
@@ -82,14 +82,7 @@ layer(serverLayer({}, [mastodon], undefined, { ...fastTuning, inboxPollEvery: Du
         body: JSON.stringify({ username: "srv_masto", author: "reader", text: "Lovely light!" })
       })
       assert.strictEqual(control.status, 201, control.text)
-      const inbox = yield* Inbox.Inbox
-      const until = Date.now() + 30_000
-      let comments: ReadonlyArray<any> = []
-      while (comments.length < 1 && Date.now() < until) {
-        yield* Effect.orDie(inbox.pollDue)
-        yield* Effect.sleep("100 millis")
-        comments = (yield* events(workspace.id)).filter((row) => row.event === "comment.received").map((row) => row.data)
-      }
+      const comments = yield* commentsReceived(workspace.id, 1)
       assert.lengthOf(comments, 1)
       assert.deepInclude(comments[0], { accountId: account.id, platform: "mastodon", text: "Lovely light!" })
     }))

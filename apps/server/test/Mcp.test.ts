@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { ApiKeys, Team } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { acceptAs, baseUrl, request, serverLayer } from "./harness.ts"
+import { roomInMinute } from "./limitWindows.ts"
 import { call, connect } from "./mcpClient.ts"
 import { settled, setup } from "./publishing.ts"
 
@@ -366,6 +367,7 @@ layer(serverLayer({ rateLimitPerMinute: 4 }), { excludeTestServices: true })("mc
   it.effect("the key's REST budget covers MCP: over it, a tool call is a rate_limited tool error", () =>
     Effect.scoped(Effect.gen(function*() {
       const { base, key } = yield* setup([])
+      yield* roomInMinute
       // initialize, its notification, and two calls: the four requests of the minute.
       const client = yield* connect(base, key.key)
       success(yield* call(client, "list_accounts"))

@@ -6,6 +6,7 @@ import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { ApiKeys, Inbox, Team } from "@herald/core"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { acceptAs, baseUrl, bearer, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import { call, connect } from "./mcpClient.ts"
 
@@ -99,16 +100,15 @@ const fileServer = Effect.acquireRelease(
 
 /** Polls the inbox until the REST list at `path` holds `count` items: the server's own rounds may be first. */
 const stored = (send: (method: string, path: string) => Effect.Effect<any>, path: string, count: number) =>
-  Effect.gen(function*() {
-    const inbox = yield* Inbox.Inbox
-    const until = Date.now() + 10_000
-    while (true) {
-      yield* Effect.orDie(inbox.pollDue)
-      const page = (yield* send("GET", path)).body
-      if (page.data.length >= count || Date.now() > until) return page.data
-      yield* Effect.sleep("50 millis")
-    }
-  })
+  Effect.flatMap(Inbox.Inbox, (inbox) =>
+    eventually(
+      `${count} items at ${path}`,
+      Effect.andThen(
+        Effect.orDie(inbox.pollDue),
+        Effect.map(send("GET", path), (answer): Array<any> | false => answer.body.data.length >= count && answer.body.data)
+      ),
+      { everyMs: 50 }
+    ))
 
 // The harness allows private targets (as webhook tests need), so the file server on 127.0.0.1 can be fetched.
 layer(serverLayer({}, [examplePackage], undefined, { ...fastTuning, inboxPollEvery: Duration.zero }), { excludeTestServices: true })("mcp tools", (it) => {

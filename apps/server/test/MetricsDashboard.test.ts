@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { PublishError } from "@herald/adapter-kit"
 import { Inbox } from "@herald/core"
+import { eventually } from "../../../testing/eventually.ts"
 import { apiWithKey, fastTuning, serverLayer, workspaceWithKey } from "./harness.ts"
 import { exampleWith, setup as inboxSetup } from "./inbox.ts"
 import { samples } from "./prometheus.ts"
@@ -107,16 +108,14 @@ const example = exampleWith((inbox) => ({
 
 /** A post's status once it has ended, read from the database (no API request counts against the limit). */
 const ended = (postId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const until = Date.now() + 30_000
-    while (true) {
-      const [row] = yield* Effect.orDie(sql<{ readonly status: string }>`SELECT status FROM posts WHERE id = ${postId}`)
-      if (row !== undefined && ["published", "partial", "failed"].includes(row.status)) return row.status
-      if (Date.now() > until) return yield* Effect.die(new Error(`post ${postId} still ${row?.status} after 30 s`))
-      yield* Effect.sleep("50 millis")
-    }
-  })
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    eventually(
+      `post ${postId} to end`,
+      Effect.map(
+        Effect.orDie(sql<{ readonly status: string }>`SELECT status FROM posts WHERE id = ${postId}`),
+        ([row]) => row !== undefined && ["published", "partial", "failed"].includes(row.status) && row.status
+      )
+    ))
 
 const token = "dashboard-metrics-token-0123456789"
 const rateLimitPerMinute = 30

@@ -2,6 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { People } from "@herald/core"
 import { type Received, smtpServerWith } from "../../../packages/core/test/smtp.ts"
+import { patience } from "../../../vitest.shared.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // A password reset answers as fast for an address with an account as for one without (issue 28): the
@@ -23,10 +25,10 @@ const withHeldMailServer = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
-/** Far longer than any answer takes, far shorter than the mailer's own timeouts. */
-const patience = 5_000
 /** Resets asked for each address: at most the attempts one client has per address (People.failuresPerEmail). */
 const rounds = 4
+/** Known addresses asked in turn: twice the rounds, so that a few stalls of a loaded machine do not move a median. */
+const knownAddresses = 2
 
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
@@ -36,12 +38,17 @@ layer(withHeldMailServer, { excludeTestServices: true })("password reset", (it) 
       const base = yield* baseUrl
       const origin = new URL(base.replace("127.0.0.1", "localhost")).origin
       const tag = Date.now().toString(36)
-      const known = `owner@${tag}.test`
-      yield* workspaceWithKey(`Reset ${tag}`, known)
-      yield* Effect.orDie(Effect.flatMap(People.People, (people) => people.ensure(known)))
+      const knowns = Array.from({ length: knownAddresses }, (_, index) => `owner${index}@${tag}.test`)
+      for (const known of knowns) {
+        yield* workspaceWithKey(`Reset ${known}`, known)
+        yield* Effect.orDie(Effect.flatMap(People.People, (people) => people.ensure(known)))
+      }
       const server = yield* MailServer
 
-      /** Milliseconds until the reset for `email` is answered, or undefined when it is not within `patience`. */
+      /**
+       * Milliseconds until the reset for `email` is answered, or undefined when it is not answered at all (within
+       * the test's patience): an answer that waited for the mail would never come, the mail server holding it.
+       */
       const timed = (email: string) =>
         Effect.promise(async () => {
           const started = performance.now()
@@ -59,11 +66,11 @@ layer(withHeldMailServer, { excludeTestServices: true })("password reset", (it) 
       const knownTimes: Array<number> = []
       const unknownTimes: Array<number> = []
       // Alternating, compared by their medians: a stall of a loaded machine moves one time, not the median.
-      for (let round = 0; round < rounds; round++) {
+      for (let round = 0; round < rounds * knownAddresses; round++) {
         const forUnknown = yield* timed(`nobody${round}@${tag}.test`)
-        const forKnown = yield* timed(known)
+        const forKnown = yield* timed(knowns[round % knownAddresses]!)
         assert.isDefined(forUnknown, "a reset for an unknown address was not answered")
-        assert.isDefined(forKnown, `a reset for a known address was not answered within ${patience} ms: it waited for the mail`)
+        assert.isDefined(forKnown, "a reset for a known address was not answered while the mail server held the mail: it waited for the mail")
         assert.deepStrictEqual(forKnown!.body, forUnknown!.body)
         assert.deepStrictEqual(forKnown!.body.data, { email: "sent" })
         unknownTimes.push(forUnknown!.milliseconds)
@@ -71,15 +78,21 @@ layer(withHeldMailServer, { excludeTestServices: true })("password reset", (it) 
       }
       // Every answer came while the mail server still held its connections.
       assert.lengthOf(server.mails, 0, "a mail was taken before the mail server was let go")
-      const difference = Math.abs(median(knownTimes) - median(unknownTimes))
-      assert.isBelow(difference, 250, `known ${knownTimes.map(Math.round)} ms, unknown ${unknownTimes.map(Math.round)} ms`)
+      // No time tells them apart: a known address costs no more than an unknown one. The allowance grows with
+      // the answers' own times, so a machine slowed down as a whole is not taken for a difference.
+      const [knownMedian, unknownMedian] = [median(knownTimes), median(unknownTimes)]
+      assert.isBelow(
+        Math.abs(knownMedian - unknownMedian),
+        250 + Math.min(knownMedian, unknownMedian),
+        `known ${knownTimes.map(Math.round)} ms, unknown ${unknownTimes.map(Math.round)} ms`
+      )
 
       // Let go, the mail server takes every reset: they went on after their answers.
       server.release()
-      for (let waited = 0; waited < patience && server.mails.length < rounds; waited += 50) yield* Effect.sleep("50 millis")
-      assert.lengthOf(server.mails, rounds)
+      yield* eventually(`${rounds * knownAddresses} mails`, () => server.mails.length >= rounds * knownAddresses)
+      assert.lengthOf(server.mails, rounds * knownAddresses)
       for (const mail of server.mails) {
-        assert.include(mail.to.join(), known)
+        assert.isTrue(knowns.some((known) => mail.to.join().includes(known)), mail.to.join())
         assert.match(mail.data.replace(/=\r?\n/g, ""), /\/app\/link#[A-Za-z0-9_-]{43}/)
       }
     }))

@@ -5,12 +5,27 @@ import { Installed } from "../src/Installed.ts"
 import * as Packages from "../src/Packages.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import { serverLayer } from "./harness.ts"
-import { events, settled, setup, simulated } from "./publishing.ts"
+import { eventually } from "../../../testing/eventually.ts"
+import { events, handOver, settled, setup, simulated } from "./publishing.ts"
 
 // Publishing end to end: posts created over HTTP go out through the engine to every network's simulator
 // (the adapters' real HTTP calls), and end with the links, errors and events a client sees.
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString()
+
+/** When a post's target ended, by the database's clock (the one `scheduledAt` is compared with). */
+const endedAt = (postId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(Effect.orDie(sql<{ readonly endedAt: Date }>`SELECT ended_at FROM post_targets WHERE post_id = ${postId}`), ([row]) => row!.endedAt.getTime()))
+
+/** Whether the cluster still holds a message for the post that it has not handled. */
+const unhandled = (postId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      Effect.orDie(sql<{ readonly count: number | string }>`
+        SELECT count(*) AS count FROM cluster_messages WHERE entity_id = ${postId} AND NOT processed`),
+      ([row]) => Number(row!.count) > 0
+    ))
 
 layer(serverLayer({}, Packages.all), { excludeTestServices: true })("publishing", (it) => {
   it.effect("publishes now to every network, with a link per target, publishedAt and post.published", () =>
@@ -50,38 +65,50 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("publishing"
       const { accounts, create, get } = yield* setup(["x"])
       const at = inSeconds(1.5)
       const created = yield* create({ content: "At its time", accountIds: [accounts.x], scheduledAt: at })
-      yield* Effect.sleep("700 millis")
-      assert.strictEqual((yield* get(created.id)).status, "scheduled")
+      // Read before its time (a machine too slow to get here by then has no such moment to look at).
+      const waiting = (yield* get(created.id)).status
+      if (Date.now() < new Date(at).getTime()) assert.strictEqual(waiting, "scheduled")
       const post = yield* settled(get, created.id)
       assert.strictEqual(post.status, "published")
-      const sql = yield* SqlClient.SqlClient
-      const [row] = yield* Effect.orDie(sql<{ readonly endedAt: Date }>`SELECT ended_at FROM post_targets WHERE post_id = ${created.id}`)
-      const lag = row!.endedAt.getTime() - new Date(at).getTime()
-      assert.isAtLeast(lag, 0)
-      assert.isBelow(lag, 1500)
+      const lag = (yield* endedAt(created.id)) - new Date(at).getTime()
+      assert.isAtLeast(lag, 0, "not before its time")
+      // From its message at its time, not from the sweep (which looks for posts 30 s late). How soon after
+      // its time it goes is a speed: bench/publishing measures it (steady: p99 under a second).
+      assert.isBelow(lag, 30_000)
     }))
 
   it.effect("a rescheduled post goes out at its new time only, once", () =>
     Effect.gen(function*() {
       const { accounts, create, get, send } = yield* setup(["linkedin"])
-      const created = yield* create({ content: "Moved", accountIds: [accounts.linkedin], scheduledAt: inSeconds(1) })
-      const moved = yield* send("PATCH", `/posts/${created.id}`, { scheduledAt: inSeconds(3) })
+      // Moved well before its first time (2 s leave the create and the move time to be answered).
+      const created = yield* create({ content: "Moved", accountIds: [accounts.linkedin], scheduledAt: inSeconds(2) })
+      const newTime = inSeconds(3)
+      const moved = yield* send("PATCH", `/posts/${created.id}`, { scheduledAt: newTime })
       assert.strictEqual(moved.status, 200, moved.text)
-      yield* Effect.sleep("2 seconds")
-      assert.strictEqual((yield* get(created.id)).status, "scheduled")
       const post = yield* settled(get, created.id)
       assert.strictEqual(post.status, "published")
+      // Not at its first time: at the new one, and once (its first message, handled by then, found it moved).
+      assert.isAtLeast(yield* endedAt(created.id), new Date(newTime).getTime())
+      yield* eventually("its first message handled", Effect.map(unhandled(created.id), (waits) => !waits))
       assert.strictEqual((yield* simulated("linkedin", accounts.linkedin!)).length, 1)
     }))
 
   it.effect("a post taken back to draft or deleted before its time never goes out", () =>
     Effect.gen(function*() {
-      const { accounts, create, get, send } = yield* setup(["x", "facebook"])
-      const drafted = yield* create({ content: "Not yet", accountIds: [accounts.x], scheduledAt: inSeconds(1) })
-      const deleted = yield* create({ content: "Never", accountIds: [accounts.facebook], scheduledAt: inSeconds(1) })
+      const { accounts, create, get, send } = yield* setup(["x", "facebook", "linkedin"])
+      // 2 s leave the three creates, the move to draft and the delete time to be answered before it.
+      const at = inSeconds(2)
+      const drafted = yield* create({ content: "Not yet", accountIds: [accounts.x], scheduledAt: at })
+      const deleted = yield* create({ content: "Never", accountIds: [accounts.facebook], scheduledAt: at })
+      const alongside = yield* create({ content: "Due alongside", accountIds: [accounts.linkedin], scheduledAt: at })
       assert.strictEqual((yield* send("PATCH", `/posts/${drafted.id}`, { draft: true })).status, 200)
       assert.strictEqual((yield* send("DELETE", `/posts/${deleted.id}`)).status, 200)
-      yield* Effect.sleep("2500 millis")
+      // Their time came and went: a post due with them went out, and the cluster has handled their messages.
+      assert.strictEqual((yield* settled(get, alongside.id)).status, "published")
+      yield* eventually("the cluster to handle their messages", Effect.map(
+        Effect.all([unhandled(drafted.id), unhandled(deleted.id)]),
+        ([draftWaits, deletedWaits]) => !draftWaits && !deletedWaits
+      ))
       const draft = yield* get(drafted.id)
       assert.strictEqual(draft.status, "draft")
       assert.strictEqual(draft.targets[0].status, "pending")
@@ -180,8 +207,10 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("publishing"
   it.effect("an account disconnected after scheduling fails its target at the post's time, and the rest goes out", () =>
     Effect.gen(function*() {
       const { accounts, create, get, send } = yield* setup(["x", "threads"])
-      const created = yield* create({ content: "Two ways", accountIds: [accounts.x, accounts.threads], scheduledAt: inSeconds(1) })
+      // Saved for later; its time brought near once the account is gone, however long that took.
+      const created = yield* create({ content: "Two ways", accountIds: [accounts.x, accounts.threads], scheduledAt: inSeconds(3600) })
       assert.strictEqual((yield* send("DELETE", `/accounts/${accounts.threads}`)).status, 200)
+      yield* handOver([created.id])
       const post = yield* settled(get, created.id)
       assert.strictEqual(post.status, "partial")
       assert.strictEqual(post.targets[0].status, "published")

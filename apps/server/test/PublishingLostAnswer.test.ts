@@ -1,9 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { HttpClient, HttpClientError, UrlParams } from "effect/http"
+import { HttpClient, HttpClientError, type HttpClientRequest, UrlParams } from "effect/http"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import * as Packages from "../src/Packages.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { fastTuning, serverLayer } from "./harness.ts"
 import { settled, setup, simulated } from "./publishing.ts"
 
@@ -14,15 +15,31 @@ import { settled, setup, simulated } from "./publishing.ts"
 /** The calls to lose, in turn: the network, `METHOD /path?query` under its root, and how many such calls go through first. */
 const losses: Array<{ readonly network: string; readonly call: RegExp; skip: number }> = []
 
-/** The network's adapter, its HTTP client losing the answer of the next armed call after the network answered it. */
+/** The calls to hold back, in turn, until the test lets them go: the network, `METHOD /path?query`, and the latch. */
+const holds: Array<{ readonly network: string; readonly call: RegExp; readonly until: Promise<void> }> = []
+
+/** A call as the tables above name it: `METHOD /path?query` under the network's root. */
+const callOf = (request: HttpClientRequest.HttpClientRequest) => {
+  const query = UrlParams.toString(request.urlParams)
+  return `${request.method} ${new URL(request.url).pathname.replace(/^\/sandbox\/[^/]+/, "")}${query === "" ? "" : `?${query}`}`
+}
+
+/**
+ * The network's adapter, its HTTP client holding the next held call back until the test lets it go, and
+ * losing the answer of the next armed call after the network answered it.
+ */
 const losing = (entry: NetworkPackage): NetworkPackage => ({
   ...entry,
   make: (config) =>
     Effect.updateService(entry.make(config), HttpClient.HttpClient, (client) =>
       HttpClient.transform(client, (response, request) =>
-        Effect.flatMap(response, (answer) => {
-          const query = UrlParams.toString(request.urlParams)
-          const call = `${request.method} ${new URL(request.url).pathname.replace(/^\/sandbox\/[^/]+/, "")}${query === "" ? "" : `?${query}`}`
+        Effect.flatMap(Effect.suspend(() => {
+          const held = holds[0]
+          if (held === undefined || held.network !== entry.network || !held.call.test(callOf(request))) return response
+          holds.shift()
+          return Effect.andThen(Effect.promise(() => held.until), response)
+        }), (answer) => {
+          const call = callOf(request)
           const next = losses[0]
           if (next === undefined || next.network !== entry.network || !next.call.test(call)) return Effect.succeed(answer)
           if (next.skip-- > 0) return Effect.succeed(answer)
@@ -83,12 +100,12 @@ layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost 
     }))
 })
 
-// Long waits between tries, so the target row can be read while it waits.
-const slowRetries = { ...fastTuning, publishing: { ...fastTuning.publishing, baseDelayMs: 2_000, maxDelayMs: 4_000 } }
+// Waits between tries long enough for the target row to be read while it waits (1 s, then 2 s).
+const slowRetries = { ...fastTuning, publishing: { ...fastTuning.publishing, baseDelayMs: 1_000, maxDelayMs: 2_000 } }
 
 layer(serverLayer({}, packages, undefined, slowRetries), { excludeTestServices: true })("an answer lost, then a look failing", (it) => {
   it.effect("facebook: the first comment's answer is lost and the look after it fails in passing; the row keeps looking first across the waits", () =>
-    Effect.gen(function*() {
+    Effect.scoped(Effect.gen(function*() {
       const { accounts, create, get, key } = yield* setup(["facebook"])
       const sql = yield* SqlClient.SqlClient
       const content = `Lost comment ${Date.now()}`
@@ -96,21 +113,29 @@ layer(serverLayer({}, packages, undefined, slowRetries), { excludeTestServices: 
         { network: "facebook", call: /^POST \/v[\d.]+\/[^/]+\/comments$/, skip: 0 },
         { network: "facebook", call: /^GET \/v[\d.]+\/[^/]+\/comments/, skip: 0 }
       )
+      // The look that would end the post (the second) waits until the row has been read after both
+      // failures: however slow the test's reads, they see the target before it ends.
+      const lastLook = Promise.withResolvers<void>()
+      yield* Effect.addFinalizer(() => Effect.sync(() => lastLook.resolve()))
+      holds.push(
+        { network: "facebook", call: /^GET \/v[\d.]+\/[^/]+\/comments/, until: Promise.resolve() },
+        { network: "facebook", call: /^GET \/v[\d.]+\/[^/]+\/comments/, until: lastLook.promise }
+      )
       const post = yield* create({ content, firstComment: `${content}, first comment`, accountIds: [accounts["facebook"]], publishNow: true })
       // While waiting after each failure, the row says a step is under way, so a restart would look first too.
       const calls: Array<string | null> = []
       for (const failures of [1, 2]) {
-        for (let tries = 0;; tries++) {
-          assert.isBelow(tries, 100, `no failure ${failures} recorded`)
-          const [row] = yield* sql<{ readonly call: string | null; readonly failedAttempts: number }>`
-            SELECT call, failed_attempts FROM post_targets WHERE post_id = ${post.id}`
-          if (row!.failedAttempts >= failures) {
-            calls.push(row!.call)
-            break
-          }
-          yield* Effect.sleep("100 millis")
-        }
+        const row = yield* eventually(
+          `failure ${failures} recorded`,
+          Effect.map(
+            Effect.orDie(sql<{ readonly call: string | null; readonly failedAttempts: number }>`
+              SELECT call, failed_attempts FROM post_targets WHERE post_id = ${post.id}`),
+            ([row]) => row!.failedAttempts >= failures && row!
+          )
+        )
+        calls.push(row.call)
       }
+      lastLook.resolve()
       assert.deepStrictEqual(calls, ["poll", "poll"])
       const done = yield* settled(get, post.id)
       assert.deepStrictEqual(losses, [], "an armed call was never made")
@@ -122,5 +147,5 @@ layer(serverLayer({}, packages, undefined, slowRetries), { excludeTestServices: 
           .then((answer) => answer.json() as Promise<{ readonly comments: ReadonlyArray<{ readonly text: string }> }>)
       )
       assert.strictEqual(page.comments.filter((comment) => comment.text === `${content}, first comment`).length, 1)
-    }))
+    })))
 })

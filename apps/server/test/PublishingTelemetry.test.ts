@@ -4,7 +4,7 @@ import { SqlClient, Statement } from "effect/sql"
 import { Metrics } from "@herald/core"
 import * as Packages from "../src/Packages.ts"
 import { serverLayer } from "./harness.ts"
-import { settled, setup } from "./publishing.ts"
+import { handOver, settled, setup } from "./publishing.ts"
 
 // What publishing shows an operator: `herald_targets_ended_total{network,outcome}` and
 // `herald_publishing_lag_seconds{network}` after posts go out in the sandbox, and, with a tracer installed,
@@ -22,16 +22,17 @@ layer(serverLayer({}, onlyX), { excludeTestServices: true })("publishing metrics
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["x", "linkedin"])
       const before = { x: yield* ended("x", "published"), linkedin: yield* ended("linkedin", "published"), lag: yield* lag("x") }
+      const started = Date.now()
       const created = yield* create({ content: "Counted on the way out", accountIds: [accounts.x, accounts.linkedin], publishNow: true })
       assert.strictEqual((yield* settled(get, created.id)).status, "published")
       assert.strictEqual((yield* ended("x", "published")) - before.x, 1)
       assert.strictEqual((yield* ended("linkedin", "published")) - before.linkedin, 1)
       const after = yield* lag("x")
       assert.strictEqual(after.count - before.lag.count, 1)
-      // Sent now: measured from the post's creation, so well under the test's own time.
+      // Sent now: measured from the post's creation, so at most the time this test took (however long).
       const seconds = after.sum - before.lag.sum
       assert.isAtLeast(seconds, 0)
-      assert.isBelow(seconds, 30)
+      assert.isAtMost(seconds, (Date.now() - started) / 1000)
     }))
 
   it.effect("a target that fails counts as failed, and adds no lag: the network never accepted it", () =>
@@ -42,9 +43,10 @@ layer(serverLayer({}, onlyX), { excludeTestServices: true })("publishing metrics
       const created = yield* create({
         content: "Its account goes before its time",
         accountIds: [accounts.x],
-        scheduledAt: new Date(Date.now() + 1_500).toISOString()
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString()
       })
       yield* Effect.orDie(sql`UPDATE accounts SET status = 'disconnected' WHERE id = ${accounts.x}`)
+      yield* handOver([created.id])
       assert.strictEqual((yield* settled(get, created.id)).status, "failed")
       assert.strictEqual((yield* ended("x", "failed")) - before.failed, 1)
       assert.strictEqual((yield* ended("x", "published")) - before.published, 0)

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { Sharding } from "effect/cluster"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
@@ -8,6 +8,7 @@ import { MigrationState } from "@herald/db"
 import { backends } from "@herald/db/testing"
 import { execFileSync } from "node:child_process"
 import { isReady, Readiness } from "../src/Readiness.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, examplePackage, freePort, request, serverLayer } from "./harness.ts"
 
 // `/ready` says whether a process should get traffic; `/health` only whether it is alive. A load balancer
@@ -17,10 +18,7 @@ const ready = Effect.flatMap(baseUrl, (base) => request(`${base}/ready`))
 
 // The single runner takes its shards a moment after the server listens (and again after the database
 // comes back).
-const untilReady = ready.pipe(
-  Effect.filterOrFail((answer) => answer.status === 200),
-  Effect.retry({ schedule: Schedule.spaced(Duration.millis(100)), times: 300 })
-)
+const untilReady = eventually("/ready to answer 200", Effect.map(ready, (answer) => answer.status === 200 && answer), { everyMs: 100 })
 
 const latest = Math.max(...MigrationState.expectedIds)
 

@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Metric } from "effect"
 import { Metrics } from "@herald/core"
 import { baseUrl, bearer, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { roomInMinute } from "./limitWindows.ts"
 
 // Every answer of the public server is counted by route template, method and status, and each 429 of the
 // per-key limit is counted as a refusal: what an operator's dashboard reads.
@@ -23,6 +24,7 @@ layer(serverLayer({ rateLimitPerMinute: 4 }), { excludeTestServices: true })("re
     Effect.gen(function*() {
       const base = yield* baseUrl
       const { key } = yield* workspaceWithKey()
+      yield* roomInMinute
       const before = {
         accountsOk: yield* count(accountsOk),
         postMissing: yield* count(postMissing),

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { bearerKey } from "../src/http/AuthorizationLive.ts"
 import * as Packages from "../src/Packages.ts"
@@ -72,12 +72,15 @@ const refusedNaming = (answer: { readonly status: number; readonly text: string;
   assert.isBelow(answer.text.length, 2_000, "the answer does not echo the value")
 }
 
-/** A timed request: the answer and how long it took. */
-const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.timed(effect), ([duration, answer]) => ({ answer, millis: Duration.toMillis(duration) }))
-
-// The most an over-long value may cost: far below what counting 200,000 characters for every network takes.
-const quick = 1_000
+/**
+ * That an over-long value was refused at once: by the body's schema, before any network counted it (a
+ * refusal of the networks names each of them, after counting the whole text for every one). How long the
+ * worst inputs keep the server busy is measured by bench/dos, not by a timed test.
+ */
+const refusedAtOnce = (answer: { readonly text: string; readonly body: any }) => {
+  assert.match(answer.body.error.message, /^Invalid body: /, answer.text.slice(0, 500))
+  assert.isTrue(answer.body.error.details.every((detail: { network?: string }) => detail.network === undefined), answer.text.slice(0, 500))
+}
 
 layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices: true })("schema caps", (it) => {
   it.effect("the served OpenAPI document bounds every request string, list and map (path, query, header, body)", () =>
@@ -126,9 +129,9 @@ layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices:
           ["PATCH", `/posts/${draft.id}`, { content }]
         ] as const
       ) {
-        const { answer, millis } = yield* timed(send(method, path, body))
+        const answer = yield* send(method, path, body)
         refusedNaming(answer, "content")
-        assert.isBelow(millis, quick, `${method} ${path} took ${millis} ms`)
+        refusedAtOnce(answer)
       }
       // Each text a network is sent is capped alike: an override, a follow-up, a first comment.
       const texts = yield* send("POST", "/posts", {
@@ -150,12 +153,12 @@ layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices:
   it.effect("a 1 MB webhook URL and 10,000-item lists are refused at once naming the field", () =>
     Effect.gen(function*() {
       const { accounts, send } = yield* setup(["x"])
-      const url = yield* timed(send("POST", "/webhooks", { url: `https://example.com/${"a".repeat(1_000_000)}` }))
-      refusedNaming(url.answer, "url")
-      assert.isBelow(url.millis, quick)
-      const events = yield* timed(send("POST", "/webhooks", { url: "https://example.com/hook", events: Array(10_000).fill("post.created") }))
-      refusedNaming(events.answer, "events")
-      assert.isBelow(events.millis, quick)
+      const url = yield* send("POST", "/webhooks", { url: `https://example.com/${"a".repeat(1_000_000)}` })
+      refusedNaming(url, "url")
+      refusedAtOnce(url)
+      const events = yield* send("POST", "/webhooks", { url: "https://example.com/hook", events: Array(10_000).fill("post.created") })
+      refusedNaming(events, "events")
+      refusedAtOnce(events)
       const many = Array.from({ length: 10_000 }, (_, index) => `acc_${index}`)
       for (
         const [body, field] of [
@@ -165,9 +168,9 @@ layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices:
           [{ content: "hi", accountIds: [accounts.x], platformContent: Object.fromEntries(many.map((id) => [id, "x"])), draft: true }, "platformContent"]
         ] as const
       ) {
-        const { answer, millis } = yield* timed(send("POST", "/posts", body))
+        const answer = yield* send("POST", "/posts", body)
         refusedNaming(answer, field)
-        assert.isBelow(millis, quick, `${field} took ${millis} ms`)
+        refusedAtOnce(answer)
       }
     }))
 
@@ -189,19 +192,19 @@ layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices:
     Effect.scoped(Effect.gen(function*() {
       const { accounts, base, key } = yield* setup(["x", "bluesky"])
       const client = yield* connect(base, key.key)
-      const { answer: result, millis } = yield* timed(call(client, "validate_post", {
+      const result = yield* call(client, "validate_post", {
         content: "a".repeat(200_000),
         accountIds: [accounts.x, accounts.bluesky],
         draft: true
-      }))
+      })
       const answer = result as CallToolResult
       assert.isTrue(answer.isError, JSON.stringify(answer).slice(0, 500))
       const text = (answer.content[0] as { text: string }).text
       const error = JSON.parse(text).error
       assert.strictEqual(error.code, "invalid")
-      assert.deepStrictEqual(error.details.map((detail: { field: string }) => detail.field), ["content"])
+      // Once, by the schema: not once for each network after counting the whole text for it.
+      assert.deepStrictEqual(error.details, [{ field: "content", message: "is longer than 100,000 characters" }])
       assert.isBelow(text.length, 2_000)
-      assert.isBelow(millis, quick)
     })))
 
   it("reads a bearer key in one pass, however much white space the header holds", () => {
@@ -211,7 +214,9 @@ layer(serverLayer({}, [examplePackage, ...Packages.all]), { excludeTestServices:
     const request = HttpServerRequest.fromWeb(new Request("http://herald.test/api/v1/posts", { headers: { authorization: header } }))
     const started = performance.now()
     assert.strictEqual(bearerKey(request), `a${" ".repeat(100_000)}x`)
-    assert.isBelow(performance.now() - started, 100)
+    // One pass takes a millisecond; the backtracking pattern took seconds here. The bound is a thousand
+    // times the pass, so only the pattern coming back fails it, however slow the machine.
+    assert.isBelow(performance.now() - started, 2_000)
     for (const [sent, key] of [["Bearer hrld_k", "hrld_k"], ["bearer   hrld_k  ", "hrld_k"], ["Bearer", ""], ["Basic hrld_k", ""], ["", ""]]) {
       const one = HttpServerRequest.fromWeb(new Request("http://herald.test/", { headers: sent === "" ? {} : { authorization: sent } }))
       assert.strictEqual(bearerKey(one), key, sent)

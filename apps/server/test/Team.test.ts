@@ -5,7 +5,8 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { SignedLinks } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { baseUrl, bearer, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { eventually } from "../../../testing/eventually.ts"
+import { baseUrl, bearer, closeNow, examplePackage, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // The team over real HTTP: invitations by signed link, member.joined at a webhook receiver, roles and
 // removal with the workspace always keeping an owner.
@@ -27,7 +28,7 @@ const receiver = Effect.acquireRelease(
         resolve({
           url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
           bodies,
-          close: () => new Promise((done) => server.close(() => done()))
+          close: () => closeNow(server)
         }))
     })
   ),
@@ -86,8 +87,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
         assert.deepStrictEqual((yield* send("GET", "/members/invitations")).body.data, [])
 
         // member.joined, with the member's id, e-mail and role.
-        const until = Date.now() + 10_000
-        while (hook.bodies.length === 0 && Date.now() < until) yield* Effect.sleep("50 millis")
+        yield* eventually("member.joined at the webhook", () => hook.bodies.length > 0)
         assert.lengthOf(hook.bodies, 1)
         assert.strictEqual(hook.bodies[0].event, "member.joined")
         assert.deepStrictEqual(hook.bodies[0].data, { memberId: members[1].id, email: "ed@acme.test", role: "editor" })

@@ -7,18 +7,23 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebhookDelivery } from "@herald/core"
 import { backends } from "@herald/db/testing"
-import { apiWithKey, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { eventually } from "../../../testing/eventually.ts"
+import { apiWithKey, closeNow, examplePackage, fastTuning, request, serverLayer, workspaceWithKey } from "./harness.ts"
+import { settled } from "./webhookState.ts"
 
 // Deliveries over real HTTP to local receivers (private targets are allowed in the test server, and the
-// retry schedule is compressed to 200 ms and 400 ms).
+// retry schedule is compressed to 200 ms and 400 ms). What must not be sent is shown by the endpoint's state
+// (`settled` below), never by waiting a while for nothing to come.
 
 interface Received {
   readonly headers: IncomingHttpHeaders
   readonly body: string
 }
 
-/** A local receiver answering each request with the status `answer` gives for its body. */
-/** A local receiver; `delay` holds each answer that many milliseconds, or until the promise settles. */
+/**
+ * A local receiver answering each request with the status `answer` gives for its body; `delay` holds each
+ * answer that many milliseconds, or until the promise settles.
+ */
 const receiverWith = (answer: (body: string, count: number) => number, delay: number | Promise<void> = 0) =>
   Effect.acquireRelease(
     Effect.promise(() =>
@@ -43,7 +48,7 @@ const receiverWith = (answer: (body: string, count: number) => number, delay: nu
         server.listen(0, "127.0.0.1", () => resolve(Object.assign({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }, { server })))
       })
     ),
-    (made) => Effect.promise(() => new Promise<void>((done) => (made as any).server.close(() => done())))
+    (made) => Effect.promise(() => closeNow((made as any).server))
   )
 
 /** A local receiver answering each request with the next status of `statuses` (the last one repeats). */
@@ -56,16 +61,7 @@ const expected = (secret: string, header: string, body: string) => {
   return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`
 }
 
-const waitFor = <A>(check: () => A | undefined, timeoutMs = 10_000) =>
-  Effect.gen(function*() {
-    const until = Date.now() + timeoutMs
-    while (true) {
-      const value = check()
-      if (value !== undefined) return value
-      if (Date.now() > until) throw new Error("timed out waiting")
-      yield* Effect.sleep("20 millis")
-    }
-  })
+const waitFor = <A>(check: () => A | undefined) => eventually("the receiver's request", check)
 
 const client = Effect.gen(function*() {
   const { key, workspace } = yield* workspaceWithKey()
@@ -78,14 +74,10 @@ const client = Effect.gen(function*() {
   // An endpoint's recorded attempts, once there are at least `count`: the receiver sees a request before
   // its attempt is written.
   const recorded = (endpointId: string, count: number) =>
-    Effect.gen(function*() {
-      const until = Date.now() + 10_000
-      while (true) {
-        const listed: Array<any> = (yield* send("GET", `/webhooks/${endpointId}/deliveries`)).body.data
-        if (listed.length >= count || Date.now() > until) return listed
-        yield* Effect.sleep("20 millis")
-      }
-    })
+    eventually(
+      `${count} recorded attempts`,
+      Effect.map(send("GET", `/webhooks/${endpointId}/deliveries`), (answer): Array<any> | false => answer.body.data.length >= count && answer.body.data)
+    )
   return { send, workspace, draft, recorded }
 })
 
@@ -101,6 +93,16 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
         ('6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a01', ${workspace.id}, 'post.deleted', '{"postId":"pst_x"}'::jsonb),
         ('6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a02', ${workspace.id}, 'post.updated', '{"postId":"pst_y"}'::jsonb)`)
       const got = yield* waitFor(() => hook.received[0])
+      // Both events fanned out (one transaction, one statement): post.updated, not in the endpoint's
+      // selection, got no message, so nothing will ever send it.
+      yield* eventually("both events fanned out", Effect.map(
+        Effect.orDie(sql<{ readonly count: number | string }>`SELECT count(*) AS count FROM events
+          WHERE workspace_id = ${workspace.id} AND NOT dispatched`),
+        ([row]) => Number(row!.count) === 0
+      ))
+      const [messages] = yield* Effect.orDie(sql<{ readonly events: ReadonlyArray<string> }>`
+        SELECT array_agg(event) AS events FROM webhook_messages WHERE endpoint_id = ${endpoint.id}`)
+      assert.deepStrictEqual(messages!.events, ["post.deleted"])
       assert.strictEqual(got.headers["content-type"], "application/json")
       assert.strictEqual(got.headers["service-event"], "post.deleted")
       assert.match(String(got.headers["service-delivery"]), /^dlv_/)
@@ -111,8 +113,6 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.deepStrictEqual(Object.keys(body), ["id", "event", "createdAt", "data"])
       assert.strictEqual(body.id, "6f1c3b1e-2f52-4d5e-9d65-0c7f1f7a1a01")
       assert.deepStrictEqual(body.data, { postId: "pst_x" })
-      yield* Effect.sleep("300 millis")
-      // post.updated is not in the endpoint's selection.
       assert.strictEqual(hook.received.length, 1)
     })))
 
@@ -148,8 +148,7 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       const { draft, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
       yield* draft("Retry me")
-      yield* waitFor(() => hook.received[2])
-      yield* Effect.sleep("600 millis")
+      yield* settled(endpoint.id, (state) => state.failed === 1)
       assert.strictEqual(hook.received.length, 3, "one attempt and the two retries of the test schedule")
       assert.deepStrictEqual(new Set(hook.received.map((item) => item.body)).size, 1)
       assert.strictEqual(new Set(hook.received.map((item) => item.headers["service-delivery"])).size, 3)
@@ -200,47 +199,29 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       const hook = yield* receiver([...Array.from({ length: 11 }, () => 500), 200])
       const { draft, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
-      const sql = yield* SqlClient.SqlClient
-      const state = Effect.map(
-        Effect.orDie(sql<{ readonly enabled: boolean; readonly consecutiveFailures: number }>`
-          SELECT enabled, consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`),
-        (rows) => rows[0]!
-      )
-      const messages = (state: string) =>
-        Effect.map(
-          Effect.orDie(sql<{ readonly count: number | string }>`
-            SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = ${state}`),
-          (rows) => Number(rows[0]!.count)
-        )
       // Three events fail all three attempts of the test schedule: nine failed attempts, three failed events.
       yield* draft("One")
       yield* draft("Two")
       yield* draft("Three")
-      yield* waitFor(() => hook.received[8])
-      yield* Effect.sleep("300 millis")
-      assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 3 })
-      assert.strictEqual(yield* messages("failed"), 3)
+      const three = yield* settled(endpoint.id, (state) => state.failed === 3)
+      assert.strictEqual(hook.received.length, 9)
+      assert.deepInclude(three, { enabled: true, consecutiveFailures: 3 })
 
       // The fourth event's retry fails: the threshold (4 here) is reached and the endpoint goes off. The
       // events that ran out of retries during those failures are kept with it.
       yield* draft("Four")
-      yield* waitFor(() => hook.received[10])
-      yield* Effect.sleep("800 millis")
+      const off = yield* settled(endpoint.id, (state) => !state.enabled)
       assert.strictEqual(hook.received.length, 11, "nothing is sent once it is off")
-      assert.deepStrictEqual(yield* state, { enabled: false, consecutiveFailures: 4 })
+      assert.deepInclude(off, { enabled: false, consecutiveFailures: 4, held: 4, pending: 0 })
       assert.strictEqual((yield* send("GET", `/webhooks/${endpoint.id}`)).body.data.enabled, false)
-      assert.strictEqual(yield* messages("held"), 4)
-      assert.strictEqual(yield* messages("pending"), 0)
       assert.strictEqual((yield* send("POST", `/webhooks/${endpoint.id}/test`)).status, 409)
 
       // Switched on: the count starts again and the four kept events go out.
       yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
-      yield* waitFor(() => hook.received[14])
+      const on = yield* settled(endpoint.id, (state) => state.succeeded === 4)
       const delivered = hook.received.slice(11).map((item) => JSON.parse(item.body).data.content)
       assert.deepStrictEqual([...delivered].sort(), ["Four", "One", "Three", "Two"])
-      yield* Effect.sleep("300 millis")
-      assert.deepStrictEqual(yield* state, { enabled: true, consecutiveFailures: 0 })
-      assert.strictEqual(yield* messages("succeeded"), 4)
+      assert.deepInclude(on, { enabled: true, consecutiveFailures: 0 })
     })))
 
   it.effect("a burst of failed first attempts over the threshold switches nothing off: their retries deliver", () =>
@@ -256,12 +237,8 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       const { draft, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: failing.url, events: ["post.created"] })).body.data
       yield* Effect.forEach(Array.from({ length: 10 }, (_, index) => `Burst ${index}`), draft, { concurrency: "unbounded" })
-      yield* waitFor(() => failing.received[19])
-      yield* Effect.sleep("300 millis")
-      const [row] = yield* Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ readonly enabled: boolean; readonly consecutiveFailures: number }>`
-          SELECT enabled, consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`))
-      assert.deepStrictEqual(row, { enabled: true, consecutiveFailures: 0 })
+      const state = yield* settled(endpoint.id, (state) => state.succeeded === 10)
+      assert.deepInclude(state, { enabled: true, consecutiveFailures: 0 })
       assert.strictEqual(failing.received.length, 20, "each event: one failed attempt, one retry that got through")
     })))
 
@@ -274,8 +251,7 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       // Ten events in flight at once, over the threshold of 4: their attempts end together and are recorded
       // a batch at a time.
       yield* Effect.forEach(Array.from({ length: 10 }, (_, index) => `Burst ${index}`), draft, { concurrency: "unbounded" })
-      yield* waitFor(() => hook.received[9])
-      yield* Effect.sleep("1 second")
+      yield* settled(endpoint.id, (state) => !state.enabled)
       const [row] = yield* Effect.orDie(sql<{
         readonly enabled: boolean
         readonly consecutiveFailures: number
@@ -292,10 +268,8 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       assert.isAtLeast(row!.consecutiveFailures, 4)
       const [held] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
         SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'held'`)
+      // Settled: every message held (never claimed while it is off), no attempt under way.
       assert.strictEqual(Number(held!.count), 10, "every event kept")
-      const seen = hook.received.length
-      yield* Effect.sleep("600 millis")
-      assert.strictEqual(hook.received.length, seen, "nothing is sent once it is off")
     })))
 
   it.effect("switched off by hand, an endpoint keeps the events that happen meanwhile and gets them when switched on", () =>
@@ -306,7 +280,8 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
       const off = yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: false })
       assert.strictEqual(off.body.data.enabled, false)
       for (const content of ["First", "Second", "Third"]) yield* draft(content)
-      yield* Effect.sleep("600 millis")
+      // Fanned out as held messages, which are never claimed while it is off.
+      yield* settled(endpoint.id, (state) => state.held === 3)
       assert.strictEqual(hook.received.length, 0, "nothing is sent while it is off")
       yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
       yield* waitFor(() => hook.received[2])
@@ -316,7 +291,10 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
 
   it.effect("an answer later than the timeout (2 s here, 10 s by default) is a failed attempt", () =>
     Effect.scoped(Effect.gen(function*() {
-      const hook = yield* receiver([200], 2_600)
+      // The answer comes only once the test has ended: later than any timeout, however slow the machine.
+      const never = Promise.withResolvers<void>()
+      yield* Effect.addFinalizer(() => Effect.sync(() => never.resolve()))
+      const hook = yield* receiver([200], never.promise)
       const { draft, recorded, send } = yield* client
       const endpoint = (yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })).body.data
       yield* draft("Too slow")
@@ -355,7 +333,7 @@ for (const backend of backends()) layer(serverLayer({ webhookDisableAfter: 4 }, 
           SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'held'`),
         (rows) => Number(rows[0]!.count)
       )
-      for (let tries = 0; tries < 250 && (yield* held) === 0; tries++) yield* Effect.sleep("20 millis")
+      yield* eventually("the event kept", Effect.map(held, (count) => count > 0))
       yield* expireAt(Date.now() + 29 * 86_400_000)
       assert.strictEqual(yield* held, 1)
       yield* expireAt(Date.now() + 31 * 86_400_000)
@@ -379,7 +357,7 @@ for (const backend of backends()) layer(serverLayer({ webhookTimeoutMs: 30_000 }
       yield* send("POST", "/webhooks", { url: slow.url, events: ["post.created"] })
       yield* send("POST", "/webhooks", { url: healthy.url, events: ["post.created"] })
       yield* Effect.forEach(Array.from({ length: 80 }, (_, index) => index), (index) => draft(`Burst ${index}`), { discard: true })
-      yield* waitFor(() => healthy.received.length >= 80 ? true : undefined, 25_000)
+      yield* waitFor(() => healthy.received.length >= 80 ? true : undefined)
       assert.isAtMost(slow.received.length, 32, "the slow receiver gets at most its 32 slots at a time")
       assert.strictEqual(new Set(healthy.received.map((item) => JSON.parse(item.body).id)).size, 80)
     })))
@@ -396,10 +374,9 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       yield* send("POST", "/webhooks", { url: hook.url, events: ["post.created"] })
       // Twice: the first round after start-up may have run already; the second comes only from a notice.
       yield* draft("Woken")
-      yield* waitFor(() => hook.received[0], 5_000)
-      yield* Effect.sleep("200 millis")
+      yield* waitFor(() => hook.received[0])
       yield* draft("Woken again")
-      yield* waitFor(() => hook.received[1], 5_000)
+      yield* waitFor(() => hook.received[1])
       assert.deepStrictEqual(hook.received.map((item) => JSON.parse(item.body).data.content), ["Woken", "Woken again"])
     })))
 })
@@ -414,22 +391,24 @@ const capture = Logger.make((options) => {
 layer(serverLayer({ webhookDisableAfter: 1 }).pipe(Layer.provide(Logger.layer([capture]))), { excludeTestServices: true })("webhook switch-off notice", (it) => {
   it.effect("is sent when failures switch the endpoint off, and not after a switch-off by hand", () =>
     Effect.scoped(Effect.gen(function*() {
-      const hook = yield* receiver([500], 800)
+      // Answers wait until the manual endpoint has been switched off.
+      const switchedOff = Promise.withResolvers<void>()
+      yield* Effect.addFinalizer(() => Effect.sync(() => switchedOff.resolve()))
+      const hook = yield* receiver([500], switchedOff.promise)
       const { send } = yield* client
       // By hand first: a test event under way fails after the switch-off, which would reach the threshold.
       const manual = (yield* send("POST", "/webhooks", { url: hook.url })).body.data
       const underway = yield* Effect.forkChild(send("POST", `/webhooks/${manual.id}/test`))
       yield* waitFor(() => hook.received[0])
       assert.strictEqual((yield* send("PATCH", `/webhooks/${manual.id}`, { enabled: false })).status, 200)
+      switchedOff.resolve()
+      // A test event's answer is the attempt recorded, and a switch-off's notice goes out as it is recorded.
       assert.strictEqual((yield* Fiber.join(underway)).body.data.statusCode, 500)
-      yield* Effect.sleep("300 millis")
       assert.deepStrictEqual(notices, [], "no notice for an endpoint switched off by hand")
 
       // The failure switches the other endpoint off: one notice, naming it.
       const automatic = (yield* send("POST", "/webhooks", { url: `${hook.url}?automatic` })).body.data
       assert.strictEqual((yield* send("POST", `/webhooks/${automatic.id}/test`)).body.data.statusCode, 500)
-      yield* waitFor(() => notices[0])
-      yield* Effect.sleep("300 millis")
       assert.strictEqual(notices.length, 1)
       assert.include(notices[0]!, automatic.id)
       assert.strictEqual((yield* send("GET", `/webhooks/${automatic.id}`)).body.data.enabled, false)

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { WebhookHttp } from "@herald/core"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, bearer, countingListener, request, serverLayer, workspaceWithKey } from "./harness.ts"
 
 // DNS rebinding, end to end through the delivery path: a name that resolves to a public address when the
@@ -39,12 +40,11 @@ layer(serverLayer({ webhookAllowPrivate: false }).pipe(Layer.provide(rebinding))
         const sql = yield* SqlClient.SqlClient
         yield* Effect.orDie(sql`INSERT INTO events (id, workspace_id, event, data)
           VALUES (${randomUUID()}, ${workspace.id}, 'post.created', '{"postId":"pst_x"}'::jsonb)`)
-        let listed: Array<any> = []
-        const until = Date.now() + 10_000
-        while (listed.length === 0 && Date.now() < until) {
-          yield* Effect.sleep("50 millis")
-          listed = (yield* send("GET", `/webhooks/${saved.body.data.id}/deliveries`)).body.data
-        }
+        const listed: Array<any> = yield* eventually(
+          "the attempt recorded",
+          Effect.map(send("GET", `/webhooks/${saved.body.data.id}/deliveries`), (answer) => answer.body.data.length > 0 && answer.body.data),
+          { everyMs: 50 }
+        )
         assert.lengthOf(listed, 1)
         assert.isNull(listed[0].statusCode)
         assert.include(listed[0].error, "address refused: rebind.example resolves to 127.0.0.1, a loopback address")

@@ -6,7 +6,8 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { backends } from "@herald/db/testing"
 import * as Main from "../src/Main.ts"
-import { bearer, examplePackage, fastTuning, freePort, quiet, request, settings, workspaceWithKey } from "./harness.ts"
+import { eventually } from "../../../testing/eventually.ts"
+import { bearer, closeNow, examplePackage, fastTuning, freePort, quiet, request, settings, workspaceWithKey } from "./harness.ts"
 
 // A receiver that fails at first, a server stopped while retries are pending, another server on the same
 // database: the receiver, dropping duplicates by the body's id, ends with exactly one copy of every event.
@@ -38,7 +39,7 @@ for (const backend of backends()) {
               server.listen(0, "127.0.0.1", () =>
                 resolve({
                   url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-                  close: () => new Promise((done) => server.close(() => done()))
+                  close: () => closeNow(server)
                 }))
             })
           ),
@@ -72,13 +73,11 @@ for (const backend of backends()) {
         ).pipe(Effect.provideContext(firstContext)))
 
         // Stop the first server once some attempts have failed and retries are pending.
-        while (requests < 8) yield* Effect.sleep("20 millis")
+        yield* eventually("8 failed attempts", () => requests >= 8)
         yield* Scope.close(first, Exit.void)
 
         yield* Layer.build(server())
-        const until = Date.now() + 40_000
-        while (accepted.size < ids.length && Date.now() < until) yield* Effect.sleep("50 millis")
-        yield* Effect.sleep("500 millis")
+        yield* eventually("every event accepted", () => accepted.size >= ids.length)
         assert.deepStrictEqual([...accepted.keys()].sort(), [...ids].sort())
         assert.isAtLeast(requests, 12 + ids.length)
         // At least once: a repeat is possible (an attempt cut off by the stop), a loss is not.

@@ -5,7 +5,9 @@ import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { backends } from "@herald/db/testing"
-import { apiWithKey, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
+import { eventually } from "../../../testing/eventually.ts"
+import { apiWithKey, closeNow, examplePackage, serverLayer, workspaceWithKey } from "./harness.ts"
+import { settled } from "./webhookState.ts"
 
 // 2,000 events to one endpoint with the default switch-off count (50 failed events in a row) and the
 // compressed retry schedule (200 ms, 400 ms): a short outage that fails each event's first attempt, then a
@@ -50,23 +52,12 @@ const receiver = Effect.acquireRelease(
           mode,
           requests,
           accepted,
-          close: () => new Promise((done) => server.close(() => done()))
+          close: () => closeNow(server)
         }))
     })
   ),
   (made) => Effect.promise(made.close)
 )
-
-const until = (check: () => boolean | Effect.Effect<boolean>, timeoutMs: number, what: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    while (true) {
-      const done = check()
-      if (typeof done === "boolean" ? done : yield* done) return
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-      yield* Effect.sleep("25 millis")
-    }
-  })
 
 /** How many pairs of `order` are the wrong way round, as a share of all pairs. */
 const inversions = (order: ReadonlyArray<number>) => {
@@ -102,10 +93,9 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       hook.mode.current = "first-attempt-fails"
       yield* write(0, 700)
       // Stops early if the endpoint goes off, which is the failure this part is about.
-      yield* until(
-        () => ids.slice(0, 700).every((id) => received().has(id)) ? true : Effect.map(enabled, (on) => !on),
-        60_000,
-        "the outage's 700 events"
+      yield* eventually(
+        "the outage's 700 events",
+        Effect.suspend(() => ids.slice(0, 700).every((id) => received().has(id)) ? Effect.succeed(true) : Effect.map(enabled, (on) => !on))
       )
       assert.isTrue(yield* enabled, "an outage that only the first attempts saw does not switch the endpoint off")
       assert.isAtLeast(hook.requests.count, 1_400)
@@ -113,22 +103,26 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       // 2. Down for real: every attempt fails, and after 50 events that failed their retry too it is off.
       hook.mode.current = "down"
       yield* write(700, 1_400)
-      yield* until(() => Effect.map(enabled, (on) => !on), 60_000, "the switch-off")
+      yield* eventually("the switch-off", Effect.map(enabled, (on) => !on))
       const [counted] = yield* Effect.orDie(sql<{ readonly consecutiveFailures: number }>`
         SELECT consecutive_failures FROM webhook_endpoints WHERE id = ${endpoint.id}`)
       assert.isAtLeast(counted!.consecutiveFailures, 50)
 
-      // 3. Events while it is off are kept, not sent: the attempts under way at the switch-off end, then
-      // nothing more reaches the receiver.
-      yield* Effect.sleep("500 millis")
+      // 3. Events while it is off are kept, not sent. Once the endpoint has settled (the attempts claimed
+      // before the switch-off have ended and been recorded, its messages held), the new events are fanned out
+      // as held messages, which are never claimed: once they all are, nothing more can reach the receiver.
+      yield* settled(endpoint.id)
       const before = hook.requests.count
       yield* write(1_400, 2_000)
-      yield* Effect.sleep("1 second")
+      yield* eventually("the events written while it is off to be fanned out", Effect.map(
+        Effect.orDie(sql<{ readonly count: number | string }>`
+          SELECT count(*) AS count FROM events WHERE workspace_id = ${workspace.id} AND NOT dispatched`),
+        ([row]) => Number(row!.count) === 0
+      ))
+      const kept = yield* settled(endpoint.id)
       assert.strictEqual(hook.requests.count, before, "nothing is sent while the endpoint is off")
-      const [kept] = yield* Effect.orDie(sql<{ readonly count: number | string }>`
-        SELECT count(*) AS count FROM webhook_messages WHERE endpoint_id = ${endpoint.id} AND state = 'held'`)
       const undelivered = ids.filter((id) => !received().has(id))
-      assert.strictEqual(Number(kept!.count), undelivered.length, "every event not yet delivered is kept")
+      assert.strictEqual(kept.held, undelivered.length, "every event not yet delivered is kept")
       assert.isAtLeast(undelivered.length, 600)
 
       // 4. Switched on with the receiver back: every event arrives, the kept ones oldest first.
@@ -136,7 +130,7 @@ for (const backend of backends()) layer(serverLayer({}, [examplePackage], backen
       const arrivedBefore = hook.accepted.length
       const on = yield* send("PATCH", `/webhooks/${endpoint.id}`, { enabled: true })
       assert.strictEqual(on.status, 200, on.text)
-      yield* until(() => received().size === ids.length, 60_000, "every event after the switch-on")
+      yield* eventually("every event after the switch-on", () => received().size === ids.length)
       assert.deepStrictEqual([...received()].sort(), [...ids].sort())
       const position = new Map(ids.map((id, index) => [id, index]))
       const replayed = hook.accepted.slice(arrivedBefore).map((id) => position.get(id)!)

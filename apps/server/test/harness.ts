@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { mkdtempSync } from "node:fs"
+import type { Server as HttpServerOfNode } from "node:http"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -72,6 +73,17 @@ export const serverLayer = (
 
 /** Warnings and errors only: one line per publish attempt would bury a failing test's output. */
 export const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+
+/**
+ * Stops a test's own HTTP server (a webhook receiver) at once. `close` alone closes the connections idle at
+ * that moment and waits for the others to go idle and then for their keep-alive timeout (5 s): a receiver
+ * still answering Herald when its test ends held the test's end that long.
+ */
+export const closeNow = (server: HttpServerOfNode) =>
+  new Promise<void>((done) => {
+    server.close(() => done())
+    server.closeAllConnections()
+  })
 
 /** A port free right now, for a test that starts servers on one address again (a restart). */
 export const freePort = () =>

@@ -1,9 +1,11 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { Scheduler } from "@herald/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Installed } from "../src/Installed.ts"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
+import { eventually } from "../../../testing/eventually.ts"
 import { baseUrl, bearer, request, workspaceWithKey } from "./harness.ts"
 
 // What the publishing tests share: a workspace with one sandbox account per network, requests over real
@@ -50,16 +52,34 @@ export const setup = (platforms: ReadonlyArray<string>) =>
 
 const ended = new Set(["published", "partial", "failed"])
 
-/** The post once it has ended (published, partial or failed); fails the test after `timeoutMs`. */
-export const settled = (get: (id: string) => Effect.Effect<any>, id: string, timeoutMs = 30_000) =>
+/** The post once it has ended (published, partial or failed), however long that takes. */
+export const settled = (get: (id: string) => Effect.Effect<any>, id: string) => {
+  let last: unknown = undefined
+  const look = Effect.map(get(id), (post) => {
+    last = post
+    return ended.has(post.status) && post
+  })
+  return eventually(`post ${id} to end`, look, { everyMs: 50, describe: () => JSON.stringify(last) })
+}
+
+/**
+ * Brings scheduled posts due `inMs` from now on the server's clock, as the handover round does once a post's
+ * time comes near: the time moved in the database (a PATCH would check the post's accounts again and start
+ * its targets afresh) and each post handed to the engine. A test sets a post up far ahead (its accounts
+ * changed, its rows as a stopped process left them), then has it start only once that is written, however
+ * long the writing took.
+ */
+export const handOver = (postIds: ReadonlyArray<string>, inMs = 0) =>
   Effect.gen(function*() {
-    const until = Date.now() + timeoutMs
-    while (true) {
-      const post = yield* get(id)
-      if (ended.has(post.status)) return post
-      if (Date.now() > until) throw new Error(`post ${id} still ${post.status} after ${timeoutMs} ms: ${JSON.stringify(post)}`)
-      yield* Effect.sleep("50 millis")
+    const sql = yield* SqlClient.SqlClient
+    const scheduler = yield* Scheduler.Scheduler
+    const at = new Date((yield* Clock.currentTimeMillis) + inMs)
+    for (const postId of postIds) {
+      const [post] = yield* Effect.orDie(sql<{ readonly version: number }>`
+        UPDATE posts SET scheduled_at = ${at} WHERE id = ${postId} RETURNING version`)
+      yield* scheduler.schedule(postId, post!.version, at)
     }
+    return at
   })
 
 /** What the network's simulator holds for a Herald account: every post and reply it accepted. */

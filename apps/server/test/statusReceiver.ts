@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { closeNow } from "./harness.ts"
 
 /** A local receiver answering every request with `status`. */
 export const receiver = (status: number) =>
@@ -14,7 +15,7 @@ export const receiver = (status: number) =>
         server.listen(0, "127.0.0.1", () =>
           resolve({
             url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-            close: () => new Promise((done) => server.close(() => done()))
+            close: () => closeNow(server)
           }))
       })
     ),

@@ -35,6 +35,15 @@ export const Reachable = Context.Reference<(account: SimulatedAccount) => boolea
   { defaultValue: () => () => true }
 )
 
+/**
+ * Told of the account a control call (`_control/comments`, `_control/messages`) left an item for, once it is
+ * stored. Nothing by default; Herald's served sandbox has that account's inbox read in the next round.
+ */
+export const Received = Context.Reference<(account: SimulatedAccount) => Effect.Effect<void>>(
+  "@herald/adapter-kit/Simulator/Received",
+  { defaultValue: () => () => Effect.void }
+)
+
 /** The request's query parameters as a record. */
 export const query = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
   const url = new URL(request.url, "http://simulator")
@@ -109,7 +118,7 @@ const refused = (status: number, code: string, message: string) => json({ error:
 
 /**
  * A control call: its JSON body checked, its account (`username`) found, what `store` made answered with 201
- * (or the refusal `store` gave).
+ * and `Received` told of the account (or the refusal `store` gave).
  */
 const control = <A extends { readonly username: string }>(
   state: SimulatorState,
@@ -126,7 +135,9 @@ const control = <A extends { readonly username: string }>(
       return refused(404, "not_found", `No ${state.network} sandbox account is called ${body.value.username}`)
     }
     const stored = store(account, body.value)
-    return HttpServerResponse.isHttpServerResponse(stored) ? stored : json(stored, 201)
+    if (HttpServerResponse.isHttpServerResponse(stored)) return stored
+    yield* (yield* Received)(account)
+    return json(stored, 201)
   })
 
 export interface ControlOptions {

@@ -347,8 +347,11 @@ export class Publisher extends Context.Service<Publisher, {
           while (true) {
             const call = step.call
             const where = { postId, accountId, network: network.network, call }
-            const waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)
-            if (waitMs > 0) yield* Effect.sleep(Duration.millis(waitMs))
+            // Until the time is reached by the clock `pacing` reads: a timer may end a little early, and a
+            // target that asks for its turn before it has come loses it to the back of the queue.
+            for (let waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis); waitMs > 0; waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)) {
+              yield* Effect.sleep(Duration.millis(waitMs))
+            }
             const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
               // Checked with the permit held, so a refusal answered to one call holds back the calls queued behind it.
               const may = yield* pacing.start(sql, writes, here, call, yield* Clock.currentTimeMillis)

@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient, Statement } from "effect/sql"
 import { backends } from "@herald/db/testing"
+import { eventually } from "../../../testing/eventually.ts"
 import { Accounts, Workspaces } from "../src/index.ts"
 
 for (const backend of backends()) {
@@ -69,8 +70,12 @@ for (const backend of backends()) {
           Effect.flatMap((service) => service.changed(workspace.id)),
           Effect.provideContext(other)
         )
-        yield* Effect.sleep("300 millis")
-        assert.deepStrictEqual((yield* accounts.list(workspace.id)).map((account) => account.username), ["new"])
+        // It hears of the change through LISTEN/NOTIFY, and reads the list again.
+        const listed = yield* eventually(
+          "the change heard",
+          Effect.map(accounts.list(workspace.id), (list) => list.length > 0 && list.map((account) => account.username))
+        )
+        assert.deepStrictEqual(listed, ["new"])
       }).pipe(Effect.scoped))
   })
 }

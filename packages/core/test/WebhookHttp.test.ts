@@ -133,14 +133,11 @@ layer(WebhookHttp.WebhookHttp.layer, { excludeTestServices: true })("WebhookHttp
 
   it.effect("fails with a timeout when the answer is slower than the deadline", () =>
     Effect.gen(function*() {
-      const target = yield* receiver((_request, response) => {
-        const timer = setTimeout(() => response.writeHead(200).end("late"), 2_000)
-        response.on("close", () => clearTimeout(timer))
-      })
+      // Never answered: a timeout is the only way the attempt can end, however slow the machine.
+      const target = yield* receiver(() => undefined)
       const result = yield* send({ url: target.url, timeoutMs: 300 })
       assert.strictEqual(failedWith(result), "timed out after 0.3 s")
       assert.isAtLeast(result.durationMs, 250)
-      assert.isBelow(result.durationMs, 1_500)
     }).pipe(Effect.scoped))
 
   it.effect("fails with a timeout when the body stalls after the status line", () =>
@@ -164,10 +161,9 @@ layer(WebhookHttp.WebhookHttp.layer, { excludeTestServices: true })("WebhookHttp
       // "€" is 3 bytes of UTF-8: the start is counted in characters, not bytes.
       const huge = Buffer.from("€".repeat(Math.ceil((5 * 1024 * 1024) / 3)))
       const target = yield* receiver(answer(200, huge.toString()))
-      const result = yield* send({ url: target.url, timeoutMs: 5_000 })
+      const result = yield* send({ url: target.url, timeoutMs: 30_000 })
       assert.strictEqual(result._tag, "Answered")
       if (result._tag === "Answered") assert.strictEqual(result.bodyStart, "€".repeat(1_000))
-      assert.isBelow(result.durationMs, 2_000)
     }).pipe(Effect.scoped))
 
   it.effect("stops reading an endless answer once it has the start", () =>
@@ -182,9 +178,9 @@ layer(WebhookHttp.WebhookHttp.layer, { excludeTestServices: true })("WebhookHttp
         response.on("drain", more)
         more()
       })
-      const result = yield* send({ url: target.url, timeoutMs: 5_000 })
+      // Answered, not timed out: it stopped reading once it had the start (reading on, it would still be at it).
+      const result = yield* send({ url: target.url, timeoutMs: 30_000 })
       assert.deepInclude(result, { _tag: "Answered", status: 200, bodyStart: "a".repeat(1_000) })
-      assert.isBelow(result.durationMs, 2_000)
       assert.isBelow(written, 64 * 1024 * 1024)
     }).pipe(Effect.scoped))
 

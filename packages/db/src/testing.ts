@@ -60,9 +60,11 @@ const fileServices = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
  * A fresh PGlite costs about 3 s (initdb) and the migrations; loading a
  * migrated data folder from a tarball takes about 0.3 s. The tarball is
  * kept in the temp folder under a key of everything it depends on, and
- * made by whichever test process first misses it.
+ * made by whichever test process first misses it. The key is exported
+ * for other templates of a migrated database (the command line's tests
+ * keep a migrated data folder under it).
  */
-const templateKey = Effect.gen(function*() {
+export const templateKey = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
   const hash = createHash("sha256")

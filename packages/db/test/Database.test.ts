@@ -24,6 +24,7 @@ import type { Duplex } from "node:stream"
 import * as Database from "../src/Database.ts"
 import { DatabaseInfo } from "../src/DatabaseInfo.ts"
 import { backends } from "../src/testing.ts"
+import { patience } from "../../../vitest.shared.ts"
 
 /**
  * A session outside the pool whose transport the test can cut, as a crash
@@ -207,7 +208,7 @@ for (const backend of backends()) {
         const other = yield* pg.listen("herald_other")
         yield* pg.notify("herald_probe", "hello")
         const take = (queue: Queue.Dequeue<PgConnection.Notification, unknown>) =>
-          Queue.take(queue).pipe(Effect.timeout(Duration.seconds(5)))
+          Queue.take(queue).pipe(Effect.timeout(Duration.millis(patience)))
         assert.deepStrictEqual(
           [(yield* take(first)).payload, (yield* take(second)).payload],
           ["hello", "hello"]
@@ -243,7 +244,7 @@ for (const backend of backends()) {
         }
         assert.isTrue(yield* Deferred.isDone(listening), `still not listening after ${queries} queries`)
         yield* pg.notify("herald_forked", "after the queries")
-        assert.strictEqual(yield* Deferred.await(heard).pipe(Effect.timeout(Duration.seconds(5))), "after the queries")
+        assert.strictEqual(yield* Deferred.await(heard).pipe(Effect.timeout(Duration.millis(patience))), "after the queries")
       }).pipe(Effect.scoped))
 
     it.effect("a connection dropped inside a transaction is rolled back and others proceed", () =>
@@ -257,9 +258,10 @@ for (const backend of backends()) {
         yield* connection.query("INSERT INTO drop_probe VALUES (2, 'dropped')")
         // This update needs the row (server) or the session (PGlite) the dropped transaction holds.
         const waiting = yield* sql`UPDATE drop_probe SET value = 'after' WHERE id = 1`.pipe(Effect.forkChild)
+        // A moment for the update to start waiting; started after the drop instead, it only goes at once.
         yield* Effect.sleep(Duration.millis(50))
         drop()
-        yield* Fiber.join(waiting).pipe(Effect.timeout(Duration.seconds(10)))
+        yield* Fiber.join(waiting).pipe(Effect.timeout(Duration.millis(patience)))
         const rows = yield* sql<{ id: number; value: string }>`SELECT id, value FROM drop_probe ORDER BY id`
         assert.deepStrictEqual(rows, [{ id: 1, value: "after" }])
       }))

@@ -140,16 +140,19 @@ const watchBody = (idleMs: number) => (request: IncomingMessage, response: Serve
 export interface Options {
   /** How long a request body may go without a byte before it is cut off (10 s by default). */
   readonly bodyIdleMs?: number
+  /** How long a request's headers may take to arrive (10 s by default); looked at every fifth of it. */
+  readonly headersTimeoutMs?: number
 }
 
 /** The Node HTTP server Herald listens with. */
 export const make = (options: Options = {}) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000
   const server = createServer({
     IncomingMessage: HeraldRequest,
     ServerResponse: HeraldResponse,
     // Headers arrive at once from any real client; Node's 60 s (looked at every 30 s) only serves slowloris.
-    headersTimeout: 10_000,
-    connectionsCheckingInterval: 2_000
+    headersTimeout,
+    connectionsCheckingInterval: headersTimeout / 5
   })
   server.on("clientError", onClientError)
   server.on("request", watchBody(options.bodyIdleMs ?? 10_000))

@@ -1,0 +1,14 @@
+import { defineProject } from "vitest/config"
+import { hookTimeout, maxWorkers, testTimeout } from "../vitest.shared.ts"
+
+// The test run's own machinery (the closing report of what did not run), checked by running vitest on the
+// files in test/fixtures, which no project includes.
+export default defineProject({
+  test: {
+    name: "testing",
+    include: ["test/**/*.test.ts"],
+    maxWorkers,
+    testTimeout,
+    hookTimeout
+  }
+})
