@@ -4,6 +4,9 @@
 // Herald (the network acted, the answer is lost). Holding `answers` lets requests through meanwhile (each is
 // acted on and its answer lost: the harsher case for "never twice"); holding `both` stops them too (a request
 // sent during the hold never reaches the network). Loopback only.
+// bench/faults uses two more faults, for as long as it chooses: `hang` (connections are taken and nothing
+// passes either way, as a network that stops answering) and `refuse` (every connection is cut as it opens, as a
+// network that cannot be reached); `heal` ends either, dropping the connections the hang held.
 import { connect, createServer, type Server, type Socket } from "node:net"
 
 interface Pair {
@@ -25,6 +28,9 @@ export class Forwarder {
   requestsCut = 0
   private readonly pairs = new Set<Pair>()
   private holding = false
+  private fault: "none" | "hang" | "refuse" = "none"
+  /** Connections cut as they opened while refusing. */
+  refused = 0
   private readonly what: Holding
 
   constructor(what: Holding) {
@@ -36,6 +42,11 @@ export class Forwarder {
   /** Listens on `port` of 127.0.0.1 and forwards each connection to `targetPort` there. */
   listen(port: number, targetPort: number): Promise<void> {
     this.server = createServer((client) => {
+      if (this.fault === "refuse") {
+        this.refused++
+        client.resetAndDestroy()
+        return
+      }
       this.connections++
       const upstream = connect(targetPort, "127.0.0.1")
       const pair: Pair = { client, upstream, toHerald: 0, toNetwork: 0 }
@@ -46,11 +57,11 @@ export class Forwarder {
         upstream.destroy()
       }
       client.on("data", (chunk: Buffer) => {
-        if (this.holding && this.what === "both") pair.toNetwork += chunk.length
+        if ((this.holding && this.what === "both") || this.fault === "hang") pair.toNetwork += chunk.length
         else upstream.write(chunk)
       })
       upstream.on("data", (chunk: Buffer) => {
-        if (this.holding) pair.toHerald += chunk.length
+        if (this.holding || this.fault === "hang") pair.toHerald += chunk.length
         else client.write(chunk)
       })
       for (const socket of [client, upstream]) {
@@ -71,17 +82,38 @@ export class Forwarder {
       this.rounds++
       this.holding = true
       setTimeout(() => {
-        for (const pair of [...this.pairs]) {
-          this.dropped++
-          if (pair.toHerald > 0) this.answersLost++
-          if (pair.toNetwork > 0) this.requestsCut++
-          this.pairs.delete(pair)
-          pair.client.destroy()
-          pair.upstream.destroy()
-        }
+        this.dropAll()
         this.holding = false
       }, holdMs)
     }, everyMs)
+  }
+
+  /** From now until `heal`, nothing passes on any connection, open or new. */
+  hang(): void {
+    this.fault = "hang"
+  }
+
+  /** From now until `heal`, every new connection is cut as it opens, and the open ones are dropped. */
+  refuse(): void {
+    this.fault = "refuse"
+    this.dropAll()
+  }
+
+  /** Ends a hang or a refusal; the connections a hang held are dropped (what they carried never passed). */
+  heal(): void {
+    if (this.fault === "hang") this.dropAll()
+    this.fault = "none"
+  }
+
+  private dropAll(): void {
+    for (const pair of [...this.pairs]) {
+      this.dropped++
+      if (pair.toHerald > 0) this.answersLost++
+      if (pair.toNetwork > 0) this.requestsCut++
+      this.pairs.delete(pair)
+      pair.client.destroy()
+      pair.upstream.destroy()
+    }
   }
 
   stopDropping(): void {
