@@ -40,6 +40,7 @@ import * as Cluster from "./Cluster.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
 import * as NetworkHttp from "./NetworkHttp.ts"
+import { NetworkWatch } from "./NetworkWatch.ts"
 import * as Operational from "./http/Operational.ts"
 import { TrustedProxies } from "./http/ClientAddress.ts"
 import { MetricsToken } from "./http/Metrics.ts"
@@ -143,7 +144,9 @@ export const layerWith = <E, R>(
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
     const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })
     const networks = Networks.Networks.layer(installation.adapters).pipe(
-      Layer.provide(NetworkHttp.layer({ own: baseUrl, allowPrivate: settings.webhookAllowPrivate }))
+      Layer.provide(NetworkHttp.layer({ own: baseUrl, allowPrivate: settings.webhookAllowPrivate })),
+      // The same watch the adapters' client counts in is read by /ready (decision 0066).
+      Layer.provideMerge(NetworkWatch.layer({ timeoutMs: settings.networkTimeoutMs }))
     )
     // A worker serves only what an operator probes and scrapes: /health, /ready and /metrics.
     const publicHttp = Http.serve(settings.role === "worker" ? Operational.layer : Http.routes(installation.sandboxRoutes)).pipe(

@@ -252,6 +252,16 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("mcp", (it) 
       assert.strictEqual(huge.body.error.code, "too_large")
     }))
 
+  it.effect("an empty JSON-RPC batch is one Invalid Request error (-32600), not an empty 202", () =>
+    Effect.gen(function*() {
+      const { base, key } = yield* setup([])
+      const empty = yield* request(`${base}/api/mcp`, { method: "POST", headers: rawHeaders(key.key), body: "[]" })
+      assert.strictEqual(empty.status, 400)
+      assert.deepInclude(empty.body, { jsonrpc: "2.0", id: null })
+      assert.strictEqual(empty.body.error.code, -32600)
+      assert.match(empty.body.error.message, /^Invalid Request/)
+    }))
+
   it.effect("malformed tools/call params are JSON-RPC Invalid params (-32602) in one readable sentence", () =>
     Effect.gen(function*() {
       const { base, key } = yield* setup([])

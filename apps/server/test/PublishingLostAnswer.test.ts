@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { HttpClient, HttpClientError, type HttpClientRequest, UrlParams } from "effect/http"
+import { HttpClient, HttpClientError, type HttpClientRequest, HttpClientResponse, UrlParams } from "effect/http"
 import type { NetworkPackage } from "../src/NetworkPackages.ts"
 import * as Packages from "../src/Packages.ts"
 import { eventually } from "../../../testing/eventually.ts"
@@ -13,7 +13,7 @@ import { settled, setup, simulated } from "./publishing.ts"
 // post ends published, once on the network, with each of its parts once.
 
 /** The calls to lose, in turn: the network, `METHOD /path?query` under its root, and how many such calls go through first. */
-const losses: Array<{ readonly network: string; readonly call: RegExp; skip: number }> = []
+const losses: Array<{ readonly network: string; readonly call: RegExp; skip: number; readonly as?: "503" }> = []
 
 /** The calls to hold back, in turn, until the test lets them go: the network, `METHOD /path?query`, and the latch. */
 const holds: Array<{ readonly network: string; readonly call: RegExp; readonly until: Promise<void> }> = []
@@ -44,6 +44,13 @@ const losing = (entry: NetworkPackage): NetworkPackage => ({
           if (next === undefined || next.network !== entry.network || !next.call.test(call)) return Effect.succeed(answer)
           if (next.skip-- > 0) return Effect.succeed(answer)
           losses.shift()
+          // The network acted, then its front answered a passing error (a proxy, a store that failed after the write).
+          if (next.as === "503") {
+            return Effect.as(
+              Effect.ignore(answer.arrayBuffer),
+              HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ title: "Service Unavailable", status: 503 }), { status: 503 }))
+            )
+          }
           return Effect.andThen(
             Effect.ignore(answer.arrayBuffer),
             Effect.fail(
@@ -55,7 +62,7 @@ const losing = (entry: NetworkPackage): NetworkPackage => ({
         })))
 })
 
-const packages = Packages.all.filter((entry) => ["threads", "mastodon", "facebook"].includes(entry.network)).map(losing)
+const packages = Packages.all.filter((entry) => ["threads", "mastodon", "facebook", "x"].includes(entry.network)).map(losing)
 
 layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost in transit", (it) => {
   it.effect("threads: the post's link read is lost; the post and its first comment are on Threads once, and linked", () =>
@@ -97,6 +104,52 @@ layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost 
         [content, `${content} 2/`, `${content} 3/`, `${content}, first comment`]
       )
       assert.strictEqual(done.targets[0].url, made[0]!.url)
+    }))
+
+  it.effect("x: the post is made but answered 503; the next try looks first and does not send it again", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x"])
+      const content = `Spoiled answer ${Date.now()}`
+      losses.push({ network: "x", call: /^POST \/2\/tweets$/, skip: 0, as: "503" })
+      const post = yield* create({ content, accountIds: [accounts["x"]], publishNow: true })
+      const done = yield* settled(get, post.id)
+      assert.deepStrictEqual(losses, [], "an armed call was never made")
+      assert.strictEqual(done.status, "published", JSON.stringify(done.targets))
+      const made = yield* simulated("x", accounts["x"]!)
+      assert.strictEqual(made.filter((item) => item.text === content).length, 1)
+    }))
+
+  it.effect("mastodon: the status's answer is lost and the look after it fails in passing; the look is tried again, not given up", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["mastodon"])
+      const content = `Lost status ${Date.now()}`
+      // The status is made but its answer lost; the reconcile's read of the account's statuses then fails once.
+      losses.push(
+        { network: "mastodon", call: /^POST \/api\/v1\/statuses$/, skip: 0 },
+        { network: "mastodon", call: /^GET \/api\/v1\/accounts\/[^/]+\/statuses/, skip: 0 }
+      )
+      const post = yield* create({ content, firstComment: `${content}, first comment`, accountIds: [accounts["mastodon"]], publishNow: true })
+      const done = yield* settled(get, post.id)
+      assert.deepStrictEqual(losses, [], "an armed call was never made")
+      assert.strictEqual(done.status, "published", JSON.stringify(done.targets))
+      const made = [...(yield* simulated("mastodon", accounts["mastodon"]!))].reverse()
+      assert.deepStrictEqual(made.map((item) => item.text), [content, `${content}, first comment`])
+    }))
+
+  it.effect("mastodon: the first comment's answer is lost and four looks after it fail in passing; it is there once", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["mastodon"])
+      const content = `Lost comment ${Date.now()}`
+      losses.push(
+        { network: "mastodon", call: /^POST \/api\/v1\/statuses$/, skip: 1 },
+        ...Array.from({ length: 4 }, () => ({ network: "mastodon", call: /^GET \/api\/v1\/statuses\/[^/]+\/context/, skip: 0 }))
+      )
+      const post = yield* create({ content, firstComment: `${content}, first comment`, accountIds: [accounts["mastodon"]], publishNow: true })
+      const done = yield* settled(get, post.id)
+      assert.deepStrictEqual(losses, [], "an armed call was never made")
+      assert.strictEqual(done.status, "published", JSON.stringify(done.targets))
+      const made = [...(yield* simulated("mastodon", accounts["mastodon"]!))].reverse()
+      assert.deepStrictEqual(made.map((item) => item.text), [content, `${content}, first comment`])
     }))
 })
 

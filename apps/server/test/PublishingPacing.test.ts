@@ -206,13 +206,13 @@ for (const backend of all) {
         assert.strictEqual(targets.reduce((sum, target) => sum + target.attempts, 0), answered)
       })))
 
-    it.effect("a target resumes from its row: the next try's time is kept and failed attempts count toward giving up", () =>
+    it.effect("a target resumes from its row: the next try's time is kept and its retry time goes on from its first passing fault", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { accounts, create, get, uploadVideo } = yield* setup(["tiktok"])
         const video = yield* uploadVideo
         // As a process that stopped mid-wait left them: one post due again two minutes after its time, one
-        // with four passing faults behind it (of five allowed).
+        // whose first passing fault was 15 minutes ago (its whole retry time).
         const waiting = yield* create({ content: "Waits", mediaIds: [video], accountIds: [accounts.tiktok], scheduledAt: yield* later })
         const tired = yield* create({
           content: "Tired #sandbox-flaky",
@@ -220,7 +220,8 @@ for (const backend of all) {
           accountIds: [accounts.tiktok],
           scheduledAt: yield* later
         })
-        yield* Effect.orDie(sql`UPDATE post_targets SET failed_attempts = 4 WHERE post_id = ${tired.id}`)
+        const faultedAt = new Date((yield* Clock.currentTimeMillis) - 15 * 60_000)
+        yield* Effect.orDie(sql`UPDATE post_targets SET failed_attempts = 4, faulting_since = ${faultedAt} WHERE post_id = ${tired.id}`)
         const nextTry = (yield* Clock.currentTimeMillis) + 3 * 60_000
         yield* Effect.orDie(sql`UPDATE post_targets SET next_attempt_at = ${new Date(nextTry)} WHERE post_id = ${waiting.id}`)
         yield* handOver([waiting.id, tired.id], 60_000)
@@ -230,7 +231,7 @@ for (const backend of all) {
           eventually(`post ${id} to be ${statuses.join(" or ")}`, Effect.map(get(id), (post) => statuses.includes(post.status) && post), { everyMs: 100 })
         const tiredPost = yield* reached(tired.id, ["failed", "published"])
         assert.strictEqual(tiredPost.status, "failed", JSON.stringify(tiredPost.targets))
-        assert.match(tiredPost.targets[0].error, /gave up after 5 attempts/)
+        assert.match(tiredPost.targets[0].error, /kept trying for 15 min and gave up/)
         // Before its next try, the waiting one has not been sent yet (checked while that is still ahead).
         const [row] = yield* Effect.orDie(sql<{ readonly attempts: number; readonly status: string }>`
           SELECT attempts, status FROM post_targets WHERE post_id = ${waiting.id}`)

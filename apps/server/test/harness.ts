@@ -28,6 +28,7 @@ export const settings = (overrides: Partial<Settings.Settings> = {}): Settings.S
   runnerPort: 0,
   webhookAllowPrivate: true,
   webhookTimeoutMs: 2_000,
+  networkTimeoutMs: 60_000,
   webhookRetrySchedule: [200, 400],
   webhookDisableAfter: 50,
   trustedProxies: ClientAddress.noProxies,

@@ -73,9 +73,10 @@ export const outcomeUnknown = (network: string, message: string) =>
   new PublishError({ network, reason: new OutcomeUnknown({ message }) })
 
 /**
- * A look on the network before a step makes something again (its last try was cut off, `resumed`). When the
- * look itself fails, nobody knows whether the step would make a second one: the outcome is unknown, never
- * a passing fault (the engine's retry would no longer be `resumed`, so it would not look) nor a reconnect.
+ * A look on the network before a step makes something again (its last try was cut off, `resumed`). A look
+ * that fails in passing (or on an expired token) keeps its reason: the engine keeps the step `resumed` until
+ * a try of it succeeds, so it tries the look again on its retry schedule (decision 0065). A look refused for
+ * good leaves the outcome unknown: nobody can tell whether the step would make a second one.
  */
 export const lookingFirst = <A, R>(
   network: string,
@@ -83,7 +84,7 @@ export const lookingFirst = <A, R>(
   look: Effect.Effect<A, PublishError, R>
 ): Effect.Effect<A, PublishError, R> =>
   Effect.mapError(look, (error) =>
-    error.reason._tag === "OutcomeUnknown"
+    error.reason._tag === "OutcomeUnknown" || error.retryable || error.reason._tag === "AuthExpired"
       ? error
       : outcomeUnknown(network, `could not look for ${what} an interrupted try may have made (${error.message}); check the account before retrying`))
 

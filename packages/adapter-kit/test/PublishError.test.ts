@@ -18,11 +18,16 @@ describe("PublishError.of", () => {
 })
 
 describe("PublishError.lookingFirst", () => {
-  it.effect("makes a failed look an unknown outcome, whatever the look's own reason, so no retry sends blindly", () =>
+  it.effect("keeps a look's passing fault (the engine tries the look again), and makes a refused look an unknown outcome", () =>
     Effect.gen(function*() {
-      for (const failure of [
+      for (const passing of [
         PublishError.transient("x", "timed out"),
         PublishError.rateLimited("x", "slow down", 1_000),
+        PublishError.authExpired("x", "expired")
+      ]) {
+        assert.strictEqual(yield* Effect.flip(PublishError.lookingFirst("x", "the reply", Effect.fail(passing))), passing)
+      }
+      for (const failure of [
         PublishError.needsReconnect("x", "revoked"),
         PublishError.rejected("x", "forbidden")
       ]) {

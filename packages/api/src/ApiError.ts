@@ -69,9 +69,22 @@ export const TooLargeResponse = make(TooLarge, "too_large", 413)
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", fields) {}
 export const RateLimitedResponse = make(RateLimited, "rate_limited", 429)
 
-/** Error codes in the order of the reference's table, plus `internal` for the unexpected. */
-export const codes = ["unauthorized", "forbidden", "invalid", "not_found", "conflict", "too_large", "rate_limited", "internal"] as
-  const
+/**
+ * Error codes in the order of the reference's table, plus `internal` for the unexpected and the storage's faults
+ * (`unavailable` 503 with `Retry-After`, `insufficient_storage` 507: docs/decisions/0067-storage-faults.md).
+ */
+export const codes = [
+  "unauthorized",
+  "forbidden",
+  "invalid",
+  "not_found",
+  "conflict",
+  "too_large",
+  "rate_limited",
+  "internal",
+  "unavailable",
+  "insufficient_storage"
+] as const
 export type Code = typeof codes[number]
 
 /** The body of an error answer, for code that renders one outside an endpoint (router errors, defects). */

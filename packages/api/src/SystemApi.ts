@@ -8,7 +8,10 @@ export class Health extends Schema.Class<Health>("Health")({
 
 export class HealthUnavailable extends Schema.TaggedError<HealthUnavailable>()("HealthUnavailable", {
   status: Schema.Literal("unavailable"),
-  database: Schema.Literal("unreachable")
+  database: Schema.Literals(["unreachable", "full"]).annotate({
+    description: "`unreachable`: the database did not answer within 5 s; `full`: its disk (or the media folder's) was full " +
+      "and no write has succeeded since."
+  })
 }) {}
 
 /** What `/ready` looked at, each named by its outcome. */
@@ -30,6 +33,11 @@ export class Ready extends Schema.Class<Ready>("Ready")({
     database: Schema.Literal("ok"),
     migrations: Schema.Literal("ok"),
     shards: Schema.Literals(["ok", "not_applicable"])
+  }),
+  networks: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)).annotate({
+    description: "Only while some network is not answering (its oldest call waiting over 30 s, or its latest call timed out): " +
+      "each such network with `degraded: N calls waiting, the oldest for S s; T timed out in the last minute`. The process " +
+      "stays ready."
   })
 }) {}
 

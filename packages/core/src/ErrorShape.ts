@@ -18,8 +18,22 @@ import type { WorkspaceNotFound } from "./Workspaces.ts"
 // as its failure line. An error that needs more than this (a header, a redirect) is rendered by its
 // surface around the shape, not instead of it.
 
-/** The reference's error codes, plus `internal` for the unexpected (the same list as `ApiError.codes`). */
-export type Code = "unauthorized" | "forbidden" | "invalid" | "not_found" | "conflict" | "too_large" | "rate_limited" | "internal"
+/**
+ * The reference's error codes, plus `internal` for the unexpected and the storage's faults, `unavailable` (it cannot
+ * be reached) and `insufficient_storage` (it is full): StorageFaults.ts, docs/decisions/0067-storage-faults.md
+ * (the same list as `ApiError.codes`).
+ */
+export type Code =
+  | "unauthorized"
+  | "forbidden"
+  | "invalid"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "rate_limited"
+  | "internal"
+  | "unavailable"
+  | "insufficient_storage"
 
 export const statusOf: { readonly [code in Code]: number } = {
   unauthorized: 401,
@@ -29,7 +43,9 @@ export const statusOf: { readonly [code in Code]: number } = {
   conflict: 409,
   too_large: 413,
   rate_limited: 429,
-  internal: 500
+  internal: 500,
+  unavailable: 503,
+  insufficient_storage: 507
 }
 
 /** The domain errors clients see, each with the code it answers. */

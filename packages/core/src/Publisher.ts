@@ -4,6 +4,7 @@ import type { Adapter } from "@herald/adapter-kit"
 import { type Post, PostStatus } from "@herald/domain"
 import { Cipher } from "./Cipher.ts"
 import * as pacing from "./internal/pacing.ts"
+import * as retrySchedule from "./internal/retrySchedule.ts"
 import * as telemetry from "./internal/publishTelemetry.ts"
 import * as ServerLimits from "./internal/serverLimits.ts"
 import * as targetRows from "./internal/targetRows.ts"
@@ -41,11 +42,12 @@ export const PublishFaults = Context.Reference<
 
 export interface Options {
   /**
-   * Network calls per target that may fail with a passing fault (5xx) before it fails. A rate-limited
+   * How long a target keeps trying after its first passing fault (a 5xx, a dropped connection, a timeout, a
+   * look that failed in passing) before it fails; a call that goes through starts it afresh. A rate-limited
    * answer is waiting, not failing: it does not count (see `internal/pacing.ts` and its deadline).
    */
-  readonly attempts: number
-  /** First wait between such attempts; doubles each time, up to `maxDelayMs`. */
+  readonly retryForMs: number
+  /** The cap of the first wait between such tries; doubles each time, up to `maxDelayMs`, each wait drawn at random below it. */
   readonly baseDelayMs: number
   readonly maxDelayMs: number
   /** How long a network may keep a post in processing before the target fails. */
@@ -61,7 +63,7 @@ export interface Options {
 }
 
 export const defaults: Options = {
-  attempts: 5,
+  retryForMs: 15 * 60_000,
   baseDelayMs: 1_000,
   maxDelayMs: 60_000,
   processingLimitMs: 6 * 60 * 60 * 1000,
@@ -260,7 +262,12 @@ export class Publisher extends Context.Service<Publisher, {
               found._tag === "Failure" ? found.failure.reason._tag : Option.isSome(found.success) ? "found" : "absent",
               startedAt
             )
-            if (found._tag === "Failure") return { _tag: "Unknown" } as const
+            if (found._tag === "Failure") {
+              // A look that failed in passing is tried again on the schedule; one that cannot tell ends it.
+              return found.failure.retryable || found.failure.reason._tag === "AuthExpired"
+                ? { _tag: "Passing", error: found.failure } as const
+                : { _tag: "Unknown" } as const
+            }
             return Option.isSome(found.success)
               ? { _tag: "Found", published: found.success.value } as const
               : { _tag: "Absent" } as const
@@ -292,19 +299,16 @@ export class Publisher extends Context.Service<Publisher, {
           let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } =
             target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
 
-          // Resuming after a crash: a publishing call whose answer was never recorded is settled with the network.
-          if (target.call === "publish") {
-            const settled = yield* reconcile(input())
-            if (settled._tag === "Found") return yield* accept(settled.published)
-            if (settled._tag === "Unknown") {
-              return yield* failed(unknownOutcome("Herald stopped while the post was being sent"))
-            }
-            yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
-          }
+          // A publishing call whose answer may have reached the network (Herald stopped mid-call, its answer
+          // was lost, or it failed in passing) is settled with the network before anything is sent again:
+          // `call` stays `publish` on the row until then, so a restart looks too. `why` is what a target that
+          // cannot be asked is failed with.
+          let lookFirst: string | null = target.call === "publish" ? "Herald stopped while the post was being sent" : null
           // An interrupted `poll` is asked again: adapters keep their steps safe to repeat (docs/adapters).
 
-          // Stored on the row, so a restart mid-wait keeps the count and the time of the next try.
+          // Stored on the row, so a restart mid-wait keeps the schedule's start and the time of the next try.
           let failures = target.failedAttempts
+          let faultingSince = target.faultingSince?.getTime() ?? null
           let nextAttemptAt = target.nextAttemptAt?.getTime() ?? 0
           let refreshed = false
           const processingSince = yield* Clock.currentTimeMillis
@@ -314,14 +318,31 @@ export class Publisher extends Context.Service<Publisher, {
             Effect.map(loadTarget(postId, accountId), (found) => Option.isNone(found) ? "gone" as const : found.value.status as TargetEnd)
 
           /**
-           * A passing fault: counted toward giving up, and the wait before the next try stored. `call` stays
-           * `poll` for a step whose answer was lost, so a restart during the wait still looks first.
+           * A passing fault: `Some` with the target's end once the run has faulted for `retryForMs` (`gaveUp`
+           * says why; `null` for a lost answer, which always gets its look first), else `None` with the wait
+           * before the next try stored. `call` stays set for a step that must look first, so a restart during
+           * the wait still looks.
            */
-          const backoff = Effect.fnUntraced(function*(call: "poll" | null = null) {
+          const backoff = Effect.fnUntraced(function*(message: string, gaveUp: string | null, call: "publish" | "poll" | null = null) {
             const now = yield* Clock.currentTimeMillis
-            nextAttemptAt = now + Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (failures - 1))
+            failures++
+            faultingSince ??= now
+            if (gaveUp !== null && retrySchedule.spent(config, faultingSince, now)) return Option.some(yield* failed(gaveUp))
+            nextAttemptAt = now + (yield* retrySchedule.delayMs(config, failures))
+            const lateReason = `${network.network} failing since ${new Date(faultingSince).toISOString()} (${message}); retrying`
             yield* sql`
-              UPDATE post_targets SET call = ${call}, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)}
+              UPDATE post_targets SET call = ${call}, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)},
+                faulting_since = ${new Date(faultingSince)}, late_reason = ${lateReason}
+              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+            return Option.none<TargetEnd>()
+          })
+          const givenUp = (message: string) => `${message} (Herald kept trying for ${words(config.retryForMs)} and gave up)`
+          /** A call went through: the next passing fault starts a new retry time. */
+          const progressed = Effect.suspend(() => {
+            if (faultingSince === null) return Effect.void
+            faultingSince = null
+            failures = 0
+            return sql`UPDATE post_targets SET faulting_since = NULL, failed_attempts = 0
               WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
           })
 
@@ -351,6 +372,28 @@ export class Publisher extends Context.Service<Publisher, {
             // target that asks for its turn before it has come loses it to the back of the queue.
             for (let waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis); waitMs > 0; waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)) {
               yield* Effect.sleep(Duration.millis(waitMs))
+            }
+            if (step.call === "publish" && lookFirst !== null) {
+              const settled = yield* reconcile(input())
+              if (settled._tag === "Found") return yield* accept(settled.published)
+              if (settled._tag === "Unknown") return yield* failed(unknownOutcome(lookFirst))
+              if (settled._tag === "Passing") {
+                const ended = yield* backoff(
+                  settled.error.message,
+                  `${lookFirst}; Herald could not ask ${network.name} whether the post arrived for ${words(config.retryForMs)} ` +
+                    `(${settled.error.message}), so it did not send it again; it may have been posted: check ${who} before retrying`,
+                  "publish"
+                )
+                if (Option.isSome(ended)) return ended.value
+                continue
+              }
+              // Not there: sent again, unless the run has faulted for its whole retry time.
+              const now = yield* Clock.currentTimeMillis
+              if (faultingSince !== null && retrySchedule.spent(config, faultingSince, now)) {
+                return yield* failed(`${givenUp(lookFirst)}; ${network.name} does not have the post: retry it later`)
+              }
+              lookFirst = null
+              yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
             }
             const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
               // Checked with the permit held, so a refusal answered to one call holds back the calls queued behind it.
@@ -385,6 +428,7 @@ export class Publisher extends Context.Service<Publisher, {
             yield* faults("after-call", where)
 
             if (result._tag === "Success") {
+              yield* progressed
               const answer = result.success
               if (answer._tag === "Published") return yield* accept(answer.published)
               yield* sql`
@@ -406,29 +450,27 @@ export class Publisher extends Context.Service<Publisher, {
             const reason = error.reason
             if (reason._tag === "OutcomeUnknown") {
               if (call === "publish") {
-                const settled = yield* reconcile(input())
-                if (settled._tag === "Found") return yield* accept(settled.published)
-                if (settled._tag === "Absent") {
-                  failures++
-                  if (failures >= config.attempts) {
-                    return yield* failed(`${error.message} (gave up after ${failures} attempts)`)
-                  }
-                  yield* backoff()
-                  continue
-                }
-                return yield* failed(unknownOutcome(error.message))
+                if (network.reconcile === undefined) return yield* failed(unknownOutcome(error.message))
+                // Looked for on the next turn of the loop, as after a crash, however late.
+                lookFirst = error.message
+                yield* backoff(error.message, null, "publish")
+                continue
               }
               // A later step's answer was lost (a reply of a thread, a container's publish): it is asked again as
               // a resumed step, which looks on the network before it makes anything again, as after a crash.
-              failures++
-              if (failures >= config.attempts) {
-                return yield* failed(
-                  `${error.message}; Herald asked ${failures} times and could not tell whether it went through, so it ` +
-                    `did not send it again: check ${who} before retrying`
-                )
-              }
+              // A step that was itself such a look is given up only after its retry time; a lost answer always
+              // gets its look.
+              const looked = resumed
               resumed = true
-              yield* backoff("poll")
+              const ended = yield* backoff(
+                error.message,
+                looked
+                  ? `${error.message}; Herald could not tell for ${words(config.retryForMs)} whether it went through, so it ` +
+                    `did not send it again: check ${who} before retrying`
+                  : null,
+                "poll"
+              )
+              if (Option.isSome(ended)) return ended.value
               continue
             }
             // Every other answer means the call did not go through: safe to make again.
@@ -440,8 +482,11 @@ export class Publisher extends Context.Service<Publisher, {
               continue
             }
             // A step still looking first (after a cut or a lost answer) stays marked, so a restart looks too.
+            // A publish that failed in passing on a network that can be asked stays marked too (see below), so a
+            // restart between this write and the wait's cannot send it again without looking.
             const stillLooking = resumed && call === "poll" ? "poll" : null
-            yield* sql`UPDATE post_targets SET call = ${stillLooking} WHERE post_id = ${postId} AND account_id = ${accountId}`
+            const marked = reason._tag === "Transient" && call === "publish" && network.reconcile !== undefined ? "publish" : stillLooking
+            yield* sql`UPDATE post_targets SET call = ${marked} WHERE post_id = ${postId} AND account_id = ${accountId}`
             if (reason._tag === "Rejected") return yield* failed(error.message)
             if (reason._tag === "NeedsReconnect") {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
@@ -465,12 +510,18 @@ export class Publisher extends Context.Service<Publisher, {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
               return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
             }
-            // Transient: wait and try again, within the budget.
-            failures++
-            if (failures >= config.attempts) {
-              return yield* failed(`${error.message} (gave up after ${failures} attempts)`)
-            }
-            yield* backoff(stillLooking)
+            // Transient: wait and try again, within the retry time. A publishing call that failed in passing
+            // may still have reached the network (a 5xx after the post was made): the next try looks first.
+            const looking = call === "publish" && network.reconcile !== undefined
+            if (looking) lookFirst ??= error.message
+            const ended = yield* backoff(
+              error.message,
+              stillLooking === "poll"
+                ? `${error.message}; Herald could not tell for ${words(config.retryForMs)} whether the step went through, so it did not send it again: check ${who} before retrying`
+                : givenUp(error.message),
+              looking ? "publish" : stillLooking
+            )
+            if (Option.isSome(ended)) return ended.value
           }
         })
 

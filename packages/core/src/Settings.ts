@@ -135,6 +135,9 @@ export const webhookAllowPrivate = parsed("HERALD_WEBHOOK_ALLOW_PRIVATE", false,
 /** `HERALD_WEBHOOK_TIMEOUT_MS`: how long a receiver has to answer (default 10,000). */
 export const webhookTimeoutMs = parsed("HERALD_WEBHOOK_TIMEOUT_MS", 10_000, "a whole number of milliseconds from 100 to 600000", integer(100, 600_000))
 
+/** `HERALD_NETWORK_TIMEOUT_MS`: how long a network has to answer a call, Herald's own timeout (default 60,000; decision 0066). */
+export const networkTimeoutMs = parsed("HERALD_NETWORK_TIMEOUT_MS", 60_000, "a whole number of milliseconds from 100 to 600000", integer(100, 600_000))
+
 /**
  * `HERALD_WEBHOOK_RETRY_SCHEDULE`: the waits before each retry of a failed delivery, comma-separated
  * durations (`30s`, `1m`, `2h`, or plain milliseconds); default `1m,5m,30m,2h,6h,12h,24h`.
@@ -210,6 +213,7 @@ export const load = Effect.flatMap(Effect.all({
   runnerPort,
   webhookAllowPrivate,
   webhookTimeoutMs,
+  networkTimeoutMs,
   webhookRetrySchedule,
   webhookDisableAfter,
   trustedProxies,

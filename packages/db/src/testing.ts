@@ -19,7 +19,7 @@ import type { PGlite } from "@electric-sql/pglite"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, FileSystem, Layer, Path, Redacted } from "effect"
+import { Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import type { Scope } from "effect/Scope"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -28,10 +28,12 @@ import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes } from "node:crypto"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
+import { Duplex } from "node:stream"
 import { fileURLToPath } from "node:url"
 import * as Database from "./Database.ts"
+import { layerClient } from "./internal/client.ts"
 import { migrations } from "./migrations/index.ts"
-import type * as PgliteBridge from "./PgliteBridge.ts"
+import * as PgliteBridge from "./PgliteBridge.ts"
 
 export type BackendError =
   | SqlError
@@ -138,3 +140,57 @@ const postgres = (adminUrl: string): Backend => ({
     return Database.layerUrl(Redacted.make(url.toString()))
   }))
 })
+
+/** What a test does to the database of `unreachable()`. */
+export interface Outage {
+  /**
+   * The database goes away as a stopped server does: every open connection ends with ECONNRESET, and every
+   * new one is refused with ECONNREFUSED (Node.js's errors, as a socket gives them), until `restore`.
+   */
+  readonly stop: () => void
+  readonly restore: () => void
+}
+
+const socketError = (message: string, code: string, errno: number, syscall: string) =>
+  Object.assign(new Error(message), { code, errno, syscall })
+
+/** A connection refused the way a socket to a stopped server is: an `error` event right after it is made. */
+const refused = (): Duplex => {
+  const stream = new Duplex({ read() {}, write(_chunk, _encoding, callback) { callback() } })
+  setImmediate(() => stream.destroy(socketError("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED", -111, "connect")))
+  return stream
+}
+
+/**
+ * The embedded test database behind connections a test can cut: `backend` is a fresh migrated database as
+ * `backends()` makes, `outage` stops and restores it for the connections the client makes (the driver sees
+ * the same socket errors as from a PostgreSQL server that stopped).
+ */
+export const unreachable = (): { readonly backend: Backend; readonly outage: Outage } => {
+  let stopped = false
+  const open = new Set<Duplex>()
+  const outage: Outage = {
+    stop: () => {
+      stopped = true
+      for (const connection of open) connection.destroy(socketError("read ECONNRESET", "ECONNRESET", -104, "read"))
+    },
+    restore: () => {
+      stopped = false
+    }
+  }
+  const layer = Layer.unwrap(Effect.map(openMigrated, (pglite) =>
+    layerClient(
+      Effect.map(PgliteBridge.make(pglite), (bridge) => ({
+        stream: () => {
+          if (stopped) return refused()
+          const connection = bridge.connect()
+          open.add(connection)
+          connection.once("close", () => open.delete(connection))
+          return connection
+        },
+        username: "postgres"
+      })),
+      { backend: "embedded", pglite: Option.some(pglite), dataDirLock: Option.none() }
+    ))).pipe(Layer.provide(fileServices))
+  return { backend: { name: "pglite", layer }, outage }
+}

@@ -2,7 +2,7 @@ import { Cause, Clock, Context, Effect, type Fiber, Metric, Option, type Types }
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
-import { ErrorShape, PostShape } from "@herald/core"
+import { ErrorShape, PostShape, StorageFaults } from "@herald/core"
 import { Bounded } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as RequestMetrics from "./RequestMetrics.ts"
@@ -34,7 +34,8 @@ const render = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
-  allowedMethods: (url: string) => ReadonlySet<string> | undefined
+  allowedMethods: (url: string) => ReadonlySet<string> | undefined,
+  faults: StorageFaults.StorageFaults["Service"]
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   const defect = failure === undefined ? Cause.squash(cause) : failure
@@ -77,8 +78,28 @@ const render = (
     // The client went away; nobody reads this answer, but the server still owes the socket one.
     return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
   }
+  const fault = StorageFaults.ofCause(cause)
+  if (fault !== undefined) return Effect.as(faults.seen(fault), storageFault(fault))
   return internal(cause, request, requestId)
 }
+
+/**
+ * A storage fault is no bug of Herald's: said as what it is, with `Retry-After` when waiting helps, and counted
+ * into StorageFaults' one line per interval instead of a stack trace per request.
+ */
+const storageFault = (fault: StorageFaults.StorageFault) => {
+  const shape = StorageFaults.shape(fault)
+  const response = json(shape.status, ApiError.body(shape.code, shape.message))
+  return fault.kind === "unreachable"
+    ? HttpServerResponse.setHeader(response, "retry-after", String(StorageFaults.retryAfterSeconds))
+    : response
+}
+
+// A write answered without a fault: the disk took it, so /health stops saying it is full. MCP's POSTs are
+// calls of any tool, reading ones too, and a validation saves nothing.
+const isWrite = (request: HttpServerRequest.HttpServerRequest) =>
+  request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS" &&
+  !request.url.startsWith("/api/mcp") && !request.url.startsWith("/api/v1/posts/validate")
 
 // Answers some layer produced itself (the HttpApi framework answers an unsupported Content-Type with a plain
 // 415, for one) are re-rendered so that every error a client sees has the same shape.
@@ -183,7 +204,11 @@ const withPageHeaders = (response: HttpServerResponse.HttpServerResponse) =>
     : response
 
 export const layer = HttpRouter.middleware<{ handles: unknown }>()(
-  Effect.map(Effect.service(Metric.MetricRegistry), (registry) => {
+  Effect.gen(function*() {
+    const registry = yield* Effect.service(Metric.MetricRegistry)
+    // The server's own (Services.ts); a server made of fewer layers (a test's) counts on its own.
+    const found = yield* Effect.serviceOption(StorageFaults.StorageFaults)
+    const faults = Option.isSome(found) ? found.value : yield* StorageFaults.StorageFaults.make
     const allowedMethods = routeTable(pathsOnly)
     const recorder = RequestMetrics.make(registry)
 
@@ -217,18 +242,21 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
           onFailure: (cause) =>
             Effect.withFiber((fiber) =>
               Effect.map(
-                render(cause, request, NodeServer.requestId(request.source), allowedMethods),
+                render(cause, request, NodeServer.requestId(request.source), allowedMethods, faults),
                 (response) => record(fiber, request, started, response)
               )
             ),
           onSuccess: (response) =>
             Effect.withFiber((fiber) =>
-              Effect.succeed(record(
-                fiber,
-                request,
-                started,
-                response.status < 400 ? withPageHeaders(response) : reshape(request, NodeServer.requestId(request.source))(response)
-              ))
+              Effect.as(
+                response.status < 400 && isWrite(request) ? faults.written : Effect.void,
+                record(
+                  fiber,
+                  request,
+                  started,
+                  response.status < 400 ? withPageHeaders(response) : reshape(request, NodeServer.requestId(request.source))(response)
+                )
+              )
             )
         })
       })

@@ -119,6 +119,11 @@ const handle = (offer: Offer, ownOrigin: string) =>
       Effect.option
     )
     if (body._tag === "None") return rpcError(400, -32700, "Parse error: the body is not JSON")
+    // JSON-RPC 2.0 ("Batch"): an empty array is answered with one Invalid Request error, id null; the
+    // Streamable HTTP transport answers input it cannot accept with an HTTP error status, 400 (decision 0068).
+    if (Array.isArray(body.value) && body.value.length === 0) {
+      return rpcError(400, -32600, "Invalid Request: the batch is empty; send a JSON-RPC request object")
+    }
     // Over the limit: a tool call answers it as the tool's failure, so the assistant reads why and when to
     // try again; anything else (initialize, tools/list) is refused like a REST request.
     if (limited._tag === "Some" && !isToolCall(body.value)) {

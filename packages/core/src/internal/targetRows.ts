@@ -21,6 +21,8 @@ export interface TargetRow {
   readonly failedAttempts: number
   /** When the target tries next, if it is waiting. */
   readonly nextAttemptAt: Date | null
+  /** The first passing fault of this run, the start of its retry time (`internal/retrySchedule.ts`); null while none. */
+  readonly faultingSince: Date | null
   /** The post's time, or its creation for a post sent now: what publishing lag is measured from. */
   readonly dueAt: Date
   readonly accountStatus: string | null
@@ -36,7 +38,7 @@ export interface TargetRow {
 }
 
 // What publishing reads of a target, its account and its post (`t`, `a`, `p`): `TargetRow`'s columns.
-const columns = `p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at,
+const columns = `p.workspace_id, t.platform, t.username, t.status, t.call, t.handle, t.failed_attempts, t.next_attempt_at, t.faulting_since,
   coalesce(p.scheduled_at, p.created_at) AS due_at, a.status AS account_status,
   a.network_account_id, a.access_token, a.server AS account_server, p.content, p.platform_content,
   p.first_comment, p.options,
@@ -178,7 +180,7 @@ export const fail = (sql: SqlClient.SqlClient, postId: string, accountId: string
   Effect.map(
     sql`
       UPDATE post_targets SET status = 'failed', error = ${error}, call = NULL, ended_at = now(),
-        failed_attempts = 0, next_attempt_at = NULL, rate_limited_since = NULL
+        failed_attempts = 0, next_attempt_at = NULL, rate_limited_since = NULL, faulting_since = NULL
       WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'
       RETURNING 1`,
     (rows) => rows.length > 0

@@ -72,7 +72,7 @@ export const make = (sql: SqlClient.SqlClient): TargetWrites => {
       sql<{ readonly postId: string; readonly accountId: string }>`
         WITH target AS (
           UPDATE post_targets t SET status = 'published', url = v.url, network_post_id = v.id,
-            error = NULL, call = NULL, handle = NULL, ended_at = now(), next_attempt_at = NULL
+            error = NULL, call = NULL, handle = NULL, ended_at = now(), next_attempt_at = NULL, faulting_since = NULL
           FROM (VALUES ${rows(entries.map(({ request }) => sql`(${request.postId}, ${request.accountId}, ${request.url}, ${request.id})`))})
             AS v (post_id, account_id, url, id)
           WHERE t.post_id = v.post_id AND t.account_id = v.account_id AND t.status = 'pending'

@@ -34,6 +34,7 @@ import assistantApproval from "./0031_assistant_approval.ts"
 import clusterDueIndex from "./0032_cluster_due_index.ts"
 import verifiedAddresses from "./0033_verified_addresses.ts"
 import reviewLinkMakers from "./0034_review_link_makers.ts"
+import publishingFaults from "./0035_publishing_faults.ts"
 
 // Every migration, keyed `<id>_<name>`; both backends run this same set in id order.
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -70,5 +71,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0031_assistant_approval": assistantApproval,
   "0032_cluster_due_index": clusterDueIndex,
   "0033_verified_addresses": verifiedAddresses,
-  "0034_review_link_makers": reviewLinkMakers
+  "0034_review_link_makers": reviewLinkMakers,
+  "0035_publishing_faults": publishingFaults
 }

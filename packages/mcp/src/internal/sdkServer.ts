@@ -10,9 +10,10 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Result, Schema } from "effect"
+import { Cause, Effect, Option, Result, Schema } from "effect"
 import * as z from "zod"
 import { SchemaProblems } from "@herald/api"
+import { StorageFaults } from "@herald/core"
 import { Bounded } from "@herald/domain"
 import * as Idempotency from "../Idempotency.ts"
 import { type Exchange, failureResult, serverInfo, successResult } from "../Server.ts"
@@ -124,13 +125,23 @@ const callTool = (exchange: Exchange, params: typeof CallParams.Type): CallToolR
   return exchange.run(Idempotency.call(exchange.idempotencyKeys, tool, params.arguments, exchange.caller).pipe(
     Effect.map(successResult),
     Effect.catchTag("ToolFailure", (failure) => Effect.succeed(failureResult(failure))),
+    // The storage's fault (unreachable, full): the tool error REST answers for it, counted, not a stack trace each.
     // Herald's own fault: logged in full, answered as `internal` like the REST API's 500.
-    Effect.catchCause((cause) =>
-      Effect.as(
+    Effect.catchCause((cause) => {
+      const fault = StorageFaults.ofCause(cause)
+      if (fault !== undefined) {
+        const { code, message } = StorageFaults.shape(fault)
+        return Effect.flatMap(Effect.serviceOption(StorageFaults.StorageFaults), (faults) =>
+          Effect.as(
+            Option.isSome(faults) ? faults.value.seen(fault) : Effect.void,
+            failureResult(new ToolFailure({ code, message }))
+          ))
+      }
+      return Effect.as(
         Effect.logError(`MCP tool ${tool.name} failed`, Cause.pretty(cause)),
         failureResult(new ToolFailure({ code: "internal", message: "Something went wrong on Herald's side; the error is logged" }))
       )
-    )
+    })
   ))
 }
 
