@@ -1334,14 +1334,21 @@ export interface components {
                 /** @enum {string} */
                 shards: "ok" | "not_applicable";
             };
+            /** @description Only while some network is not answering (its oldest call waiting over 30 s, or its latest call timed out): each such network with `degraded: N calls waiting, the oldest for S s; T timed out in the last minute`. The process stays ready. */
+            networks?: {
+                [key: string]: string;
+            };
         };
         HealthUnavailable: {
             /** @enum {string} */
             _tag: "HealthUnavailable";
             /** @enum {string} */
             status: "unavailable";
-            /** @enum {string} */
-            database: "unreachable";
+            /**
+             * @description `unreachable`: the database did not answer within 5 s; `full`: its disk (or the media folder's) was full and no write has succeeded since.
+             * @enum {string}
+             */
+            database: "unreachable" | "full";
         };
         Health: {
             /** @enum {string} */
