@@ -17,7 +17,7 @@
 //   node bench/faults/run.ts [--trials database,outage,hang,kill] [--posts 24] [--down 20] [--hang 70] [--kills 8]
 //                            [--settle 900] [--seed 1]
 import { type ChildProcess, execFileSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import {
@@ -497,9 +497,14 @@ const killTrial = async () => {
     killing = false
     const { rows, settling } = await count(base, workspace, posts)
     console.log(`  creates: ${creates}`)
-    summary.push(report("kill", rows, settling))
     await stop(killed.child)
     await stop(steady.child)
+    // The cluster's shard handoffs (a restarted process joining, each graceful stop) in the processes' logs.
+    const logs = readdirSync(folder).filter((name) => name.endsWith(".log")).map((name) => readFileSync(join(folder, name), "utf8"))
+    const releaseLines = logs.flatMap((log) => log.split("\n")).filter((line) => line.includes("Could not release shards"))
+    console.log(`  shard release warnings: ${releaseLines.length} lines over ${logs.length} process logs`)
+    if (releaseLines.length > 0) console.log(`  the first: ${releaseLines[0]!.slice(0, 1500)}`)
+    summary.push(`${report("kill", rows, settling)}; ${releaseLines.length} shard release warning lines`)
   } finally {
     dropDatabase(database)
   }

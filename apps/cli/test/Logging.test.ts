@@ -1,5 +1,5 @@
-import { assert, describe, it } from "@effect/vitest"
-import { Console, Effect, Tracer } from "effect"
+import { assert, describe, it, vi } from "@effect/vitest"
+import { Cause, Console, Effect, Tracer } from "effect"
 import * as Logging from "../src/Logging.ts"
 
 // A JSON log line written inside a traced request or publishing names its trace, so that an operator goes
@@ -53,5 +53,54 @@ describe("Logging", () => {
       const { console, lines } = captured()
       yield* logInSpan.pipe(Effect.provide(Logging.layer("text")), Effect.provideService(Console.Console, console))
       assert.match(lines[0]!, /level=INFO .*message="publish attempt" .*post=pst_1/)
+    }))
+})
+
+describe("Logging of warnings the cluster repeats per shard", () => {
+  const release = (shardId: number) =>
+    Effect.logWarning("Could not release shards, retrying", Cause.fail(new Error("Operation timed out after '2s'"))).pipe(
+      Effect.annotateLogs({ module: "effect/cluster/Sharding", fiber: "releaseShard", shardId: `default:${shardId}` })
+    )
+  const releases = (from: number, to: number) =>
+    Effect.forEach(Array.from({ length: to - from + 1 }, (_, index) => from + index), release, { discard: true })
+
+  it.effect("150 releases failing in one handoff are two lines: the first, then how many more, when the process stops", () =>
+    Effect.gen(function*() {
+      const { console, lines } = captured()
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* releases(1, 150)
+        yield* Effect.logWarning("Something else")
+        yield* Effect.logWarning("Something else")
+      })).pipe(Effect.provide(Logging.layer("text")), Effect.provideService(Console.Console, console))
+      const released = lines.filter((line) => line.includes("Could not release shards"))
+      assert.strictEqual(released.length, 2, lines.join("\n"))
+      assert.match(released[0]!, /message="Could not release shards, retrying" .*shardId=default:1\b/)
+      assert.match(released[1]!, /message="Could not release shards, retrying: 149 more times in 30 s, the last with this cause" .*shardId=default:150\b/)
+      // Other messages are written each time.
+      assert.strictEqual(lines.filter((line) => line.includes("Something else")).length, 2)
+    }))
+
+  it.effect("the count is written 30 s after the first, and the same warning after that starts again", () =>
+    Effect.gen(function*() {
+      const { console, lines } = captured()
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* releases(1, 2)
+        vi.advanceTimersByTime(29_000)
+        yield* release(3)
+        vi.advanceTimersByTime(1_000)
+        yield* releases(4, 5)
+      })).pipe(
+        Effect.provide(Logging.layer("json")),
+        Effect.provideService(Console.Console, console),
+        Effect.ensuring(Effect.sync(() => vi.useRealTimers()))
+      )
+      const released = lines.map((line) => JSON.parse(line)).filter((entry) => String(entry.message).startsWith("Could not release"))
+      assert.deepStrictEqual(released.map((entry) => [entry.message, entry.annotations.shardId]), [
+        ["Could not release shards, retrying", "default:1"],
+        ["Could not release shards, retrying: 2 more times in 30 s, the last with this cause", "default:3"],
+        ["Could not release shards, retrying", "default:4"],
+        ["Could not release shards, retrying: once more in 30 s, the last with this cause", "default:5"]
+      ])
     }))
 })

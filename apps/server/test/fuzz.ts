@@ -3,6 +3,7 @@
 // the tests (Fuzz.test.ts) and the long run (bench/fuzz/run.ts).
 import fc from "fast-check"
 import { request as httpRequest } from "node:http"
+import { ApiError } from "@herald/api"
 import { type JsonSchema, type Operation, operations, resolve } from "./openapi.ts"
 
 export interface FuzzRequest {
@@ -208,7 +209,8 @@ export const send = (base: string, request: FuzzRequest): Promise<FuzzAnswer> =>
     outgoing.end(body)
   })
 
-const codes = new Set(["unauthorized", "forbidden", "invalid", "not_found", "conflict", "too_large", "rate_limited", "internal"])
+/** Every code of the reference's error shape (storage faults' `unavailable` and `insufficient_storage` too). */
+const codes: ReadonlySet<string> = new Set(ApiError.codes)
 
 // Pages meant for a person's browser (a review link, an invitation, an OAuth callback) answer their errors as
 // HTML pages; every other error is JSON in the reference's shape.

@@ -86,7 +86,7 @@ export const lookingFirst = <A, R>(
   Effect.mapError(look, (error) =>
     error.reason._tag === "OutcomeUnknown" || error.retryable || error.reason._tag === "AuthExpired"
       ? error
-      : outcomeUnknown(network, `could not look for ${what} an interrupted try may have made (${error.message}); check the account before retrying`))
+      : outcomeUnknown(network, `could not look for ${what} an interrupted try may have made (${error.reason.message}); check the account before retrying`))
 
 /**
  * A part made after the post is out (a first comment): the network refusing it for good must not fail a post

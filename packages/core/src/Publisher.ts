@@ -241,8 +241,9 @@ export class Publisher extends Context.Service<Publisher, {
             }))
           })
 
+          // A PublishError's message already starts with its network: said once.
           const unknownOutcome = (detail: string) =>
-            `${network.network}: ${detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
+            `${network.network}: ${detail.startsWith(`${network.network}: `) ? detail.slice(network.network.length + 2) : detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
             `send it again; it may have been posted: check ${who} before retrying`
 
           // Counted for the target's one log line (see `send`).

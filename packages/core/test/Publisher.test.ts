@@ -13,7 +13,7 @@ import { PublicUrl } from "../src/PublicUrl.ts"
 // its first passing fault, with random waits from the Random service, and no longer.
 
 /** Whether the scripted network is down, and the publishing calls it was sent. */
-const network = { down: true, calls: 0 }
+const network = { down: true, calls: 0, lost: false }
 
 const scripted = Adapter.make({
   network: "scripted",
@@ -30,6 +30,7 @@ const scripted = Adapter.make({
   publish: () =>
     Effect.suspend(() => {
       network.calls++
+      if (network.lost) return Effect.fail(PublishError.outcomeUnknown("scripted", "the answer was cut off"))
       return network.down
         ? Effect.fail(PublishError.transient("scripted", "HTTP 503"))
         : Effect.succeed<Adapter.PublishStep>({ _tag: "Published", published: { id: "1", url: "https://scripted.invalid/1" } })
@@ -124,5 +125,20 @@ for (const backend of backends().slice(0, 1)) {
         const [row] = yield* sql<{ readonly error: string }>`SELECT error FROM post_targets WHERE post_id = ${postId}`
         assert.match(row!.error, /HTTP 503 \(Herald kept trying for 15 min and gave up\)/)
       }).pipe(Effect.provide(TestClock.layer()), Random.withSeed(7)))
+
+    it.effect("a lost answer on a network that cannot be asked fails the target, naming the network once", () =>
+      Effect.gen(function*() {
+        const publisher = yield* Publisher.Publisher
+        const { accountId, postId } = yield* target
+        network.lost = true
+        network.calls = 0
+        const outcome = yield* publisher.send(postId, accountId).pipe(Effect.ensuring(Effect.sync(() => network.lost = false)))
+        assert.strictEqual(outcome, "failed")
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ readonly error: string }>`SELECT error FROM post_targets WHERE post_id = ${postId}`
+        assert.match(row!.error, /^scripted: the answer was cut off\. Scripted cannot be asked whether the post arrived/)
+        assert.strictEqual(row!.error.split("scripted:").length, 2, row!.error)
+        assert.strictEqual(network.calls, 1, "not sent again")
+      }))
   })
 }

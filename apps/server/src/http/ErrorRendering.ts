@@ -5,6 +5,7 @@ import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
 import { ErrorShape, PostShape, StorageFaults } from "@herald/core"
 import { Bounded } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
+import * as OAuthErrors from "./OAuthErrors.ts"
 import * as RequestMetrics from "./RequestMetrics.ts"
 
 // One global middleware renders whatever the router and the HttpApi framework fail with (unknown route, wrong
@@ -24,7 +25,7 @@ const routeTable = (api: HeraldApi.HeraldApi) => {
       methods.set(endpoint.path, set)
     }
   })
-  for (const [path, set] of methods) router.all(path as `/${string}`, set)
+  for (const [path, set] of [...methods, ...OAuthErrors.methods]) router.all(path as `/${string}`, set)
   return (url: string) => router.find("GET", url)?.handler
 }
 
@@ -224,7 +225,7 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
     ) => {
       const seconds = Number(fiber.getRef(Clock.Clock).monotonicTimeNanosUnsafe() - started) / 1e9
       recorder.record(recorder.routeOf(fiber.context), request.method, response.status, seconds)
-      return response
+      return OAuthErrors.translate(request, response)
     }
 
     // One step around the request on the success path: what failed is rendered, an error answer another layer

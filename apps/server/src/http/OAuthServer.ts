@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlError } from "effect/sql"
 import type { ApiError } from "@herald/api"
 import { OAuth, RateLimiter } from "@herald/core"
+import { SafeText } from "@herald/domain"
 import { page } from "../internal/page.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import { limit } from "./AuthorizationLive.ts"
@@ -28,20 +29,32 @@ const oauthError = (error: string, description: string, status = 400) =>
 const limited = (rateLimiter: RateLimiter.RateLimiter["Service"]) =>
   Effect.flatMap(ClientAddress.subject, (subject) => limit(rateLimiter, subject))
 
+/** The challenge a refused Basic client is answered with (RFC 6749 section 5.2, RFC 7617 section 2). */
+const basicChallenge = { "www-authenticate": `Basic realm="Herald", charset="UTF-8"` }
+
 /**
  * A form-encoded body (RFC 6749, appendix B), one value per name. A client that sends its id the
  * `client_secret_basic` way (HTTP Basic) has it read from there: Herald issues no secrets, so only the id counts.
+ * The decoded id is under the text rule as the body is (TextRule.ts cannot see inside the header).
  */
+// A body that cannot be read (too large, cut off) dies into ErrorRendering, which answers it 413 or 400.
 const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  Effect.map(Effect.orElseSucceed(request.text, () => ""), (text): Record<string, string> => {
+  Effect.flatMap(Effect.orDie(request.text), (text): Effect.Effect<Record<string, string>, OAuth.OAuthRefused> => {
     const fields = Object.fromEntries(new URLSearchParams(text))
     const basic = /^Basic +([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1]
-    if (fields["client_id"] !== undefined || basic === undefined) return fields
+    if (fields["client_id"] !== undefined || basic === undefined) return Effect.succeed(fields)
     const clientId = Buffer.from(basic, "base64").toString("utf8").split(":")[0] ?? ""
     // Basic's id is form-encoded (RFC 6749, section 2.3.1), which URLSearchParams decodes without throwing.
-    const decoded = new URLSearchParams(`id=${clientId}`).get("id") ?? ""
-    return decoded === "" ? fields : { ...fields, client_id: decoded }
+    const decoded = new URLSearchParams(`id=${clientId.replaceAll("&", "%26")}`).get("id") ?? ""
+    const problem = SafeText.problem(decoded)
+    if (problem !== undefined) {
+      return Effect.fail(new OAuth.OAuthRefused({ error: "invalid_client", description: `The client id in the Authorization header ${problem}` }))
+    }
+    return Effect.succeed(decoded === "" ? fields : { ...fields, client_id: decoded })
   }))
+
+/** Whether the request authenticates its client with HTTP Basic, for the 401 it is owed when refused. */
+const triedBasic = (request: HttpServerRequest.HttpServerRequest) => /^Basic\b/i.test(request.headers["authorization"] ?? "")
 
 const query = (request: HttpServerRequest.HttpServerRequest) =>
   Object.fromEntries(new URLSearchParams(request.url.split("?")[1] ?? ""))
@@ -57,7 +70,11 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
     effect.pipe(
       Effect.catch((error) =>
         error._tag === "OAuthRefused"
-          ? Effect.succeed(oauthError(error.error, error.description))
+          ? Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+            // A client refused after authenticating with the Authorization header is owed 401 and a challenge.
+            error.error === "invalid_client" && triedBasic(request)
+              ? HttpServerResponse.setHeaders(oauthError(error.error, error.description, 401), basicChallenge)
+              : oauthError(error.error, error.description))
           : error._tag === "RateLimited"
           ? Effect.succeed(oauthError("rate_limited", error.message, 429))
           : Effect.die(error)
@@ -67,7 +84,7 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
   const register = (request: HttpServerRequest.HttpServerRequest) =>
     request.method === "OPTIONS" ? Effect.succeed(preflight) : Effect.gen(function*() {
       yield* limited(rateLimiter)
-      const body = decodeRegistration(yield* Effect.orElseSucceed(request.text, () => ""))
+      const body = decodeRegistration(yield* Effect.orDie(request.text))
       if (Option.isNone(body)) {
         return yield* new OAuth.OAuthRefused({ error: "invalid_client_metadata", description: "The body must be a JSON object" })
       }
