@@ -65,4 +65,33 @@ describe("the sandbox shared by two processes on PostgreSQL", skipIf(Processes.m
       assert.include(await page.text(), "Shared sandbox ")
     }
   })
+
+  it("publishes to the Mastodon sandbox account, connected through the first process, while that process is down", async () => {
+    const key: string = first.ready.firstRun.key.key
+    const mastodon = first.ready.firstRun.accounts.find((account: any) => account.platform === "mastodon").id
+    // The account's instance is the first process's sandbox address, which the second serves too.
+    const stored = await herald.psql(`SELECT server FROM accounts WHERE id = '${mastodon}'`)
+    assert.strictEqual(stored, `${first.ready.listening.replace("127.0.0.1", "localhost")}/sandbox/mastodon`)
+    await herald.stop(first.child)
+    await herald.shardsShared(1)
+    const ids: Array<string> = []
+    for (let index = 0; index < 3; index++) {
+      const answer = await fetch(`${second.ready.listening}/api/v1/posts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ content: `Instance of the first process ${index}`, accountIds: [mastodon], publishNow: true })
+      })
+      assert.strictEqual(answer.status, 200, await answer.clone().text())
+      ids.push(((await answer.json()) as any).data.id)
+    }
+    const ended = new Set(["published", "partial", "failed"])
+    const posts = await Processes.poll(
+      () =>
+        Promise.all(ids.map(async (id) =>
+          ((await (await fetch(`${second.ready.listening}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
+        )),
+      (now) => now.every((post) => ended.has(post.status))
+    )
+    assert.deepStrictEqual(posts.map((post) => post.status), ids.map(() => "published"), JSON.stringify(posts.map((post) => post.targets)))
+  })
 })

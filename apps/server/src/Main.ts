@@ -144,7 +144,11 @@ export const layerWith = <E, R>(
     const sandbox = Option.getOrElse(settings.sandbox, () => !anyCredentials)
     const installation = yield* NetworkPackages.install(packages, { sandbox, baseUrl, sharedDatabase: Option.isSome(settings.databaseUrl) })
     const networks = Networks.Networks.layer(installation.adapters).pipe(
-      Layer.provide(NetworkHttp.layer({ own: baseUrl, allowPrivate: settings.webhookAllowPrivate })),
+      Layer.provide(NetworkHttp.layer({
+        own: baseUrl,
+        allowPrivate: settings.webhookAllowPrivate,
+        simulated: new Set(installation.simulators.map((simulator) => simulator.network))
+      })),
       // The same watch the adapters' client counts in is read by /ready (decision 0066).
       Layer.provideMerge(NetworkWatch.layer({ timeoutMs: settings.networkTimeoutMs }))
     )

@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { HttpClient, HttpClientError } from "effect/http"
+import { HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { RemoteHosts } from "@herald/core"
 import { NetworkWatch, networkOf } from "./NetworkWatch.ts"
@@ -15,7 +15,12 @@ import { NetworkWatch, networkOf } from "./NetworkWatch.ts"
  * that gets none fails as a `TransportError` ("no answer from <host> within <N> s"), which the adapters treat as
  * any lost answer (the engine looks before sending again), and is counted by `NetworkWatch` while it waits.
  */
-export const layer = (options: { readonly own: string; readonly allowPrivate: boolean }) =>
+export const layer = (options: {
+  readonly own: string
+  readonly allowPrivate: boolean
+  /** In the sandbox: the networks whose simulators every process serves under `/sandbox/<network>`. */
+  readonly simulated?: ReadonlySet<string> | undefined
+}) =>
   Layer.effect(
     HttpClient.HttpClient,
     Effect.gen(function*() {
@@ -38,7 +43,9 @@ export const layer = (options: { readonly own: string; readonly allowPrivate: bo
             ),
             Effect.andThen(guarded.execute(request))
           )
-      return HttpClient.make((request) => {
+      const simulated = options.simulated ?? new Set<string>()
+      return HttpClient.make((given) => {
+        const request = simulated.size === 0 ? given : toOwnSimulator(given, options.own, simulated)
         const network = networkOf(request.url, options.own)
         const length = "contentLength" in request.body ? request.body.contentLength : undefined
         const large = (length ?? 0) > watch.options.largeBodyBytes
@@ -64,6 +71,28 @@ export const layer = (options: { readonly own: string; readonly allowPrivate: bo
       })
     })
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+/**
+ * A call to a sandbox simulator at another Herald process's address, answered by this process's own: the
+ * simulators keep their state in the shared database, so any process serves any sandbox account. A sandbox
+ * account of a network of many servers stores the address of the process it was connected through as its
+ * server (`<that process's URL>/sandbox/mastodon`); without this, it failed while that one process was down
+ * (issue 30). Only the sandbox's networks' paths are taken, and only in the sandbox; a call that goes to this
+ * process instead reaches no other host, so the rule can only narrow where a call goes.
+ */
+const toOwnSimulator = (request: HttpClientRequest.HttpClientRequest, own: string, simulated: ReadonlySet<string>) => {
+  if (request.url.startsWith(`${own}/`)) return request
+  let url: URL
+  try {
+    url = new URL(request.url)
+  } catch {
+    return request
+  }
+  const [, root, network] = url.pathname.split("/")
+  return root === "sandbox" && network !== undefined && simulated.has(network)
+    ? HttpClientRequest.setUrl(request, `${own}${url.pathname}${url.search}`)
+    : request
+}
 
 const hostOf = (url: string) => {
   try {
