@@ -5,7 +5,8 @@ import { skipIf } from "../../../testing/skipIf.ts"
 // Two Herald processes on one PostgreSQL, each serving the sandbox networks at its own address and
 // publishing through them: the Facebook Page token the first process's simulator issued when the Demo
 // account connected works on the second's, so every post goes out wherever its shard runs, both processes'
-// simulators show every post, and each post's link opens on either process. Runs when
+// simulators show every post, and each post's link opens on either process. A sandbox Mastodon account, whose
+// instance is the first process's sandbox address, publishes through the second while the first is down. Runs when
 // HERALD_TEST_DATABASE_URL names a server.
 const herald = Processes.make("sandbox")
 
@@ -22,16 +23,14 @@ describe("the sandbox shared by two processes on PostgreSQL", skipIf(Processes.m
 
   afterAll(() => herald.dispose())
 
-  it("publishes to the Facebook sandbox account from either process, and both show every post", async () => {
-    const key: string = first.ready.firstRun.key.key
-    const facebook = first.ready.firstRun.accounts.find((account: any) => account.platform === "facebook").id
+  /** Posts `count` texts to `accountId` now through `through`, and resolves with them once each has ended. */
+  const publishAll = async (through: Processes.Started, key: string, accountId: string, text: string, count: number) => {
     const ids: Array<string> = []
-    // Posts hash to the shards of both processes; each process publishes through its own simulators.
-    for (let index = 0; index < 12; index++) {
-      const answer = await fetch(`${first.ready.listening}/api/v1/posts`, {
+    for (let index = 0; index < count; index++) {
+      const answer = await fetch(`${through.ready.listening}/api/v1/posts`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ content: `Shared sandbox ${index}`, accountIds: [facebook], publishNow: true })
+        body: JSON.stringify({ content: `${text} ${index}`, accountIds: [accountId], publishNow: true })
       })
       assert.strictEqual(answer.status, 200, await answer.clone().text())
       ids.push(((await answer.json()) as any).data.id)
@@ -45,6 +44,14 @@ describe("the sandbox shared by two processes on PostgreSQL", skipIf(Processes.m
       (now) => now.every((post) => ended.has(post.status))
     )
     assert.deepStrictEqual(posts.map((post) => post.status), ids.map(() => "published"), JSON.stringify(posts.map((post) => post.targets)))
+    return posts
+  }
+
+  it("publishes to the Facebook sandbox account from either process, and both show every post", async () => {
+    const key: string = first.ready.firstRun.key.key
+    const facebook = first.ready.firstRun.accounts.find((account: any) => account.platform === "facebook").id
+    // Posts hash to the shards of both processes; each process publishes through its own simulators.
+    const posts = await publishAll(first, key, facebook, "Shared sandbox", 12)
     const accounts = (await (await fetch(`${second.ready.listening}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } })).json()) as any
     assert.strictEqual(accounts.data.find((account: any) => account.id === facebook).status, "connected")
     const links = posts.map((post) => post.targets[0].url as string)
@@ -74,24 +81,6 @@ describe("the sandbox shared by two processes on PostgreSQL", skipIf(Processes.m
     assert.strictEqual(stored, `${first.ready.listening.replace("127.0.0.1", "localhost")}/sandbox/mastodon`)
     await herald.stop(first.child)
     await herald.shardsShared(1)
-    const ids: Array<string> = []
-    for (let index = 0; index < 3; index++) {
-      const answer = await fetch(`${second.ready.listening}/api/v1/posts`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ content: `Instance of the first process ${index}`, accountIds: [mastodon], publishNow: true })
-      })
-      assert.strictEqual(answer.status, 200, await answer.clone().text())
-      ids.push(((await answer.json()) as any).data.id)
-    }
-    const ended = new Set(["published", "partial", "failed"])
-    const posts = await Processes.poll(
-      () =>
-        Promise.all(ids.map(async (id) =>
-          ((await (await fetch(`${second.ready.listening}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data
-        )),
-      (now) => now.every((post) => ended.has(post.status))
-    )
-    assert.deepStrictEqual(posts.map((post) => post.status), ids.map(() => "published"), JSON.stringify(posts.map((post) => post.targets)))
+    await publishAll(second, key, mastodon, "Instance of the first process", 3)
   })
 })
