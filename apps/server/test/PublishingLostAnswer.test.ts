@@ -119,6 +119,20 @@ layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost 
       assert.strictEqual(made.filter((item) => item.text === content).length, 1)
     }))
 
+  it.effect("x: a thread's reply is made but answered 503; the next try looks first, and the reply is there once", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get } = yield* setup(["x"])
+      const content = `1/ spoiled reply ${Date.now()}`
+      // The second post sent is the thread's first reply.
+      losses.push({ network: "x", call: /^POST \/2\/tweets$/, skip: 1, as: "503" })
+      const post = yield* create({ content, xThread: [`${content} 2/`, `${content} 3/`], accountIds: [accounts["x"]], publishNow: true })
+      const done = yield* settled(get, post.id)
+      assert.deepStrictEqual(losses, [], "an armed call was never made")
+      assert.strictEqual(done.status, "published", JSON.stringify(done.targets))
+      const made = [...(yield* simulated("x", accounts["x"]!))].reverse()
+      assert.deepStrictEqual(made.map((item) => item.text), [content, `${content} 2/`, `${content} 3/`])
+    }))
+
   it.effect("mastodon: the status's answer is lost and the look after it fails in passing; the look is tried again, not given up", () =>
     Effect.gen(function*() {
       const { accounts, create, get } = yield* setup(["mastodon"])

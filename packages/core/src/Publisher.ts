@@ -482,6 +482,9 @@ export class Publisher extends Context.Service<Publisher, {
               if (Option.isSome(ended)) return ended.value
               continue
             }
+            // A later step that failed in passing may have made its part all the same (a reply answered 503 after
+            // it was made): its next try looks first, as after a lost answer.
+            if (reason._tag === "Transient" && call === "poll") resumed = true
             // A step still looking first (after a cut or a lost answer) stays marked, so a restart looks too.
             // A publish that failed in passing on a network that can be asked stays marked too (see below), so a
             // restart between this write and the wait's cannot send it again without looking.
