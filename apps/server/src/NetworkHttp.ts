@@ -2,7 +2,7 @@ import { Duration, Effect, Layer } from "effect"
 import { HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { RemoteHosts } from "@herald/core"
-import { NetworkWatch, networkOf } from "./NetworkWatch.ts"
+import { NetworkWatch, networkOf, timeoutFor } from "./NetworkWatch.ts"
 
 /**
  * The HTTP client the network adapters are made with. Requests to Herald's own address (the sandbox networks,
@@ -24,14 +24,17 @@ export const layer = (options: {
   Layer.effect(
     HttpClient.HttpClient,
     Effect.gen(function*() {
-      const plain = yield* HttpClient.HttpClient
       const watch = yield* NetworkWatch
       const own = `${options.own}/`
-      const guarded = options.allowPrivate ? plain : yield* Effect.provideService(
-        NodeHttpClient.makeUndici,
-        NodeHttpClient.Dispatcher,
-        yield* NodeHttpClient.makeDispatcherOptions({ connect: { lookup: RemoteHosts.lookup } })
-      )
+      // Herald's own connect timeout on every path (TCP and TLS), rather than the library's default.
+      const connect = { timeout: watch.options.connectTimeoutMs }
+      const clientWith = (dispatcherOptions: Parameters<typeof NodeHttpClient.makeDispatcherOptions>[0]) =>
+        Effect.flatMap(
+          NodeHttpClient.makeDispatcherOptions(dispatcherOptions),
+          (dispatcher) => Effect.provideService(NodeHttpClient.makeUndici, NodeHttpClient.Dispatcher, dispatcher)
+        )
+      const plain = yield* clientWith({ connect })
+      const guarded = options.allowPrivate ? plain : yield* clientWith({ connect: { ...connect, lookup: RemoteHosts.lookup } })
       const send = (request: Parameters<typeof plain.execute>[0]) =>
         options.allowPrivate || request.url.startsWith(own)
           ? plain.execute(request)
@@ -47,9 +50,7 @@ export const layer = (options: {
       return HttpClient.make((given) => {
         const request = simulated.size === 0 ? given : toOwnSimulator(given, options.own, simulated)
         const network = networkOf(request.url, options.own)
-        const length = "contentLength" in request.body ? request.body.contentLength : undefined
-        const large = (length ?? 0) > watch.options.largeBodyBytes
-        const timeoutMs = large ? watch.options.uploadTimeoutMs : watch.options.timeoutMs
+        const timeoutMs = timeoutFor(watch.options, "contentLength" in request.body ? request.body.contentLength : undefined)
         return watch.track(
           network,
           send(request).pipe(Effect.timeoutOrElse({
@@ -70,7 +71,7 @@ export const layer = (options: {
         )
       })
     })
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  )
 
 /**
  * A call to a sandbox simulator at another Herald process's address, answered by this process's own: the

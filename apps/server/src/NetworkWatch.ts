@@ -10,9 +10,16 @@ import { Clock, Context, Duration, Effect, Layer, Metric, Schedule } from "effec
 export interface Options {
   /** How long a network has to answer a call (its headers); `HERALD_NETWORK_TIMEOUT_MS`, default 60 s. */
   readonly timeoutMs: number
-  /** The same for a request whose body is over `largeBodyBytes` (video uploads); default 5 minutes. */
+  /**
+   * The same for a request whose body is over `largeBodyBytes` (video uploads): at least 5 minutes, and
+   * longer for a body that needs it at `minUploadBytesPerSecond` (a 512 MiB video: 17 minutes), see `timeoutFor`.
+   */
   readonly uploadTimeoutMs: number
   readonly largeBodyBytes: number
+  /** The slowest upload a network is waited for: 512 KiB/s by default. */
+  readonly minUploadBytesPerSecond: number
+  /** How long a connection to a network may take to open (TCP and TLS); default 10 s. */
+  readonly connectTimeoutMs: number
   /** A call waiting longer than this makes its network degraded; default 30 s. */
   readonly slowAfterMs: number
   /** At most one warning per network per this interval; default one minute. */
@@ -23,9 +30,20 @@ export const defaults: Options = {
   timeoutMs: 60_000,
   uploadTimeoutMs: 300_000,
   largeBodyBytes: 1024 * 1024,
+  minUploadBytesPerSecond: 512 * 1024,
+  connectTimeoutMs: 10_000,
   slowAfterMs: 30_000,
   logEveryMs: 60_000
 }
+
+/**
+ * How long a call with a body of `length` bytes waits for its answer: `timeoutMs`, or for a large body the time
+ * to send it at the slowest rate waited for plus `timeoutMs`, and never less than `uploadTimeoutMs`.
+ */
+export const timeoutFor = (options: Options, length: number | undefined): number =>
+  length === undefined || length <= options.largeBodyBytes
+    ? options.timeoutMs
+    : Math.max(options.uploadTimeoutMs, Math.ceil((length / options.minUploadBytesPerSecond) * 1000) + options.timeoutMs)
 
 /** Label `network`: calls that got no answer within Herald's timeout. */
 export const networkTimeouts = Metric.counter("herald_network_timeouts_total", {

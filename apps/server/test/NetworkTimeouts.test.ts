@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Metric, References } from "effect"
 import { HttpClient, HttpClientError } from "effect/http"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net"
 import * as NetworkHttp from "../src/NetworkHttp.ts"
-import { NetworkWatch, networkTimeouts, networkOf } from "../src/NetworkWatch.ts"
+import { defaults, NetworkWatch, networkTimeouts, networkOf, timeoutFor } from "../src/NetworkWatch.ts"
 import { Readiness } from "../src/Readiness.ts"
 import * as SystemHandlers from "../src/http/SystemHandlers.ts"
 import { eventually } from "../../../testing/eventually.ts"
@@ -133,4 +133,47 @@ describe("Herald's own network timeouts", () => {
       const answer = yield* SystemHandlers.ready.pipe(Effect.provide(readyChecks))
       assert.isUndefined(answer.networks)
     }).pipe(Effect.scoped, Effect.provide(client("http://herald.test", true))))
+
+  it("an upload waits long enough for its body at 512 KiB/s, and never less than 5 minutes", () => {
+    const mib = 1024 * 1024
+    assert.strictEqual(timeoutFor(defaults, undefined), 60_000)
+    assert.strictEqual(timeoutFor(defaults, mib), 60_000)
+    assert.strictEqual(timeoutFor(defaults, 2 * mib), 300_000)
+    // Herald's largest upload, 512 MiB: 1,024 s to send at the slowest rate waited for, then the answer's 60 s.
+    assert.strictEqual(timeoutFor(defaults, 512 * mib), 1_084_000)
+  })
+
+  it.live("a connection that does not open within Herald's connect timeout fails at once, long before the answer's", () =>
+    Effect.gen(function*() {
+      // Takes the TCP connection and never speaks TLS: the connection never opens.
+      const { port } = yield* Effect.acquireRelease(
+        Effect.callback<{ readonly server: NetServer; readonly sockets: Set<Socket>; readonly port: number }>((resume) => {
+          const sockets = new Set<Socket>()
+          const server = createNetServer((socket) => void sockets.add(socket))
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ server, sockets, port: (server.address() as AddressInfo).port })))
+        }),
+        ({ server, sockets }) =>
+          Effect.callback<void>((resume) => {
+            for (const socket of sockets) socket.destroy()
+            server.close(() => resume(Effect.void))
+          })
+      )
+      const http = yield* HttpClient.HttpClient
+      const started = Date.now()
+      const exit = yield* Effect.exit(http.get(`https://127.0.0.1:${port}/v1/statuses`))
+      const took = Date.now() - started
+      assert.isTrue(Exit.isFailure(exit))
+      const error = Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined
+      const reason = error?._tag === "Fail" ? (error.error as HttpClientError.HttpClientError).reason : undefined
+      assert.strictEqual(reason?._tag, "TransportError")
+      assert.notInclude(String(reason?.description), "no answer from", "the answer's timeout, not the connection's")
+      // The library's own default would have waited 10 s.
+      assert.isBelow(took, 5_000)
+    }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(
+      NetworkHttp.layer({ own: "http://herald.test", allowPrivate: true }).pipe(
+        Layer.provideMerge(NetworkWatch.layer({ timeoutMs: 60_000, connectTimeoutMs: 300 })),
+        Layer.provide(logging)
+      ),
+      logging
+    ))))
 })
