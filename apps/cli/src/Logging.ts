@@ -1,5 +1,5 @@
-import { Console, Context, Effect, Formatter, Logger, Tracer } from "effect"
-import type { Settings } from "@herald/core"
+import { Console, Context, Effect, Formatter, Logger, LogLevel, Tracer } from "effect"
+import { type Settings, StorageFaults } from "@herald/core"
 
 /**
  * How `herald` writes its log: to stderr, so that stdout carries only the command's result (one JSON
@@ -7,7 +7,7 @@ import type { Settings } from "@herald/core"
  * (`level=INFO message="publish attempt" ...`). `json`: one object per line with `timestamp`, `level`,
  * `message`, `annotations`, `spans` (log spans, in ms), `cause` and `fiber`, for a log collector; with
  * tracing on, also the `traceId` and `spanId` the entry was written in, so that a line leads to its trace.
- * Warnings the cluster repeats once per shard are folded (see `folded`).
+ * Warnings the cluster repeats once per shard, and those of a storage fault, are folded (see `folded`).
  */
 export const layer = (format: Settings.LogFormat) => Logger.layer([folded(format === "json" ? withTrace : Logger.formatLogFmt)])
 
@@ -25,15 +25,49 @@ const withTrace = Logger.make((options) => {
 /**
  * Warnings `effect/cluster` writes once for each shard of a handoff: when the storage is slow, a stop or a
  * rebalance releasing 150 shards wrote 150 of them, each with a stack trace (issue 30). The first is written,
- * the same message within the next `foldedForMs` is counted, and one line then says how many more there
- * were; a stop writes the count it has before the process ends.
+ * the same message within the next 30 s is counted, and one line then says how many more there were; a stop
+ * writes the count it has before the process ends.
  */
 export const foldedMessages: ReadonlySet<string> = new Set(["Could not release shards, retrying"])
-export const foldedForMs = 30_000
+
+/**
+ * Warnings and errors whose cause is a storage fault (StorageFaults: the database unreachable, the disk full)
+ * are folded by the fault's kind for 10 s, as the requests' answers count them (decision 0067): a database
+ * outage made every background round (the scheduler, webhooks, the inbox, the cluster's storage) write its
+ * own line with a stack trace, 228 lines in a 20 s outage.
+ */
+export const storageFoldMs = 10_000
+const shardFoldMs = 30_000
+
+interface Fold {
+  readonly key: string
+  readonly windowMs: number
+  /** The line that says how many more there were. */
+  readonly summary: (count: number) => string
+}
+
+const times = (count: number) => count === 1 ? "once more" : `${count} more times`
 
 const textOf = (message: unknown): string | undefined => {
   const first = Array.isArray(message) ? message[0] : message
   return typeof first === "string" ? first : undefined
+}
+
+const foldOf = (options: Logger.Options<unknown>): Fold | undefined => {
+  const message = textOf(options.message)
+  if (message !== undefined && foldedMessages.has(message)) {
+    return { key: message, windowMs: shardFoldMs, summary: (count) => `${message}: ${times(count)} in 30 s, the last with this cause` }
+  }
+  if (!LogLevel.isGreaterThanOrEqualTo(options.logLevel, "Warn")) return undefined
+  const fault = StorageFaults.ofCause(options.cause)
+  if (fault === undefined) return undefined
+  const said = fault.kind === "full" ? "storage full" : "storage unreachable"
+  return {
+    key: said,
+    windowMs: storageFoldMs,
+    summary: (count) =>
+      `${said}: ${count === 1 ? "1 more warning or error" : `${count} more warnings and errors`} of work on the storage in 10 s, the last with this cause`
+  }
 }
 
 interface Folding {
@@ -44,34 +78,30 @@ interface Folding {
   readonly timer: ReturnType<typeof setTimeout>
 }
 
-/** Each entry formatted by `format` and written to the console's stderr, with `foldedMessages` folded. */
+/** Each entry formatted by `format` and written to the console's stderr, repeated ones folded (`foldOf`). */
 export const folded = (format: Logger.Logger<unknown, string>) =>
   Effect.gen(function*() {
     const open = new Map<string, Folding>()
-    const close = (message: string) => {
-      const folding = open.get(message)
+    const close = (key: string) => {
+      const folding = open.get(key)
       if (folding === undefined) return
-      open.delete(message)
+      open.delete(key)
       clearTimeout(folding.timer)
       if (folding.count > 0) folding.console.error(folding.line)
     }
     yield* Effect.addFinalizer(() => Effect.sync(() => [...open.keys()].forEach(close)))
     return Logger.make<unknown, void>((options) => {
       const console = options.fiber.getRef(Console.Console)
-      const message = textOf(options.message)
-      if (message === undefined || !foldedMessages.has(message)) return console.error(format.log(options))
-      const folding = open.get(message)
+      const fold = foldOf(options)
+      if (fold === undefined) return console.error(format.log(options))
+      const folding = open.get(fold.key)
       if (folding === undefined) {
-        const timer = setTimeout(() => close(message), foldedForMs)
+        const timer = setTimeout(() => close(fold.key), fold.windowMs)
         timer.unref()
-        open.set(message, { count: 0, line: "", console, timer })
+        open.set(fold.key, { count: 0, line: "", console, timer })
         return console.error(format.log(options))
       }
       folding.count++
-      const times = folding.count === 1 ? "once more" : `${folding.count} more times`
-      folding.line = format.log({
-        ...options,
-        message: `${message}: ${times} in ${Math.round(foldedForMs / 1000)} s, the last with this cause`
-      })
+      folding.line = format.log({ ...options, message: fold.summary(folding.count) })
     })
   })

@@ -1,5 +1,6 @@
 import { assert, describe, it, vi } from "@effect/vitest"
 import { Cause, Console, Effect, Tracer } from "effect"
+import { SqlError } from "effect/sql"
 import * as Logging from "../src/Logging.ts"
 
 // A JSON log line written inside a traced request or publishing names its trace, so that an operator goes
@@ -102,5 +103,35 @@ describe("Logging of warnings the cluster repeats per shard", () => {
         ["Could not release shards, retrying", "default:4"],
         ["Could not release shards, retrying: once more in 30 s, the last with this cause", "default:5"]
       ])
+    }))
+
+  it.effect("background work failing on an unreachable database is one line per 10 s with a count, whatever the loop", () =>
+    Effect.gen(function*() {
+      const { console, lines } = captured()
+      const refused = new SqlError.SqlError({
+        reason: new SqlError.ConnectionError({
+          cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+          message: "PgClient: Failed to connect"
+        })
+      })
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
+      yield* Effect.scoped(Effect.gen(function*() {
+        for (const round of ["handover", "webhooks", "inbox"]) {
+          for (let index = 0; index < 20; index++) yield* Effect.logWarning(`${round} round failed`, Cause.fail(refused))
+        }
+        // A failure that is no storage fault is written as always.
+        yield* Effect.logError("Unexpected failure", Cause.fail(new Error("a bug")))
+        vi.advanceTimersByTime(10_000)
+        yield* Effect.logWarning("handover round failed", Cause.fail(refused))
+      })).pipe(
+        Effect.provide(Logging.layer("text")),
+        Effect.provideService(Console.Console, console),
+        Effect.ensuring(Effect.sync(() => vi.useRealTimers()))
+      )
+      assert.strictEqual(lines.length, 4, lines.join("\n"))
+      assert.match(lines[0]!, /message="handover round failed"/)
+      assert.match(lines[1]!, /message="Unexpected failure"/)
+      assert.match(lines[2]!, /message="storage unreachable: 59 more warnings and errors of work on the storage in 10 s, the last with this cause"/)
+      assert.match(lines[3]!, /message="handover round failed"/)
     }))
 })
