@@ -64,10 +64,17 @@ export class Forwarder {
         if (this.holding || this.fault === "hang") pair.toHerald += chunk.length
         else client.write(chunk)
       })
-      for (const socket of [client, upstream]) {
-        socket.on("error", close)
-        socket.on("close", close)
+      client.on("error", close)
+      client.on("close", close)
+      // While hanging, Herald's own server ends the upstream side it hears nothing on (its keep-alive and
+      // request timeouts, 5 s): the client side is kept open, silent, as a network that hangs keeps it, until
+      // `heal` drops it. Closing it too made a hang look like connections dropped every 5 s.
+      const upstreamClosed = () => {
+        if (this.fault === "hang") return
+        close()
       }
+      upstream.on("error", upstreamClosed)
+      upstream.on("close", upstreamClosed)
     })
     const server = this.server
     return new Promise((done, fail) => {
