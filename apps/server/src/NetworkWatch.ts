@@ -3,7 +3,8 @@ import { Clock, Context, Duration, Effect, Layer, Metric, Schedule } from "effec
 /**
  * Which networks are not answering (issue 30, point 6; decision 0066). Every call of the adapters' client
  * (NetworkHttp) is counted here while it waits, by network; a network whose oldest call has waited longer than
- * `slowAfterMs`, or whose latest call timed out, is degraded until a call answers again. A degraded network is
+ * `slowAfterMs`, or whose latest call timed out, is degraded until a call answers again (or, when no call is
+ * made, for `logEveryMs` after the timeout). A degraded network is
  * logged once per `logEveryMs`, counted in `herald_network_timeouts_total`, and named by `/ready` (which stays
  * 200: a stuck network is not a reason to send this process no traffic).
  */
@@ -109,7 +110,8 @@ export class NetworkWatch extends Context.Service<NetworkWatch, {
         state.timeouts = state.timeouts.filter((at) => now - at < options.logEveryMs)
         const oldest = Math.min(...state.waiting.values())
         const oldestMs = state.waiting.size === 0 ? 0 : now - oldest
-        if (oldestMs <= options.slowAfterMs && !state.lastTimedOut) return undefined
+        // A timeout keeps its network degraded until a call answers, or for the interval when none is made.
+        if (oldestMs <= options.slowAfterMs && !(state.lastTimedOut && state.timeouts.length > 0)) return undefined
         return `${state.waiting.size} calls waiting, the oldest for ${Math.round(oldestMs / 1000)} s; ` +
           `${state.timeouts.length} timed out in the last minute`
       }

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Metric, References } from "effect"
 import { HttpClient, HttpClientError } from "effect/http"
+import { TestClock } from "effect/testing"
 import { createServer, type Server } from "node:http"
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net"
 import * as NetworkHttp from "../src/NetworkHttp.ts"
@@ -176,4 +177,15 @@ describe("Herald's own network timeouts", () => {
       ),
       logging
     ))))
+
+  it.effect("a network whose call timed out and that is not called again is degraded for a minute, not for good", () =>
+    Effect.gen(function*() {
+      const watch = yield* NetworkWatch
+      yield* watch.timedOut("sandbox youtube")
+      assert.deepStrictEqual(Object.keys(yield* watch.degraded), ["sandbox youtube"])
+      yield* TestClock.adjust("59 seconds")
+      assert.deepStrictEqual(Object.keys(yield* watch.degraded), ["sandbox youtube"])
+      yield* TestClock.adjust("2 seconds")
+      assert.deepStrictEqual(yield* watch.degraded, {})
+    }).pipe(Effect.provide(NetworkWatch.layer().pipe(Layer.provide(logging)))))
 })
