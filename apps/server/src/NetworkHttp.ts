@@ -77,7 +77,7 @@ export const layer = (options: {
  * A call to a sandbox simulator at another Herald process's address, answered by this process's own: the
  * simulators keep their state in the shared database, so any process serves any sandbox account. A sandbox
  * account of a network of many servers stores the address of the process it was connected through as its
- * server (`<that process's URL>/sandbox/mastodon`); without this, it failed while that one process was down
+ * server (`<that process's URL>/sandbox/<network>`); without this, it failed while that one process was down
  * (issue 30). Only the sandbox's networks' paths are taken, and only in the sandbox; a call that goes to this
  * process instead reaches no other host, so the rule can only narrow where a call goes.
  */
