@@ -13,7 +13,7 @@ export interface Options {
   readonly timeoutMs: number
   /**
    * The same for a request whose body is over `largeBodyBytes` (video uploads): at least 5 minutes, and
-   * longer for a body that needs it at `minUploadBytesPerSecond` (a 512 MiB video: 17 minutes), see `timeoutFor`.
+   * longer for a body that needs it at `minUploadBytesPerSecond` (a 512 MiB video: 18 minutes), see `timeoutFor`.
    */
   readonly uploadTimeoutMs: number
   readonly largeBodyBytes: number
