@@ -81,7 +81,7 @@ export const layer = (options: {
  * (issue 30). Only the sandbox's networks' paths are taken, and only in the sandbox; a call that goes to this
  * process instead reaches no other host, so the rule can only narrow where a call goes.
  */
-const toOwnSimulator = (request: HttpClientRequest.HttpClientRequest, own: string, simulated: ReadonlySet<string>) => {
+export const toOwnSimulator = (request: HttpClientRequest.HttpClientRequest, own: string, simulated: ReadonlySet<string>) => {
   if (request.url.startsWith(`${own}/`)) return request
   let url: URL
   try {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Metric, References } from "effect"
-import { HttpClient, HttpClientError } from "effect/http"
+import { HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
 import { TestClock } from "effect/testing"
 import { createServer, type Server } from "node:http"
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net"
@@ -134,6 +134,15 @@ describe("Herald's own network timeouts", () => {
       const answer = yield* SystemHandlers.ready.pipe(Effect.provide(readyChecks))
       assert.isUndefined(answer.networks)
     }).pipe(Effect.scoped, Effect.provide(client("http://herald.test", true))))
+
+  it("in the sandbox, a call to another process's simulator path goes to this process; nothing else is moved", () => {
+    const simulated = new Set(["mastodon"])
+    const to = (url: string) => NetworkHttp.toOwnSimulator(HttpClientRequest.get(url), "http://herald.test", simulated).url
+    assert.strictEqual(to("http://localhost:4001/sandbox/mastodon/api/v1/statuses?limit=1"), "http://herald.test/sandbox/mastodon/api/v1/statuses?limit=1")
+    assert.strictEqual(to("https://mastodon.social/api/v1/statuses"), "https://mastodon.social/api/v1/statuses")
+    assert.strictEqual(to("http://localhost:4001/sandbox/other/x"), "http://localhost:4001/sandbox/other/x")
+    assert.strictEqual(to("http://herald.test/sandbox/mastodon/api"), "http://herald.test/sandbox/mastodon/api")
+  })
 
   it("an upload waits long enough for its body at 512 KiB/s, and never less than 5 minutes", () => {
     const mib = 1024 * 1024
