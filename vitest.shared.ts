@@ -12,6 +12,15 @@ import { availableParallelism } from "node:os"
 export const maxWorkers = Math.max(2, availableParallelism() - 1)
 
 /**
+ * Whether each test file gets a fresh worker process. It does not: a worker runs file after file, so the app's
+ * modules are imported and compiled once per worker rather than once per file (the server project: 89 files
+ * each importing all of Herald). A file keeps what it changes to itself: it gives a layer its own environment
+ * (a ConfigProvider) instead of writing process.env, which Effect reads once per process, and puts back timers it
+ * fakes. See docs/decisions/0069-test-workers-reused.md.
+ */
+export const isolate = false
+
+/**
  * What HERALD_TEST_TIMEOUT_SCALE multiplies every guard below by (1 by default), for a machine slower still
  * than they allow for.
  */

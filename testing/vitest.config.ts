@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, maxWorkers, testTimeout } from "../vitest.shared.ts"
+import { hookTimeout, isolate, maxWorkers, testTimeout } from "../vitest.shared.ts"
 
 // The test run's own machinery (the closing report of what did not run), checked by running vitest on the
 // files in test/fixtures, which no project includes.
@@ -8,6 +8,7 @@ export default defineProject({
     name: "testing",
     include: ["test/**/*.test.ts"],
     maxWorkers,
+    isolate,
     testTimeout,
     hookTimeout
   }

@@ -1,11 +1,12 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
     name: "adapter-youtube",
     include: ["test/**/*.test.ts"],
     maxWorkers,
+    isolate,
     testTimeout,
     hookTimeout
   }

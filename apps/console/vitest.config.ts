@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 // The console in a real browser against a real Herald. The global setup builds the console when dist is
 // missing or older than its sources, so a test never runs against a stale bundle, and starts the one
@@ -10,6 +10,7 @@ export default defineProject({
     include: ["test/**/*.test.ts"],
     globalSetup: ["./test/build.ts", "./test/sharedBrowser.ts"],
     maxWorkers,
+    isolate,
     // Files run beside the other projects' files, `maxWorkers` at once (docs/decisions/0036-test-files-in-parallel.md).
     testTimeout,
     hookTimeout

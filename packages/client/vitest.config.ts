@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
 
 export default defineProject({
   // Inside the repository `@herald/client` resolves to its TypeScript source (the `herald-source` export
@@ -10,6 +10,7 @@ export default defineProject({
     name: "client",
     include: ["test/**/*.test.ts"],
     maxWorkers,
+    isolate,
     testTimeout,
     hookTimeout
   }

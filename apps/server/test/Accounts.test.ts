@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { Cipher, TokenRefresh } from "@herald/core"
 import * as Installed from "../src/Installed.ts"
@@ -280,10 +280,15 @@ layer(serverLayer(), { excludeTestServices: true })("connecting from the console
 })
 
 describe("outside the sandbox", () => {
-  // Only networks whose client id and secret are configured are offered; there are no simulators.
-  process.env["HERALD_EXAMPLE_CLIENT_ID"] = "real-client"
-  process.env["HERALD_EXAMPLE_CLIENT_SECRET"] = "real-secret"
-  layer(serverLayer({ sandbox: Option.some(false) }, [examplePackage, { ...examplePackage, network: "unconfigured" }]), { excludeTestServices: true })("real mode", (it) => {
+  // Only networks whose client id and secret are configured are offered; there are no simulators. The
+  // environment is given to this server alone: the process's own is read once per worker, which runs other
+  // files before this one.
+  const environment = ConfigProvider.layerAdd(
+    ConfigProvider.fromEnv({ env: { HERALD_EXAMPLE_CLIENT_ID: "real-client", HERALD_EXAMPLE_CLIENT_SECRET: "real-secret" } }),
+    { asPrimary: true }
+  )
+  const realMode = serverLayer({ sandbox: Option.some(false) }, [examplePackage, { ...examplePackage, network: "unconfigured" }])
+  layer(realMode.pipe(Layer.provide(environment)), { excludeTestServices: true })("real mode", (it) => {
     it.effect("offers configured networks only, pointed at the network's real addresses", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl
