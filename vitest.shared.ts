@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os"
 
-// Settings every project's vitest.config.ts takes (a project does not inherit the root config's).
+// Settings every project takes: each vitest.config.ts spreads `projectSettings` (at the end of this file).
 
 /**
  * Test files run at once. Vitest's default is one fewer than the cores, which on a 2-core machine is one:
@@ -43,3 +43,15 @@ export const hookTimeout = 240_000 * scale
  * page's element): a budget under the guard, so that the wait's own message says what did not come.
  */
 export const patience = 180_000 * scale
+
+/**
+ * What every project's vitest.config.ts spreads into its `test` settings after its name: its files, and the
+ * settings above, which vitest wants given per project (a project does not inherit the root config's).
+ */
+export const projectSettings = {
+  include: ["test/**/*.test.ts"],
+  maxWorkers,
+  isolate,
+  testTimeout,
+  hookTimeout
+}

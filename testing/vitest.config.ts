@@ -1,15 +1,11 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, isolate, maxWorkers, testTimeout } from "../vitest.shared.ts"
+import { projectSettings } from "../vitest.shared.ts"
 
 // The test run's own machinery (the closing report of what did not run), checked by running vitest on the
 // files in test/fixtures, which no project includes.
 export default defineProject({
   test: {
     name: "testing",
-    include: ["test/**/*.test.ts"],
-    maxWorkers,
-    isolate,
-    testTimeout,
-    hookTimeout
+    ...projectSettings
   }
 })

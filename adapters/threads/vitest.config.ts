@@ -1,13 +1,9 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { projectSettings } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
     name: "adapter-threads",
-    include: ["test/**/*.test.ts"],
-    maxWorkers,
-    isolate,
-    testTimeout,
-    hookTimeout
+    ...projectSettings
   }
 })

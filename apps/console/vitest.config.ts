@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { projectSettings } from "../../vitest.shared.ts"
 
 // The console in a real browser against a real Herald. The global setup builds the console when dist is
 // missing or older than its sources, so a test never runs against a stale bundle, and starts the one
@@ -7,12 +7,8 @@ import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shar
 export default defineProject({
   test: {
     name: "console",
-    include: ["test/**/*.test.ts"],
     globalSetup: ["./test/build.ts", "./test/sharedBrowser.ts"],
-    maxWorkers,
-    isolate,
     // Files run beside the other projects' files, `maxWorkers` at once (docs/decisions/0036-test-files-in-parallel.md).
-    testTimeout,
-    hookTimeout
+    ...projectSettings
   }
 })

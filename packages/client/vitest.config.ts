@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { projectSettings } from "../../vitest.shared.ts"
 
 export default defineProject({
   // Inside the repository `@herald/client` resolves to its TypeScript source (the `herald-source` export
@@ -8,10 +8,6 @@ export default defineProject({
   ssr: { resolve: { conditions: ["herald-source", "module", "node", "development|production"] } },
   test: {
     name: "client",
-    include: ["test/**/*.test.ts"],
-    maxWorkers,
-    isolate,
-    testTimeout,
-    hookTimeout
+    ...projectSettings
   }
 })

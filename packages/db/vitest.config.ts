@@ -1,15 +1,11 @@
 import { defineProject } from "vitest/config"
-import { hookTimeout, isolate, maxWorkers, testTimeout } from "../../vitest.shared.ts"
+import { projectSettings } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
     name: "db",
-    include: ["test/**/*.test.ts"],
-    maxWorkers,
-    isolate,
-    // A PGlite starts in about 0.3 s from the template, 3 s without it (first run),
-    // and each holds a few hundred MB: allow for a slow machine running files in parallel.
-    testTimeout,
-    hookTimeout
+    // A test database is an emptied one this worker kept, else a load of the migrated template (2 to 3 s),
+    // else a new migrated one (first run); see src/testing.ts and docs/decisions/0070-test-databases-reused.md.
+    ...projectSettings
   }
 })

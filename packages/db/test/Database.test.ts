@@ -66,10 +66,29 @@ for (const backend of backends()) {
         const info = yield* DatabaseInfo
         assert.strictEqual(info.backend, backend.name === "pglite" ? "embedded" : "postgres")
         assert.strictEqual(Option.isSome(info.pglite), backend.name === "pglite")
-        // The server's database starts empty; the embedded one comes from a migrated template.
-        assert.deepStrictEqual(info.appliedMigrations.map(migrationKey), backend.name === "pglite" ? [] : allMigrations)
+        // Both come from a migrated template (packages/db/src/testing.ts).
+        assert.deepStrictEqual(info.appliedMigrations, [])
         assert.deepStrictEqual(yield* Database.migrate, [])
       }))
+
+    if (backend.name === "postgres") {
+      it.effect("applies every migration, in order, to a new database on the server and says so", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const info = yield* DatabaseInfo
+          const name = `herald_t_new_${process.pid}_${Date.now()}`
+          const url = new URL(Redacted.value(info.connection.url!))
+          url.pathname = `/${name}`
+          yield* Effect.acquireRelease(
+            sql.unsafe(`CREATE DATABASE ${name}`),
+            () => Effect.orDie(sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+          )
+          const applied = yield* Effect.map(DatabaseInfo, (fresh) => fresh.appliedMigrations.map(migrationKey)).pipe(
+            Effect.provide(Database.layerUrl(url.toString()), { local: true })
+          )
+          assert.deepStrictEqual(applied, allMigrations)
+        }).pipe(Effect.scoped))
+    }
 
     it.effect("round-trips parameters of every common type, camelCase in code and snake_case in SQL", () =>
       Effect.gen(function*() {
