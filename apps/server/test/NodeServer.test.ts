@@ -133,4 +133,28 @@ layer(ProbeServer)("node server", (it) => {
         assert.include(answer.body.error.message, "not valid HTTP")
       }
     }))
+
+  it.effect("keeps an idle connection through seconds in which its client was busy, so the next request is answered, not reset", () =>
+    Effect.gen(function*() {
+      const base = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
+      const echo = () =>
+        fetch(`${base}/probe/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"name":"a"}` })
+          .then(async (response) => ({ status: response.status, keepAlive: response.headers.get("keep-alive"), body: await response.text() }))
+          .catch((error) => ({ status: 0, keepAlive: null, body: String(error?.cause?.code ?? error) }))
+      const first = yield* Effect.promise(echo)
+      assert.strictEqual(first.status, 200, first.body)
+      // A turn of the event loop: the connection is idle on both sides, each with its keep-alive timer set.
+      yield* Effect.promise(() => new Promise((done) => setTimeout(done, 10)))
+      // The client's thread held longer than Node's 5 s keep-alive and its 1 s grace, as a loaded test worker or a
+      // client doing seconds of work between two calls is: both sides' timers are due together, and the client
+      // sends before either has run. With Node's 5 s the server closed the connection under that request.
+      const second = yield* Effect.promise(() => {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6_500)
+        return echo()
+      })
+      assert.deepStrictEqual(second, first)
+      // What a client is told, so that its own idle limit stays below the server's.
+      assert.strictEqual(second.keepAlive, "timeout=65")
+      assert.strictEqual(NodeServer.make().keepAliveTimeout, 65_000)
+    }))
 })

@@ -77,10 +77,12 @@ export const harness = (options: Options) =>
           ? HttpServerResponse.uint8Array(Fixtures.mp4, { contentType: "video/mp4" })
           : HttpServerResponse.uint8Array(Fixtures.jpeg, { contentType: "image/jpeg" })
       ))
+    // Idle connections kept longer than any wait between two calls of a test: with Node's 5 s, a loaded
+    // machine could send a call on a connection the simulator was closing at that moment (decision 0071).
     const server = HttpRouter.serve(
       Layer.mergeAll(media, HttpRouter.addAll(simulator.routes, { prefix: `/sandbox/${simulator.network}` })),
       { disableLogger: true, disableListenLog: true }
-    ).pipe(Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })))
+    ).pipe(Layer.provide(NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }), { port, host: "127.0.0.1" })))
     const cutter = new CutOff.Cutter(root)
     const context = Layer.effect(
       Harness,

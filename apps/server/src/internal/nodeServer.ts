@@ -142,6 +142,8 @@ export interface Options {
   readonly bodyIdleMs?: number
   /** How long a request's headers may take to arrive (10 s by default); looked at every fifth of it. */
   readonly headersTimeoutMs?: number
+  /** How long an idle connection is kept for the client's next request (65 s by default). */
+  readonly keepAliveTimeoutMs?: number
 }
 
 /** The Node HTTP server Herald listens with. */
@@ -152,7 +154,12 @@ export const make = (options: Options = {}) => {
     ServerResponse: HeraldResponse,
     // Headers arrive at once from any real client; Node's 60 s (looked at every 30 s) only serves slowloris.
     headersTimeout,
-    connectionsCheckingInterval: headersTimeout / 5
+    connectionsCheckingInterval: headersTimeout / 5,
+    // Longer than the idle time of the clients and proxies in front (a load balancer's 60 s, a client's own
+    // guess from `Keep-Alive: timeout=`): with Node's 5 s, a client busy for a few seconds sent its next request
+    // on a connection the server was closing that moment, and got a reset instead of an answer
+    // (docs/decisions/0071-keep-alive.md).
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000
   })
   server.on("clientError", onClientError)
   server.on("request", watchBody(options.bodyIdleMs ?? 10_000))
