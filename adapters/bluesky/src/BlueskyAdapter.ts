@@ -2,7 +2,7 @@ import { Adapter, type AdapterConfig, Connect, type PostVersion, PublishError } 
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as BlueskyClient from "./BlueskyClient.ts"
-import { capabilities, limits } from "./BlueskyLimits.ts"
+import { api, capabilities, limits } from "./BlueskyLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as RichText from "./internal/richText.ts"
@@ -251,6 +251,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "Bluesky",
       limits,
+      api,
       capabilities,
       icon: BlueskyIcon.svg,
       options: BlueskyOptions.options,

@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 import { maxBytes, maxGraphemes } from "./internal/richText.ts"
 
 /**
@@ -48,3 +48,15 @@ export const capabilities: Adapter.Capabilities = {
   // Each reply after the post (thread, first comment) is its own step, answered `Processing` between.
   asyncProcessing: true
 }
+
+/**
+ * Bluesky's API has no numbered versions: every call is an XRPC method named by its Lexicon
+ * (`com.atproto.repo.createRecord`, `app.bsky.feed.post`), in Lexicon language version 1, with no
+ * deprecation announced for the methods the adapter calls.
+ */
+export const api = {
+  version: "lexicon 1",
+  sunset: null,
+  source: "https://atproto.com/specs/lexicon",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

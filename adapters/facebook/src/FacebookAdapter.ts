@@ -3,7 +3,7 @@ import { Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as FacebookClient from "./FacebookClient.ts"
 import { apiVersion } from "./FacebookConfig.ts"
-import { capabilities, limits } from "./FacebookLimits.ts"
+import { api, capabilities, limits } from "./FacebookLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
@@ -251,6 +251,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "Facebook Pages",
       limits,
+      api,
       capabilities,
       icon: FacebookIcon.svg,
       oauth: {

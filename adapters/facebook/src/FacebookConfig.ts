@@ -1,5 +1,6 @@
 import type { AdapterConfig } from "@herald/adapter-kit"
 import type { Redacted } from "effect"
+import { api } from "./FacebookLimits.ts"
 
 /**
  * Facebook's own addresses: the consent dialog on www.facebook.com, every call (token exchange included)
@@ -13,5 +14,5 @@ export const realConfig = (clientId: string, clientSecret: Redacted.Redacted<str
   clientSecret
 })
 
-/** The Graph API version every call names; the simulator serves the same one. */
-export const apiVersion = "v20.0"
+/** The Graph API version every call names; the simulator serves the same one (FacebookLimits.ts `api`). */
+export const apiVersion = api.version

@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 // Facebook Page posts as data; the kit's validator checks posts against them and `GET /api/v1/networks`
 // publishes them. The 63,206-character limit is Facebook's post limit; multi-photo posts go through
@@ -30,3 +30,19 @@ export const capabilities: Adapter.Capabilities = {
   // Videos are processed before they are ready.
   asyncProcessing: true
 }
+
+/**
+ * The Graph API version every call names (graph.facebook.com/v27.0/…; the simulator serves the same one): Meta's
+ * newest, introduced 2026-11-04 with no end date set ("Available until: TBD" in the changelog's table;
+ * https://developers.facebook.com/blog/post/2026/11/04/introducing-graph-api-v27-and-marketing-api-v27/).
+ * Meta keeps a version about two years; v20.0, which the adapter called before, ended on 2026-09-24. The changelogs from v21.0 to v27.0
+ * change none of the calls or fields the adapter uses (read 2026-12-02; v23.0's and v24.0's pages were not
+ * reachable): their deprecations concern insights metrics and legacy protocol features (multi-id requests,
+ * method override, field aliases, JSONP, batch) that it does not use.
+ */
+export const api = {
+  version: "v27.0",
+  sunset: null,
+  source: "https://developers.facebook.com/docs/graph-api/changelog",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

@@ -36,7 +36,7 @@ describe("FacebookClient", () => {
   it.effect("trades the user token for a long-lived one on graph.facebook.com", () =>
     Effect.gen(function*() {
       const client = yield* FacebookClient.make(config).pipe(Effect.provide(fake((request) => {
-        assert.strictEqual(`${request.url.origin}${request.url.pathname}`, "https://graph.facebook.com/v20.0/oauth/access_token")
+        assert.strictEqual(`${request.url.origin}${request.url.pathname}`, "https://graph.facebook.com/v27.0/oauth/access_token")
         assert.strictEqual(request.url.searchParams.get("grant_type"), "fb_exchange_token")
         assert.strictEqual(request.url.searchParams.get("fb_exchange_token"), "short")
         return json({ access_token: "long", token_type: "bearer", expires_in: 5_183_999 })
@@ -55,7 +55,7 @@ describe("FacebookClient", () => {
       const id = yield* client.feedPost(pageToken, "1", { message: "Hello" })
       assert.strictEqual(id, "1_2")
       assert.strictEqual(seen[0]?.method, "POST")
-      assert.strictEqual(seen[0]?.url.toString(), "https://graph.facebook.com/v20.0/1/feed")
+      assert.strictEqual(seen[0]?.url.toString(), "https://graph.facebook.com/v27.0/1/feed")
       assert.strictEqual(seen[0]?.authorization, "Bearer page-token")
     }))
 
@@ -80,7 +80,7 @@ describe("FacebookClient", () => {
   it.effect("reads every comment of a post, replies included, newest first", () =>
     Effect.gen(function*() {
       const client = yield* FacebookClient.make(config).pipe(Effect.provide(fake((request) => {
-        assert.strictEqual(request.url.pathname, "/v20.0/1_2/comments")
+        assert.strictEqual(request.url.pathname, "/v27.0/1_2/comments")
         assert.strictEqual(request.url.searchParams.get("filter"), "stream")
         assert.strictEqual(request.url.searchParams.get("order"), "reverse_chronological")
         assert.strictEqual(request.url.searchParams.get("after"), "QVFI")
@@ -99,7 +99,7 @@ describe("FacebookClient", () => {
         return json({ recipient_id: "77", message_id: "m_1" })
       })))
       assert.strictEqual(yield* client.sendMessage(pageToken, "1", "77", "Hello"), "m_1")
-      assert.strictEqual(seen[0]?.url.toString(), "https://graph.facebook.com/v20.0/1/messages")
+      assert.strictEqual(seen[0]?.url.toString(), "https://graph.facebook.com/v27.0/1/messages")
       assert.deepStrictEqual(seen[0]?.json, { recipient: { id: "77" }, messaging_type: "RESPONSE", message: { text: "Hello" } })
       const lost = yield* FacebookClient.make(config).pipe(Effect.provide(fake(() => undefined)))
       const error = yield* Effect.flip(lost.sendMessage(pageToken, "1", "77", "Hello"))

@@ -2,7 +2,7 @@ import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@he
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as InstagramClient from "./InstagramClient.ts"
-import { capabilities, limits } from "./InstagramLimits.ts"
+import { api, capabilities, limits } from "./InstagramLimits.ts"
 import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
@@ -195,6 +195,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "Instagram",
       limits,
+      api,
       capabilities,
       icon: InstagramIcon.svg,
       options: InstagramOptions.options,

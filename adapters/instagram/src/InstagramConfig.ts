@@ -1,5 +1,6 @@
 import type { AdapterConfig } from "@herald/adapter-kit"
 import type { Redacted } from "effect"
+import { api } from "./InstagramLimits.ts"
 
 /**
  * Instagram's own addresses ("Instagram API with Instagram Login"): the consent screen and the
@@ -14,5 +15,5 @@ export const realConfig = (clientId: string, clientSecret: Redacted.Redacted<str
   clientSecret
 })
 
-/** The Graph API version every call names; the simulator serves the same one. */
-export const apiVersion = "v21.0"
+/** The Graph API version every call names; the simulator serves the same one (InstagramLimits.ts `api`). */
+export const apiVersion = api.version

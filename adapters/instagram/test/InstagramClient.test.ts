@@ -32,7 +32,7 @@ describe("InstagramClient", () => {
       })))
       const me = yield* client.me(token)
       assert.strictEqual(me.username, "herald")
-      assert.strictEqual(seen[0]?.url, "https://graph.instagram.com/v21.0/me?fields=user_id%2Cusername%2Cname%2Cprofile_picture_url")
+      assert.strictEqual(seen[0]?.url, "https://graph.instagram.com/v27.0/me?fields=user_id%2Cusername%2Cname%2Cprofile_picture_url")
       assert.strictEqual(seen[0]?.authorization, "Bearer long-lived-token")
     }))
 
@@ -72,8 +72,8 @@ describe("InstagramClient", () => {
       const client = yield* InstagramClient.make(config).pipe(Effect.provide(fake((request) => {
         const path = new URL(request.url).pathname
         seen.push(`${path}?${request.urlParams.get("fields")}`)
-        if (path === "/v21.0/me/media") return json({ data: [{ id: "m1", comments_count: 1 }, { id: "m2", comments_count: 0 }] })
-        if (path === "/v21.0/m1/comments") {
+        if (path === "/v27.0/me/media") return json({ data: [{ id: "m1", comments_count: 1 }, { id: "m2", comments_count: 0 }] })
+        if (path === "/v27.0/m1/comments") {
           return json({
             data: [{
               id: "c1",
@@ -98,7 +98,7 @@ describe("InstagramClient", () => {
       assert.deepStrictEqual(page.messages, [])
       assert.include(page.cursor, `"messages":{"t":0,"seen":{}}`)
       assert.deepStrictEqual(yield* inbox.fetch({ account, cursor: first.cursor }).pipe(Effect.map((again) => again.comments)), [])
-      assert.include(seen, "/v21.0/m1/comments?id,text,timestamp,username,from,parent_id,replies{id,text,timestamp,username,from,parent_id}")
-      assert.notInclude(seen.join(" "), "/v21.0/m2/comments")
+      assert.include(seen, "/v27.0/m1/comments?id,text,timestamp,username,from,parent_id,replies{id,text,timestamp,username,from,parent_id}")
+      assert.notInclude(seen.join(" "), "/v27.0/m2/comments")
     }))
 })

@@ -2,7 +2,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
 import * as LinkedInClient from "./LinkedInClient.ts"
-import { capabilities, limits } from "./LinkedInLimits.ts"
+import { api, capabilities, limits } from "./LinkedInLimits.ts"
 import * as Errors from "./internal/errors.ts"
 import * as InboxCursor from "./internal/inboxCursor.ts"
 import * as LittleText from "./internal/littleText.ts"
@@ -338,6 +338,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network: Errors.network,
       name: "LinkedIn",
       limits,
+      api,
       capabilities,
       icon: LinkedInIcon.svg,
       oauth: {

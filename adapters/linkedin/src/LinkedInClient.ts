@@ -2,16 +2,14 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
+import { api } from "./LinkedInLimits.ts"
 import * as Request from "./internal/request.ts"
 
 // Typed calls to LinkedIn's OAuth endpoints, OpenID userinfo and the versioned REST API (`/rest/*`).
 // Every address is built from the config, so the same calls reach LinkedIn or the sandbox simulator.
 
-/**
- * Every `/rest` call names the API version it was written against; LinkedIn retires a version about a
- * year after its release. https://learn.microsoft.com/en-us/linkedin/marketing/versioning
- */
-export const linkedInVersion = "202601"
+/** Every `/rest` call names the API version it was written against (LinkedInLimits.ts `api`, with its sunset). */
+export const linkedInVersion = api.version
 
 // Minimal and lenient schemas of LinkedIn's answers: only what Herald reads.
 export const TokenAnswer = Schema.Struct({

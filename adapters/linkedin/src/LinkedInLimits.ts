@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 /**
  * What a LinkedIn member post may carry, as data: the validator checks posts against it and
@@ -48,3 +48,19 @@ export const capabilities: Adapter.Capabilities = {
   // Videos are processed after upload; publishing waits for them to become AVAILABLE.
   asyncProcessing: true
 }
+
+/**
+ * Every `/rest` call names this version in `LinkedIn-Version` (the simulator refuses a call without one).
+ * LinkedIn serves a version "for a minimum of one year" (https://learn.microsoft.com/en-us/linkedin/marketing/versioning)
+ * and lists each one's sunset in its migrations table: 202601, which the adapter named before, ends on
+ * 2027-01-15. 202603 is the latest version that page names (read 2026-12-02); its row in the table was not
+ * reachable, so its sunset is taken as 202601's date two months on, the earliest LinkedIn's rule and
+ * practice allow: read the table again before then. The recent changes from 202601 to 202603 touch none of
+ * the calls the adapter makes (posts, images, videos, comments; userinfo is not versioned).
+ */
+export const api = {
+  version: "202603",
+  sunset: "2027-03-15",
+  source: "https://learn.microsoft.com/en-us/linkedin/marketing/integrations/migrations",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as MastodonClient from "./MastodonClient.ts"
 import * as MastodonIcon from "./MastodonIcon.ts"
-import { capabilities, defaults, limits, limitsOf } from "./MastodonLimits.ts"
+import { api, capabilities, defaults, limits, limitsOf } from "./MastodonLimits.ts"
 import * as MastodonOptions from "./MastodonOptions.ts"
 import * as Html from "./internal/html.ts"
 import * as Inbox from "./internal/inbox.ts"
@@ -183,6 +183,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "Mastodon",
       limits,
+      api,
       capabilities,
       icon: MastodonIcon.svg,
       options: MastodonOptions.options,

@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 /**
  * Mastodon's limits as data: what a stock instance allows (https://docs.joinmastodon.org/user/posting/), which
@@ -71,3 +71,15 @@ export const capabilities: Adapter.Capabilities = {
   // Media are processed after upload (`202`, polled), and each reply after the status is its own step.
   asyncProcessing: true
 }
+
+/**
+ * Mastodon versions its API per method, not as a whole: each method's "Version history" says when it came
+ * and whether it is deprecated (`POST /api/v1/media` is, in favour of `/api/v2/media`, which the adapter
+ * calls). The adapter calls `/api/v1` and `/api/v2` methods none of which is deprecated (read 2026-12-02).
+ */
+export const api = {
+  version: "v1 and v2 methods",
+  sunset: null,
+  source: "https://docs.joinmastodon.org/methods/media/",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

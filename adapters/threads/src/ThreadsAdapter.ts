@@ -5,7 +5,7 @@ import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
 import * as ThreadsClient from "./ThreadsClient.ts"
-import { capabilities, limits } from "./ThreadsLimits.ts"
+import { api, capabilities, limits } from "./ThreadsLimits.ts"
 import * as ThreadsIcon from "./ThreadsIcon.ts"
 
 /**
@@ -336,6 +336,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "Threads",
       limits,
+      api,
       capabilities,
       icon: ThreadsIcon.svg,
       oauth: {

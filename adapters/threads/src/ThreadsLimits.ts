@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 /**
  * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, at most 5 distinct
@@ -38,3 +38,14 @@ export const capabilities: Adapter.Capabilities = {
   // Every post is a container Threads prepares before it can be published.
   asyncProcessing: true
 }
+
+/**
+ * Every call names Threads API v1.0 (graph.threads.net/v1.0/…), the only version Meta documents for Threads,
+ * with no sunset announced (its changelog, read 2026-12-02, adds fields only).
+ */
+export const api = {
+  version: "v1.0",
+  sunset: null,
+  source: "https://developers.facebook.com/docs/threads/changelog",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

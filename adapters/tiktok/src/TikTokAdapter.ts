@@ -4,7 +4,7 @@ import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 import * as TikTokClient from "./TikTokClient.ts"
-import { capabilities, limits } from "./TikTokLimits.ts"
+import { api, capabilities, limits } from "./TikTokLimits.ts"
 import * as TikTokOptions from "./TikTokOptions.ts"
 import * as TikTokIcon from "./TikTokIcon.ts"
 
@@ -85,6 +85,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "TikTok",
       limits,
+      api,
       capabilities,
       icon: TikTokIcon.svg,
       options: TikTokOptions.options,

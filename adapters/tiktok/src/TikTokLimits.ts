@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 // TikTok's content rules as data (product.md, "Networks and their keys"; networks.md §4.3):
 // a caption of at most 2,200 characters, and either exactly one video of 3 s to 10 min or 1 to 35 photos,
@@ -36,3 +36,14 @@ export const capabilities: Adapter.Capabilities = {
   // Every post is a `publish_id` polled through `status/fetch`.
   asyncProcessing: true
 }
+
+/**
+ * Every call is TikTok's v2 Content Posting API (open.tiktokapis.com/v2/…), with no deprecation in TikTok's
+ * changelog (read 2026-12-02); TikTok announced its v1 to v2 move as a dated bulletin.
+ */
+export const api = {
+  version: "v2",
+  sunset: null,
+  source: "https://developers.tiktok.com/doc/changelog",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

@@ -5,7 +5,7 @@ import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
 import * as XClient from "./XClient.ts"
-import { capabilities, limits } from "./XLimits.ts"
+import { api, capabilities, limits } from "./XLimits.ts"
 import * as XOptions from "./XOptions.ts"
 import * as XIcon from "./XIcon.ts"
 
@@ -231,6 +231,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "X",
       limits,
+      api,
       capabilities,
       icon: XIcon.svg,
       options: XOptions.options,

@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 /**
  * X's limits as data (product.md, "Networks and their keys"). Text is counted the way X counts it
@@ -42,3 +42,14 @@ export const capabilities: Adapter.Capabilities = {
   // Videos are processed by X after upload; the post is created once processing has succeeded.
   asyncProcessing: true
 }
+
+/**
+ * Every call is X API v2 (`/2/…`, media upload included): current, with no end announced. X changes what
+ * breaks only with a major version, "no more than annually", with a migration guide.
+ */
+export const api = {
+  version: "2",
+  sunset: null,
+  source: "https://docs.x.com/x-api/fundamentals/versioning",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

@@ -5,7 +5,7 @@ import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as YouTubeClient from "./YouTubeClient.ts"
-import { capabilities, limits } from "./YouTubeLimits.ts"
+import { api, capabilities, limits } from "./YouTubeLimits.ts"
 import * as YouTubeOptions from "./YouTubeOptions.ts"
 import * as YouTubeIcon from "./YouTubeIcon.ts"
 
@@ -162,6 +162,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       network,
       name: "YouTube",
       limits,
+      api,
       capabilities,
       icon: YouTubeIcon.svg,
       options: YouTubeOptions.options,

@@ -1,4 +1,4 @@
-import type { Adapter, Limits } from "@herald/adapter-kit"
+import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 // YouTube's content rules as data (product.md, "Networks and their keys"; networks.md §5.3): the
 // description is at most 5,000 UTF-8 bytes and the title at most 100 characters, neither with `<` or `>`;
@@ -31,3 +31,15 @@ export const capabilities: Adapter.Capabilities = {
   // Uploads are processed before they can be watched.
   asyncProcessing: true
 }
+
+/**
+ * Every call is YouTube Data API v3 (`/youtube/v3/…`, `/upload/youtube/v3/…`), with no end announced.
+ * YouTube's terms promise to announce a backward-incompatible change and keep the old behaviour about six
+ * months after.
+ */
+export const api = {
+  version: "v3",
+  sunset: null,
+  source: "https://developers.google.com/youtube/v3/revision_history",
+  checked: "2026-12-02"
+} as const satisfies ApiVersion.ApiVersion

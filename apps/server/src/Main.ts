@@ -36,6 +36,7 @@ import { Database, type DatabaseInfo, DataDirLock } from "@herald/db"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import { createServer as createNetServer } from "node:net"
 import * as AdminSocket from "./AdminSocket.ts"
+import * as ApiSunsets from "./ApiSunsets.ts"
 import * as Cluster from "./Cluster.ts"
 import * as FirstRun from "./FirstRun.ts"
 import * as Http from "./Http.ts"
@@ -176,7 +177,7 @@ export const layerWith = <E, R>(
         Layer.provide(Publisher.Publisher.layer(tuning.publishing))
       )
       : Layer.empty
-    return Layer.mergeAll(publicHttp, admin, publishingWork).pipe(
+    return Layer.mergeAll(publicHttp, admin, publishingWork, ApiSunsets.layer).pipe(
       Layer.provideMerge(Layer.mergeAll(
         Connections.Connections.layer,
         works ? TokenRefresh.TokenRefresh.layer : TokenRefresh.TokenRefresh.layerNoDeps,

@@ -2,7 +2,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
-import { type Adapter, AdapterConfig, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
+import { type Adapter, AdapterConfig, type ApiVersion, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
 import type { ApiKeys, Inbox, RateLimiter, Sessions } from "@herald/core"
 import type { PublicUrl } from "./PublicUrl.ts"
 import * as SandboxAccess from "./SandboxAccess.ts"
@@ -20,11 +20,16 @@ export interface NetworkPackage {
    */
   readonly offered?: AdapterConfig.Offered
   /**
-   * Where the package's README is (from the repository's root) and the limits data its table is generated
-   * from (`source`, inside the folder), for `pnpm docs:limits` and its test; absent for a package kept
-   * elsewhere.
+   * Where the package's README is (from the repository's root) and the data its limits section is generated
+   * from (`source`, inside the folder: the limits and the API version), for `pnpm docs:limits` and its test;
+   * absent for a package kept elsewhere.
    */
-  readonly readme?: { readonly folder: string; readonly source: string; readonly limits: Limits.Limits }
+  readonly readme?: {
+    readonly folder: string
+    readonly source: string
+    readonly limits: Limits.Limits
+    readonly api: ApiVersion.ApiVersion
+  }
 }
 
 const envName = (network: string) => network.toUpperCase().replace(/[^A-Z0-9]/g, "_")

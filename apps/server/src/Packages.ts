@@ -19,49 +19,49 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: XAdapter.make,
     simulator: XSimulator.simulator,
     realConfig: XConfig.realConfig,
-    readme: { folder: "adapters/x", source: "src/XLimits.ts", limits: XLimits.limits }
+    readme: { folder: "adapters/x", source: "src/XLimits.ts", limits: XLimits.limits, api: XLimits.api }
   },
   {
     network: "instagram",
     make: InstagramAdapter.make,
     simulator: InstagramSimulator.simulator,
     realConfig: InstagramConfig.realConfig,
-    readme: { folder: "adapters/instagram", source: "src/InstagramLimits.ts", limits: InstagramLimits.limits }
+    readme: { folder: "adapters/instagram", source: "src/InstagramLimits.ts", limits: InstagramLimits.limits, api: InstagramLimits.api }
   },
   {
     network: "threads",
     make: ThreadsAdapter.make,
     simulator: ThreadsSimulator.simulator,
     realConfig: ThreadsConfig.realConfig,
-    readme: { folder: "adapters/threads", source: "src/ThreadsLimits.ts", limits: ThreadsLimits.limits }
+    readme: { folder: "adapters/threads", source: "src/ThreadsLimits.ts", limits: ThreadsLimits.limits, api: ThreadsLimits.api }
   },
   {
     network: "tiktok",
     make: TikTokAdapter.make,
     simulator: TikTokSimulator.simulator,
     realConfig: TikTokConfig.realConfig,
-    readme: { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits }
+    readme: { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits, api: TikTokLimits.api }
   },
   {
     network: "youtube",
     make: YouTubeAdapter.make,
     simulator: YouTubeSimulator.simulator,
     realConfig: YouTubeConfig.realConfig,
-    readme: { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits }
+    readme: { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits, api: YouTubeLimits.api }
   },
   {
     network: "linkedin",
     make: LinkedInAdapter.make,
     simulator: LinkedInSimulator.simulator,
     realConfig: LinkedInConfig.realConfig,
-    readme: { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits }
+    readme: { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits, api: LinkedInLimits.api }
   },
   {
     network: "facebook",
     make: FacebookAdapter.make,
     simulator: FacebookSimulator.simulator,
     realConfig: FacebookConfig.realConfig,
-    readme: { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits }
+    readme: { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits, api: FacebookLimits.api }
   },
   {
     network: "bluesky",
@@ -69,7 +69,7 @@ export const all: ReadonlyArray<NetworkPackage> = [
     simulator: BlueskySimulator.simulator,
     realConfig: BlueskyConfig.realConfig,
     offered: BlueskyConfig.offered,
-    readme: { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits }
+    readme: { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits, api: BlueskyLimits.api }
   },
   {
     network: "mastodon",
@@ -77,6 +77,6 @@ export const all: ReadonlyArray<NetworkPackage> = [
     simulator: MastodonSimulator.simulator,
     realConfig: MastodonConfig.realConfig,
     offered: MastodonConfig.offered,
-    readme: { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits }
+    readme: { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits, api: MastodonLimits.api }
   }
 ]

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import type { Redacted } from "effect"
+import type { ApiVersion } from "./ApiVersion.ts"
 import * as Connect from "./Connect.ts"
 import type { Limits, Violation } from "./Limits.ts"
 import type { PostOptions } from "./PostOptions.ts"
@@ -269,6 +270,11 @@ export interface Hooks {
   /** Its name for people: `X`, `Facebook Pages`. */
   readonly name: string
   readonly limits: Limits
+  /**
+   * The version of the network's API the adapter calls, with the day the network stops serving it and the
+   * page that says so (`ApiVersion`): published by `GET /api/v1/networks`, warned of at start-up.
+   */
+  readonly api: ApiVersion
   readonly capabilities: Capabilities
   /** OAuth; absent for networks signed in to with `credentials` only (then a stand-in that refuses). */
   readonly oauth?: OAuth

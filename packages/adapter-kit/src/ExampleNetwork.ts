@@ -21,6 +21,14 @@ export const limits = {
   }
 } as const
 
+/** The version its calls name: a real adapter cites its network's versioning page and the day it read it. */
+export const api = {
+  version: "v1",
+  sunset: null,
+  source: "packages/adapter-kit/src/ExampleNetwork.ts (the example network is this file)",
+  checked: "2026-12-02"
+} as const
+
 const TokenAnswer = Schema.Struct({
   access_token: Schema.String,
   refresh_token: Schema.String,
@@ -96,6 +104,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       network,
       name: "Example",
       limits,
+      api,
       capabilities: {
         text: true,
         photos: true,

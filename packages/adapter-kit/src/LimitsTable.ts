@@ -1,3 +1,4 @@
+import type { ApiVersion } from "./ApiVersion.ts"
 import type { FormLimits, Limits, TextCounter } from "./Limits.ts"
 
 // The limits section of an adapter's README, written from its limits data so the two cannot drift
@@ -96,10 +97,16 @@ export const render = (limits: Limits): string =>
 const start = "<!-- limits:start -->"
 const end = "<!-- limits:end -->"
 
-/** The README with its limits section replaced by `render(limits)`. */
-export const rewrite = (readme: string, limits: Limits, source: string): string => {
+/** The line on the API version an adapter calls: `API version: v26.0, served until a day not yet announced ([source](…), read …).` */
+export const version = (api: ApiVersion): string =>
+  `API version: \`${api.version}\`, served ${api.sunset === null ? "with no sunset announced" : `until ${api.sunset}`} ` +
+  `([source](${api.source}), read ${api.checked}).`
+
+/** The README with its limits section replaced by the API version line and `render(limits)`. */
+export const rewrite = (readme: string, limits: Limits, api: ApiVersion, source: string): string => {
   const from = readme.indexOf(start)
   const to = readme.indexOf(end)
   if (from === -1 || to === -1 || to < from) return readme
-  return `${readme.slice(0, from + start.length)}\n_Generated from \`${source}\` by \`pnpm docs:limits\`._\n\n${render(limits)}\n${readme.slice(to)}`
+  return `${readme.slice(0, from + start.length)}\n_Generated from \`${source}\` by \`pnpm docs:limits\`._\n\n` +
+    `${version(api)}\n\n${render(limits)}\n${readme.slice(to)}`
 }

@@ -1,3 +1,4 @@
+export * as ApiVersion from "./ApiVersion.ts"
 export * as Adapter from "./Adapter.ts"
 export * as Connect from "./Connect.ts"
 export * as Icon from "./Icon.ts"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import * as Adapter from "../src/Adapter.ts"
+import * as ExampleNetwork from "../src/ExampleNetwork.ts"
 import type { Limits } from "../src/Limits.ts"
 import { fit, MediaItem, PostVersion } from "../src/PostVersion.ts"
 
@@ -68,6 +69,7 @@ describe("Adapter.make and fitted photos", () => {
         network: "fitting",
         name: "Fitting",
         limits,
+        api: ExampleNetwork.api,
         capabilities: { text: true, photos: true, videos: false, thread: false, firstComment: false, refresh: false, reconcile: false, asyncProcessing: false },
         publish: ({ post }) => {
           sent.push(post)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { type Adapter, Connect, Icon, Limits } from "@herald/adapter-kit"
+import { type Adapter, ApiVersion, Connect, Icon, Limits } from "@herald/adapter-kit"
 import { Data } from "./Envelope.ts"
 import * as NetworkOptionsSchema from "./NetworkOptions.ts"
 import { NetworkOptions } from "./NetworkOptions.ts"
@@ -27,6 +27,8 @@ export class Network extends Schema.Class<Network>("Network")({
     description: "The network's mark: an SVG image as a data: URL, to show beside its name; null when it has none"
   }),
   limits: Limits.Limits,
+  /** The version of the network's API this server calls, the day the network stops serving it, and the source. */
+  api: ApiVersion.ApiVersion,
   capabilities: Capabilities,
   /**
    * How an account of this network connects: `method` (`oauth`: `POST /api/v1/accounts/connect/:platform`
@@ -56,6 +58,7 @@ export const describe = (
       name: adapter.name,
       icon: adapter.icon === undefined ? null : Icon.dataUrl(adapter.icon),
       limits: adapter.limits,
+      api: adapter.api,
       capabilities: new Capabilities({ ...adapter.capabilities, inbox: adapter.inbox !== undefined }),
       connect: connect(adapter),
       options: NetworkOptionsSchema.fromDeclaration(adapter.options)

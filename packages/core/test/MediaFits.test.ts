@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { NodeServices } from "@effect/platform-node"
 import { Adapter } from "@herald/adapter-kit"
+import { ExampleNetwork } from "@herald/adapter-kit/testing"
 import { backends } from "@herald/db/testing"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
@@ -27,6 +28,7 @@ const network = (key: string, maxPhotoBytes: number) =>
         post: { text: { max: 300, counter: "graphemes" }, media: { minItems: 0, maxItems: 4, maxPhotos: 4, maxVideos: 1, mixing: false, maxPhotoBytes } }
       }
     },
+    api: ExampleNetwork.api,
     capabilities: { text: true, photos: true, videos: true, thread: false, firstComment: false, refresh: false, reconcile: false, asyncProcessing: false },
     publish: () => Effect.die("not published here")
   })

@@ -19,6 +19,7 @@ const scripted = Adapter.make({
   network: "scripted",
   name: "Scripted",
   limits: ExampleNetwork.limits,
+  api: ExampleNetwork.api,
   capabilities: { text: true, photos: false, videos: false, thread: false, firstComment: false, refresh: false, reconcile: false, asyncProcessing: false },
   oauth: {
     scopes: [],

@@ -1,6 +1,14 @@
-import type { Limits } from "@herald/adapter-kit"
+import type { ApiVersion, Limits } from "@herald/adapter-kit"
 import * as Packages from "../Packages.ts"
 
-/** Each installed package's README and the limits data its table is generated from, as Packages.ts lists them. */
-export const sources: ReadonlyArray<{ readonly folder: string; readonly source: string; readonly limits: Limits.Limits }> = Packages
+/**
+ * Each installed package's README and the data its limits section is generated from (the limits, and the API
+ * version with its sunset), as Packages.ts lists them.
+ */
+export const sources: ReadonlyArray<{
+  readonly folder: string
+  readonly source: string
+  readonly limits: Limits.Limits
+  readonly api: ApiVersion.ApiVersion
+}> = Packages
   .all.flatMap((entry) => entry.readme === undefined ? [] : [entry.readme])

@@ -1914,6 +1914,7 @@ export interface components {
                     };
                 };
             };
+            api: components["schemas"]["ApiVersion"];
             capabilities: components["schemas"]["Capabilities"];
             connect: components["schemas"]["Connect"];
             /** @description The network's own post options: where they sit in a post request and the JSON Schema of their fields; null when it has none */
@@ -1953,6 +1954,17 @@ export interface components {
             reconcile: boolean;
             asyncProcessing: boolean;
             inbox: boolean;
+        };
+        /** @description The network API version this server's adapter calls, with its sunset */
+        ApiVersion: {
+            /** @description The version of the network's API this adapter calls, as the network names it */
+            version: string;
+            /** @description The day the network stops serving this version (YYYY-MM-DD); null when the network has announced none */
+            sunset: string | null;
+            /** @description The network's page these dates come from */
+            source: string;
+            /** @description The day the source was read (YYYY-MM-DD) */
+            checked: string;
         };
         Disconnected: {
             id: string;
