@@ -4,7 +4,9 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
  * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, at most 5 distinct
  * links (https://developers.facebook.com/documentation/threads/posts), and up to 20 photos or videos, which
  * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media. Photos up to 8 MB,
- * videos up to 1 GB (same page). Alt text is not sent: the parameter's name is not confirmed (networks.md §3.2).
+ * videos up to 1 GB (same page). Each photo's and video's description goes as `alt_text`
+ * (https://developers.facebook.com/documentation/threads/posts/accessibility, read 2026-12-02); Meta states no
+ * length for it, so 1,000 characters is Herald's bound until it does, as for Instagram.
  */
 export const limits = {
   forms: {
@@ -17,7 +19,8 @@ export const limits = {
         maxVideos: 20,
         mixing: true,
         maxPhotoBytes: 8 * 1024 * 1024,
-        maxVideoBytes: 1024 ** 3
+        maxVideoBytes: 1024 ** 3,
+        altText: { max: 1_000 }
       },
       textOrMedia: true,
       // A first comment is a reply published right after the post.

@@ -55,6 +55,8 @@ interface Container {
   readonly mediaType: "TEXT" | "IMAGE" | "VIDEO" | "CAROUSEL"
   readonly text: string
   readonly media: ReadonlyArray<string>
+  /** Each image's or video's `alt_text` (null without), in order; a carousel gathers its items'. */
+  readonly altTexts: ReadonlyArray<string | null>
   readonly carouselItem: boolean
   readonly replyTo: string | undefined
   status: "IN_PROGRESS" | "FINISHED" | "PUBLISHED"
@@ -237,11 +239,17 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       if (mediaType === "TEXT" && text.trim() === "") return invalidParameter("Param text is required for TEXT posts.")
       if (mediaType === "IMAGE" && !isUrl(form["image_url"])) return invalidParameter("Param image_url must be a URL.")
       if (mediaType === "VIDEO" && !isUrl(form["video_url"])) return invalidParameter("Param video_url must be a URL.")
+      // "For images and videos only": not on a text post, nor on the carousel container (its items carry theirs).
+      const altText = form["alt_text"]
+      if (altText !== undefined && mediaType !== "IMAGE" && mediaType !== "VIDEO") {
+        return invalidParameter(`Param alt_text is only supported for IMAGE and VIDEO containers, not ${mediaType}.`)
+      }
       const replyTo = form["reply_to_id"]
       if (replyTo !== undefined && !state.posts.has(replyTo) && state.comments.get(replyTo)?.accountId !== account.id) {
         return invalidParameter(`The reply_to_id '${replyTo}' is not a post you can reply to.`)
       }
       let media: ReadonlyArray<string> = [form["image_url"] ?? form["video_url"] ?? ""].filter((url) => url !== "")
+      let altTexts: ReadonlyArray<string | null> = media.length === 0 ? [] : [altText ?? null]
       if (mediaType === "CAROUSEL") {
         const items = (form["children"] ?? "").split(",").map((id) => containers.get(id))
         if (items.length < 2 || items.length > 20) return invalidParameter("A carousel takes 2 to 20 items.")
@@ -249,6 +257,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return invalidParameter("Every carousel item must be a FINISHED carousel item container.")
         }
         media = items.flatMap((item) => item?.media ?? [])
+        altTexts = items.flatMap((item) => item?.altTexts ?? [])
       }
       switch (text === "" ? undefined : state.trigger(text, account.id)) {
         case "fail":
@@ -265,6 +274,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         mediaType: mediaType as Container["mediaType"],
         text,
         media,
+        altTexts,
         carouselItem: form["is_carousel_item"] === "true",
         replyTo,
         status: readsLeft === 0 ? "FINISHED" : "IN_PROGRESS",
@@ -308,7 +318,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         media: container.media,
         replyTo: container.replyTo,
         url: `${baseUrl}/@${account.username}/post/${shortcode(id)}`,
-        details: { mediaType: container.mediaType, containerId: container.id }
+        details: { mediaType: container.mediaType, containerId: container.id, altTexts: container.altTexts }
       })
       return Simulator.json({ id })
     })

@@ -1,4 +1,5 @@
 import { assert } from "@effect/vitest"
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { Effect } from "effect"
 import { ThreadsAdapter, ThreadsSimulator } from "../src/index.ts"
@@ -22,6 +23,24 @@ AdapterSuite.suite("threads", {
         assert.deepStrictEqual(stored?.media, photos.map((photo) => photo.url))
         assert.strictEqual(stored?.details["mediaType"], "CAROUSEL")
         assert.isTrue(published.url.startsWith(`${ctx.baseUrl}/sandbox/threads/@carousel_author/post/`), published.url)
+      }))
+
+    it.effect("sends each photo's and video's alt text as alt_text, carousel items included", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "Two cups of coffee" })
+        const clip = new PostVersion.MediaItem({ ...AdapterSuite.media.video(ctx), alt: "Steam rising" })
+        const carousel = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `alt ${Date.now()}`, media: [described, AdapterSuite.media.photo(ctx, 2), clip] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(carousel.id)?.details["altTexts"], ["Two cups of coffee", null, "Steam rising"])
+        const single = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `one ${Date.now()}`, media: [described] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(single.id)?.details["altTexts"], ["Two cups of coffee"])
       }))
 
     it.effect("waits while a video container is IN_PROGRESS, then publishes it", () =>

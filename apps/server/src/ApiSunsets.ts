@@ -4,8 +4,8 @@ import { Clock, Effect, Layer } from "effect"
 
 // The network API versions the installed adapters call, checked against their sunsets once at start-up: an
 // operator hears that a version is about to be retired while there is time to update Herald, instead of
-// finding every call to that network failing (Facebook's adapter called Graph v20.0 for two months after
-// Meta retired it). apps/server/test/ApiVersions.test.ts fails 30 days before, so a release is never made
+// finding every call to that network failing (one adapter called a version for two months after its
+// network retired it). apps/server/test/ApiVersions.test.ts fails 30 days before, so a release is never made
 // that close.
 
 /** How many days before a version's sunset start-up warns of it. */

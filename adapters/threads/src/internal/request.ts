@@ -11,8 +11,14 @@ export type ContainerParams = Readonly<Record<string, string>>
 /** Text is left out when empty: a media-only post is allowed, an empty `text` is not. */
 const withText = (text: string): ContainerParams => (text.trim() === "" ? {} : { text })
 
-const mediaParams = (item: PostVersion.MediaItem): ContainerParams =>
-  item.kind === "video" ? { media_type: "VIDEO", video_url: item.url } : { media_type: "IMAGE", image_url: item.url }
+/**
+ * An image or video container, with its description as `alt_text` when it has one (Threads takes it on
+ * images and videos, carousel items included: https://developers.facebook.com/documentation/threads/posts/accessibility).
+ */
+const mediaParams = (item: PostVersion.MediaItem): ContainerParams => ({
+  ...(item.kind === "video" ? { media_type: "VIDEO", video_url: item.url } : { media_type: "IMAGE", image_url: item.url }),
+  ...(item.alt === null || item.alt === "" ? {} : { alt_text: item.alt })
+})
 
 /**
  * How a post becomes containers: one container (TEXT, IMAGE or VIDEO), or a carousel whose items are
