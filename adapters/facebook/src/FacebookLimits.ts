@@ -3,15 +3,25 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 // Facebook Page posts as data; the kit's validator checks posts against them and `GET /api/v1/networks`
 // publishes them. The 63,206-character limit is Facebook's post limit; multi-photo posts go through
 // `attached_media` (https://developers.facebook.com/docs/pages-api/posts). Photos up to 10 MB (networks.md §7.3,
-// unconfirmed by Meta); videos go by resumable upload, whose limit Meta does not state. The Pages API takes no
-// alt text for photos Herald could confirm, so none is sent.
+// unconfirmed by Meta); videos go by resumable upload, whose limit Meta does not state. Each photo's description goes
+// as `alt_text_custom` on its upload (https://developers.facebook.com/docs/graph-api/reference/photo/, and
+// `POST /{page-id}/photos` in Meta's api_specs/specs/Page.json, read 2026-12-02); Meta states no length, so 1,000
+// characters is Herald's bound, as for Instagram. Page videos take no alt text: a video's is not sent.
 
 export const limits = {
   forms: {
     post: {
       text: { max: 63_206, counter: "characters" },
       // Up to 10 photos in one post, or one video; a post may also be text alone.
-      media: { minItems: 0, maxItems: 10, maxPhotos: 10, maxVideos: 1, mixing: false, maxPhotoBytes: 10 * 1024 * 1024 },
+      media: {
+        minItems: 0,
+        maxItems: 10,
+        maxPhotos: 10,
+        maxVideos: 1,
+        mixing: false,
+        maxPhotoBytes: 10 * 1024 * 1024,
+        altText: { max: 1_000 }
+      },
       textOrMedia: true,
       firstComment: true
     }

@@ -18,6 +18,8 @@ const graph = (path: string): `/${string}` => `/${apiVersion}/${path}`
 interface Photo {
   readonly accountId: string
   readonly url: string
+  /** Its `alt_text_custom`, null without. */
+  readonly altText: string | null
   attached: boolean
 }
 
@@ -111,14 +113,21 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   }
 
   /** Publishes on the Page's feed; the sandbox triggers act on the text. */
-  const publishPost = (account: SimulatorState.SimulatedAccount, text: string, media: ReadonlyArray<string>, id?: string) => {
+  /** A post of the Page; a photo post's details keep each photo's alt text (`altTexts`, null without). */
+  const publishPost = (
+    account: SimulatorState.SimulatedAccount,
+    text: string,
+    media: ReadonlyArray<string>,
+    options: { readonly videoId?: string; readonly altTexts?: ReadonlyArray<string | null> } = {}
+  ) => {
     const refused = refusal(text, account.id)
     if (refused !== undefined) return { refused }
-    const postId = id ?? `${account.id}_${state.id()}`
-    const url = id === undefined
+    const postId = options.videoId ?? `${account.id}_${state.id()}`
+    const url = options.videoId === undefined
       ? `${baseUrl}/${account.id}/posts/${postId.split("_")[1]}/`
       : `${baseUrl}/${account.id}/videos/${postId}/`
-    return { post: state.record({ id: postId, accountId: account.id, text, media, replyTo: undefined, url, details: {} }) }
+    const details = options.altTexts === undefined ? {} : { altTexts: options.altTexts }
+    return { post: state.record({ id: postId, accountId: account.id, text, media, replyTo: undefined, url, details }) }
   }
 
   /** A call that takes a valid Page token; `handle` gets the Page and the id in the path. */
@@ -251,12 +260,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       })),
       HttpRouter.route("POST", graph(":id/photos"), onPage((account, form) => {
         if (!isPublicUrl(form["url"])) return invalid("(#324) Missing or invalid image file", undefined)
+        const altText = form["alt_text_custom"] ?? null
         if (form["published"] === "false") {
           const id = state.id()
-          photos.set(id, { accountId: account.id, url: form["url"]!, attached: false })
+          photos.set(id, { accountId: account.id, url: form["url"]!, altText, attached: false })
           return Simulator.json({ id })
         }
-        const outcome = publishPost(account, form["caption"] ?? form["message"] ?? "", [form["url"]!])
+        const outcome = publishPost(account, form["caption"] ?? form["message"] ?? "", [form["url"]!], { altTexts: [altText] })
         return outcome.post === undefined ? outcome.refused : Simulator.json({ id: state.id(), post_id: outcome.post.id })
       })),
       HttpRouter.route("POST", graph(":id/feed"), onPage((account, form) => {
@@ -271,7 +281,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         }
         if (attachedPhotos.length > 10) return invalid("(#100) A post can have at most 10 attached photos here")
         if (message.trim() === "" && attachedPhotos.length === 0) return invalid("(#100) Missing message or attachment")
-        const outcome = publishPost(account, message, attachedPhotos.map((photo) => photo!.url))
+        const outcome = publishPost(account, message, attachedPhotos.map((photo) => photo!.url), {
+          altTexts: attachedPhotos.map((photo) => photo!.altText)
+        })
         if (outcome.post === undefined) return outcome.refused
         for (const photo of attachedPhotos) photo!.attached = true
         return Simulator.json({ id: outcome.post.id })
@@ -279,7 +291,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("POST", graph(":id/videos"), onPage((account, form) => {
         if (!isPublicUrl(form["file_url"])) return graphError(400, { message: "(#351) There was a problem with your video file", code: 351 })
         const id = state.id()
-        const outcome = publishPost(account, form["description"] ?? "", [form["file_url"]!], id)
+        const outcome = publishPost(account, form["description"] ?? "", [form["file_url"]!], { videoId: id })
         if (outcome.post === undefined) return outcome.refused
         videos.set(id, { accountId: account.id, checksLeft: 2 })
         return Simulator.json({ id })

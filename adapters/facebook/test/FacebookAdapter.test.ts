@@ -1,3 +1,4 @@
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -30,6 +31,23 @@ AdapterSuite.suite("facebook", {
         assert.strictEqual(posts[0]!.id, published.id)
         assert.deepStrictEqual(posts[0]!.media, photos.map((photo) => photo.url))
         assert.match(published.url, new RegExp(`/${account.networkAccountId}/posts/\\d+/$`))
+      }))
+
+    it.effect("sends each photo's alt text as alt_text_custom, on one photo and on several", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const described = new PostVersion.MediaItem({ ...AdapterSuite.media.photo(ctx, 1), alt: "Two cups of coffee" })
+        const album = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `alt ${Date.now()}`, media: [described, AdapterSuite.media.photo(ctx, 2)] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(album.id)?.details["altTexts"], ["Two cups of coffee", null])
+        const single = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `one ${Date.now()}`, media: [described] })
+        })
+        assert.deepStrictEqual(ctx.simulator.state.posts.get(single.id)?.details["altTexts"], ["Two cups of coffee"])
       }))
 
     it.effect("publishes a video once Facebook has processed it, with a full link", () =>

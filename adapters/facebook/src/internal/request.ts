@@ -20,12 +20,23 @@ export type Plan =
 const withText = (params: Record<string, string>, key: string, text: string): Params =>
   text === "" ? params : { ...params, [key]: text }
 
+/**
+ * One photo, uploaded unpublished, with its description as `alt_text_custom` when it has one (a parameter of
+ * `POST /{page-id}/photos` in Meta's specification, api_specs/specs/Page.json of facebook-business-sdk-codegen,
+ * and "user provided accessible alternative description" in https://developers.facebook.com/docs/graph-api/reference/photo/).
+ * Page videos take none.
+ */
+const photoParams = (item: PostVersion.MediaItem): Params =>
+  item.alt === null || item.alt.trim() === ""
+    ? { url: item.url, published: "false" }
+    : { url: item.url, published: "false", alt_text_custom: item.alt }
+
 /** The calls for a post the validator accepted (photos or one video, never both). */
 export const plan = (post: PostVersion.PostVersion): Plan => {
   const video = post.media.find((item) => item.kind === "video")
   if (video !== undefined) return { _tag: "Video", video: withText({ file_url: video.url }, "description", post.text) }
   if (post.media.length > 0) {
-    return { _tag: "Photos", message: post.text, photos: post.media.map((item) => ({ url: item.url, published: "false" })) }
+    return { _tag: "Photos", message: post.text, photos: post.media.map(photoParams) }
   }
   return { _tag: "Text", feed: { message: post.text } }
 }
