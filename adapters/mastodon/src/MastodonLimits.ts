@@ -8,7 +8,10 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
  *
  * Text is counted the way Mastodon counts it (the kit's `mastodon` counter): every URL as 23 characters,
  * a mention `@user@domain` as `@user`, the rest in grapheme clusters
- * (https://docs.joinmastodon.org/user/posting/#text).
+ * (https://docs.joinmastodon.org/user/posting/#text). The content warning counts within the same limit, as
+ * it is, in grapheme clusters (its links are not shortened): Mastodon's StatusLengthValidator measures
+ * `[status.spoiler_text, countable_text(status.text)].join` (app/validators/status_length_validator.rb,
+ * read 2026-12-02). The warning goes on every status of the post, so every one is held to it.
  */
 
 /** A stock instance: 500 characters, 4 media (images, or one video), 16 MB images, 99 MB videos. */
@@ -34,7 +37,11 @@ export interface InstanceLimits {
 export const limitsOf = (instance: InstanceLimits): Limits.Limits => ({
   forms: {
     post: {
-      text: { max: instance.maxCharacters, counter: "mastodon" },
+      text: {
+        max: instance.maxCharacters,
+        counter: "mastodon",
+        countsWith: { setting: "spoilerText", name: "content warning", counter: "graphemes" }
+      },
       media: {
         minItems: 0,
         maxItems: instance.maxMedia,

@@ -83,6 +83,22 @@ AdapterSuite.suite("mastodon", {
         assert.deepInclude(ctx.simulator.state.posts.get(published.id)!.details, { visibility: "public", spoilerText: "", sensitive: false, language: null })
       }))
 
+    it.effect("holds the content warning and the text to one limit, as Mastodon does: 480 + 30 is refused by both", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const settings = { visibility: "public", spoilerText: "w".repeat(30), sensitive: false, language: null }
+        const over = AdapterSuite.post({ text: "a".repeat(480), settings })
+        assert.deepStrictEqual(ctx.adapter.validate(over).map((violation) => violation.message), [
+          "mastodon: text with its content warning is 510 characters; the limit is 500"
+        ])
+        const refused = yield* Effect.flip(AdapterSuite.publishToEnd(ctx.adapter, { account, post: over }))
+        assert.match(refused.message, /character limit of 500 exceeded/)
+        const fits = AdapterSuite.post({ text: `${Date.now()} `.padEnd(470, "a"), settings })
+        assert.deepStrictEqual(ctx.adapter.validate(fits), [])
+        yield* AdapterSuite.publishToEnd(ctx.adapter, { account, post: fits })
+      }))
+
     it.effect("uploads images with their alt text as description, and waits for a video's processing before the status", () =>
       Effect.gen(function*() {
         const ctx = yield* context

@@ -1,7 +1,8 @@
 import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 /**
- * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, at most 5 distinct
+ * Threads' limits as data (product.md, "Networks and their keys"): 500 characters, an emoji counted as its
+ * UTF-8 bytes ("Emojis are counted as the number of UTF-8 bytes"), at most 5 distinct
  * links (https://developers.facebook.com/documentation/threads/posts), and up to 20 photos or videos, which
  * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media. Photos up to 8 MB,
  * videos up to 1 GB (same page). Each photo's and video's description goes as `alt_text`
@@ -11,7 +12,7 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 export const limits = {
   forms: {
     post: {
-      text: { max: 500, counter: "characters", maxLinks: 5 },
+      text: { max: 500, counter: "emoji-bytes", maxLinks: 5 },
       media: {
         minItems: 0,
         maxItems: 20,

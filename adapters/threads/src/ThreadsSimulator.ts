@@ -66,6 +66,11 @@ interface Container {
 
 const mediaTypes = new Set(["TEXT", "IMAGE", "VIDEO", "CAROUSEL"])
 const isUrl = (value: string | undefined) => value !== undefined && /^https?:\/\//.test(value)
+/** Threads' length: characters, each emoji as its UTF-8 bytes (https://developers.facebook.com/documentation/threads/posts). */
+const threadsLength = (text: string) =>
+  Array.from(text.normalize("NFC")).reduce((length, character) =>
+    length + (/\p{Extended_Pictographic}/u.test(character) ? Buffer.byteLength(character) : 1), 0)
+
 const links = (text: string) => new Set(text.match(/https?:\/\/\S+/g) ?? []).size
 
 /** Threads' timestamps: ISO 8601 to the second with a `+0000` offset. */
@@ -232,7 +237,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       const mediaType = form["media_type"] ?? ""
       const text = form["text"] ?? ""
       if (!mediaTypes.has(mediaType)) return invalidParameter("Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}")
-      if (Array.from(text).length > 500) return invalidParameter("Param text must be at most 500 characters long.")
+      if (threadsLength(text) > 500) return invalidParameter("Param text must be at most 500 characters long.")
       if (links(text) > 5) {
         return graphError(400, "The post has too many links.", 100, { error_user_msg: "THREADS_API__LINK_LIMIT_EXCEEDED" })
       }

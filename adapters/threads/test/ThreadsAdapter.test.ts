@@ -25,6 +25,21 @@ AdapterSuite.suite("threads", {
         assert.isTrue(published.url.startsWith(`${ctx.baseUrl}/sandbox/threads/@carousel_author/post/`), published.url)
       }))
 
+    it.effect("counts an emoji as its UTF-8 bytes, as Threads does: 497 letters and a face are refused by both", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const over = AdapterSuite.post({ text: `${"a".repeat(497)}😀` })
+        assert.deepStrictEqual(ctx.adapter.validate(over).map((violation) => violation.message), [
+          "threads: text is 501 characters; the limit is 500"
+        ])
+        const refused = yield* Effect.flip(AdapterSuite.publishToEnd(ctx.adapter, { account, post: over }))
+        assert.match(refused.message, /at most 500 characters/)
+        const fits = AdapterSuite.post({ text: `${Date.now()}😀`.padEnd(500, "a").slice(0, 496) })
+        assert.deepStrictEqual(ctx.adapter.validate(fits), [])
+        yield* AdapterSuite.publishToEnd(ctx.adapter, { account, post: fits })
+      }))
+
     it.effect("sends each photo's and video's alt text as alt_text, carousel items included", () =>
       Effect.gen(function*() {
         const ctx = yield* context

@@ -1,13 +1,16 @@
 import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 
 // TikTok's content rules as data (product.md, "Networks and their keys"; networks.md §4.3):
-// a caption of at most 2,200 characters, and either exactly one video of 3 s to 10 min or 1 to 35 photos,
-// never both; photos up to 20 MB, videos up to 4 GB. TikTok takes no alt text.
+// a caption of at most 2,200 UTF-16 code units ("2200 in UTF-16 runes" for a video's `post_info.title`,
+// https://developers.tiktok.com/doc/content-posting-api-reference-direct-post; a photo post's description takes
+// 4,000, https://developers.tiktok.com/doc/content-posting-api-reference-photo-post, and Herald holds both to the
+// smaller), and either exactly one video of 3 s to 10 min or 1 to 35 photos, never both; photos up to 20 MB,
+// videos up to 4 GB. TikTok takes no alt text.
 // https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide
 export const limits = {
   forms: {
     post: {
-      text: { max: 2200, counter: "characters" },
+      text: { max: 2200, counter: "utf16-units" },
       media: {
         minItems: 1,
         maxItems: 35,

@@ -101,6 +101,15 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (kind === "photo" && (body.media_type !== "PHOTO" || media.length > 35)) {
           return apiError(400, "invalid_params", "A photo post takes media_type PHOTO and 1 to 35 photo_images.")
         }
+        // Lengths in UTF-16 code units, JavaScript's own: a video's title (its caption) 2,200, a photo post's
+        // title 90 and description 4,000 (the direct post and photo post references).
+        const longest = kind === "video" ? { title: 2200 } : { title: 90, description: 4000 }
+        for (const [field, max] of Object.entries(longest)) {
+          const value = info[field as keyof typeof longest]
+          if (value !== undefined && value.length > max) {
+            return apiError(400, "invalid_params", `post_info.${field} is longer than ${max} UTF-16 runes.`)
+          }
+        }
         if (!privacyLevels.includes(info.privacy_level)) {
           return apiError(400, "privacy_level_option_mismatch", "privacy_level is not one of privacy_level_options.")
         }

@@ -92,6 +92,22 @@ AdapterSuite.suite("tiktok", {
         assert.strictEqual(context.simulator.state.postsOf(account.networkAccountId).length, 0)
       }))
 
+    it.effect("counts the caption in UTF-16 code units, as TikTok does: 2,199 letters and an emoji are refused by both", () =>
+      Effect.gen(function*() {
+        const context = yield* harness
+        const { account } = yield* AdapterSuite.connect(context)
+        const over = AdapterSuite.post({ text: `${"a".repeat(2199)}😀`, media: [video(context)], settings: { privacy: "PUBLIC_TO_EVERYONE" } })
+        assert.deepStrictEqual(context.adapter.validate(over).map((violation) => violation.message), [
+          "tiktok: text is 2201 characters; the limit is 2200"
+        ])
+        const error = yield* Effect.flip(context.adapter.publish({ account, post: over }))
+        assert.strictEqual(error.reason._tag, "Rejected")
+        assert.include(error.reason.message, "2200 UTF-16 runes")
+        const fits = AdapterSuite.post({ text: `${Date.now()}😀`.padEnd(2200, "a"), media: [video(context)], settings: { privacy: "PUBLIC_TO_EVERYONE" } })
+        assert.deepStrictEqual(context.adapter.validate(fits), [])
+        yield* AdapterSuite.publishToEnd(context.adapter, { account, post: fits })
+      }))
+
     it.effect("links a SELF_ONLY post to the profile: TikTok gives it no public id", () =>
       Effect.gen(function*() {
         const context = yield* harness

@@ -8,7 +8,7 @@ import { setup } from "./publishing.ts"
 // `POST /api/v1/posts/validate` answers what `POST /api/v1/posts` would of the same body, saves nothing, and
 // counts each network's text as that network does (decision 0041).
 
-const networks = new Set(["x", "bluesky", "tiktok"])
+const networks = new Set(["x", "bluesky", "tiktok", "threads", "mastodon"])
 
 // A family emoji and a long link: X weighs the emoji 2 and any link 23 (3 + 2 + 1 + 23 = 29); Bluesky counts
 // grapheme clusters, the emoji one and the link's 43 characters each (3 + 1 + 1 + 43 = 48).
@@ -145,6 +145,30 @@ layer(serverLayer({}, Packages.all.filter((entry) => networks.has(entry.network)
         assert.deepStrictEqual((yield* saved(workspace.id)).seats, 0)
         const created = yield* send("POST", "/posts", body)
         assert.strictEqual(created.status, 400, created.text)
+      }))
+
+    it.effect("counts as Threads, Mastodon and TikTok do: emoji in bytes, the content warning with the text, UTF-16 units", () =>
+      Effect.gen(function*() {
+        // Each passed before issue 31 and would have been refused by its network.
+        const { accounts, send } = yield* setup(["threads", "mastodon", "tiktok"])
+        const counted = (body: Record<string, unknown>) =>
+          Effect.map(send("POST", "/posts/validate", { draft: true, ...body }), (answer) => {
+            assert.strictEqual(answer.status, 200, answer.text)
+            return { text: answer.body.data.networks[0].text, problems: answer.body.data.problems.map((problem: any) => problem.message) }
+          })
+        const threads = yield* counted({ content: `${"a".repeat(497)}😀`, accountIds: [accounts.threads] })
+        assert.deepStrictEqual(threads.text, { used: 501, max: 500, counter: "emoji-bytes" })
+        assert.include(threads.problems, "threads: text is 501 characters; the limit is 500")
+        const mastodon = yield* counted({
+          content: "a".repeat(480),
+          platformOptions: { mastodon: { spoilerText: "w".repeat(30) } },
+          accountIds: [accounts.mastodon]
+        })
+        assert.deepStrictEqual(mastodon.text, { used: 510, max: 500, counter: "mastodon" })
+        assert.include(mastodon.problems, "mastodon: text with its content warning is 510 characters; the limit is 500")
+        const tiktok = yield* counted({ content: `${"a".repeat(2199)}😀`, accountIds: [accounts.tiktok] })
+        assert.deepStrictEqual(tiktok.text, { used: 2201, max: 2200, counter: "utf16-units" })
+        assert.include(tiktok.problems, "tiktok: text is 2201 characters; the limit is 2200")
       }))
 
     it.effect("a body that is not a post request is invalid, as for create", () =>

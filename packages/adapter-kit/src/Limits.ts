@@ -11,9 +11,19 @@ import { Schema } from "effect"
  * `x-weighted` is X's count (twitter-text v3: URLs weigh 23, CJK and emoji 2); `utf8-bytes` is UTF-8 bytes
  * (YouTube descriptions); `graphemes` are user-perceived characters (Unicode extended grapheme clusters, as
  * `Intl.Segmenter` finds them: a flag or a family emoji is one; Bluesky); `mastodon` is Mastodon's count
- * (graphemes, every link 23, a remote mention `@user@domain` as `@user`).
+ * (graphemes, every link 23, a remote mention `@user@domain` as `@user`); `utf16-units` are UTF-16 code
+ * units, as JavaScript's `length` counts them (an emoji is two; TikTok); `emoji-bytes` are characters as
+ * `characters` counts them except that each emoji counts as its UTF-8 bytes (a face is four; Threads).
  */
-export const TextCounter = Schema.Literals(["characters", "x-weighted", "utf8-bytes", "graphemes", "mastodon"])
+export const TextCounter = Schema.Literals([
+  "characters",
+  "x-weighted",
+  "utf8-bytes",
+  "graphemes",
+  "mastodon",
+  "utf16-units",
+  "emoji-bytes"
+])
 export type TextCounter = typeof TextCounter.Type
 
 const Range = Schema.Struct({ min: Schema.Finite, max: Schema.Finite })
@@ -31,7 +41,14 @@ export const TextLimits = Schema.Struct({
   /** At most this many distinct links (Threads: 5). */
   maxLinks: Schema.optionalKey(Schema.Finite),
   /** Text is accepted but never shown (Instagram stories): not checked, not sent. */
-  ignored: Schema.optionalKey(Schema.Boolean)
+  ignored: Schema.optionalKey(Schema.Boolean),
+  /**
+   * A post option the network counts within the same limit as the text, by its own counter: its length is
+   * added to the text's, a thread post's and the first comment's, each of which carries it. Mastodon counts
+   * the content warning (`spoilerText`) with the text. `setting` names the entry of the post's settings,
+   * `name` what a message calls it.
+   */
+  countsWith: Schema.optionalKey(Schema.Struct({ setting: Schema.String, name: Schema.String, counter: TextCounter }))
 })
 export type TextLimits = typeof TextLimits.Type
 

@@ -10,7 +10,9 @@ const counted: Record<TextCounter, string> = {
   "x-weighted": "characters, counted as X counts them (URLs 23, CJK and emoji 2)",
   "utf8-bytes": "bytes of UTF-8",
   "graphemes": "graphemes (characters as a person sees them: an emoji with its modifiers is one)",
-  "mastodon": "characters as Mastodon counts them (graphemes; every link 23, a remote mention only as @user)"
+  "mastodon": "characters as Mastodon counts them (graphemes; every link 23, a remote mention only as @user)",
+  "utf16-units": "UTF-16 code units (an emoji is 2)",
+  "emoji-bytes": "characters, each emoji counted as its UTF-8 bytes (a face is 4)"
 }
 
 /** `1,000,000 bytes (1 MB)`, MB being 1,000,000 bytes and MiB 1,048,576, whichever the figure is a whole number of. */
@@ -29,6 +31,10 @@ const rows = (form: FormLimits): Array<readonly [string, string]> => {
     "Text",
     form.text.ignored === true ? "accepted but not shown by the network (not sent)" : `up to ${form.text.max} ${counted[form.text.counter]}`
   ])
+  const countsWith = form.text.countsWith
+  if (countsWith !== undefined) {
+    result.push(["Counted with the text", `the ${countsWith.name} (\`${countsWith.setting}\`), in ${counted[countsWith.counter]}`])
+  }
   if (form.text.maxBytes !== undefined) result.push(["Text size", `up to ${size(form.text.maxBytes)} of UTF-8`])
   if (form.text.forbidden !== undefined) result.push(["Text may not contain", form.text.forbidden.map((character) => `\`${character}\``).join(", ")])
   if (form.text.maxLinks !== undefined) result.push(["Links", `at most ${form.text.maxLinks}`])

@@ -4,7 +4,7 @@
  */
 // twitter-text ships CommonJS only; Node's ESM loader hands its `module.exports` over as the default export.
 import twitter from "twitter-text"
-import type { TextCounter } from "./Limits.ts"
+import type { TextCounter, TextLimits } from "./Limits.ts"
 
 const utf8 = new TextEncoder()
 // The locale does not change where grapheme clusters break (UAX #29 is locale-independent).
@@ -88,7 +88,45 @@ export const count = (text: string, counter: TextCounter): number => {
       // characters whatever its length, a remote mention only its local part (`@user@example.social` as
       // `@user`), and the rest in grapheme clusters, as the server's length validator counts them.
       return mastodonLength(text)
+    case "utf16-units":
+      // As sent, like the bytes: TikTok's caption is "2200 in UTF-16 runes".
+      return text.length
+    case "emoji-bytes":
+      return emojiBytes(text)
   }
+}
+
+/**
+ * The length of a text held to `limits`, sent with a post whose settings are `settings`: the text by the
+ * limit's counter, and the setting the network counts with it (`countsWith`: Mastodon's content warning),
+ * when the post has one.
+ */
+export const measure = (text: string, limits: TextLimits, settings: Readonly<Record<string, unknown>>): number =>
+  count(text, limits.counter) + countedWith(limits, settings)
+
+/** The length of the setting counted with the text (`TextLimits.countsWith`), 0 when the post has none. */
+export const countedWith = (limits: TextLimits, settings: Readonly<Record<string, unknown>>): number => {
+  const value = limits.countsWith === undefined ? undefined : settings[limits.countsWith.setting]
+  return typeof value === "string" ? count(value, limits.countsWith!.counter) : 0
+}
+
+// A grapheme cluster that shows as an emoji: a pictograph (faces, hearts, ZWJ families), a flag's regional
+// indicators, or a keycap. Each test is of one character class, so nothing backtracks.
+const emoji = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u
+
+/**
+ * Threads' count (https://developers.facebook.com/documentation/threads/posts: "Emojis are counted as the
+ * number of UTF-8 bytes"): code points after NFC, as `characters`, but an emoji cluster as all its UTF-8
+ * bytes, its joiners and variation selectors included (a face 4, a heart with U+FE0F 6, a family of four 25).
+ * Where Meta does not say how a sequence counts, the whole cluster's bytes are the most it could be, so Herald
+ * never finds a text shorter than Threads does. A pictograph usually shown as text (©) counts its bytes too.
+ */
+const emojiBytes = (text: string): number => {
+  let length = 0
+  for (const { segment } of segmenter.segment(text.normalize("NFC"))) {
+    length += emoji.test(segment) ? bytes(segment) : Array.from(segment).length
+  }
+  return length
 }
 
 const graphemes = (text: string): number => {

@@ -7,7 +7,7 @@ import { checkMedia } from "./internal/mediaRules.ts"
 import { listOf, overLimit, quantity, type Report, unitOf } from "./internal/wording.ts"
 import type { FormLimits, Limits, TextLimits, Violation, ViolationField } from "./Limits.ts"
 import type { PostVersion } from "./PostVersion.ts"
-import { bytes, count, links } from "./TextCounter.ts"
+import { bytes, count, countedWith, links, measure } from "./TextCounter.ts"
 
 /**
  * Every rule `post` breaks on `network`, in a stable order: format, text (length, bytes, links, forbidden
@@ -34,7 +34,7 @@ export const validate = (network: string, limits: Limits, post: PostVersion): Re
     ...checkText(report, form, post),
     ...checkTitle(report, form, post),
     ...checkMedia(report, form.media, post.media),
-    ...checkThread(report, form, post.thread),
+    ...checkThread(report, form, post),
     ...checkExtras(report, form, post)
   ]
 }
@@ -49,9 +49,9 @@ const checkText = (report: Report, form: FormLimits, post: PostVersion): Array<V
   // Ignored text is never sent, so it can break no rule, and it cannot stand in for media either.
   const hasText = limits.ignored !== true && post.text.trim() !== ""
   if (limits.ignored !== true) {
-    const length = count(post.text, limits.counter)
+    const length = measure(post.text, limits, post.settings)
     if (length > limits.max) {
-      violations.push(overLimit(report, "text", "text is", length, limits.max, unitOf(limits.counter)))
+      violations.push(overLimit(report, "text", `${withSetting("text", limits, post)} is`, length, limits.max, unitOf(limits.counter)))
     }
     const size = limits.maxBytes === undefined ? 0 : bytes(post.text)
     if (limits.maxBytes !== undefined && size > limits.maxBytes) {
@@ -68,6 +68,10 @@ const checkText = (report: Report, form: FormLimits, post: PostVersion): Array<V
   }
   return violations
 }
+
+/** What a message calls a text: `text`, or `text with its content warning` when a setting counts with it. */
+const withSetting = (subject: string, limits: TextLimits, post: PostVersion): string =>
+  countedWith(limits, post.settings) > 0 ? `${subject} with its ${limits.countsWith!.name}` : subject
 
 const checkTitle = (report: Report, form: FormLimits, post: PostVersion): Array<Violation> => {
   // A title given to a network without titles is simply not sent.
@@ -99,7 +103,8 @@ const checkForbidden = (
   return [report(field, allowed, contains, `${field} ${contains}; it may not contain ${listOf(forbidden, "or")}`)]
 }
 
-const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<string>): Array<Violation> => {
+const checkThread = (report: Report, form: FormLimits, post: PostVersion): Array<Violation> => {
+  const thread = post.thread
   if (thread.length === 0) return []
   const limits = form.thread
   if (limits === undefined) {
@@ -120,9 +125,10 @@ const checkThread = (report: Report, form: FormLimits, thread: ReadonlyArray<str
       violations.push(report("thread", "text in every post", "empty", `thread post ${position} is empty`, index))
       return
     }
-    const length = count(text, form.text.counter)
+    const length = measure(text, form.text, post.settings)
     if (length > limits.maxLength) {
-      violations.push(overLimit(report, "thread", `thread post ${position} is`, length, limits.maxLength, unit, index))
+      const subject = `${withSetting(`thread post ${position}`, form.text, post)} is`
+      violations.push(overLimit(report, "thread", subject, length, limits.maxLength, unit, index))
     }
     const maxBytes = form.text.maxBytes
     if (maxBytes !== undefined && bytes(text) > maxBytes) {
@@ -148,9 +154,10 @@ const checkExtras = (report: Report, form: FormLimits, post: PostVersion): Array
     } else {
       // A first comment is a reply or a comment: never longer than the network lets a post be (a reply on X,
       // Bluesky or Mastodon is held to exactly that), so it fails here rather than after the post went out.
-      const length = count(post.firstComment, form.text.counter)
+      const length = measure(post.firstComment, form.text, post.settings)
       if (length > form.text.max) {
-        violations.push(overLimit(report, "firstComment", "first comment is", length, form.text.max, unitOf(form.text.counter)))
+        const subject = `${withSetting("first comment", form.text, post)} is`
+        violations.push(overLimit(report, "firstComment", subject, length, form.text.max, unitOf(form.text.counter)))
       }
       const maxBytes = form.text.maxBytes
       if (maxBytes !== undefined && bytes(post.firstComment) > maxBytes) {

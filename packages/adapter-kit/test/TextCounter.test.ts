@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import twitter from "twitter-text"
-import { count, links } from "../src/TextCounter.ts"
+import { count, links, measure } from "../src/TextCounter.ts"
 
 describe("TextCounter.count", () => {
   it("counts plain ASCII the same under every counter", () => {
@@ -71,6 +71,39 @@ describe("TextCounter.count for Mastodon", () => {
     // An e-mail address is not a mention.
     assert.strictEqual(count("mail me@example.com", "mastodon"), 19)
     assert.strictEqual(count("👨‍👩‍👧‍👦🇫🇷", "mastodon"), 2)
+  })
+})
+
+describe("TextCounter.count for Threads and TikTok", () => {
+  it("counts each emoji as its UTF-8 bytes and the rest as characters (emoji-bytes)", () => {
+    assert.strictEqual(count(`${"a".repeat(497)}😀`, "emoji-bytes"), 501)
+    assert.strictEqual(count("東京", "emoji-bytes"), 2)
+    assert.strictEqual(count("cafe\u0301", "emoji-bytes"), 4)
+    // A heart with its emoji presentation selector, a flag, a keycap, a family of four: every byte of each.
+    assert.strictEqual(count("❤️", "emoji-bytes"), 6)
+    assert.strictEqual(count("🇫🇷", "emoji-bytes"), 8)
+    assert.strictEqual(count("1️⃣", "emoji-bytes"), 7)
+    assert.strictEqual(count("👨‍👩‍👧‍👦", "emoji-bytes"), 25)
+    assert.strictEqual(count("", "emoji-bytes"), 0)
+  })
+
+  it("counts UTF-16 code units as sent (utf16-units): an emoji is two, a letter or a CJK character one", () => {
+    assert.strictEqual(count(`${"a".repeat(2199)}😀`, "utf16-units"), 2201)
+    assert.strictEqual(count("東京", "utf16-units"), 2)
+    assert.strictEqual(count("cafe\u0301", "utf16-units"), 5)
+  })
+})
+
+describe("TextCounter.measure", () => {
+  const limits = { max: 500, counter: "mastodon", countsWith: { setting: "spoilerText", name: "content warning", counter: "graphemes" } } as const
+
+  it("adds the setting counted with the text, by its own counter, and nothing when it is absent or not text", () => {
+    const link = `https://example.com/${"a".repeat(60)}`
+    assert.strictEqual(measure(`see ${link}`, limits, { spoilerText: link }), 4 + 23 + link.length)
+    assert.strictEqual(measure("hello", limits, { spoilerText: "👨‍👩‍👧‍👦" }), 6)
+    assert.strictEqual(measure("hello", limits, { spoilerText: null }), 5)
+    assert.strictEqual(measure("hello", limits, {}), 5)
+    assert.strictEqual(measure("hello", { max: 500, counter: "characters" }, { spoilerText: "ignored" }), 5)
   })
 })
 

@@ -46,7 +46,8 @@ const table: Record<string, Limits> = {
   threads: {
     forms: {
       post: {
-        text: { max: 500, counter: "characters", maxLinks: 5 },
+        // Emoji as their UTF-8 bytes (issue 31): Threads' own page, beyond product.md's table.
+        text: { max: 500, counter: "emoji-bytes", maxLinks: 5 },
         media: { minItems: 0, maxItems: 20, maxPhotos: 20, maxVideos: 20, mixing: true }
       }
     }
@@ -54,7 +55,8 @@ const table: Record<string, Limits> = {
   tiktok: {
     forms: {
       post: {
-        text: { max: 2200, counter: "characters" },
+        // UTF-16 code units (issue 31): TikTok's own reference, beyond product.md's table.
+        text: { max: 2200, counter: "utf16-units" },
         media: {
           minItems: 1,
           maxItems: 35,
@@ -283,6 +285,13 @@ describe("Validator on threads", () => {
     ])
   })
 
+  it("counts an emoji as its UTF-8 bytes, as Threads does: 497 letters and a face are 501", () => {
+    assert.deepStrictEqual(messages("threads", post({ text: `${text(496)}😀` })), [])
+    assert.deepStrictEqual(messages("threads", post({ text: `${text(497)}😀` })), [
+      "threads: text is 501 characters; the limit is 500"
+    ])
+  })
+
   it("takes at most 5 distinct links", () => {
     const five = ["a.com", "b.com", "c.com", "d.com", "https://e.com/page"].join(" ")
     assert.deepStrictEqual(messages("threads", post({ text: `${five} a.com again` })), [])
@@ -321,6 +330,13 @@ describe("Validator on tiktok", () => {
   it("accepts a caption of 2,200 characters and refuses 2,201", () => {
     assert.deepStrictEqual(messages("tiktok", post({ text: text(2200), media: [video()] })), [])
     assert.deepStrictEqual(messages("tiktok", post({ text: text(2201), media: [video()] })), [
+      "tiktok: text is 2201 characters; the limit is 2200"
+    ])
+  })
+
+  it("counts the caption in UTF-16 code units, as TikTok does: 2,199 letters and an emoji are 2,201", () => {
+    assert.deepStrictEqual(messages("tiktok", post({ text: `${text(2198)}😀`, media: [video()] })), [])
+    assert.deepStrictEqual(messages("tiktok", post({ text: `${text(2199)}😀`, media: [video()] })), [
       "tiktok: text is 2201 characters; the limit is 2200"
     ])
   })
@@ -442,6 +458,41 @@ describe("Validator on facebook", () => {
       validate("facebook", limits, post({ text: "hi", firstComment: "👍🏽".repeat(6) })).map((v) => [v.field, v.message]),
       [["firstComment", "facebook: first comment is 48 bytes; the limit is 40"]]
     )
+  })
+})
+
+describe("Validator with a setting counted with the text", () => {
+  // Mastodon counts the content warning and the text in one limit (issue 31: 480 + 30 passed, Mastodon refused).
+  const mastodon: Limits = {
+    forms: {
+      post: {
+        text: { max: 500, counter: "mastodon", countsWith: { setting: "spoilerText", name: "content warning", counter: "graphemes" } },
+        media: { minItems: 0, maxItems: 4, maxPhotos: 4, maxVideos: 1, mixing: false },
+        thread: { maxPosts: 25, maxLength: 500 },
+        textOrMedia: true,
+        firstComment: true
+      }
+    }
+  }
+  const check = (version: PostVersion) => validate("mastodon", mastodon, version).map((violation) => violation.message)
+  const warned = { spoilerText: "w".repeat(30) }
+
+  it("adds the content warning to the text, each follow-up and the first comment", () => {
+    assert.deepStrictEqual(check(post({ text: text(470), settings: warned })), [])
+    assert.deepStrictEqual(check(post({ text: text(480), settings: warned, thread: [text(471)], firstComment: text(490) })), [
+      "mastodon: text with its content warning is 510 characters; the limit is 500",
+      "mastodon: thread post 2 with its content warning is 501 characters; the limit is 500",
+      "mastodon: first comment with its content warning is 520 characters; the limit is 500"
+    ])
+  })
+
+  it("counts the warning as it is, a link in it at its full length, and nothing without one", () => {
+    const link = `https://example.com/${"a".repeat(60)}`
+    assert.deepStrictEqual(check(post({ text: text(430), settings: { spoilerText: link } })), [
+      "mastodon: text with its content warning is 510 characters; the limit is 500"
+    ])
+    assert.deepStrictEqual(check(post({ text: text(500), settings: { spoilerText: null } })), [])
+    assert.deepStrictEqual(check(post({ text: text(501) })), ["mastodon: text is 501 characters; the limit is 500"])
   })
 })
 

@@ -1,7 +1,7 @@
 import { Simulator, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { length, type InstanceSettings, type InstanceState, type makeViews, type StoredMedia } from "./simulatorViews.ts"
+import { graphemes, length, type InstanceSettings, type InstanceState, type makeViews, type StoredMedia } from "./simulatorViews.ts"
 
 /**
  * The simulator's media and status methods (https://docs.joinmastodon.org/methods/statuses/,
@@ -105,7 +105,11 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
       const limits = instance()
       if (!visibilities.has(visibility)) return error(422, `Validation failed: Visibility is not included in the list`)
       if (text.trim() === "" && mediaIds.length === 0) return error(422, "Validation failed: Text can't be blank")
-      if (length(text) > limits.maxCharacters) return error(422, `Validation failed: Text character limit of ${limits.maxCharacters} exceeded`)
+      // The content warning counts within the limit, as it is (StatusLengthValidator's combined_text).
+      const warning = typeof body["spoiler_text"] === "string" ? body["spoiler_text"] : ""
+      if (length(text) + graphemes(warning) > limits.maxCharacters) {
+        return error(422, `Validation failed: Text character limit of ${limits.maxCharacters} exceeded`)
+      }
       if (mediaIds.length > limits.maxMedia) return error(422, `Cannot attach more than ${limits.maxMedia} files`)
       const attached = mediaIds.map((id) => media.get(id))
       if (attached.some((item) => item === undefined || item.accountId !== account.id)) return notFound()

@@ -72,6 +72,11 @@ export const length = (text: string): number =>
       .normalize("NFC")
   ).length
 
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" })
+
+/** Grapheme clusters, as Mastodon counts a content warning. */
+export const graphemes = (text: string): number => Array.from(segmenter.segment(text)).length
+
 export const makeViews = (state: InstanceState, baseUrl: string) => {
   const accountJson = (person: { readonly id: string; readonly username: string; readonly name?: string | null }) => ({
     id: localId(person.id),

@@ -27,7 +27,9 @@ const units: Record<TextCounter, string> = {
   "x-weighted": "character",
   "utf8-bytes": "byte",
   "graphemes": "grapheme",
-  "mastodon": "character"
+  "mastodon": "character",
+  "utf16-units": "character",
+  "emoji-bytes": "character"
 }
 
 export const unitOf = (counter: TextCounter): string => units[counter]

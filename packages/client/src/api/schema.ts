@@ -1843,7 +1843,7 @@ export interface components {
                     /** @description The most the network takes; for accounts on servers with limits of their own, the smallest of theirs */
                     max: number;
                     /** @enum {string} */
-                    counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon";
+                    counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon" | "utf16-units" | "emoji-bytes";
                 };
                 /** @description The post as this network's adapter would be sent it */
                 version: {
@@ -1873,11 +1873,17 @@ export interface components {
                         text: {
                             max: number;
                             /** @enum {string} */
-                            counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon";
+                            counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon" | "utf16-units" | "emoji-bytes";
                             maxBytes?: number;
                             forbidden?: string[];
                             maxLinks?: number;
                             ignored?: boolean;
+                            countsWith?: {
+                                setting: string;
+                                name: string;
+                                /** @enum {string} */
+                                counter: "characters" | "x-weighted" | "utf8-bytes" | "graphemes" | "mastodon" | "utf16-units" | "emoji-bytes";
+                            };
                         };
                         media: {
                             minItems: number;

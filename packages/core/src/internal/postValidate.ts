@@ -66,7 +66,7 @@ export const makeValidate = (check: ReturnType<typeof makeCheck>, networks: Netw
           network: platform,
           accountIds: onNetwork,
           text: {
-            used: TextCounter.count(version.text, counter),
+            used: TextCounter.measure(version.text, forms[0]!.text, version.settings),
             max: Math.min(...forms.map((form) => form.text.max)),
             counter
           },
