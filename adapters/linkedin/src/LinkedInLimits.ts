@@ -8,7 +8,8 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
  * File sizes are not on those pages (networks.md §6.3): photos at 5 MB, the low end third parties give, so
  * a larger photo goes as a fitted copy rather than risk a refusal; videos up to 500 MB (Ayrshare). Each
  * image and video takes `altText` (Posts API `media.altText`, `multiImage.images[].altText`), at most 4,086
- * characters (Images API).
+ * characters (Images API). Videos are MP4 only, 3 s to 30 min (Videos API, "Video Specifications", read
+ * 2026-12-03): a MOV file is refused before it is sent.
  */
 export const limits: Limits.Limits = {
   forms: {
@@ -25,6 +26,7 @@ export const limits: Limits.Limits = {
         // A post's `content` is either one video or images, never both.
         mixing: false,
         videoDurationMs: { min: 3_000, max: 30 * 60 * 1_000 },
+        videoTypes: ["video/mp4"],
         maxPhotoBytes: 5 * 1024 * 1024,
         maxVideoBytes: 500 * 1024 * 1024,
         altText: { max: 4_086 }

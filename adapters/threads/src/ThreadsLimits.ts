@@ -5,7 +5,8 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
  * UTF-8 bytes ("Emojis are counted as the number of UTF-8 bytes"), at most 5 distinct
  * links (https://developers.facebook.com/documentation/threads/posts), and up to 20 photos or videos, which
  * may be mixed in a carousel. Text-only posts are allowed; a post needs text or media. Photos up to 8 MB,
- * videos up to 1 GB (same page). Each photo's and video's description goes as `alt_text`
+ * videos up to 1 GB and 5 minutes, with no shortest length given (same page, "Video specifications", read
+ * 2026-12-03). Each photo's and video's description goes as `alt_text`
  * (https://developers.facebook.com/documentation/threads/posts/accessibility, read 2026-12-02); Meta states no
  * length for it, so 1,000 characters is Herald's bound until it does, as for Instagram.
  */
@@ -19,6 +20,7 @@ export const limits = {
         maxPhotos: 20,
         maxVideos: 20,
         mixing: true,
+        videoDurationMs: { min: 0, max: 5 * 60 * 1_000 },
         maxPhotoBytes: 8 * 1024 * 1024,
         maxVideoBytes: 1024 ** 3,
         altText: { max: 1_000 }

@@ -63,7 +63,7 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("network lim
       }
     }))
 
-  it.effect("applies every network's media limits exactly: counts, kinds, mixing, aspect ratio, durations", () =>
+  it.effect("applies every network's media limits exactly: counts, kinds, mixing, aspect ratio, durations, video types", () =>
     Effect.gen(function*() {
       const { accounts, base, key, upload } = yield* setup
       const jpeg = (width: number, height: number) =>
@@ -113,6 +113,20 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("network lim
       assert.include(tiktokShort.body.error.message, "tiktok: video 1 is")
       const noVideo = yield* send("youtube", { mediaIds: [square], youtubeTitle: "t" })
       assert.strictEqual(noVideo.status, 400)
+      // Issue 31: Threads takes videos of at most 5 minutes; LinkedIn takes MP4 only (a MOV is the same file
+      // under QuickTime's brand).
+      const fiveMinutes = yield* send("threads", { mediaIds: [yield* video(300_000)] })
+      assert.strictEqual(fiveMinutes.status, 200, fiveMinutes.text.slice(0, 300))
+      const sixMinutes = yield* send("threads", { mediaIds: [yield* video(360_000)] })
+      assert.strictEqual(sixMinutes.status, 400)
+      assert.include(sixMinutes.body.error.message, "threads: video 1 is 360.0 s long; allowed up to 5 min")
+      const mov = videoBytes.slice()
+      mov.set(new TextEncoder().encode("qt  "), 8)
+      const movie = yield* upload("video/quicktime", mov, "?durationMs=5000&width=1080&height=1920")
+      const quicktime = yield* send("linkedin", { mediaIds: [movie] })
+      assert.strictEqual(quicktime.status, 400)
+      assert.include(quicktime.body.error.message, "linkedin: video 1 is video/quicktime; allowed video/mp4")
+      assert.strictEqual((yield* send("x", { mediaIds: [movie] })).status, 200)
       const branded = yield* send("tiktok", { mediaIds: [clip], tiktok: { brandedContent: true, privacy: "SELF_ONLY" } })
       assert.include(branded.body.error.message, "tiktok: branded content cannot be private (SELF_ONLY)")
     }))

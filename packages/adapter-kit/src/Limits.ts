@@ -69,8 +69,13 @@ export const MediaLimits = Schema.Struct({
   mixing: Schema.Boolean,
   /** Photo width divided by height must lie within (Instagram: 4:5 = 0.8 to 1.91). */
   photoAspectRatio: Schema.optionalKey(Range),
-  /** Video duration in milliseconds must lie within. */
+  /** Video duration in milliseconds must lie within (a `min` of 0: no shortest length). */
   videoDurationMs: Schema.optionalKey(Range),
+  /**
+   * The video containers the network takes, as MIME types (Bluesky and LinkedIn: `video/mp4` only). Absent,
+   * it takes every kind Herald stores (MP4 and MOV).
+   */
+  videoTypes: Schema.optionalKey(Schema.Array(Schema.String)),
   /**
    * The largest photo file the network takes, in bytes (Bluesky: 1,000,000). Herald fits each photo over it
    * when it is uploaded (a smaller JPEG copy), and sends the network that copy.

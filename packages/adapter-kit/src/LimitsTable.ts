@@ -53,8 +53,10 @@ const rows = (form: FormLimits): Array<readonly [string, string]> => {
     result.push(["Photo aspect ratio", `${media.photoAspectRatio.min} to ${media.photoAspectRatio.max} (width ÷ height)`])
   }
   if (media.videoDurationMs !== undefined) {
-    result.push(["Video length", `${duration(media.videoDurationMs.min)} to ${duration(media.videoDurationMs.max)}`])
+    const { max, min } = media.videoDurationMs
+    result.push(["Video length", min === 0 ? `up to ${duration(max)}` : `${duration(min)} to ${duration(max)}`])
   }
+  if (media.videoTypes !== undefined) result.push(["Video types", media.videoTypes.map((type) => `\`${type}\``).join(", ")])
   if (media.maxPhotoBytes !== undefined) {
     result.push(["Photo file size", `up to ${size(media.maxPhotoBytes)}; a larger photo is sent as a copy fitted to it`])
   }

@@ -48,7 +48,15 @@ const table: Record<string, Limits> = {
       post: {
         // Emoji as their UTF-8 bytes (issue 31): Threads' own page, beyond product.md's table.
         text: { max: 500, counter: "emoji-bytes", maxLinks: 5 },
-        media: { minItems: 0, maxItems: 20, maxPhotos: 20, maxVideos: 20, mixing: true }
+        // Videos of at most 5 minutes (issue 31): Threads' own page, beyond product.md's table.
+        media: {
+          minItems: 0,
+          maxItems: 20,
+          maxPhotos: 20,
+          maxVideos: 20,
+          mixing: true,
+          videoDurationMs: { min: 0, max: 300_000 }
+        }
       }
     }
   },
@@ -88,7 +96,9 @@ const table: Record<string, Limits> = {
           maxPhotos: 20,
           maxVideos: 1,
           mixing: false,
-          videoDurationMs: { min: 3_000, max: 1_800_000 }
+          videoDurationMs: { min: 3_000, max: 1_800_000 },
+          // MP4 only (issue 31): LinkedIn's Videos API page, beyond product.md's table.
+          videoTypes: ["video/mp4"]
         }
       }
     }
@@ -118,11 +128,11 @@ const photo = (width: number | null = 1080, height: number | null = 1080): Media
     alt: null
   })
 
-const video = (durationMs: number | null = 10_000): MediaItem =>
+const video = (durationMs: number | null = 10_000, mimeType = "video/mp4"): MediaItem =>
   new MediaItem({
     id: `media-${++mediaCounter}`,
     kind: "video",
-    mimeType: "video/mp4",
+    mimeType,
     url: `https://media.herald.test/${mediaCounter}.mp4`,
     bytes: 5_000_000,
     width: 1080,
@@ -306,6 +316,13 @@ describe("Validator on threads", () => {
       "threads: 21 media attached; the limit is 20"
     ])
   })
+
+  it("takes a video of up to 5 minutes, however short", () => {
+    assert.deepStrictEqual(messages("threads", post({ media: [video(300_000), video(100)] })), [])
+    assert.deepStrictEqual(messages("threads", post({ media: [video(360_000)] })), [
+      "threads: video 1 is 360.0 s long; allowed up to 5 min"
+    ])
+  })
 })
 
 describe("Validator on tiktok", () => {
@@ -408,6 +425,17 @@ describe("Validator on linkedin", () => {
     assert.deepStrictEqual(messages("linkedin", post({ media: [photo(), video()] })), [
       "linkedin: photos and videos cannot be mixed in one post"
     ])
+  })
+
+  it("takes MP4 videos only: a MOV file is refused with its type", () => {
+    assert.deepStrictEqual(messages("linkedin", post({ media: [video(10_000, "video/mp4")] })), [])
+    const violations = validate("linkedin", table["linkedin"]!, post({ media: [video(10_000, "video/quicktime")] }))
+    assert.deepStrictEqual(violations.map(({ actual, item, limit, message }) => ({ actual, item, limit, message })), [{
+      actual: "video/quicktime",
+      item: 0,
+      limit: "video/mp4",
+      message: "linkedin: video 1 is video/quicktime; allowed video/mp4"
+    }])
   })
 
   it("refuses a thread, a thumbnail and a first comment it does not take, and ignores a title", () => {

@@ -7,13 +7,14 @@ import {
   formatDuration,
   formatRatio,
   greatestCommonDivisor,
+  listOf,
   quantity,
   type Report
 } from "./wording.ts"
 
 /**
- * The media rules of the validator: count, kinds, mixing, then each item's aspect ratio, duration, file
- * size and alt text. Positions count every attachment, so "photo 2" is the second item the person attached.
+ * The media rules of the validator: count, kinds, mixing, then each item's aspect ratio, video type,
+ * duration, file size and alt text. Positions count every attachment, so "photo 2" is the second item the person attached.
  */
 export const checkMedia = (report: Report, limits: MediaLimits, media: ReadonlyArray<MediaItem>): Array<Violation> => {
   const photos = media.filter((item) => item.kind === "image").length
@@ -52,7 +53,7 @@ export const checkMedia = (report: Report, limits: MediaLimits, media: ReadonlyA
       "photos and videos cannot be mixed in one post"
     ))
   }
-  for (const rule of [checkAspectRatio, checkDuration, checkBytes, checkAltText]) {
+  for (const rule of [checkAspectRatio, checkVideoType, checkDuration, checkBytes, checkAltText]) {
     media.forEach((item, index) => {
       const violation = rule(report, limits, item, index + 1)
       if (violation !== undefined) violations.push(violation)
@@ -103,6 +104,14 @@ const checkAspectRatio: ItemRule = (report, limits, item, position) => {
   return report("media", allowed, actual, `photo ${position} is ${actual}; allowed ${allowed}`, position - 1)
 }
 
+/** A video container the network does not take: a MOV file where only MP4 goes. */
+const checkVideoType: ItemRule = (report, limits, item, position) => {
+  const types = limits.videoTypes
+  if (types === undefined || item.kind !== "video" || types.includes(item.mimeType)) return undefined
+  const allowed = listOf(types, "or")
+  return report("media", allowed, item.mimeType, `video ${position} is ${item.mimeType}; allowed ${allowed}`, position - 1)
+}
+
 const checkDuration: ItemRule = (report, limits, item, position) => {
   const bounds = limits.videoDurationMs
   const duration = item.durationMs
@@ -111,7 +120,9 @@ const checkDuration: ItemRule = (report, limits, item, position) => {
   // Rounded away from the bound, so 2.99 s never reads as an allowed "3.0 s".
   const tenths = duration < bounds.min ? Math.floor(duration / 100) : Math.ceil(duration / 100)
   const actual = `${(tenths / 10).toFixed(1)} s`
-  const allowed = `${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`
+  const allowed = bounds.min === 0
+    ? `up to ${formatDuration(bounds.max)}`
+    : `${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`
   return report("media", allowed, actual, `video ${position} is ${actual} long; allowed ${allowed}`, position - 1)
 }
 

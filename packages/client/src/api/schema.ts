@@ -1899,6 +1899,7 @@ export interface components {
                                 min: number;
                                 max: number;
                             };
+                            videoTypes?: string[];
                             maxPhotoBytes?: number;
                             maxVideoBytes?: number;
                             altText?: {
