@@ -89,6 +89,13 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const uploadVideo = Effect.fnUntraced(function*(input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) {
       const token = input.account.accessToken
       const bytes = yield* client.download(item.url)
+      // X refuses a segment past the 1,000th: a larger video would fail only after 1,000 uploads.
+      if (bytes.length > limits.forms.post.media.maxVideoBytes) {
+        return yield* Effect.fail(PublishError.rejected(
+          network,
+          `the video is ${bytes.length} bytes; X takes at most ${limits.forms.post.media.maxVideoBytes}`
+        ))
+      }
       const category = Request.mediaCategory(item)
       const upload = yield* client.initializeUpload(token, bytes.length, item.mimeType, category)
       yield* Effect.forEach(

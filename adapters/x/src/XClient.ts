@@ -220,11 +220,18 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         (answer) => answer.data
       ),
 
+    /**
+     * One segment as a form, its bytes binary in `media` (https://docs.x.com/x-api/media/append-media-upload):
+     * base64 in JSON would make each request a third larger than the segment, over X's chunk limit.
+     */
     appendUpload: (accessToken: Redacted.Redacted<string>, mediaId: string, segmentIndex: number, bytes: Uint8Array) =>
       Effect.asVoid(send(
         HttpClientRequest.post(`${api}/2/media/upload/${mediaId}/append`).pipe(
           bearer(accessToken),
-          HttpClientRequest.bodyJsonUnsafe({ media: Base64.encode(bytes), segment_index: segmentIndex })
+          HttpClientRequest.bodyFormDataRecord({
+            segment_index: segmentIndex,
+            media: new Blob([bytes], { type: "application/octet-stream" })
+          })
         ),
         Appended
       )),

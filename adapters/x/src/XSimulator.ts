@@ -2,8 +2,10 @@ import { type Adapter, Simulator, SimulatorPage, SimulatorState } from "@herald/
 import { Effect, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import * as AppendRequest from "./internal/appendRequest.ts"
 import { isNewer } from "./internal/inbox.ts"
 import { scopes } from "./XClient.ts"
+import { upload as uploadLimits } from "./XLimits.ts"
 
 /**
  * X's API v2 as Herald's sandbox serves it, under the simulator's root: the consent screen at
@@ -50,7 +52,6 @@ const InitializeRequest = Schema.Struct({
   total_bytes: Schema.Number,
   media_category: Schema.optional(Schema.String)
 })
-const AppendRequest = Schema.Struct({ media: Schema.String, segment_index: Schema.Number })
 const MessageRequest = Schema.Struct({ text: Schema.optional(Schema.String) })
 
 /** A post or an event as X lists it, with the person X would expand for it. */
@@ -355,8 +356,12 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const initialize = authenticated((account) =>
     Effect.gen(function*() {
       const request = yield* body(InitializeRequest)
-      if (request === undefined || request.total_bytes <= 0) {
+      if (request === undefined || !Number.isInteger(request.total_bytes) || request.total_bytes <= 0) {
         return invalid("One or more parameters to your request was invalid.")
+      }
+      // X's OpenAPI document bounds `total_bytes` (XLimits.upload).
+      if (request.total_bytes > uploadLimits.maxTotalBytes) {
+        return invalid(`total_bytes must be at most ${uploadLimits.maxTotalBytes}.`)
       }
       const stored: Upload = {
         id: state.id(),
@@ -381,11 +386,15 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const append = authenticated((account) =>
     Effect.gen(function*() {
       const { id } = yield* HttpRouter.params
-      const request = yield* body(AppendRequest)
-      const bytes = request === undefined ? undefined : Result.getOrUndefined(Base64.decode(request.media))
+      const request = yield* AppendRequest.read
       return ownUpload(account, id, (stored) => {
-        if (bytes === undefined || stored.finalized) return invalid("One or more parameters to your request was invalid.")
-        stored.received += bytes.length
+        if (request._tag === "TooLarge") {
+          return invalid(`The media segment must be at most ${uploadLimits.maxChunkBytes} bytes.`)
+        }
+        if (request._tag === "Invalid" || stored.finalized) {
+          return invalid("One or more parameters to your request was invalid.")
+        }
+        stored.received += request.bytes
         return Simulator.json({ data: { expires_at: Math.floor(Date.now() / 1000) + 86_400 } })
       })
     })

@@ -1,4 +1,5 @@
 import type { PostVersion } from "@herald/adapter-kit"
+import { upload } from "../XLimits.ts"
 
 /**
  * Pure translation of a Herald post into X's payloads, and of the publishing progress into the opaque
@@ -33,10 +34,8 @@ export const followUps = (post: PostVersion.PostVersion): ReadonlyArray<string> 
 export const mediaCategory = (item: PostVersion.MediaItem): "tweet_image" | "tweet_gif" | "tweet_video" =>
   item.kind === "video" ? "tweet_video" : item.mimeType === "image/gif" ? "tweet_gif" : "tweet_image"
 
-/** Video bytes in APPEND segments; X takes at most 5 MB a segment and 1,000 segments. */
-export const segmentBytes = 4 * 1024 * 1024
-
-export const segments = (bytes: Uint8Array, size: number = segmentBytes): ReadonlyArray<Uint8Array> =>
+/** Video bytes in append segments, each of which fits one request within X's chunk limit (`XLimits.upload`). */
+export const segments = (bytes: Uint8Array, size: number = upload.segmentBytes): ReadonlyArray<Uint8Array> =>
   Array.from({ length: Math.max(1, Math.ceil(bytes.length / size)) }, (_, index) =>
     bytes.subarray(index * size, (index + 1) * size))
 
