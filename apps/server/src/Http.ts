@@ -90,8 +90,12 @@ export const adminRoutes = Layer.mergeAll(
   Layer.provide(AdminHandlers.layer)
 )
 
-// JSON bodies are small; uploads stream with their own limit (their schema's maxBytes).
-const maxJsonBody = ByteSize.bytes(1024 * 1024)
+/**
+ * JSON bodies are small; uploads stream with their own limit (their schema's maxBytes), and the sandbox's
+ * simulators read up to their network's (SandboxBodies).
+ */
+export const maxJsonBodyBytes = 1024 * 1024
+const maxJsonBody = ByteSize.bytes(maxJsonBodyBytes)
 
 export const serve = <E, R>(routesLayer: Layer.Layer<never, E, R>) =>
   HttpRouter.serve(routesLayer, { disableListenLog: true, disableLogger: true }).pipe(

@@ -3,9 +3,10 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { type Adapter, AdapterConfig, type ApiVersion, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
-import type { ApiKeys, Inbox, RateLimiter, Sessions } from "@herald/core"
+import { type ApiKeys, type Inbox, Networks, type RateLimiter, type Sessions } from "@herald/core"
 import type { PublicUrl } from "./PublicUrl.ts"
 import * as SandboxAccess from "./SandboxAccess.ts"
+import * as SandboxBodies from "./SandboxBodies.ts"
 import * as SandboxStore from "./SandboxStore.ts"
 
 /** What an adapter package gives the server: its adapter, its simulator, and its real addresses. */
@@ -113,6 +114,7 @@ export interface Installation {
     | RateLimiter.RateLimiter
     | Sessions.Sessions
     | Inbox.Inbox
+    | Networks.Networks
     | PublicUrl
   >
   readonly simulators: ReadonlyArray<Simulator.Simulator>
@@ -144,22 +146,28 @@ export const install = (packages: ReadonlyArray<NetworkPackage>, options: {
           clientSecret: Redacted.make("sandbox-secret")
         })
       })
-      const sandboxRoutes = Layer.unwrap(Effect.map(Effect.all([SandboxStore.make, SandboxAccess.make]), ([store, guarded]) =>
-        Layer.mergeAll(
-          Layer.empty,
-          ...simulators.map((simulator) =>
-            HttpRouter.addAll(
-              // Guarded outside the store, so a caller refused costs no load of the sandbox's state.
-              guarded(
-                simulator.network,
-                SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store, {
-                  shared: options.sharedDatabase
-                })
-              ),
-              { prefix: `/sandbox/${simulator.network}` }
-            )
+      const sandboxRoutes = Layer.unwrap(Effect.map(
+        Effect.all([SandboxStore.make, SandboxAccess.make, Networks.Networks]),
+        ([store, guarded, networks]) =>
+          Layer.mergeAll(
+            Layer.empty,
+            ...simulators.map((simulator) => {
+              const limits = networks.all.find((adapter) => adapter.network === simulator.network)?.limits
+              const bounded = SandboxBodies.bounded(simulator.network, SandboxBodies.limitOf(limits))
+              return HttpRouter.addAll(
+                // Guarded outside the bound and the store, so a caller refused costs no read of its body and
+                // no load of the sandbox's state.
+                guarded(
+                  simulator.network,
+                  SimulatorStore.serve({ ...simulator, routes: [...simulator.routes, postsRoute(simulator)] }, store, {
+                    shared: options.sharedDatabase
+                  }).map(bounded)
+                ),
+                { prefix: `/sandbox/${simulator.network}` }
+              )
+            })
           )
-        )))
+      ))
       return { adapters, sandboxRoutes, simulators } satisfies Installation
     }
     const configured = yield* Effect.forEach(packages, (entry) =>
