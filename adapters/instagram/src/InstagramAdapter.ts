@@ -123,7 +123,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
      * Looks for a post an earlier try may have made; when found, its first comment is made sure of too, since
      * that try may have stopped between the two.
      */
-    const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+    const byCaption = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
       const found = yield* lookUp(input)
       if (Option.isSome(found)) {
         // Reconcile answers the post as it is: a first comment that cannot be made now is logged, not failed.
@@ -133,6 +133,35 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         )
       }
       return found
+    })
+
+    /**
+     * A container Instagram says is `PUBLISHED`: its media exists. The container does not name the media it
+     * became (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container,
+     * and no field of IG Media names its container), so the media is found by its caption; not found, the
+     * outcome is unknown, never "absent", or the container's post would be made again.
+     */
+    const publishedContainer = (input: Adapter.PublishInput) =>
+      Effect.flatMap(byCaption(input), (found) =>
+        Option.isSome(found)
+          ? Effect.succeed(found.value)
+          : Effect.fail(PublishError.outcomeUnknown(
+            network,
+            "Instagram says the post was published, but it is not among the account's recent media; check the account before retrying"
+          )))
+
+    /**
+     * The post a lost try may have made. After a `Container` step (the one that calls `media_publish`) the
+     * container itself says whether it was published: not yet, the post does not exist and the step may be sent
+     * again, whatever the caption; published, its media is found by its caption. After `publish` there is no
+     * container to ask, and the media is looked for by its caption alone.
+     */
+    const reconcile = Effect.fnUntraced(function*(input: Adapter.ReconcileInput) {
+      const handle = input.handle === undefined ? undefined : Request.decodeHandle(input.handle)
+      if (handle?._tag !== "Container") return yield* byCaption(input)
+      const status = yield* client.containerStatus(input.account.accessToken, handle.id)
+      if (status.status_code !== "PUBLISHED") return Option.none<Adapter.Published>()
+      return Option.some(yield* publishedContainer(input))
     })
 
     /** One step forward from where publishing stands: wait, build the carousel, or publish. */
@@ -153,9 +182,10 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         }
         if (handle._tag === "Link") return yield* link(input, handle.id)
         if (handle._tag === "Children") {
-          // The step that was cut off may have made the parent and published it: look before making another.
+          // A step cut off by a Herald that published the parent within this step may have made the post: look
+          // before making another.
           if (input.resumed === true) {
-            const found = yield* PublishError.lookingFirst(network, "the carousel", reconcile(input))
+            const found = yield* PublishError.lookingFirst(network, "the carousel", byCaption(input))
             if (Option.isSome(found)) return { _tag: "Published", published: found.value } satisfies Adapter.PublishStep
           }
           const statuses = yield* Effect.forEach(handle.ids, (id) => client.containerStatus(accessToken, id))
@@ -167,7 +197,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
             networkAccountId,
             Request.carouselParent(input.post.text, handle.ids)
           )
-          return yield* advance(input, { _tag: "Container", id: parent })
+          return next({ _tag: "Container", id: parent })
         }
         const status = yield* client.containerStatus(accessToken, handle.id)
         switch (status.status_code) {
@@ -175,17 +205,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
             return processing
           case "FINISHED":
             return published(input, yield* client.publishContainer(accessToken, networkAccountId, handle.id))
-          case "PUBLISHED": {
-            // An earlier `media_publish` went through but its answer never arrived. The container does not name
-            // the media it became (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container),
-            // so the media is found by its caption among the account's recent media.
-            const found = yield* reconcile(input)
-            if (Option.isSome(found)) return { _tag: "Published", published: found.value } satisfies Adapter.PublishStep
-            return yield* PublishError.outcomeUnknown(
-              network,
-              "Instagram says the post was published, but it is not among the account's recent media; check the account before retrying"
-            )
-          }
+          case "PUBLISHED":
+            // An earlier `media_publish` went through but its answer never arrived.
+            return { _tag: "Published", published: yield* publishedContainer(input) } satisfies Adapter.PublishStep
           default:
             return yield* Errors.fromContainerStatus(status.status_code, status.status)
         }
@@ -240,8 +262,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           const { accessToken, networkAccountId } = input.account
           const plan = Request.plan(input.post)
           if (plan._tag === "Single") {
-            const id = yield* client.createContainer(accessToken, networkAccountId, plan.container)
-            return yield* advance(input, { _tag: "Container", id })
+            // `media_publish` is always the `Container` step's, whose handle names the container reconcile asks.
+            return next({ _tag: "Container", id: yield* client.createContainer(accessToken, networkAccountId, plan.container) })
           }
           const ids = yield* Effect.forEach(
             plan.children,
@@ -257,6 +279,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
           : advance(input, decoded)
       },
       reconcile,
+      // Only the `Container` step calls `media_publish`: the publish step and a carousel's `Children` step end
+      // once their container is made.
+      makesPost: (handle) => Request.decodeHandle(handle)?._tag === "Container",
       // The webhook only says which accounts have news; the inbox is still read by `fetch`.
       inbox: { ...Inbox.make(client), webhook: Webhook.make(config) }
     })

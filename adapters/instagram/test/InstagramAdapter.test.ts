@@ -1,4 +1,4 @@
-import { PostVersion } from "@herald/adapter-kit"
+import { type Adapter, PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -124,6 +124,32 @@ AdapterSuite.suite("instagram", {
           post: AdapterSuite.post({ text: `never ${Date.now()}`, media: [AdapterSuite.media.photo(ctx)] })
         })
         assert.isTrue(Option.isNone(none))
+      }))
+
+    // `media_publish` is called in the `Container` step only, so its lost answer comes with the container that
+    // reconcile asks first: published or not is Instagram's word, not a guess by caption.
+    it.effect("a lost media_publish answer is found by reconcile through its container, not mistaken for an older post", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const post = AdapterSuite.post({ text: `same caption ${Date.now()}`, media: [AdapterSuite.media.photo(ctx)] })
+        yield* AdapterSuite.checkFoundThroughHandle(ctx, account, post, /media_publish$/)
+      }))
+
+    it.effect("a story's container not yet published is absent to reconcile; published, it cannot be told apart", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        const post = AdapterSuite.post({ format: "story", media: [AdapterSuite.media.photo(ctx)] })
+        const first = yield* ctx.adapter.publish({ account, post })
+        const handle = (first as { readonly handle: string }).handle
+        assert.isTrue(Option.isNone(yield* ctx.adapter.reconcile!({ account, post, handle })))
+        let step: Adapter.PublishStep = first
+        while (step._tag === "Processing") step = yield* ctx.adapter.poll!({ account, post }, step.handle)
+        const error = yield* Effect.flip(ctx.adapter.reconcile!({ account, post, handle }))
+        assert.strictEqual(error.reason._tag, "OutcomeUnknown")
+        assert.isFalse(ctx.adapter.makesPost?.("children:1,2") ?? true, "a carousel's children step publishes nothing")
+        assert.isFalse(ctx.adapter.makesPost?.(`comment:${step.published.id}`) ?? true)
       }))
 
     it.effect("validates aspect ratios, counts and story rules before anything is sent", () =>

@@ -17,7 +17,9 @@ import * as ThreadsIcon from "./ThreadsIcon.ts"
  * Once `threads_publish` has answered, the step ends there (`Posted`): reading the post's link and sending
  * the first comment are later steps, so a call of theirs that fails (an answer lost in transit included)
  * repeats only them, never the publish. Each later step is safe to repeat: a comment's container is looked
- * at before it is published, and a resumed step reads the post's replies before it makes one.
+ * at before it is published, and a resumed step reads the post's replies before it makes one. The publish
+ * step and a carousel's `Items` step end once their container is made, so the post's `threads_publish` always
+ * runs in a `Post` step (`makesPost`), and a lost answer of it is settled by asking that container.
  */
 
 const network = "threads"
@@ -166,9 +168,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         )
       })
 
-    /** A post a lost try made, found by its text: the steps after it are finished, each looked for first. */
-    const reconcile = (input: Adapter.PublishInput) =>
-      Effect.flatMap(findPost(input), (found) =>
+    /** A post a lost try made, found by `look`: the steps after it are finished, each looked for first. */
+    const finished = (input: Adapter.PublishInput, look: Effect.Effect<Option.Option<Adapter.Published>, PublishError.PublishError>) =>
+      Effect.flatMap(look, (found) =>
         Option.match(found, {
           onNone: () => Effect.succeed(Option.none<Adapter.Published>()),
           onSome: (post) =>
@@ -187,6 +189,27 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
               return Option.some(step.published)
             })
         }))
+
+    /** The post a container Threads says is `PUBLISHED` became; not found, the outcome is unknown, never "absent". */
+    const publishedPost = (input: Adapter.PublishInput) =>
+      Effect.flatMap(findPost(input), (found) =>
+        Option.isSome(found)
+          ? Effect.succeed(found)
+          : Effect.fail(PublishError.outcomeUnknown(network, "the container was published but the post cannot be found")))
+
+    /**
+     * The post a lost try may have made. After a `Post` step (the one that calls `threads_publish`) the
+     * container says whether it was published: not yet, there is no post and the step may be sent again,
+     * whatever the text; published, the post is found by its text. After `publish` it is looked for by its text.
+     */
+    const reconcile = (input: Adapter.ReconcileInput) => {
+      const progress = input.handle === undefined ? undefined : Request.decodeProgress(input.handle)
+      if (progress?._tag !== "Post") return finished(input, findPost(input))
+      return Effect.flatMap(
+        client.container(input.account.accessToken, progress.containerId),
+        (container) => container.status === "PUBLISHED" ? finished(input, publishedPost(input)) : Effect.succeed(Option.none<Adapter.Published>())
+      )
+    }
 
     const commentStep = (input: Adapter.PublishInput, postId: string, containerId: string) =>
       whenReady(
@@ -213,17 +236,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         // Published by a step whose answer was lost: find the post rather than guess (a container does not
         // name the post it became, https://developers.facebook.com/documentation/threads/posts), then finish
         // what follows it.
-        Effect.flatMap(findPost(input), (found) =>
-          Option.match(found, {
-            onNone: () =>
-              Effect.fail(PublishError.outcomeUnknown(network, "the container was published but the post cannot be found")),
-            onSome: (post) => afterPost(input, post.id, true)
-          }))
+        Effect.flatMap(publishedPost(input), (post) => afterPost(input, post.value.id, true))
       )
+
+    /** The container is made: `threads_publish` is the `Post` step's, whose handle names the container reconcile asks. */
+    const toPublish = (containerId: string) => Adapter.nextStep(Request.encodeProgress({ _tag: "Post", containerId }))
 
     /** Carousel items must all be FINISHED before the CAROUSEL container may name them. */
     const itemsStep = Effect.fnUntraced(function*(input: Adapter.PublishInput, itemIds: ReadonlyArray<string>) {
-      // The step that was cut off may have made the carousel and published it: look before making another.
+      // A step cut off by a Herald that published the carousel within this step may have made the post: look
+      // before making another.
       if (input.resumed === true) {
         const found = yield* PublishError.lookingFirst(network, "the carousel", findPost(input))
         if (Option.isSome(found)) return yield* afterPost(input, found.value.id, true)
@@ -237,15 +259,14 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         input.account.networkAccountId,
         Request.carousel(input.post.text, itemIds)
       )
-      return yield* postStep(input, containerId)
+      return toPublish(containerId)
     })
 
     const publish = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
       const { accessToken, networkAccountId } = input.account
       const plan = Request.plan(input.post)
       if (plan._tag === "Single") {
-        const containerId = yield* client.createContainer(accessToken, networkAccountId, plan.container)
-        return yield* postStep(input, containerId)
+        return toPublish(yield* client.createContainer(accessToken, networkAccountId, plan.container))
       }
       const itemIds = yield* Effect.forEach(plan.items, (item) => client.createContainer(accessToken, networkAccountId, item))
       return processing(input, { _tag: "Items", itemIds })
@@ -369,6 +390,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       publish,
       poll,
       reconcile,
+      // Only the `Post` step calls `threads_publish` for the post itself (a `Comment` step publishes a reply).
+      makesPost: (handle) => Request.decodeProgress(handle)?._tag === "Post",
       inbox
     })
   })

@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { ThreadsAdapter, ThreadsSimulator } from "../src/index.ts"
 
 AdapterSuite.suite("threads", {
@@ -68,6 +68,20 @@ AdapterSuite.suite("threads", {
         assert.strictEqual(ctx.simulator.state.postsOf(account.networkAccountId).length, 0)
         const published = yield* AdapterSuite.publishToEnd(ctx.adapter, input)
         assert.strictEqual(ctx.simulator.state.posts.get(published.id)?.details["mediaType"], "VIDEO")
+      }))
+
+    // `threads_publish` of the post is called in the `Post` step only, so its lost answer comes with the
+    // container that reconcile asks first: published or not is Threads' word, not a guess by text.
+    it.effect("a lost threads_publish answer is found by reconcile through its container, not mistaken for an older post", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx)
+        yield* AdapterSuite.checkFoundThroughHandle(ctx, account, AdapterSuite.post({ text: `same text ${Date.now()}` }), /threads_publish$/)
+        // A photo alone has no text to look for, and its container still tells.
+        const photo = AdapterSuite.post({ media: [AdapterSuite.media.photo(ctx)] })
+        const step = yield* ctx.adapter.publish({ account, post: photo })
+        const handle = (step as { readonly handle: string }).handle
+        assert.isTrue(Option.isNone(yield* ctx.adapter.reconcile!({ account, post: photo, handle })))
       }))
 
     it.effect("posts the first comment as a reply to the published post", () =>

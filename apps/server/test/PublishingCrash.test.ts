@@ -165,11 +165,11 @@ for (const backend of backends()) {
         })))
     }
 
-    it.effect("instagram video, a resumed poll that fails in passing: the next poll still looks first", () =>
+    it.effect("instagram video, after the poll that made the post, a look that fails in passing: it looks again, and never polls", () =>
       Effect.scoped(Effect.gen(function*() {
-        const content = `Resumed poll fails, instagram on ${backend.name} ${Date.now()}`
-        // The second server's Instagram records whether each poll is resumed, and fails the first in passing.
-        const resumed: Array<boolean> = []
+        const content = `Look fails, instagram on ${backend.name} ${Date.now()}`
+        // The second server's Instagram counts its polls and looks, and fails the first look in passing.
+        const calls = { polls: 0, looks: [] as Array<string | undefined> }
         const takeOver = lasting.map((entry): NetworkPackage =>
           entry.network !== "instagram" ? entry : {
             ...entry,
@@ -177,10 +177,14 @@ for (const backend of backends()) {
               Effect.map(entry.make(config), (adapter) => ({
                 ...adapter,
                 poll: (input, handle) => {
-                  resumed.push(input.resumed === true)
-                  return resumed.length === 1
+                  calls.polls++
+                  return adapter.poll!(input, handle)
+                },
+                reconcile: (input) => {
+                  calls.looks.push(input.handle)
+                  return calls.looks.length === 1
                     ? Effect.fail(PublishError.transient("instagram", "a passing fault"))
-                    : adapter.poll!(input, handle)
+                    : adapter.reconcile!(input)
                 }
               }))
           })
@@ -197,7 +201,10 @@ for (const backend of backends()) {
               return yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts.instagram], publishNow: true })
             })
         })
-        assert.deepStrictEqual(resumed.slice(0, 2), [true, true])
+        // The step that made the post is settled by asking its container (decision 0072), twice, and never sent again.
+        assert.strictEqual(calls.looks.length, 2, JSON.stringify(calls))
+        assert.match(calls.looks[1] ?? "", /^container:/)
+        assert.strictEqual(calls.polls, 0, "the step was sent again")
         assert.strictEqual(post.status, "published", target.error)
         assert.strictEqual(made.length, 1, `posted ${made.length} times`)
       })))

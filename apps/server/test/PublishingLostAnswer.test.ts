@@ -62,7 +62,7 @@ const losing = (entry: NetworkPackage): NetworkPackage => ({
         })))
 })
 
-const packages = Packages.all.filter((entry) => ["threads", "mastodon", "facebook", "x"].includes(entry.network)).map(losing)
+const packages = Packages.all.filter((entry) => ["threads", "mastodon", "facebook", "x", "instagram"].includes(entry.network)).map(losing)
 
 layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost in transit", (it) => {
   it.effect("threads: the post's link read is lost; the post and its first comment are on Threads once, and linked", () =>
@@ -103,6 +103,27 @@ layer(serverLayer({}, packages), { excludeTestServices: true })("an answer lost 
         made.map((item) => item.text),
         [content, `${content} 2/`, `${content} 3/`, `${content}, first comment`]
       )
+      assert.strictEqual(done.targets[0].url, made[0]!.url)
+    }))
+
+  it.effect("instagram: a story's container status read is lost; its container says it is not published, and the story goes out once", () =>
+    Effect.gen(function*() {
+      const { accounts, create, get, uploadVideo } = yield* setup(["instagram"])
+      // The first read of the container's status: a story has no caption to be looked for, so only the
+      // container can tell that nothing was published.
+      losses.push({ network: "instagram", call: /^GET \/v[\d.]+\/[^/?]+\?.*fields=status_code/, skip: 0 })
+      const post = yield* create({
+        content: `Lost status read ${Date.now()}`,
+        instagramFormat: "story",
+        mediaIds: [yield* uploadVideo],
+        accountIds: [accounts["instagram"]],
+        publishNow: true
+      })
+      const done = yield* settled(get, post.id)
+      assert.deepStrictEqual(losses, [], "an armed call was never made")
+      assert.strictEqual(done.status, "published", JSON.stringify(done.targets))
+      const made = yield* simulated("instagram", accounts["instagram"]!)
+      assert.strictEqual(made.length, 1, `posted ${made.length} times`)
       assert.strictEqual(done.targets[0].url, made[0]!.url)
     }))
 

@@ -99,6 +99,16 @@ export interface PublishInput {
   readonly publication?: string | undefined
 }
 
+/**
+ * What `reconcile` is asked with. `handle` is set when the answer lost was that of a later step, one that
+ * `makesPost` names (a container published in `poll`): the step's handle, so the adapter can ask the network
+ * about what that step was given (the container) and not only look for the post by its text. Absent after a
+ * lost `publish`.
+ */
+export interface ReconcileInput extends PublishInput {
+  readonly handle?: string | undefined
+}
+
 /** What an adapter can do, so clients, the engine and the conformance suite know what to expect. */
 export interface Capabilities {
   readonly text: boolean
@@ -285,10 +295,20 @@ export interface Hooks {
   readonly publish: (input: PublishInput) => Effect.Effect<PublishStep, PublishError>
   readonly poll?: (input: PublishInput, handle: string) => Effect.Effect<PublishStep, PublishError>
   /**
-   * Looks for a post Herald may have made but never heard back about (matched by account and text), so a
-   * retry after a crash does not post twice. `None` means the network has no such post.
+   * Looks for a post Herald may have made but never heard back about (matched by account and text, or by
+   * what `handle` names), so a retry after a crash or a lost answer does not post twice. `None` means the
+   * network has no such post and the step may be sent again; a network that cannot tell fails with
+   * `OutcomeUnknown`.
    */
-  readonly reconcile?: (input: PublishInput) => Effect.Effect<Option.Option<Published>, PublishError>
+  readonly reconcile?: (input: ReconcileInput) => Effect.Effect<Option.Option<Published>, PublishError>
+  /**
+   * Whether the `poll` step at `handle` may itself make the post (a container published once it is ready,
+   * a post made once its video is processed). The engine settles such a step as it settles `publish`: when
+   * its answer is lost or fails in passing, or Herald stopped during it, it asks `reconcile` with the handle
+   * before sending the step again. Any other step is asked again with `resumed: true`. Needs `reconcile`;
+   * without this hook no `poll` step is taken to make the post.
+   */
+  readonly makesPost?: (handle: string) => boolean
   /** Comments and direct messages, where the network lets Herald read and answer them. */
   readonly inbox?: InboxHooks
   /**
@@ -352,7 +372,7 @@ export const refresher = (
  * `maxPhotoBytes` as the fitted copy made for it at upload (`PostVersion.fit`), so no adapter repeats that.
  */
 export const make = (hooks: Hooks): Adapter => {
-  const fitted = (input: PublishInput): PublishInput => ({ ...input, post: fit(hooks.limits, input.post) })
+  const fitted = <Input extends PublishInput>(input: Input): Input => ({ ...input, post: fit(hooks.limits, input.post) })
   const { poll, reconcile } = hooks
   return {
     ...hooks,
@@ -360,7 +380,7 @@ export const make = (hooks: Hooks): Adapter => {
     connect: hooks.connect ?? (hooks.credentials === undefined ? Connect.oauth : Connect.credentials([])),
     publish: (input) => hooks.publish(fitted(input)),
     ...(poll === undefined ? {} : { poll: (input: PublishInput, handle: string) => poll(fitted(input), handle) }),
-    ...(reconcile === undefined ? {} : { reconcile: (input: PublishInput) => reconcile(fitted(input)) }),
+    ...(reconcile === undefined ? {} : { reconcile: (input: ReconcileInput) => reconcile(fitted(input)) }),
     validate: (post, limits) => {
       const applied = limits ?? hooks.limits
       return Validator.validate(hooks.network, applied, fit(applied, post))

@@ -175,6 +175,41 @@ export const publishToEnd = (adapter: Adapter.Adapter, input: Adapter.PublishInp
     return step.published
   })
 
+/**
+ * For an adapter whose post is made by a later step (`makesPost`), the call `publishing` of that step: an older
+ * post with the same text is published; then `post` goes again, and `reconcile` given the step's handle answers
+ * none while the step has not run (the older post is not taken for it), then, once that step's call has lost its
+ * answer in transit (the network acted), the new post with its id and link.
+ */
+export const checkFoundThroughHandle = (context: Context, account: Adapter.Account, post: PostVersion, publishing: RegExp) =>
+  Effect.gen(function*() {
+    const { adapter, cutter } = context
+    const older = yield* publishToEnd(adapter, { account, post })
+    const first = yield* adapter.publish({ account, post })
+    assert.strictEqual(first._tag, "Processing", "the publish step makes the container only")
+    const handle = (first as { readonly handle: string }).handle
+    const unsent = yield* adapter.reconcile!({ account, post, handle })
+    assert.isTrue(Option.isNone(unsent), "a step that has not run made no post, whatever its text")
+    assert.isTrue(adapter.makesPost?.(handle))
+    // The step's calls: the status read, then the one that makes the post, whose answer is lost.
+    let lost: string | undefined
+    for (let step = 0; step < 10 && lost === undefined; step++) {
+      cutter.arm(2, "lose")
+      const answer = yield* Effect.result(adapter.poll!({ account, post }, handle))
+      cutter.disarm()
+      if (answer._tag === "Failure") {
+        assert.strictEqual(answer.failure.reason._tag, "OutcomeUnknown", answer.failure.message)
+        lost = cutter.lost
+      }
+    }
+    assert.match(lost ?? "", publishing)
+    const found = yield* adapter.reconcile!({ account, post, handle })
+    const made = context.simulator.state.postsOf(account.networkAccountId).filter((entry) => entry.text === post.text)
+    assert.strictEqual(made.length, 2, "the older post and this one")
+    const stored = made.find((entry) => entry.id !== older.id)
+    assert.deepStrictEqual(Option.getOrUndefined(found), { id: stored!.id, url: stored!.url })
+  })
+
 /** Fields of a post, any left out as in `post()`. */
 type PostFields = Partial<ConstructorParameters<typeof PostVersion>[0]>
 

@@ -22,9 +22,10 @@ import { TokenRefresh } from "./TokenRefresh.ts"
  *
  * The target row is the journal that keeps Herald from posting twice. Before each network call it
  * records which call is under way (`call`), after it the answer (link, or the adapter's progress
- * handle); a target found with `call` still set was interrupted mid-call, and is settled by asking the
- * network (the adapter's `reconcile`) or, where the network cannot tell, failed with an error saying
- * the post may exist. It is never sent blindly again.
+ * handle); a target found with `call` still set was interrupted mid-call. A step that may have made the
+ * post (`publish`, or a later step the adapter's `makesPost` names) is settled by asking the network (the
+ * adapter's `reconcile`) or, where the network cannot tell, failed with an error saying the post may exist;
+ * any other step is asked again as a resumed one, which looks first. It is never sent blindly again.
  */
 
 /** Where a test stops the process to show a crash at each step loses nothing and posts nothing twice. */
@@ -254,7 +255,7 @@ export class Publisher extends Context.Service<Publisher, {
               tally.callMs += now - startedAt
             })
 
-          const reconcile = Effect.fnUntraced(function*(input: Adapter.PublishInput) {
+          const reconcile = Effect.fnUntraced(function*(input: Adapter.ReconcileInput) {
             if (network.reconcile === undefined) return { _tag: "Unknown" } as const
             const startedAt = yield* Clock.currentTimeMillis
             const found = yield* Effect.result(network.reconcile(input).pipe(telemetry.networkSpan("reconcile", site)))
@@ -297,15 +298,19 @@ export class Publisher extends Context.Service<Publisher, {
             ...(resumed ? { resumed: true } : {})
           })
 
-          let step: { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string } =
-            target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
+          type Step = { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string }
+          let step: Step = target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
+          /** The step may itself make the post: `publish`, or a later step the adapter names (decision 0072). */
+          const makesPost = (at: Step) => at.call === "publish" || network.makesPost?.(at.handle) === true
+          /** What `reconcile` is asked with for `at`: a later step's handle names what that step was given. */
+          const lookingFor = (at: Step): Adapter.ReconcileInput => at.call === "poll" ? { ...input(), handle: at.handle } : input()
 
-          // A publishing call whose answer may have reached the network (Herald stopped mid-call, its answer
-          // was lost, or it failed in passing) is settled with the network before anything is sent again:
-          // `call` stays `publish` on the row until then, so a restart looks too. `why` is what a target that
-          // cannot be asked is failed with.
-          let lookFirst: string | null = target.call === "publish" ? "Herald stopped while the post was being sent" : null
-          // An interrupted `poll` is asked again: adapters keep their steps safe to repeat (docs/adapters).
+          // A call that may have made the post and whose answer may have reached the network (Herald stopped
+          // mid-call, its answer was lost, or it failed in passing) is settled with the network before
+          // anything is sent again: `call` stays set on the row until then, so a restart looks too. `lookFirst`
+          // is what a target that cannot be asked is failed with.
+          let lookFirst: string | null = target.call !== null && makesPost(step) ? "Herald stopped while the post was being sent" : null
+          // Any other interrupted `poll` is asked again, resumed: adapters keep their steps safe to repeat (docs/adapters).
 
           // Stored on the row, so a restart mid-wait keeps the schedule's start and the time of the next try.
           let failures = target.failedAttempts
@@ -374,8 +379,8 @@ export class Publisher extends Context.Service<Publisher, {
             for (let waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis); waitMs > 0; waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)) {
               yield* Effect.sleep(Duration.millis(waitMs))
             }
-            if (step.call === "publish" && lookFirst !== null) {
-              const settled = yield* reconcile(input())
+            if (lookFirst !== null) {
+              const settled = yield* reconcile(lookingFor(step))
               if (settled._tag === "Found") return yield* accept(settled.published)
               if (settled._tag === "Unknown") return yield* failed(unknownOutcome(lookFirst))
               if (settled._tag === "Passing") {
@@ -383,7 +388,7 @@ export class Publisher extends Context.Service<Publisher, {
                   settled.error.message,
                   `${lookFirst}; Herald could not ask ${network.name} whether the post arrived for ${words(config.retryForMs)} ` +
                     `(${settled.error.message}), so it did not send it again; it may have been posted: check ${who} before retrying`,
-                  "publish"
+                  step.call
                 )
                 if (Option.isSome(ended)) return ended.value
                 continue
@@ -393,7 +398,9 @@ export class Publisher extends Context.Service<Publisher, {
               if (faultingSince !== null && retrySchedule.spent(config, faultingSince, now)) {
                 return yield* failed(`${givenUp(lookFirst)}; ${network.name} does not have the post: retry it later`)
               }
+              // Looked for already: the step goes as a first try.
               lookFirst = null
+              resumed = false
               yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
             }
             const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
@@ -450,15 +457,15 @@ export class Publisher extends Context.Service<Publisher, {
             const error = result.failure
             const reason = error.reason
             if (reason._tag === "OutcomeUnknown") {
-              if (call === "publish") {
+              if (makesPost(step)) {
                 if (network.reconcile === undefined) return yield* failed(unknownOutcome(error.message))
                 // Looked for on the next turn of the loop, as after a crash, however late.
                 lookFirst = error.message
-                yield* backoff(error.message, null, "publish")
+                yield* backoff(error.message, null, call)
                 continue
               }
-              // A later step's answer was lost (a reply of a thread, a container's publish): it is asked again as
-              // a resumed step, which looks on the network before it makes anything again, as after a crash.
+              // A later step's answer was lost (a reply of a thread, a first comment): it is asked again as a
+              // resumed step, which looks on the network before it makes anything again, as after a crash.
               // A step that was itself such a look is given up only after its retry time; a lost answer always
               // gets its look.
               const looked = resumed
@@ -486,10 +493,11 @@ export class Publisher extends Context.Service<Publisher, {
             // it was made): its next try looks first, as after a lost answer.
             if (reason._tag === "Transient" && call === "poll") resumed = true
             // A step still looking first (after a cut or a lost answer) stays marked, so a restart looks too.
-            // A publish that failed in passing on a network that can be asked stays marked too (see below), so a
-            // restart between this write and the wait's cannot send it again without looking.
+            // A step that may make the post and failed in passing on a network that can be asked stays marked too
+            // (see below), so a restart between this write and the wait's cannot send it again without looking.
             const stillLooking = resumed && call === "poll" ? "poll" : null
-            const marked = reason._tag === "Transient" && call === "publish" && network.reconcile !== undefined ? "publish" : stillLooking
+            const looking = makesPost(step) && network.reconcile !== undefined
+            const marked = reason._tag === "Transient" && looking ? call : stillLooking
             yield* sql`UPDATE post_targets SET call = ${marked} WHERE post_id = ${postId} AND account_id = ${accountId}`
             if (reason._tag === "Rejected") return yield* failed(error.message)
             if (reason._tag === "NeedsReconnect") {
@@ -514,16 +522,15 @@ export class Publisher extends Context.Service<Publisher, {
               yield* tokenRefresh.needsReconnect(accountId, error.message)
               return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
             }
-            // Transient: wait and try again, within the retry time. A publishing call that failed in passing
-            // may still have reached the network (a 5xx after the post was made): the next try looks first.
-            const looking = call === "publish" && network.reconcile !== undefined
+            // Transient: wait and try again, within the retry time. A call that may make the post and failed in
+            // passing may still have reached the network (a 5xx after the post was made): the next try looks first.
             if (looking) lookFirst ??= error.message
             const ended = yield* backoff(
               error.message,
-              stillLooking === "poll"
+              stillLooking === "poll" && !looking
                 ? `${error.message}; Herald could not tell for ${words(config.retryForMs)} whether the step went through, so it did not send it again: check ${who} before retrying`
                 : givenUp(error.message),
-              looking ? "publish" : stillLooking
+              looking ? call : stillLooking
             )
             if (Option.isSome(ended)) return ended.value
           }

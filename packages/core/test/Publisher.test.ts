@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer, Random, Redacted } from "effect"
+import { Effect, Fiber, Layer, Option, Random, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { SqlClient } from "effect/sql"
 import { Adapter, PublishError } from "@herald/adapter-kit"
@@ -38,6 +38,47 @@ const scripted = Adapter.make({
     })
 })
 
+/**
+ * A network whose post is made by a later step (its `poll` publishes the container `publish` made): `lose`
+ * drops that step's answer after the network acted (`made`) or before it could (`unsent`); `canLook` says
+ * whether `reconcile` can tell. Its `poll` never looks on a resumed try, so only the engine keeps it from
+ * posting twice.
+ */
+const staged = {
+  lose: "none" as "none" | "made" | "unsent",
+  canLook: true,
+  made: 0,
+  polls: 0,
+  looks: [] as Array<string | undefined>
+}
+
+const stagedNetwork = Adapter.make({
+  ...scripted,
+  network: "staged",
+  name: "Staged",
+  capabilities: { ...scripted.capabilities, reconcile: true, asyncProcessing: true },
+  publish: () => Effect.succeed<Adapter.PublishStep>({ _tag: "Processing", handle: "container:7", checkAfterMs: 0 }),
+  poll: () =>
+    Effect.suspend(() => {
+      staged.polls++
+      const lost = staged.lose
+      staged.lose = "none"
+      if (lost !== "unsent") staged.made++
+      return lost === "none"
+        ? Effect.succeed<Adapter.PublishStep>({ _tag: "Published", published: { id: `${staged.made}`, url: `https://staged.invalid/${staged.made}` } })
+        : Effect.fail(PublishError.outcomeUnknown("staged", "the publish answer was lost"))
+    }),
+  makesPost: (handle) => handle.startsWith("container:"),
+  reconcile: (input) =>
+    Effect.suspend(() => {
+      staged.looks.push(input.handle)
+      if (!staged.canLook) return Effect.fail(PublishError.nothingToLookFor("staged", "Staged"))
+      return Effect.succeed(
+        staged.made === 0 ? Option.none() : Option.some({ id: `${staged.made}`, url: `https://staged.invalid/${staged.made}` })
+      )
+    })
+})
+
 const tokenRefresh = Layer.succeed(TokenRefresh.TokenRefresh, TokenRefresh.TokenRefresh.of({
   refresh: () => Effect.die("not used"),
   needsReconnect: () => Effect.void,
@@ -46,7 +87,7 @@ const tokenRefresh = Layer.succeed(TokenRefresh.TokenRefresh, TokenRefresh.Token
 
 const engine = Publisher.Publisher.layer({ baseDelayMs: 1_000, maxDelayMs: 60_000 }).pipe(
   Layer.provideMerge(Layer.mergeAll(
-    Networks.Networks.layer(Effect.succeed([scripted])),
+    Networks.Networks.layer(Effect.succeed([scripted, stagedNetwork])),
     tokenRefresh,
     Layer.succeed(PublicUrl, "http://herald.invalid")
   )),
@@ -56,19 +97,20 @@ const engine = Publisher.Publisher.layer({ baseDelayMs: 1_000, maxDelayMs: 60_00
 
 let posts = 0
 
-const target = Effect.gen(function*() {
+const targetOn = (platform: string) => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* Cipher.Cipher
   const id = `${++posts}`
   yield* sql`INSERT INTO workspaces (id, name) VALUES (${`ws_${id}`}, 'Faults')`
   yield* sql`INSERT INTO accounts (id, workspace_id, platform, username, network_account_id, access_token)
-    VALUES (${`acc_${id}`}, ${`ws_${id}`}, 'scripted', 'someone', 'n1', ${cipher.seal(Redacted.make("token"))})`
+    VALUES (${`acc_${id}`}, ${`ws_${id}`}, ${platform}, 'someone', 'n1', ${cipher.seal(Redacted.make("token"))})`
   yield* sql`INSERT INTO posts (id, workspace_id, status, content, sort_at, scheduled_at)
     VALUES (${`post_${id}`}, ${`ws_${id}`}, 'publishing', ${`hello ${id}`}, now(), now())`
   yield* sql`INSERT INTO post_targets (post_id, position, account_id, platform, username)
-    VALUES (${`post_${id}`}, 0, ${`acc_${id}`}, 'scripted', 'someone')`
+    VALUES (${`post_${id}`}, 0, ${`acc_${id}`}, ${platform}, 'someone')`
   return { postId: `post_${id}`, accountId: `acc_${id}` }
 })
+const target = targetOn("scripted")
 
 /** Moves the test clock a minute at a time until `fiber` is done or `minutes` have passed. */
 const advance = (fiber: Fiber.Fiber<unknown, unknown>, minutes: number, until: () => boolean = () => false) =>
@@ -140,6 +182,68 @@ for (const backend of backends().slice(0, 1)) {
         assert.match(row!.error, /^scripted: the answer was cut off\. Scripted cannot be asked whether the post arrived/)
         assert.strictEqual(row!.error.split("scripted:").length, 2, row!.error)
         assert.strictEqual(network.calls, 1, "not sent again")
+      }))
+
+    /** Sends a staged target whose creating step loses its answer as `lose` says; answers how it ended and its row. */
+    const sendStaged = (lose: "made" | "unsent", canLook: boolean) =>
+      Effect.gen(function*() {
+        const publisher = yield* Publisher.Publisher
+        const sql = yield* SqlClient.SqlClient
+        const { accountId, postId } = yield* targetOn("staged")
+        Object.assign(staged, { lose, canLook, made: 0, polls: 0, looks: [] })
+        const fiber = yield* Effect.forkChild(publisher.send(postId, accountId))
+        // The lost answer is waited on (its look comes on the next turn), then the clock moves past the wait.
+        yield* eventually("the lost answer's wait", Effect.map(
+          Effect.orDie(sql<{ readonly failedAttempts: number }>`SELECT failed_attempts FROM post_targets WHERE post_id = ${postId}`),
+          ([row]) => row!.failedAttempts > 0 || fiber.pollUnsafe() !== undefined
+        ))
+        yield* TestClock.adjust("1 minute")
+        const outcome = yield* Fiber.join(fiber)
+        const [row] = yield* sql<{ readonly error: string | null; readonly url: string | null }>`
+          SELECT error, url FROM post_targets WHERE post_id = ${postId}`
+        return { outcome, row: row! }
+      }).pipe(Effect.provide(TestClock.layer()), Random.withSeed(7))
+
+    /** The post is on the network once, after `polls` sends of its step and one look, given the step's handle. */
+    const madeOnce = (polls: number) => {
+      assert.strictEqual(staged.made, 1, "posted twice")
+      assert.strictEqual(staged.polls, polls, "sends of the step")
+      assert.deepStrictEqual(staged.looks, ["container:7"])
+    }
+
+    it.effect("a lost answer of a later step that makes the post is looked up with its handle: found, published once", () =>
+      Effect.gen(function*() {
+        const { outcome, row } = yield* sendStaged("made", true)
+        assert.strictEqual(outcome, "published")
+        madeOnce(1)
+        assert.strictEqual(row.url, "https://staged.invalid/1")
+      }))
+
+    it.effect("a lost answer of a later step that makes the post, where the network cannot tell, fails as unknown and is not sent again", () =>
+      Effect.gen(function*() {
+        const { outcome, row } = yield* sendStaged("made", false)
+        assert.strictEqual(outcome, "failed")
+        madeOnce(1)
+        assert.match(row.error!, /^staged: the publish answer was lost\. Staged cannot be asked whether the post arrived, so Herald did not send it again; it may have been posted/)
+      }))
+
+    it.effect("a target Herald stopped during a later step that makes the post is looked up first, not sent again", () =>
+      Effect.gen(function*() {
+        const publisher = yield* Publisher.Publisher
+        const sql = yield* SqlClient.SqlClient
+        const { accountId, postId } = yield* targetOn("staged")
+        // As a crash leaves it: the step under way (`call`) with its handle, the post made on the network.
+        yield* sql`UPDATE post_targets SET call = 'poll', handle = 'container:7' WHERE post_id = ${postId}`
+        Object.assign(staged, { lose: "none", canLook: true, made: 1, polls: 0, looks: [] })
+        assert.strictEqual(yield* publisher.send(postId, accountId), "published")
+        madeOnce(0)
+      }))
+
+    it.effect("a lost answer of a later step the network did not act on: looked up, absent, the step is sent again once", () =>
+      Effect.gen(function*() {
+        const { outcome } = yield* sendStaged("unsent", true)
+        assert.strictEqual(outcome, "published")
+        madeOnce(2)
       }))
   })
 }

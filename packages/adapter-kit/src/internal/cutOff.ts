@@ -11,16 +11,18 @@ import type { PublishError } from "../PublishError.ts"
 // - `cut`: the network's call goes through and its answer arrives, then Herald stops before recording it.
 //   The adapter's HTTP client dies after the answer (a defect, which no adapter code catches, as a killed
 //   process runs none of its own code either). The suite then does what the engine does on its next start:
-//   a cut `poll` is asked again with `resumed: true` and the same handle; a cut `publish` is settled with
-//   `reconcile` (found: published; absent: sent again; no reconcile or it cannot tell: the outcome is unknown).
+//   a cut `publish`, or a cut `poll` whose step may make the post (`makesPost`), is settled with `reconcile`
+//   (given the step's handle; found: published; absent: sent again; no reconcile or it cannot tell: the
+//   outcome is unknown); any other cut `poll` is asked again with `resumed: true` and the same handle.
 // - `lose`: the network takes the call and acts on it, but the connection drops before its answer arrives
 //   (a network blip, not a crash). The adapter's client fails as a dropped connection does and the adapter
 //   goes on in the same process; the suite does what the engine does with the error the adapter makes of it.
 //
 // Either way the network must end up holding the post once, with its thread and first comment once each.
 // The engine's rules the suite follows are those of packages/core/src/Publisher.ts: a passing fault (and a
-// rate limit) sends the same step again as it is; `OutcomeUnknown` from `publish` is settled with
-// `reconcile`, from `poll` the same step is asked again with `resumed: true`, so it looks before it makes.
+// rate limit) sends the same step again as it is; `OutcomeUnknown` from a step that may make the post is
+// settled with `reconcile`, from any other `poll` the same step is asked again with `resumed: true`, so it
+// looks before it makes.
 
 /** How the armed call is struck: Herald stops right after it, or its answer is lost on the way. */
 export type Fault = "cut" | "lose"
@@ -144,12 +146,14 @@ export const runStruckAt = (
       return { outcome, cut, calls: [...cutter.log] }
     }
     const struck = fault === "cut" ? "the cut" : "the lost answer"
-    // After a lost `publish`: what the engine asks the network.
-    const settle = Effect.fnUntraced(function*() {
+    /** Whether the step may make the post, so that the engine settles it with `reconcile`. */
+    const makesPost = (at: typeof step) => at.call === "publish" || adapter.makesPost?.(at.handle) === true
+    // After a lost step that may have made the post: what the engine asks the network.
+    const settle = Effect.fnUntraced(function*(at: typeof step) {
       if (adapter.reconcile === undefined) {
         return { _tag: "Unknown", message: `${adapter.name} has no reconcile` } as const
       }
-      const found = yield* Effect.result(adapter.reconcile(input))
+      const found = yield* Effect.result(adapter.reconcile(at.call === "poll" ? { ...input, handle: at.handle } : input))
       if (found._tag === "Failure") return { _tag: "Unknown", message: found.failure.message } as const
       return Option.match(found.success, {
         onNone: () => undefined,
@@ -167,12 +171,13 @@ export const runStruckAt = (
       const stopped = cutOf(exit)
       if (stopped !== undefined) {
         cut = { entry: step.call, call: stopped.call }
-        if (step.call === "poll") {
+        if (!makesPost(step)) {
           resumed = true
           continue
         }
-        const settled = yield* settle()
+        const settled = yield* settle(step)
         if (settled !== undefined) return end(settled)
+        resumed = false
         continue
       }
       if (cutter.lost !== undefined && cut === undefined) cut = { entry: step.call, call: cutter.lost }
@@ -191,9 +196,10 @@ export const runStruckAt = (
         if (reason !== "OutcomeUnknown") {
           return yield* Effect.die(new Error(`${step.call} failed after ${struck}: ${error.value.message}`))
         }
-        if (step.call === "publish") {
-          const settled = yield* settle()
+        if (makesPost(step)) {
+          const settled = yield* settle(step)
           if (settled !== undefined) return end(settled)
+          resumed = false
           continue
         }
         // A poll's answer lost: the engine asks the same step again as a resumed one, which looks first.
