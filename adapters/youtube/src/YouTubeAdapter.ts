@@ -1,11 +1,11 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, PublishError, type PostVersion } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as YouTubeClient from "./YouTubeClient.ts"
-import { api, capabilities, limits } from "./YouTubeLimits.ts"
+import { api, capabilities, limits, unverifiedMaxVideoMs } from "./YouTubeLimits.ts"
 import * as YouTubeOptions from "./YouTubeOptions.ts"
 import * as YouTubeIcon from "./YouTubeIcon.ts"
 
@@ -52,9 +52,27 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       published: { id: videoId, url: Request.permalink(config.webBaseUrl, videoId) }
     })
 
+    /**
+     * A video over 15 minutes goes only to a channel that may upload it: YouTube would take every byte and
+     * reject it after processing (`rejectionReason: length`). The channel is read for such a video only
+     * (`channels.list?part=status`, 1 unit); an unknown duration goes on, and YouTube decides.
+     */
+    const checkLength = Effect.fnUntraced(function*(account: Adapter.Account, post: PostVersion.PostVersion, video: PostVersion.MediaItem) {
+      if (video.durationMs === null || video.durationMs <= unverifiedMaxVideoMs) return
+      const channel = yield* client.channel(account.accessToken, "status")
+      const refusal = Errors.fromLongUploads({
+        status: Option.getOrUndefined(channel)?.status?.longUploadsStatus,
+        position: post.media.indexOf(video) + 1,
+        durationMs: video.durationMs,
+        verifyUrl: `${config.webBaseUrl}/verify`
+      })
+      if (refusal !== undefined) return yield* refusal
+    })
+
     const publish = Effect.fn("YouTubeAdapter.publish")(function*({ account, post }: Adapter.PublishInput) {
       const video = Request.videoOf(post)
       if (video === undefined) return yield* PublishError.rejected(network, "a YouTube post needs a video")
+      yield* checkLength(account, post, video)
       const videoId = yield* client.uploadVideo(account.accessToken, Request.metadata(post), video)
       // The video exists from here on: a thumbnail YouTube refuses (channels must be verified for custom
       // thumbnails) must not fail the target, or a retry would upload the video twice.

@@ -41,7 +41,9 @@ const Channels = Schema.Struct({
     })),
     contentDetails: Schema.optionalKey(Schema.Struct({
       relatedPlaylists: Schema.Struct({ uploads: Schema.optionalKey(Schema.String) })
-    }))
+    })),
+    // `allowed`, `eligible`, `disallowed` or `longUploadsUnspecified`; kept a string, as new values may come.
+    status: Schema.optionalKey(Schema.Struct({ longUploadsStatus: Schema.optionalKey(Schema.String) }))
   })))
 })
 export type Channel = NonNullable<typeof Channels.Type["items"]>[number]
@@ -209,8 +211,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       refresh: (refreshToken: Redacted.Redacted<string>) =>
         token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
 
-      /** The channel of the signed-in account; `None` when the Google account has none. */
-      channel: (accessToken: Redacted.Redacted<string>, part: "snippet" | "contentDetails") =>
+      /** The channel of the signed-in account (1 unit); `None` when the Google account has none. */
+      channel: (accessToken: Redacted.Redacted<string>, part: "snippet" | "contentDetails" | "status") =>
         Effect.map(
           send(
             HttpClientRequest.get(`${api}/channels`).pipe(bearer(accessToken), HttpClientRequest.setUrlParams({ part, mine: "true" })),

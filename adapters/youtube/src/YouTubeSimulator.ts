@@ -2,13 +2,17 @@ import { randomBytes } from "node:crypto"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Simulator, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
+import * as Mp4 from "./internal/mp4.ts"
+import { limits, unverifiedMaxVideoMs } from "./YouTubeLimits.ts"
 
 // Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
 // `access_type=offline`, non-rotating refresh tokens, resumable upload sessions (`Location`, 308 probes),
 // thumbnails, `processingDetails` that move from `processing` to `succeeded` over a couple of polls, the
 // uploads playlist, comment threads and replies over the kit's inbox state (no direct messages: YouTube
 // has none), and Google's error bodies. Channel ids are the sandbox account ids (the kit's state keys
-// accounts by them).
+// accounts by them). Each channel has a `longUploadsStatus`, `eligible` (not verified) until
+// `POST /_control/channel` changes it, as a new channel is: a video longer than 15 minutes, read from the
+// uploaded file's movie header, is rejected after processing with `length` unless it is `allowed`.
 // https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol
 // https://developers.google.com/youtube/v3/docs/commentThreads/list
 
@@ -18,6 +22,11 @@ const Metadata = Schema.Struct({
   snippet: Schema.Struct({ title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) }),
   status: Schema.optionalKey(Schema.Struct({ privacyStatus: Schema.optionalKey(Schema.String) }))
 })
+
+const LongUploadsStatus = Schema.Literals(["allowed", "disallowed", "eligible", "longUploadsUnspecified"])
+type LongUploadsStatus = typeof LongUploadsStatus.Type
+
+const ChannelChange = Schema.Struct({ username: Schema.NonEmptyString, longUploadsStatus: LongUploadsStatus })
 
 const Reply = Schema.Struct({
   snippet: Schema.Struct({ parentId: Schema.optionalKey(Schema.String), textOriginal: Schema.optionalKey(Schema.String) })
@@ -44,7 +53,8 @@ interface Session {
   readonly privacyStatus: string
   readonly contentType: string
   readonly contentLength: number
-  readonly rejected: boolean
+  /** Why YouTube rejects the video after processing (`status.rejectionReason`), if it does. */
+  rejection: string | undefined
   videoId: string | undefined
 }
 
@@ -58,12 +68,16 @@ const googleError = (status: number, reason: string, message: string, statusText
 const authError = () =>
   googleError(401, "authError", "Request had invalid authentication credentials. Expected OAuth 2 access token.", "UNAUTHENTICATED")
 const oauthError = (error: string, description: string) => Simulator.json({ error, error_description: description }, 400)
+/** A control route's refusal, in Herald's error shape, as the kit's control routes answer. */
+const controlError = (status: number, code: string, message: string) => Simulator.json({ error: { code, message } }, status)
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   const offlineCodes = state.table<true>("offlineCodes")
   const sessions = state.table<Session>("sessions", { mutable: true })
   const videos = state.table<Video>("videos", { mutable: true })
+  const longUploads = state.table<LongUploadsStatus>("longUploads")
+  const longUploadsOf = (accountId: string): LongUploadsStatus => longUploads.get(accountId) ?? "eligible"
 
   const authenticated = <E, R>(
     handler: (check: Extract<SimulatorState.TokenCheck, { _tag: "Valid" }>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -111,7 +125,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         contentType: headers["x-upload-content-type"] ?? "video/*",
         contentLength,
         // YouTube accepts the upload and refuses the content afterwards (`status.rejectionReason`).
-        rejected: trigger === "fail",
+        rejection: trigger === "fail" ? "inappropriate" : undefined,
         videoId: undefined
       })
       return HttpServerResponse.empty({ status: 200 }).pipe(
@@ -140,11 +154,17 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     const videoId = session.videoId ?? randomBytes(8).toString("base64url")
     if (session.videoId === undefined) {
       session.videoId = videoId
+      session.rejection ??= tooLong(session.accountId, Mp4.durationMs(bytes)) ? "length" : undefined
       videos.set(videoId, { session, polls: 0 })
-      if (!session.rejected) record(videoId, session, null)
+      if (session.rejection === undefined) record(videoId, session, null)
     }
     return Simulator.json(resource(videoId, session, "uploaded"), 201)
   })
+
+  /** Whether YouTube rejects a video of this length on the channel; a length the file does not tell is not. */
+  const tooLong = (accountId: string, durationMs: number | undefined) =>
+    durationMs !== undefined &&
+    (durationMs > limits.forms.post.media.videoDurationMs.max || durationMs > unverifiedMaxVideoMs && longUploadsOf(accountId) !== "allowed")
 
   const record = (videoId: string, session: Session, thumbnail: unknown) =>
     state.record({
@@ -171,7 +191,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       if (!["image/jpeg", "image/png"].includes(contentType)) {
         return googleError(400, "imageFormatUnsupported", "The image content is not supported.", "INVALID_ARGUMENT")
       }
-      if (!video.session.rejected) record(params["videoId"]!, video.session, { contentType, bytes })
+      if (video.session.rejection === undefined) record(params["videoId"]!, video.session, { contentType, bytes })
       const url = `${baseUrl}/vi/${params["videoId"]}/default.jpg`
       return Simulator.json({ kind: "youtube#thumbnailSetResponse", items: [{ default: { url, width: 120, height: 90 } }] })
     })
@@ -185,12 +205,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         video.polls++
         // Processing finishes on the second look; a refused video ends `rejected`.
         const done = video.polls >= 2
+        const { privacyStatus, rejection } = video.session
         const status = !done
-          ? { uploadStatus: "uploaded", privacyStatus: video.session.privacyStatus }
-          : video.session.rejected
-          ? { uploadStatus: "rejected", rejectionReason: "inappropriate", privacyStatus: video.session.privacyStatus }
-          : { uploadStatus: "processed", privacyStatus: video.session.privacyStatus }
-        const processingStatus = !done ? "processing" : video.session.rejected ? "terminated" : "succeeded"
+          ? { uploadStatus: "uploaded", privacyStatus }
+          : rejection !== undefined
+          ? { uploadStatus: "rejected", rejectionReason: rejection, privacyStatus }
+          : { uploadStatus: "processed", privacyStatus }
+        const processingStatus = !done ? "processing" : rejection !== undefined ? "terminated" : "succeeded"
         return [{ kind: "youtube#video", id: videoId, status, processingDetails: { processingStatus } }]
       })
       return Simulator.json({ kind: "youtube#videoListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
@@ -212,10 +233,38 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
             thumbnails: { default: { url: `${baseUrl}/avatars/${account.id}.jpg` } }
           }
         }),
-        ...(parts.includes("contentDetails") && { contentDetails: { relatedPlaylists: { uploads: `UU${account.id}` } } })
+        ...(parts.includes("contentDetails") && { contentDetails: { relatedPlaylists: { uploads: `UU${account.id}` } } }),
+        ...(parts.includes("status") && {
+          status: { privacyStatus: "public", isLinked: true, longUploadsStatus: longUploadsOf(account.id) }
+        })
       }
       return Simulator.json({ kind: "youtube#channelListResponse", items: [channel] })
     })
+  )
+
+  /**
+   * Sets a channel's `longUploadsStatus` (`allowed` stands for a verified channel), which no Data API call
+   * changes: on YouTube the person verifies the channel (https://www.youtube.com/verify).
+   */
+  const changeChannel = Effect.gen(function*() {
+    const body = yield* Effect.flatMap(request, (incoming) => Effect.orElseSucceed(incoming.json, () => null))
+    const change = Schema.decodeUnknownOption(ChannelChange)(body)
+    if (Option.isNone(change)) {
+      return controlError(400, "invalid", "The JSON body needs username and longUploadsStatus (allowed, disallowed, eligible or longUploadsUnspecified)")
+    }
+    const account = state.accountByUsername(change.value.username)
+    if (account === undefined || !(yield* Simulator.Reachable)(account)) {
+      return controlError(404, "not_found", `No ${network} sandbox account is called ${change.value.username}`)
+    }
+    longUploads.set(account.id, change.value.longUploadsStatus)
+    return Simulator.json({ username: account.username, longUploadsStatus: change.value.longUploadsStatus })
+  })
+
+  /** Where the refusal of a long video sends the person; the sandbox's channels are verified by a control call. */
+  const verifyPage = HttpServerResponse.text(
+    "Herald's YouTube sandbox: a sandbox channel uploads videos over 15 minutes once it is verified, with " +
+      "POST /sandbox/youtube/_control/channel {\"username\": \"<channel>\", \"longUploadsStatus\": \"allowed\"} " +
+      "(see docs/adapters/sandbox.md). A real channel is verified at https://www.youtube.com/verify.\n"
   )
 
   const playlistItems = authenticated((check) =>
@@ -457,6 +506,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("PUT", "/upload/youtube/v3/videos", sendBytes),
       HttpRouter.route("POST", "/upload/youtube/v3/thumbnails/set", setThumbnail),
       HttpRouter.route("GET", "/youtube/v3/commentThreads", commentThreads),
+      HttpRouter.route("POST", "/_control/channel", changeChannel),
+      HttpRouter.route("GET", "/verify", Effect.succeed(verifyPage)),
       HttpRouter.route("GET", "/youtube/v3/comments", listComments),
       HttpRouter.route("POST", "/youtube/v3/comments", insertComment),
       // The link each video was given (`/watch?v={id}`). YouTube took the video's bytes, which the sandbox

@@ -1,9 +1,12 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { PostVersion } from "@herald/adapter-kit"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { YouTubeAdapter, YouTubeSimulator } from "../src/index.ts"
+import * as Videos from "./videos.ts"
 
 const video = (context: AdapterSuite.Context) => AdapterSuite.media.video(context)
+const twentyMinutes = 20 * 60 * 1000
 
 AdapterSuite.suite("youtube", {
   makeAdapter: YouTubeAdapter.make,
@@ -78,6 +81,56 @@ AdapterSuite.suite("youtube", {
         const error = yield* Effect.flip(AdapterSuite.publishToEnd(context.adapter, input))
         assert.strictEqual(error.reason._tag, "Rejected")
         assert.include(error.reason.message, "inappropriate")
+      }))
+
+    it.effect("refuses a 20-minute video for an unverified channel before sending any of it", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const context = yield* harness
+        const { account } = yield* AdapterSuite.connect(context, "unverified_channel")
+        const bytes = Videos.withDuration(twentyMinutes)
+        const url = yield* Videos.serve(bytes)
+        const from = context.cutter.log.length
+        const error = yield* Effect.flip(context.adapter.publish({
+          account,
+          post: AdapterSuite.post({ text: `long ${Date.now()}`, media: [Videos.item(url, bytes.length, twentyMinutes)], title: "Long" })
+        }))
+        assert.strictEqual(error.reason._tag, "Rejected")
+        assert.strictEqual(
+          error.message,
+          `youtube: video 1 is 20 min long; this channel can upload videos of at most 15 min until it is verified (${context.baseUrl}/sandbox/youtube/verify)`
+        )
+        assert.deepStrictEqual(context.cutter.log.slice(from), ["GET /youtube/v3/channels"])
+        assert.deepStrictEqual(Videos.uploadsSince(context, from), [])
+      })))
+
+    it.effect("publishes the same video to a channel allowed long uploads", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const context = yield* harness
+        const { account } = yield* AdapterSuite.connect(context, "verified_channel")
+        const changed = yield* Videos.setLongUploads(context, { username: "verified_channel", longUploadsStatus: "allowed" })
+        assert.strictEqual(changed.status, 200)
+        const bytes = Videos.withDuration(twentyMinutes)
+        const url = yield* Videos.serve(bytes)
+        const published = yield* AdapterSuite.publishToEnd(context.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `long ${Date.now()}`, media: [Videos.item(url, bytes.length, twentyMinutes)], title: "Long" })
+        })
+        assert.strictEqual(context.simulator.state.posts.get(published.id)?.accountId, account.networkAccountId)
+      })))
+
+    it.effect("does not read the channel for a video of 15 minutes or of unknown length", () =>
+      Effect.gen(function*() {
+        const context = yield* harness
+        const { account } = yield* AdapterSuite.connect(context, "unverified_channel")
+        for (const durationMs of [15 * 60 * 1000, null]) {
+          const from = context.cutter.log.length
+          const step = yield* context.adapter.publish({
+            account,
+            post: AdapterSuite.post({ text: `short ${durationMs} ${Date.now()}`, media: [new PostVersion.MediaItem({ ...video(context), durationMs })], title: "Short" })
+          })
+          assert.strictEqual(step._tag, "Processing")
+          assert.notInclude(context.cutter.log.slice(from), "GET /youtube/v3/channels")
+        }
       }))
 
     it.effect("keeps the refresh token Google does not rotate, and refreshes with it twice", () =>

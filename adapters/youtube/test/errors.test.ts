@@ -41,6 +41,20 @@ describe("YouTube errors", () => {
     assert.strictEqual(Errors.fromVideoStatus(undefined, "processing failed").reason._tag, "Rejected")
   })
 
+  it("refuses a long video for an unverified or barred channel, and leaves an unknown status to YouTube", () => {
+    const refusal = (status: string | undefined, durationMs = 15 * 60 * 1000 + 1) =>
+      Errors.fromLongUploads({ status, position: 1, durationMs, verifyUrl: "https://www.youtube.com/verify" })
+    assert.strictEqual(
+      refusal("eligible")?.message,
+      "youtube: video 1 is 15.1 min long; this channel can upload videos of at most 15 min until it is verified (https://www.youtube.com/verify)"
+    )
+    assert.strictEqual(refusal("eligible")?.reason._tag, "Rejected")
+    assert.include(refusal("disallowed", 3_600_000)?.message, "video 1 is 60 min long; YouTube does not let this channel")
+    for (const status of ["allowed", "longUploadsUnspecified", "somethingNew", "toString", undefined]) {
+      assert.isUndefined(refusal(status), String(status))
+    }
+  })
+
   it("never lets a lost upload answer be retried blindly, but retries lost reads", () => {
     assert.strictEqual(Errors.fromTransport("reset", "create").reason._tag, "OutcomeUnknown")
     assert.strictEqual(Errors.fromTransport("reset", "read").reason._tag, "Transient")

@@ -1,4 +1,5 @@
 import { PublishError } from "@herald/adapter-kit"
+import { unverifiedMaxVideoMs } from "../YouTubeLimits.ts"
 
 // Google's error answers mapped onto Herald's publish reasons, in one table. The Data API answers
 // `{ error: { code, message, errors: [{ domain, reason, message }], status } }`; the OAuth token endpoint
@@ -48,7 +49,10 @@ export const table: Readonly<Record<string, Entry>> = {
   duplicate: { kind: "Rejected", explanation: "YouTube rejected the video as a duplicate of another upload" },
   inappropriate: { kind: "Rejected", explanation: "YouTube rejected the video as inappropriate" },
   copyright: { kind: "Rejected", explanation: "YouTube rejected the video for copyright infringement" },
-  length: { kind: "Rejected", explanation: "the video is longer than the channel may upload (verify the channel for over 15 minutes)" },
+  length: {
+    kind: "Rejected",
+    explanation: "the video is longer than YouTube lets this channel upload (15 min until the channel is verified, 12 hours after)"
+  },
   termsOfUse: { kind: "Rejected", explanation: "YouTube rejected the video under its terms of use" },
   codec: { kind: "Rejected", explanation: "YouTube could not decode the video" },
   conversion: { kind: "Rejected", explanation: "YouTube could not convert the video" },
@@ -86,6 +90,38 @@ export const fromReason = (params: {
 /** A video YouTube refused or failed to process after the upload. */
 export const fromVideoStatus = (reason: string | undefined, what: string): PublishError.PublishError =>
   fromReason({ status: 200, reason: reason ?? "unknown", message: what })
+
+/** Minutes, rounded away from the 15-minute bound so a longer video never reads as "15 min". */
+const minutes = (milliseconds: number) => {
+  const tenths = Math.ceil(milliseconds / 6_000)
+  return tenths % 10 === 0 ? `${tenths / 10} min` : `${(tenths / 10).toFixed(1)} min`
+}
+
+/** Why a channel with this `status.longUploadsStatus` may not upload a video over 15 minutes. */
+const longUploadRefusals: Readonly<Record<string, (verifyUrl: string) => string>> = {
+  eligible: (verifyUrl) => `this channel can upload videos of at most ${minutes(unverifiedMaxVideoMs)} until it is verified (${verifyUrl})`,
+  disallowed: () =>
+    `YouTube does not let this channel upload videos over ${minutes(unverifiedMaxVideoMs)} (YouTube Studio shows why under Settings, Channel, Feature eligibility)`
+}
+
+/**
+ * The refusal of a video over 15 minutes for a channel whose `longUploadsStatus` does not allow it, before any
+ * byte is sent; undefined when the channel may upload it, or when YouTube does not say
+ * (`longUploadsUnspecified`, no status): then YouTube decides, and refuses with `length` after the upload.
+ */
+export const fromLongUploads = (params: {
+  readonly status: string | undefined
+  readonly position: number
+  readonly durationMs: number
+  readonly verifyUrl: string
+}): PublishError.PublishError | undefined => {
+  const refusal = params.status !== undefined && Object.hasOwn(longUploadRefusals, params.status)
+    ? longUploadRefusals[params.status]!
+    : undefined
+  return refusal === undefined
+    ? undefined
+    : PublishError.rejected(network, `video ${params.position} is ${minutes(params.durationMs)} long; ${refusal(params.verifyUrl)}`)
+}
 
 /**
  * The call never got an answer. Reads and token calls are safe to repeat; the last bytes of an upload
