@@ -201,7 +201,7 @@ for (const backend of backends()) {
               return yield* create({ content, mediaIds: [yield* uploadVideo], accountIds: [accounts.instagram], publishNow: true })
             })
         })
-        // The step that made the post is settled by asking its container (decision 0072), twice, and never sent again.
+        // The step that made the post is settled by asking its container (decision 0074), twice, and never sent again.
         assert.strictEqual(calls.looks.length, 2, JSON.stringify(calls))
         assert.match(calls.looks[1] ?? "", /^container:/)
         assert.strictEqual(calls.polls, 0, "the step was sent again")

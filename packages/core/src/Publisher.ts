@@ -300,7 +300,7 @@ export class Publisher extends Context.Service<Publisher, {
 
           type Step = { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string }
           let step: Step = target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
-          /** The step may itself make the post: `publish`, or a later step the adapter names (decision 0072). */
+          /** The step may itself make the post: `publish`, or a later step the adapter names (decision 0074). */
           const makesPost = (at: Step) => at.call === "publish" || network.makesPost?.(at.handle) === true
           /** What `reconcile` is asked with for `at`: a later step's handle names what that step was given. */
           const lookingFor = (at: Step): Adapter.ReconcileInput => at.call === "poll" ? { ...input(), handle: at.handle } : input()
