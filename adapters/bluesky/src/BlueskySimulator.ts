@@ -1,6 +1,6 @@
 import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
-import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { maxImageBytes } from "./internal/request.ts"
 import { bytes, graphemes, maxBytes, maxGraphemes } from "./internal/richText.ts"
@@ -19,6 +19,11 @@ const network = "bluesky"
 const collection = "app.bsky.feed.post"
 
 const xrpcError = (status: number, error: string, message: string) => Simulator.json({ error, message }, status)
+/** The PDS's answer over a rate limit: 429 with the window's end in `ratelimit-reset`, epoch seconds. */
+const rateLimited = () =>
+  xrpcError(429, "RateLimitExceeded", "Rate Limit Exceeded").pipe(
+    HttpServerResponse.setHeader("ratelimit-reset", String(Math.ceil((Date.now() + SimulatorState.rateLimitResetMs) / 1000)))
+  )
 
 const invalid = (message: string) => xrpcError(400, "InvalidRequest", message)
 const expired = () => xrpcError(400, "ExpiredToken", "Token has expired")
@@ -235,6 +240,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return invalid(SimulatorState.refusal(text))
         case "flaky":
           return xrpcError(503, "InternalServerError", "Internal Server Error")
+        case "rate-limit":
+          return rateLimited()
         case "revoke":
           return revoked()
       }

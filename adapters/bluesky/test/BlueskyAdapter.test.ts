@@ -7,6 +7,13 @@ import { BlueskyAdapter, BlueskySimulator } from "../src/index.ts"
 AdapterSuite.suite("bluesky", {
   makeAdapter: BlueskyAdapter.make,
   makeSimulator: BlueskySimulator.simulator,
+  optionSamples: [{
+    values: { thread: ["the thread goes on"] },
+    expect: (stored, ctx) => {
+      const replies = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === stored.id)
+      assert.deepStrictEqual(replies.map((entry) => entry.text), ["the thread goes on"])
+    }
+  }],
   extra: (it, context) => {
     it.effect("links the post at /profile/<handle>/post/<rkey> and keeps its at:// URI as the id", () =>
       Effect.gen(function*() {

@@ -58,6 +58,13 @@ export const subscriptionOf = (state: SimulatorState.SimulatorState, pageId: str
 
 const pageTokenRequired = graphError(400, { message: "(#210) A page access token is required to request this resource.", code: 210 })
 
+/**
+ * The longest message of a Page post, in characters: 63,206, as Facebook's composer and Meta's Sharing
+ * guidance give it (networks.md §7.3, read 2026-12-03). Stated here, apart from the adapter's limits, so
+ * that the conformance suite compares the two.
+ */
+const maxMessageLength = 63_206
+
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   const subscribed = subscriptionsOf(state)
@@ -106,20 +113,28 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           code: 2,
           is_transient: true
         })
+      case "rate-limit":
+        return graphError(400, { message: "(#32) Page request limit reached", code: 32 })
       case "revoke":
         return tokenRefused({ _tag: "Revoked" })
     }
     return undefined
   }
 
-  /** Publishes on the Page's feed; the sandbox triggers act on the text. */
-  /** A post of the Page; a photo post's details keep each photo's alt text (`altTexts`, null without). */
+  /**
+   * A post of the Page, on its feed; the sandbox triggers act on the text, and a text over 63,206 characters
+   * is refused as Facebook refuses it. A photo post's details keep each photo's alt text (`altTexts`, null
+   * without).
+   */
   const publishPost = (
     account: SimulatorState.SimulatedAccount,
     text: string,
     media: ReadonlyArray<string>,
     options: { readonly videoId?: string; readonly altTexts?: ReadonlyArray<string | null> } = {}
   ) => {
+    if ([...text.normalize("NFC")].length > maxMessageLength) {
+      return { refused: invalid(`(#100) The message is longer than ${maxMessageLength} characters`) }
+    }
     const refused = refusal(text, account.id)
     if (refused !== undefined) return { refused }
     const postId = options.videoId ?? `${account.id}_${state.id()}`

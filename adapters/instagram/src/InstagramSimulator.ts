@@ -158,6 +158,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           code: 2,
           is_transient: true
         })
+      case "rate-limit":
+        return graphError(400, { message: "(#4) Application request limit reached", code: 4, is_transient: true })
       case "revoke":
         return tokenRefused({ _tag: "Revoked" })
     }

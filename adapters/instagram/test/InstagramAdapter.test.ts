@@ -10,6 +10,10 @@ AdapterSuite.suite("instagram", {
   makeSimulator: InstagramSimulator.simulator,
   // Every Instagram post needs media: the plain form is one photo with a caption.
   textPost: (context) => AdapterSuite.post({ media: [AdapterSuite.media.photo(context)] }),
+  optionSamples: [{
+    values: { instagramFormat: "story" },
+    expect: (stored) => assert.deepInclude(stored.details, { media_type: "STORY", media_product_type: "STORY" })
+  }],
   extra: (it, context) => {
     it.effect("publishes a story without sending its text", () =>
       Effect.gen(function*() {

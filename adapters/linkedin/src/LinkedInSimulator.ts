@@ -150,6 +150,8 @@ export const make = (options: Options): Simulator.Simulator => {
         return unprocessable(SimulatorState.refusal(text))
       case "flaky":
         return failure(503, "Service temporarily unavailable, try again later")
+      case "rate-limit":
+        return failure(429, "Resource level throttle APPLICATION DAY limit for calls to this resource is reached.")
       case "revoke":
         return refuse({ _tag: "Revoked" })
     }

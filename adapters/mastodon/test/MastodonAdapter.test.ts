@@ -10,6 +10,14 @@ const withAlt = (item: PostVersion.MediaItem, alt: string) => new PostVersion.Me
 AdapterSuite.suite("mastodon", {
   makeAdapter: MastodonAdapter.make,
   makeSimulator: MastodonSimulator.simulator,
+  optionSamples: [{
+    values: { visibility: "unlisted", spoilerText: "spoilers", sensitive: true, language: "de", thread: ["the thread goes on"] },
+    expect: (stored, ctx) => {
+      assert.deepInclude(stored.details, { visibility: "unlisted", spoilerText: "spoilers", sensitive: true, language: "de" })
+      const replies = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === stored.id)
+      assert.deepStrictEqual(replies.map((entry) => [entry.text, entry.details["visibility"]]), [["the thread goes on", "unlisted"]])
+    }
+  }],
   extra: (it, context) => {
     it.effect("links the status at /@<username>/<id>, its page shows it, and the account id names its instance", () =>
       Effect.gen(function*() {

@@ -269,6 +269,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return restricted(text)
         case "flaky":
           return unavailable()
+        case "rate-limit":
+          return graphError(400, "(#4) Application request limit reached", 4, { is_transient: true })
         case "revoke":
           return revoked()
       }

@@ -123,6 +123,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         switch (state.trigger(caption, check.account.id)) {
           case "flaky":
             return apiError(500, "internal_error", "Something went wrong. Please try again later.")
+          case "rate-limit":
+            return apiError(429, "rate_limit_exceeded", "API rate limit was exceeded, please try again later.")
           case "revoke":
             return tokenInvalid()
           case "fail":

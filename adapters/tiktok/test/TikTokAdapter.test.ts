@@ -10,6 +10,27 @@ AdapterSuite.suite("tiktok", {
   makeSimulator: TikTokSimulator.simulator,
   // TikTok has no text-only posts: the plain form is a caption on a video.
   textPost: (context) => AdapterSuite.post({ media: [video(context)] }),
+  optionSamples: [{
+    values: {
+      tiktok: {
+        privacy: "MUTUAL_FOLLOW_FRIENDS",
+        allowComments: false,
+        allowDuet: false,
+        allowStitch: false,
+        yourBrand: true,
+        brandedContent: true
+      }
+    },
+    expect: (stored) =>
+      assert.deepInclude(stored.details["postInfo"] as object, {
+        privacy_level: "MUTUAL_FOLLOW_FRIENDS",
+        disable_comment: true,
+        disable_duet: true,
+        disable_stitch: true,
+        brand_organic_toggle: true,
+        brand_content_toggle: true
+      })
+  }],
   extra: (it, harness) => {
     it.effect("sends the TikTok settings as post_info and links the public video", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
-import { type Adapter, Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, SimulatorPage, SimulatorState, TextCounter } from "@herald/adapter-kit"
 import { Effect, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
-import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as AppendRequest from "./internal/appendRequest.ts"
 import { isNewer } from "./internal/inbox.ts"
 import { scopes } from "./XClient.ts"
@@ -32,6 +32,13 @@ const unauthorized = () => problem(401, "Unauthorized", "Unauthorized")
 const duplicate = () => problem(403, "Forbidden", "You are not allowed to create a Tweet with duplicate content.")
 const unavailable = () => problem(503, "Service Unavailable", "Service Unavailable")
 const invalid = (detail: string) => problem(400, "Invalid Request", detail, "invalid-request")
+
+/**
+ * The longest post X takes, weighted as X's own twitter-text library counts (a link 23, CJK and emoji 2):
+ * https://docs.x.com/resources/fundamentals/counting-characters (read 2026-12-03). Stated here, apart from
+ * the adapter's limits, so that the conformance suite compares the two.
+ */
+const maxWeightedLength = 280
 
 const TweetRequest = Schema.Struct({
   text: Schema.optional(Schema.String),
@@ -152,6 +159,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return problem(403, "Forbidden", SimulatorState.refusal(text))
       case "flaky":
         return unavailable()
+      case "rate-limit":
+        return problem(429, "Too Many Requests", "Too Many Requests").pipe(
+          HttpServerResponse.setHeader("x-rate-limit-remaining", "0"),
+          HttpServerResponse.setHeader("x-rate-limit-reset", String(Math.ceil((Date.now() + SimulatorState.rateLimitResetMs) / 1000)))
+        )
       case "revoke":
         return unauthorized()
     }
@@ -279,6 +291,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return invalid("Your media IDs are invalid.")
       }
       if (text.trim() === "" && mediaIds.length === 0) return invalid("Text or media is required.")
+      if (TextCounter.count(text, "x-weighted") > maxWeightedLength) return problem(403, "Forbidden", "Your Tweet text is too long.")
       const replyTo = tweet.reply?.in_reply_to_tweet_id
       // A reply to a comment in the account's inbox is a comment by the account.
       const comment = replyTo === undefined ? undefined : state.comments.get(replyTo)

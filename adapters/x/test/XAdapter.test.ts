@@ -7,6 +7,13 @@ import { XAdapter, XSimulator } from "../src/index.ts"
 AdapterSuite.suite("x", {
   makeAdapter: XAdapter.make,
   makeSimulator: XSimulator.simulator,
+  optionSamples: [{
+    values: { xThread: ["the thread goes on"] },
+    expect: (stored, ctx) => {
+      const replies = [...ctx.simulator.state.posts.values()].filter((entry) => entry.replyTo === stored.id)
+      assert.deepStrictEqual(replies.map((entry) => entry.text), ["the thread goes on"])
+    }
+  }],
   extra: (it, context) => {
     it.effect("publishes a 3-post thread as a reply chain, each reply pointing at the previous post", () =>
       Effect.gen(function*() {

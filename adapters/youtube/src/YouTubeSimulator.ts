@@ -67,6 +67,7 @@ const googleError = (status: number, reason: string, message: string, statusText
   Simulator.json({ error: { code: status, message, errors: [{ message, domain: "youtube", reason }], status: statusText } }, status)
 const authError = () =>
   googleError(401, "authError", "Request had invalid authentication credentials. Expected OAuth 2 access token.", "UNAUTHENTICATED")
+const rateLimited = () => googleError(429, "rateLimitExceeded", "The request cannot be completed because you have exceeded your rate limit.", "RESOURCE_EXHAUSTED")
 const oauthError = (error: string, description: string) => Simulator.json({ error, error_description: description }, 400)
 /** A control route's refusal, in Herald's error shape, as the kit's control routes answer. */
 const controlError = (status: number, code: string, message: string) => Simulator.json({ error: { code, message } }, status)
@@ -115,6 +116,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       }
       const trigger = state.trigger(description, check.account.id)
       if (trigger === "flaky") return googleError(503, "backendError", "Backend Error", "UNAVAILABLE")
+      if (trigger === "rate-limit") return rateLimited()
       if (trigger === "revoke") return authError()
       const uploadId = randomBytes(24).toString("base64url")
       sessions.set(uploadId, {
@@ -430,6 +432,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return googleError(403, "forbidden", "The comment could not be created due to insufficient permissions.", "PERMISSION_DENIED")
         case "flaky":
           return googleError(503, "backendError", "Backend Error", "UNAVAILABLE")
+        case "rate-limit":
+          return rateLimited()
         case "revoke":
           return authError()
       }

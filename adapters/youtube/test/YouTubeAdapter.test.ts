@@ -15,6 +15,13 @@ AdapterSuite.suite("youtube", {
   refusalInWords: false,
   // A YouTube post is a titled video; the text is its description.
   textPost: (context) => AdapterSuite.post({ media: [video(context)], title: "Conformance upload" }),
+  optionSamples: [{
+    values: { youtubeTitle: "A title of its own", youtubeThumbnail: "med_photo1" },
+    expect: (stored) => {
+      assert.strictEqual(stored.details["title"], "A title of its own")
+      assert.isNotNull(stored.details["thumbnail"] ?? null, "the thumbnail was not set")
+    }
+  }],
   extra: (it, harness) => {
     it.effect("requires a title, under 101 characters and without angle brackets", () =>
       Effect.gen(function*() {

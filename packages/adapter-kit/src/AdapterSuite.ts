@@ -10,9 +10,12 @@ import type { AdapterConfig } from "./AdapterConfig.ts"
 import * as CutOff from "./internal/cutOff.ts"
 import * as Fixtures from "./internal/fixtures.ts"
 import * as Pkce from "./Pkce.ts"
+import type { VersionParts } from "./PostOptions.ts"
 import { PostVersion } from "./PostVersion.ts"
 import type { PublishError } from "./PublishError.ts"
 import type * as Simulator from "./Simulator.ts"
+import type * as SimulatorState from "./SimulatorState.ts"
+import { count } from "./TextCounter.ts"
 
 /**
  * The conformance suite every adapter runs against its own simulator over real HTTP: connect through
@@ -31,6 +34,20 @@ export interface Options {
    * with a code only (TikTok's `fail_reason`, YouTube's `rejectionReason`). True unless said.
    */
   readonly refusalInWords?: boolean
+  /**
+   * A value of each of the network's own options (`options.fields`; required when the adapter declares
+   * options), and what the network keeps of it: the suite publishes a post with each sample's `values` and
+   * hands `expect` the post the simulator stored, so an option the adapter drops fails. Every field must
+   * be set, away from its default, by some sample. Media ids name the suite's media: `med_photo1`,
+   * `med_video1`.
+   */
+  readonly optionSamples?: ReadonlyArray<OptionSample>
+}
+
+/** One post's worth of options and the check that the network has them. */
+export interface OptionSample {
+  readonly values: Readonly<Record<string, unknown>>
+  readonly expect: (stored: SimulatorState.SimulatedPost, context: Context) => void
 }
 
 export interface Context {
@@ -548,6 +565,79 @@ export const suite = (name: string, options: Options) =>
           assert.isTrue(first.retryable, `expected a retryable error, got ${first.reason._tag}`)
           const second = yield* publishToEnd(ctx.adapter, input)
           assert.isString(second.id)
+        }))
+
+      it.effect("is rate-limited once for #sandbox-rate-limit with the network's retry time, then succeeds", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const input = { account, post: textPost(options, ctx, `slow down #sandbox-rate-limit ${Date.now()}`) }
+          const first = yield* Effect.flip(publishToEnd(ctx.adapter, input))
+          assert.strictEqual(reasonOf(first), "RateLimited", `expected RateLimited, got ${reasonOf(first)}: ${first.message}`)
+          assert.isTrue(first.retryable)
+          assert.isAbove(first.retryAfterMs ?? 0, 0, "a rate limit must say when to try again")
+          const again = yield* publishToEnd(ctx.adapter, input)
+          assert.isString(again.id)
+        }))
+
+      // The limits the adapter declares are the network's: what they allow the simulator takes, and one more
+      // it refuses, so an adapter whose limit is off in either direction fails here rather than in use.
+      it.effect("text at the declared limit is published, and one over is refused by the network", () =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const { account } = yield* connect(ctx)
+          const form = ctx.adapter.limits.forms.post
+          const base = textPost(options, ctx, "")
+          const cases: Array<{ readonly field: string; readonly max: number; readonly make: (filled: string) => PostVersion }> = []
+          if (form.text.ignored !== true) cases.push({ field: "text", max: form.text.max, make: (text) => post({ ...base, text }) })
+          if (form.title !== undefined && base.title !== null) {
+            const text = `title limit ${Date.now()}`
+            cases.push({ field: "title", max: form.title.max, make: (title) => post({ ...base, text, title }) })
+          }
+          for (const { field, make, max } of cases) {
+            const counter = field === "text" ? form.text.counter : "characters"
+            const filled = (length: number) => {
+              const head = `${field} ${Date.now()} `
+              return head + "a".repeat(length - count(head, counter))
+            }
+            const atLimit = filled(max)
+            assert.strictEqual(count(atLimit, counter), max)
+            const published = yield* Effect.result(publishToEnd(ctx.adapter, { account, post: make(atLimit) }))
+            assert.strictEqual(published._tag, "Success", `${field} of ${max}, the declared limit, was refused`)
+            const over = yield* Effect.result(publishToEnd(ctx.adapter, { account, post: make(filled(max + 1)) }))
+            assert.strictEqual(over._tag, "Failure", `${field} of ${max + 1}, over the declared limit, was published`)
+            if (over._tag === "Failure") assert.strictEqual(reasonOf(over.failure), "Rejected")
+          }
+        }))
+
+      it.effect("sends the network's own options, and the network keeps them", (test) =>
+        Effect.gen(function*() {
+          const ctx = yield* context
+          const declared = ctx.adapter.options
+          if (declared === undefined) return test.skip(`skipped: ${ctx.adapter.network} declares no options`)
+          const samples = options.optionSamples ?? []
+          const defaults = declared.defaults as Readonly<Record<string, unknown>>
+          for (const field of Object.keys(declared.fields)) {
+            const covered = samples.some((sample) =>
+              Object.hasOwn(sample.values, field) && JSON.stringify(sample.values[field]) !== JSON.stringify(defaults[field])
+            )
+            assert.isTrue(covered, `no optionSamples entry sets ${field} to other than its default`)
+          }
+          const { account } = yield* connect(ctx)
+          const suiteMedia = (id: string) => {
+            const found = /^med_(photo|video)(\d+)$/.exec(id)
+            if (found === null) return undefined
+            return found[1] === "photo" ? media.photo(ctx, Number(found[2])) : media.video(ctx, Number(found[2]))
+          }
+          for (const [index, sample] of samples.entries()) {
+            const parts: VersionParts = declared.version({ ...defaults, ...sample.values }, suiteMedia)
+            const text = `options ${index + 1} ${Date.now()}`
+            const published = yield* publishToEnd(ctx.adapter, { account, post: post({ ...textPost(options, ctx, text), ...parts }) })
+            const stored = ctx.simulator.state.posts.get(published.id) ??
+              [...ctx.simulator.state.posts.values()].find((entry) => entry.text.includes(text))
+            assert.isDefined(stored, `the simulator has no post for options sample ${index + 1}`)
+            sample.expect(stored!, ctx)
+          }
         }))
 
       it.effect("asks for a reconnect when the grant is revoked (#sandbox-revoke)", () =>

@@ -3,11 +3,13 @@
 // the files of docs/adapters/writing-an-adapter.md, "1. The package"). Its API: OAuth 2 with PKCE, `GET /me`,
 // `POST /posts`, `GET /posts?author=` for reconcile; the inbox as `GET /inbox?after=<cursor>`,
 // `POST /comments/:id/replies` and `POST /conversations/:id/messages`; errors as
-// `{ "error": { "code", "message" } }`. Its simulator also serves the kit's control routes.
+// `{ "error": { "code", "message" } }`. A post's text is at most 100 characters, and it is seen by
+// everyone or by followers only (`visibility`, the network's one post option). Its simulator also serves
+// the kit's control routes.
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
+import { Adapter, type AdapterConfig, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
 
 const network = "example"
 
@@ -20,6 +22,18 @@ export const limits = {
     }
   }
 } as const
+
+/** Who sees a post: sent as `platformOptions.example.visibility`, and to the network as `visibility`. */
+export const options = PostOptions.make({
+  placement: "platformOptions",
+  fields: {
+    visibility: Schema.Literals(["public", "followers"]).annotate({
+      description: "Who sees the post: public (default) or followers only"
+    })
+  },
+  defaults: { visibility: "public" },
+  version: (values) => ({ settings: { visibility: values.visibility } })
+})
 
 /** The version its calls name: a real adapter cites its network's versioning page and the day it read it. */
 export const api = {
@@ -105,6 +119,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       name: "Example",
       limits,
       api,
+      options,
       capabilities: {
         text: true,
         photos: true,
@@ -162,7 +177,11 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           send(
             HttpClientRequest.post(`${config.apiBaseUrl}/posts`).pipe(
               bearer(account.accessToken),
-              HttpClientRequest.bodyJsonUnsafe({ text: post.text, media: post.media.map((item) => item.url) })
+              HttpClientRequest.bodyJsonUnsafe({
+                text: post.text,
+                media: post.media.map((item) => item.url),
+                visibility: post.settings["visibility"] ?? "public"
+              })
             ),
             Created,
             true
@@ -260,6 +279,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return error("content_rejected", SimulatorState.refusal(text), 400)
       case "flaky":
         return error("unavailable", "Try again in a moment", 503)
+      case "rate-limit":
+        return error("rate_limited", "Too many requests", 429)
       case "revoke":
         return error("token_revoked", "The grant was revoked", 401)
     }
@@ -293,13 +314,24 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       HttpRouter.route("POST", "/posts", signedIn((account) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const body = (yield* Effect.orElseSucceed(request.json, () => ({}))) as { text?: string; media?: Array<string> }
+          const body = (yield* Effect.orElseSucceed(request.json, () => ({}))) as {
+            text?: string
+            media?: Array<string>
+            visibility?: string
+          }
           const text = body.text ?? ""
+          const visibility = body.visibility ?? "public"
+          if ([...text.normalize("NFC")].length > limits.forms.post.text.max) {
+            return error("text_too_long", `text is over ${limits.forms.post.text.max} characters`, 400)
+          }
+          if (visibility !== "public" && visibility !== "followers") {
+            return error("invalid_request", "visibility is public or followers", 400)
+          }
           const refused = triggered(text, account.id)
           if (refused !== undefined) return refused
           const id = state.id()
           const url = `${baseUrl}/${account.username}/posts/${id}`
-          state.record({ id, accountId: account.id, text, media: body.media ?? [], replyTo: undefined, url, details: {} })
+          state.record({ id, accountId: account.id, text, media: body.media ?? [], replyTo: undefined, url, details: { visibility } })
           return Simulator.json({ id, url }, 201)
         }))),
       HttpRouter.route("GET", "/posts", signedIn(() =>

@@ -6,7 +6,9 @@ import { type Change, Journal, type Saved, type Table, type TableOptions } from 
 // was "published", and the comments and direct messages of the accounts' inboxes. Shared by every
 // simulator so they all honour the sandbox triggers the same way: text containing `#sandbox-fail` is
 // rejected, `#sandbox-fail-once` is rejected the first time only, `#sandbox-flaky` fails once with a
-// transient error and then succeeds, `#sandbox-revoke` answers as a revoked token does. It is held in
+// transient error and then succeeds, `#sandbox-rate-limit` is answered once as the network answers a caller
+// over its rate limit (with its own retry time, `rateLimitResetMs` from now) and then succeeds,
+// `#sandbox-revoke` answers as a revoked token does. It is held in
 // memory as tables of records; `SimulatorStore.serve` saves what each request wrote and loads what other
 // processes saved, so the sandbox outlives restarts and is the same in every process. A simulator keeps its own records (containers, uploads) in `table(name)`.
 
@@ -82,7 +84,14 @@ export interface MessageInput {
   readonly outgoing?: boolean | undefined
 }
 
-export type Trigger = "fail" | "flaky" | "revoke"
+export type Trigger = "fail" | "flaky" | "rate-limit" | "revoke"
+
+/**
+ * How long a simulator tells the caller to wait after `#sandbox-rate-limit`, in the network's own retry
+ * field (a reset time, a `Retry-After`): long enough that an adapter reading it can be told from one that
+ * guesses, short enough for the sandbox.
+ */
+export const rateLimitResetMs = 60_000
 
 const failOnce = "#sandbox-fail-once"
 
@@ -201,6 +210,7 @@ export class SimulatorState {
   // Simulators lengthen a grant they just made (long-lived and Page tokens): noted on reads too.
   private readonly grants = this.journal.table<Grant>("grant", { mutable: true })
   private readonly flakySeen = this.journal.table<true>("flaky")
+  private readonly rateLimitedOnce = this.journal.table<true>("rateLimited")
   private readonly failedOnce = this.journal.table<true>("failedOnce")
   private readonly revokedAccounts = this.journal.table<true>("revoked")
   // Refresh tokens already exchanged: a rotating network honours each once.
@@ -366,30 +376,27 @@ export class SimulatorState {
   /**
    * The sandbox trigger in a text, if any; `#sandbox-revoke` also revokes the account's grants.
    * `#sandbox-fail-once` answers `fail` the first time the account sends that text and nothing after, so a
-   * manual retry goes through; what was refused is kept with the rest of the state, so the retry may reach
-   * any process.
+   * manual retry goes through (`#sandbox-flaky` and `#sandbox-rate-limit` likewise); what was refused is
+   * kept with the rest of the state, so the retry may reach any process.
    */
   trigger(text: string, accountId: string): Trigger | undefined {
     if (text.includes("#sandbox-revoke")) {
       this.revoke(accountId)
       return "revoke"
     }
-    if (text.includes(failOnce)) {
-      const key = compound(accountId, text)
-      if (!this.failedOnce.has(key)) {
-        this.failedOnce.set(key, true)
-        return "fail"
-      }
-    }
+    if (text.includes(failOnce) && this.once(this.failedOnce, accountId, text)) return "fail"
     if (text.replaceAll(failOnce, "").includes("#sandbox-fail")) return "fail"
-    if (text.includes("#sandbox-flaky")) {
-      const key = compound(accountId, text)
-      if (!this.flakySeen.has(key)) {
-        this.flakySeen.set(key, true)
-        return "flaky"
-      }
-    }
+    if (text.includes("#sandbox-flaky") && this.once(this.flakySeen, accountId, text)) return "flaky"
+    if (text.includes("#sandbox-rate-limit") && this.once(this.rateLimitedOnce, accountId, text)) return "rate-limit"
     return undefined
+  }
+
+  /** True the first time the account sends `text` for the trigger `seen` records; false after. */
+  private once(seen: Table<true>, accountId: string, text: string): boolean {
+    const key = compound(accountId, text)
+    if (seen.has(key)) return false
+    seen.set(key, true)
+    return true
   }
 
   record(post: Omit<SimulatedPost, "createdAt">): SimulatedPost {

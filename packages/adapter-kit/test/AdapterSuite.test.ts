@@ -3,9 +3,16 @@ import { Effect } from "effect"
 import { AdapterSuite, ExampleNetwork } from "../src/testing.ts"
 
 // The suite itself is tested by running it against the kit's minimal example network.
+// Its one option, and where its simulator keeps it.
+const optionSamples: ReadonlyArray<AdapterSuite.OptionSample> = [{
+  values: { visibility: "followers" },
+  expect: (stored) => assert.strictEqual(stored.details["visibility"], "followers")
+}]
+
 AdapterSuite.suite("example", {
   makeAdapter: ExampleNetwork.make,
-  makeSimulator: ExampleNetwork.simulator
+  makeSimulator: ExampleNetwork.simulator,
+  optionSamples
 })
 
 // The same network claiming only text (it never claims first comments): the checks of what it does not claim are reported as skipped, with
@@ -22,6 +29,7 @@ AdapterSuite.suite("example claiming text only", {
       capabilities: { ...adapter.capabilities, photos: false, videos: false, refresh: false, reconcile: false }
     })),
   makeSimulator: ExampleNetwork.simulator,
+  optionSamples,
   extra: (it) => {
     it.effect("reports the checks of what the network does not claim as skipped, saying why", (test) =>
       Effect.sync(() => {

@@ -1,6 +1,6 @@
 import { Simulator, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
-import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { graphemes, length, type InstanceSettings, type InstanceState, type makeViews, type StoredMedia } from "./simulatorViews.ts"
 
 /**
@@ -126,6 +126,11 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
           return error(422, `Validation failed: ${SimulatorState.refusal(text)}`)
         case "flaky":
           return error(503, "Service Unavailable")
+        case "rate-limit":
+          return error(429, "Too many requests").pipe(
+            HttpServerResponse.setHeader("x-ratelimit-remaining", "0"),
+            HttpServerResponse.setHeader("x-ratelimit-reset", new Date(Date.now() + SimulatorState.rateLimitResetMs).toISOString())
+          )
         case "revoke":
           return error(401, "The access token was revoked")
       }
