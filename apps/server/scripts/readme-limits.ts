@@ -6,10 +6,10 @@ import { join, resolve } from "node:path"
 import { sources } from "../src/internal/readmeLimits.ts"
 
 const root = resolve(import.meta.dirname, "../../..")
-for (const { folder, limits, api, source } of sources) {
+for (const { folder, limits, api, source, rules } of sources) {
   const path = join(root, folder, "README.md")
   const before = readFileSync(path, "utf8")
-  const after = LimitsTable.rewrite(before, limits, api, source)
+  const after = LimitsTable.rewrite(before, limits, api, source, rules)
   if (after !== before) writeFileSync(path, after)
   console.log(`${after === before ? "unchanged" : "updated  "} ${path}`)
 }

@@ -1,5 +1,6 @@
 import type { ApiVersion } from "./ApiVersion.ts"
 import type { FormLimits, Limits, TextCounter } from "./Limits.ts"
+import * as SimulatorRules from "./SimulatorRules.ts"
 
 // The limits section of an adapter's README, written from its limits data so the two cannot drift
 // (`pnpm docs:limits` rewrites the section between `<!-- limits:start -->` and `<!-- limits:end -->`,
@@ -110,11 +111,24 @@ export const version = (api: ApiVersion): string =>
   `API version: \`${api.version}\`, served ${api.sunset === null ? "with no sunset announced" : `until ${api.sunset}`} ` +
   `([source](${api.source}), read ${api.checked}).`
 
-/** The README with its limits section replaced by the API version line and `render(limits)`. */
-export const rewrite = (readme: string, limits: Limits, api: ApiVersion, source: string): string => {
+/**
+ * The README with its limits section replaced by the API version line, `render(limits)` and, where the
+ * simulator keeps a table of the network's rules (`SimulatorRules`), that table.
+ */
+export const rewrite = (
+  readme: string,
+  limits: Limits,
+  api: ApiVersion,
+  source: string,
+  rules?: { readonly source: string; readonly table: SimulatorRules.Table }
+): string => {
   const from = readme.indexOf(start)
   const to = readme.indexOf(end)
   if (from === -1 || to === -1 || to < from) return readme
+  const simulator = rules === undefined
+    ? ""
+    : `\nWhat the sandbox's simulator refuses, each rule as the network states it (from \`${rules.source}\`):\n\n` +
+      `${SimulatorRules.render(rules.table)}\n`
   return `${readme.slice(0, from + start.length)}\n_Generated from \`${source}\` by \`pnpm docs:limits\`._\n\n` +
-    `${version(api)}\n\n${render(limits)}\n${readme.slice(to)}`
+    `${version(api)}\n\n${render(limits)}\n${simulator}${readme.slice(to)}`
 }

@@ -1,4 +1,4 @@
-import type { ApiVersion, Limits } from "@herald/adapter-kit"
+import type { ApiVersion, Limits, SimulatorRules } from "@herald/adapter-kit"
 import * as Packages from "../Packages.ts"
 
 /**
@@ -10,5 +10,7 @@ export const sources: ReadonlyArray<{
   readonly source: string
   readonly limits: Limits.Limits
   readonly api: ApiVersion.ApiVersion
+  /** The simulator's table of the network's rules, and the file it is in. */
+  readonly rules?: { readonly source: string; readonly table: SimulatorRules.Table }
 }> = Packages
   .all.flatMap((entry) => entry.readme === undefined ? [] : [entry.readme])
