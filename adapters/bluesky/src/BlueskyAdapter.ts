@@ -81,17 +81,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       url: Request.permalink(config.webBaseUrl, account.username, ref.uri)
     })
 
-    /** A text's record fields: its facets, mentions resolved to DIDs (one that does not resolve stays text). */
-    const facetsOf = Effect.fnUntraced(function*(text: string) {
-      const found = RichText.detect(text)
-      const handles = [...new Set(found.flatMap((item) => (item._tag === "Mention" ? [item.handle] : [])))]
-      const dids = new Map<string, string>()
-      for (const handle of handles) {
-        const did = yield* client.resolveHandle(handle)
-        if (did !== undefined) dids.set(handle, did)
-      }
-      return RichText.facets(found, dids)
-    })
+    /** A text's facets as Bluesky's app finds them, mentions resolved to DIDs (one that does not resolve stays text). */
+    const facetsOf = (text: string) => RichText.facetsOf(text, client.resolveHandle)
 
     /** The bytes of a media item, from where Herald serves it. */
     const fetchBytes = (item: PostVersion.MediaItem) =>
