@@ -100,10 +100,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
       Effect.gen(function*() {
         const bytes = yield* fetchBytes(item)
-        if (item.kind === "image" && bytes.byteLength > Request.maxImageBytes) {
+        const most = item.kind === "image" ? limits.forms.post.media.maxPhotoBytes : limits.forms.post.media.maxVideoBytes
+        if (bytes.byteLength > most) {
           return yield* Effect.fail(PublishError.rejected(
             network,
-            `an image is ${bytes.byteLength} bytes; Bluesky takes at most ${Request.maxImageBytes} bytes an image`
+            `${item.kind === "image" ? "an image" : "the video"} is ${bytes.byteLength} bytes; Bluesky takes at most ${most} bytes`
           ))
         }
         // Videos go to the PDS as blobs too; Bluesky's video service (video.bsky.app, with job status) is

@@ -13,7 +13,7 @@ AdapterSuite.suite("bluesky", {
         const ctx = yield* context
         const { account } = yield* AdapterSuite.connect(ctx, "link_author")
         const published = yield* AdapterSuite.publishToEnd(ctx.adapter, { account, post: AdapterSuite.post({ text: `link ${Date.now()}` }) })
-        assert.match(published.id, /^at:\/\/\w+\/app\.bsky\.feed\.post\/\w+$/)
+        assert.match(published.id, /^at:\/\/did:plc:\w+\/app\.bsky\.feed\.post\/\w+$/)
         const rkey = published.id.slice(published.id.lastIndexOf("/") + 1)
         assert.strictEqual(published.url, `${ctx.baseUrl}/sandbox/bluesky/profile/link_author/post/${rkey}`)
         const page = yield* Effect.promise(() => fetch(published.url).then((response) => response.text()))
