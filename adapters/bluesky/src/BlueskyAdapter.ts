@@ -81,17 +81,8 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       url: Request.permalink(config.webBaseUrl, account.username, ref.uri)
     })
 
-    /** A text's record fields: its facets, mentions resolved to DIDs (one that does not resolve stays text). */
-    const facetsOf = Effect.fnUntraced(function*(text: string) {
-      const found = RichText.detect(text)
-      const handles = [...new Set(found.flatMap((item) => (item._tag === "Mention" ? [item.handle] : [])))]
-      const dids = new Map<string, string>()
-      for (const handle of handles) {
-        const did = yield* client.resolveHandle(handle)
-        if (did !== undefined) dids.set(handle, did)
-      }
-      return RichText.facets(found, dids)
-    })
+    /** A text's facets as Bluesky's app finds them, mentions resolved to DIDs (one that does not resolve stays text). */
+    const facetsOf = (text: string) => RichText.facetsOf(text, client.resolveHandle)
 
     /** The bytes of a media item, from where Herald serves it. */
     const fetchBytes = (item: PostVersion.MediaItem) =>
@@ -109,10 +100,11 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
       Effect.gen(function*() {
         const bytes = yield* fetchBytes(item)
-        if (item.kind === "image" && bytes.byteLength > Request.maxImageBytes) {
+        const most = item.kind === "image" ? limits.forms.post.media.maxPhotoBytes : limits.forms.post.media.maxVideoBytes
+        if (bytes.byteLength > most) {
           return yield* Effect.fail(PublishError.rejected(
             network,
-            `an image is ${bytes.byteLength} bytes; Bluesky takes at most ${Request.maxImageBytes} bytes an image`
+            `${item.kind === "image" ? "an image" : "the video"} is ${bytes.byteLength} bytes; Bluesky takes at most ${most} bytes`
           ))
         }
         // Videos go to the PDS as blobs too; Bluesky's video service (video.bsky.app, with job status) is

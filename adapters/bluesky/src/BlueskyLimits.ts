@@ -2,11 +2,16 @@ import type { Adapter, ApiVersion, Limits } from "@herald/adapter-kit"
 import { maxBytes, maxGraphemes } from "./internal/richText.ts"
 
 /**
- * Bluesky's limits as data (networks.md §8.3, from the app.bsky.feed.post and embed lexicons,
- * https://github.com/bluesky-social/atproto/tree/main/lexicons/app/bsky): text of at most 300 graphemes
- * and 3,000 UTF-8 bytes; up to 4 images of at most 1,000,000 bytes each (app.bsky.embed.images `maxSize`)
- * or one video (3 minutes, 100 MB: https://docs.bsky.app/docs/tutorials/video), never both. Text-only posts
- * are allowed; a post needs text or media.
+ * Bluesky's limits as data, from the official lexicons (atproto commit d6296a1 of 2026-08-20, the same in
+ * @atproto/api 0.21.0; read 2026-12-03), which test/BlueskyLimits.test.ts holds them to:
+ * - text of at most 300 graphemes and 3,000 UTF-8 bytes (`text`'s maxGraphemes and maxLength,
+ *   https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/feed/post.json);
+ * - up to 4 images (`images`' maxLength) of at most 2,000,000 bytes each (`image`'s maxSize, "formerly
+ *   limited to 1 MB", https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/embed/images.json);
+ * - or one video of at most 300,000,000 bytes (`video`'s maxSize, "formerly limited to 100mb", accept
+ *   `video/mp4` only, https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/embed/video.json),
+ *   never both (a post has one embed); 3 minutes long at most (https://docs.bsky.app/docs/tutorials/video).
+ * Text-only posts are allowed; a post needs text or media.
  */
 export const limits = {
   forms: {
@@ -19,11 +24,13 @@ export const limits = {
         maxVideos: 1,
         mixing: false,
         videoDurationMs: { min: 0, max: 180_000 },
-        maxPhotoBytes: 1_000_000,
-        maxVideoBytes: 100_000_000,
-        // Each image's `alt` (app.bsky.embed.images#image). The lexicon sets no length; 2,000 is the most the
-        // Bluesky app lets a person write (MAX_ALT_TEXT in bluesky-social/social-app), so what Herald sends
-        // reads the same there.
+        maxPhotoBytes: 2_000_000,
+        maxVideoBytes: 300_000_000,
+        // The video blob's `accept`: a MOV is refused before it is sent.
+        videoTypes: ["video/mp4"],
+        // Each image's and the video's `alt` (app.bsky.embed.images#image, app.bsky.embed.video). The lexicons
+        // set no length; 2,000 is the most the Bluesky app lets a person write (MAX_ALT_TEXT in
+        // bluesky-social/social-app), so what Herald sends reads the same there.
         altText: { max: 2_000 }
       },
       // Follow-ups are replies chained under the post, each a post with the same limits. Bluesky sets no

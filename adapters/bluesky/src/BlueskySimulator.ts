@@ -1,15 +1,17 @@
 import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { createHash } from "node:crypto"
-import { maxImageBytes } from "./internal/request.ts"
-import { bytes, graphemes, maxBytes, maxGraphemes } from "./internal/richText.ts"
+import * as Atproto from "./internal/atproto.ts"
+import * as Lexicon from "./internal/lexicon.ts"
+import { cidOf, PdsState, received } from "./internal/pds.ts"
 
 /**
  * A Bluesky PDS as Herald's sandbox serves it, under the simulator's root: the XRPC methods the adapter calls
  * (`/xrpc/<nsid>`, https://docs.bsky.app/docs/api/at-protocol-xrpc-api) with their shapes and XRPC errors
- * (`{ error, message }`), app-password sessions (any app password signs a handle in, `wrong` is refused) whose refresh JWT
- * works once, as Bluesky rotates it. An account's DID is its id;
+ * (`{ error, message }`), every record checked against Bluesky's official lexicons and each blob against
+ * the lexicon's `accept` and `maxSize` (`internal/lexicon.ts`), app-password sessions (any app password
+ * signs a handle in, `wrong` is refused) whose refresh JWT works once, as Bluesky rotates it. An account's
+ * DID is its id (`internal/pds.ts`);
  * posts are the state's posts keyed by their `at://` URI, with their record kept in `details`. People's
  * replies (the kit's control routes) are the state's comments, read back as `reply` notifications (and
  * other sandbox accounts' posts that mention the account as `mention` ones), answered with reply records. Post pages at `/profile/<handle>/post/<rkey>`, as bsky.app links them.
@@ -30,20 +32,11 @@ const expired = () => xrpcError(400, "ExpiredToken", "Token has expired")
 const revoked = () => xrpcError(401, "InvalidToken", "Token has been revoked")
 const unknownToken = () => xrpcError(401, "AuthenticationRequired", "Authentication Required")
 
-/**
- * The sandbox's DIDs are the kit's account (and person) ids as they are: Herald knows an account by its
- * network id, the DID, and the kit's suite and control routes by the simulator's id, so they must be one.
- * Real DIDs look like `did:plc:ewvi7nxzyoun6zhxrhs64oiz`.
- */
 export const didOf = (id: string) => id
 const idOfDid = (did: string) => did
 
 const uriOf = (did: string, rkey: string) => `at://${did}/${collection}/${rkey}`
 const rkeyOf = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1)
-
-/** A CID-looking hash: `bafyrei` for records, `bafkrei` for raw blobs. */
-const cidOf = (prefix: "bafyrei" | "bafkrei", content: string | Uint8Array) =>
-  `${prefix}${createHash("sha256").update(content).digest("hex").slice(0, 52)}`
 
 interface StoredBlob {
   readonly mimeType: string
@@ -66,7 +59,7 @@ const isRef = (value: unknown): value is Ref =>
   typeof value === "object" && value !== null && typeof (value as Ref).uri === "string" && typeof (value as Ref).cid === "string"
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
-  const state = Simulator.makeState(network)
+  const state = new PdsState(network)
   // Access JWTs last about two hours.
   state.accessTokenMillis = 2 * 60 * 60 * 1000
   const blobs = state.table<StoredBlob>("blobs")
@@ -103,7 +96,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     }
     const comment = state.comments.get(rkeyOf(uri))
     if (comment === undefined || uriOf(didOf(comment.author.id), comment.id) !== uri) return undefined
-    return { uri, cid: cidOf("bafyrei", uri), author: { did: didOf(comment.author.id), handle: comment.author.username }, record: commentRecord(comment) }
+    return { uri, cid: cidOf("dag-cbor", uri), author: { did: didOf(comment.author.id), handle: comment.author.username }, record: commentRecord(comment) }
   }
 
   /** A comment's `app.bsky.feed.post` record: a reply in the thread of the post it is on. */
@@ -115,8 +108,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       text: comment.text,
       createdAt: comment.createdAt,
       reply: {
-        root: { uri: comment.postId, cid: root?.cid ?? cidOf("bafyrei", comment.postId) },
-        parent: { uri: parentUri, cid: state.posts.has(parentUri) ? String(state.posts.get(parentUri)!.details["cid"]) : cidOf("bafyrei", parentUri) }
+        root: { uri: comment.postId, cid: root?.cid ?? cidOf("dag-cbor", comment.postId) },
+        parent: { uri: parentUri, cid: state.posts.has(parentUri) ? String(state.posts.get(parentUri)!.details["cid"]) : cidOf("dag-cbor", parentUri) }
       }
     }
   }
@@ -175,60 +168,66 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const uploadBlob = authenticated((account) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const data = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
-      if (data.byteLength === 0) return invalid("Request body is empty")
+      // The PDS takes blobs up to its own limit (`blobUploadLimit`); the sandbox's is the largest blob a post
+      // may hold, and it answers a larger one as the PDS's XRPC server does.
+      const most = Lexicon.largestBlob(yield* Atproto.load)
+      const tooLarge = xrpcError(413, "PayloadTooLarge", "request entity too large")
+      if (Number(request.headers["content-length"]) > most) return tooLarge
+      const upload = yield* received(request, most)
+      if (upload === undefined) return tooLarge
+      if (upload.size === 0) return invalid("Request body is empty")
       const mimeType = request.headers["content-type"] ?? "application/octet-stream"
-      const cid = cidOf("bafkrei", data)
-      blobs.set(cid, { mimeType, size: data.byteLength, accountId: account.id })
-      return Simulator.json({ blob: { $type: "blob", ref: { $link: cid }, mimeType, size: data.byteLength } })
+      blobs.set(upload.cid, { mimeType, size: upload.size, accountId: account.id })
+      return Simulator.json({ blob: { $type: "blob", ref: { $link: upload.cid }, mimeType, size: upload.size } })
     }))
 
-  /** The blobs an embed names, each uploaded by the account; a message when one is not. */
-  const embedded = (accountId: string, embed: unknown): { readonly cids: ReadonlyArray<string> } | string => {
+  /**
+   * The blobs an embed names, each within its lexicon rule and uploaded by the account as the record states
+   * it (the PDS's own checks and words, packages/pds/src/actor-store/blob/transactor.ts); a refusal when one
+   * is not.
+   */
+  const embedded = (
+    library: Atproto.Library,
+    accountId: string,
+    embed: unknown
+  ): { readonly cids: ReadonlyArray<string> } | HttpServerResponse.HttpServerResponse => {
     if (embed === undefined) return { cids: [] }
-    const value = embed as { $type?: unknown; images?: unknown; video?: unknown }
-    const cidOfBlob = (blob: unknown) => (blob as { ref?: { $link?: unknown } } | undefined)?.ref?.$link
-    if (value.$type === "app.bsky.embed.images") {
-      const images = Array.isArray(value.images) ? value.images as Array<{ image?: unknown; alt?: unknown }> : []
-      if (images.length === 0 || images.length > 4) return "embed.images must have 1 to 4 images"
-      const cids: Array<string> = []
-      for (const image of images) {
-        if (typeof image.alt !== "string") return "embed.images[].alt must be a string"
-        const cid = cidOfBlob(image.image)
-        const blob = typeof cid === "string" ? blobs.get(cid) : undefined
-        if (blob === undefined || blob.accountId !== accountId) return "Could not find blob"
-        if (!blob.mimeType.startsWith("image/")) return "embed.images[].image must be an image"
-        if (blob.size > maxImageBytes) return `embed.images[].image is too big (${blob.size} bytes; max ${maxImageBytes})`
-        cids.push(cid as string)
+    const named = Lexicon.blobsOf(library, embed)
+    if (named === undefined) return invalid(`Unsupported embed type ${String((embed as { $type?: unknown }).$type)}`)
+    for (const blob of named) {
+      const problem = Lexicon.blobProblem(blob, blob.rule)
+      if (problem !== undefined) return invalid(`Invalid ${collection} record: ${problem}`)
+    }
+    for (const blob of named) {
+      const stored = blobs.get(blob.cid)
+      if (stored === undefined || stored.accountId !== accountId) return xrpcError(400, "BlobNotFound", `Could not find blob: ${blob.cid}`)
+      if (stored.mimeType !== blob.mimeType) {
+        return xrpcError(400, "InvalidMimeType", `Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${blob.mimeType}`)
       }
-      return { cids }
+      if (stored.size !== blob.size) {
+        return xrpcError(400, "InvalidSize", `Referenced Size does not match stored blob. Expected: ${stored.size}, Got: ${blob.size}`)
+      }
     }
-    if (value.$type === "app.bsky.embed.video") {
-      const cid = cidOfBlob(value.video)
-      const blob = typeof cid === "string" ? blobs.get(cid) : undefined
-      if (blob === undefined || blob.accountId !== accountId) return "Could not find blob"
-      if (!blob.mimeType.startsWith("video/")) return "embed.video.video must be a video"
-      return { cids: [cid as string] }
-    }
-    return `Unsupported embed type ${String(value.$type)}`
+    return { cids: named.map((blob) => blob.cid) }
   }
 
   const createRecord = authenticated((account) =>
     Effect.gen(function*() {
-      const input = (yield* body) as { repo?: unknown; collection?: unknown; record?: Record<string, unknown> }
+      const input = (yield* body) as { repo?: unknown; collection?: unknown; record?: unknown }
       if (input.repo !== didOf(account.id) && input.repo !== account.username) return invalid("Invalid repo")
       if (input.collection !== collection) return invalid(`Unsupported collection ${String(input.collection)}`)
-      const record = input.record ?? {}
-      const text = typeof record["text"] === "string" ? record["text"] : undefined
-      if (text === undefined || typeof record["createdAt"] !== "string") {
-        return invalid("Invalid app.bsky.feed.post record: text and createdAt are required")
+      if (typeof input.record !== "object" || input.record === null || Array.isArray(input.record)) {
+        return invalid("Input/record must be an object")
       }
-      if (graphemes(text) > maxGraphemes || bytes(text) > maxBytes) {
-        return invalid(`Invalid app.bsky.feed.post record: Record/text must not be longer than ${maxGraphemes} graphemes`)
-      }
-      const media = embedded(account.id, record["embed"])
-      if (typeof media === "string") return invalid(`Invalid app.bsky.feed.post record: ${media}`)
-      if (text.trim() === "" && media.cids.length === 0) return invalid("Invalid app.bsky.feed.post record: empty post")
+      // As the PDS takes it: a record without `$type` is of the collection it is written to.
+      const record: Record<string, unknown> = { $type: collection, ...input.record }
+      const library = yield* Atproto.load
+      const problem = yield* Lexicon.recordProblem(library, collection, record)
+      if (problem !== undefined) return invalid(`Invalid ${collection} record: ${problem}`)
+      const text = String(record["text"])
+      const media = embedded(library, account.id, record["embed"])
+      if (!("cids" in media)) return media
+      if (text.trim() === "" && media.cids.length === 0) return invalid(`Invalid ${collection} record: empty post`)
       const reply = record["reply"] as { root?: unknown; parent?: unknown } | undefined
       if (reply !== undefined) {
         if (!isRef(reply.root) || !isRef(reply.parent)) return invalid("Invalid app.bsky.feed.post record: reply needs root and parent")
@@ -258,11 +257,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           replyTo: answered.id
         })
         const uri = uriOf(did, comment.id)
-        return Simulator.json({ uri, cid: cidOf("bafyrei", uri) })
+        return Simulator.json({ uri, cid: cidOf("dag-cbor", uri) })
       }
       const rkey = state.id()
       const uri = uriOf(did, rkey)
-      const cid = cidOf("bafyrei", uri)
+      const cid = cidOf("dag-cbor", uri)
       state.record({
         id: uri,
         accountId: account.id,
@@ -326,7 +325,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
             at: comment.seq,
             notification: {
               uri,
-              cid: cidOf("bafyrei", uri),
+              cid: cidOf("dag-cbor", uri),
               author: { did: didOf(comment.author.id), handle: comment.author.username, displayName: comment.author.name ?? undefined },
               reason: "reply",
               reasonSubject: comment.replyTo === null ? comment.postId : commentUri(comment.replyTo),

@@ -20,7 +20,7 @@ AdapterSuite.suite("bluesky", {
         const ctx = yield* context
         const { account } = yield* AdapterSuite.connect(ctx, "link_author")
         const published = yield* AdapterSuite.publishToEnd(ctx.adapter, { account, post: AdapterSuite.post({ text: `link ${Date.now()}` }) })
-        assert.match(published.id, /^at:\/\/\w+\/app\.bsky\.feed\.post\/\w+$/)
+        assert.match(published.id, /^at:\/\/did:plc:\w+\/app\.bsky\.feed\.post\/\w+$/)
         const rkey = published.id.slice(published.id.lastIndexOf("/") + 1)
         assert.strictEqual(published.url, `${ctx.baseUrl}/sandbox/bluesky/profile/link_author/post/${rkey}`)
         const page = yield* Effect.promise(() => fetch(published.url).then((response) => response.text()))
@@ -73,12 +73,12 @@ AdapterSuite.suite("bluesky", {
         )
       }))
 
-    it.effect("sends links, hashtags and resolved mentions as facets, and images with their blobs", () =>
+    it.effect("sends links (bare domains too), hashtags and resolved mentions as facets, and images with their blobs", () =>
       Effect.gen(function*() {
         const ctx = yield* context
         const friend = yield* AdapterSuite.connect(ctx, "friend.sandbox.test")
         const { account } = yield* AdapterSuite.connect(ctx)
-        const text = `Hé @friend.sandbox.test, see https://example.com #news ${Date.now()}`
+        const text = `Hé @friend.sandbox.test, see https://example.com and bsky.app/about #news ${Date.now()}`
         const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
           account,
           post: AdapterSuite.post({ text, media: [AdapterSuite.media.photo(ctx, 1), AdapterSuite.media.photo(ctx, 2)] })
@@ -90,8 +90,11 @@ AdapterSuite.suite("bluesky", {
         assert.deepStrictEqual(record.facets.map((facet) => facet.features[0]!["$type"]), [
           "app.bsky.richtext.facet#mention",
           "app.bsky.richtext.facet#link",
+          "app.bsky.richtext.facet#link",
           "app.bsky.richtext.facet#tag"
         ])
+        // Bluesky's app links a bare domain as https://.
+        assert.strictEqual(record.facets[2]!.features[0]!["uri"], "https://bsky.app/about")
         assert.strictEqual(record.facets[0]!.features[0]!["did"], friend.profile.networkAccountId)
         // "Hé " is 4 bytes: the mention starts at byte 4, not at index 3.
         assert.deepStrictEqual(record.facets[0]!.index, { byteStart: 4, byteEnd: 4 + "@friend.sandbox.test".length })

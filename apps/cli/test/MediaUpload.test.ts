@@ -17,7 +17,7 @@ import { herald } from "./run.ts"
 
 const files = mkdtempSync(join(tmpdir(), "herald-cli-media-files-"))
 
-/** A photo of coloured noise, whose JPEG stays above Bluesky's 1,000,000 bytes, written as a PNG file. */
+/** A photo of coloured noise, whose JPEG stays above Bluesky's 2,000,000 bytes, written as a PNG file. */
 const noisyPhoto = async () => {
   const file = join(files, "noise.png")
   writeFileSync(file, await noisyPng())
@@ -38,8 +38,8 @@ layer(server, { excludeTestServices: true })("herald media upload through the ru
       const media = yield* remote.uploadMedia({ workspaceId: workspace.id, path: file, alt: "Static on a screen" })
       assert.strictEqual(media.alt, "Static on a screen")
       assert.strictEqual(media.mimeType, "image/jpeg")
-      assert.deepStrictEqual(media.fitted.map((copy) => copy.maxBytes), [1_000_000])
-      assert.isAtMost(media.fitted[0]!.bytes, 1_000_000)
+      assert.deepStrictEqual(media.fitted.map((copy) => copy.maxBytes), [2_000_000])
+      assert.isAtMost(media.fitted[0]!.bytes, 2_000_000)
 
       const text = join(files, "notes.txt")
       writeFileSync(text, "not a photo")

@@ -80,14 +80,14 @@ for (const backend of backends()) {
             }).then((response) => response.json() as Promise<any>)
           ))
         const media = answer.data
-        assert.isAbove(media.bytes, 1_000_000)
+        assert.isAbove(media.bytes, 2_000_000)
         assert.lengthOf(media.fitted, 1)
         const copy = media.fitted[0]
-        assert.strictEqual(copy.maxBytes, 1_000_000)
-        assert.isAtMost(copy.bytes, 1_000_000)
-        assert.match(copy.url, new RegExp(`/media/${media.id}\\.fit1000000\\.jpg$`))
+        assert.strictEqual(copy.maxBytes, 2_000_000)
+        assert.isAtMost(copy.bytes, 2_000_000)
+        assert.match(copy.url, new RegExp(`/media/${media.id}\\.fit2000000\\.jpg$`))
         const served = yield* Effect.promise(() =>
-          fetch(`${base}/media/${media.id}.fit1000000.jpg`).then(async (response) => ({
+          fetch(`${base}/media/${media.id}.fit2000000.jpg`).then(async (response) => ({
             status: response.status,
             type: response.headers.get("content-type"),
             bytes: (await response.arrayBuffer()).byteLength

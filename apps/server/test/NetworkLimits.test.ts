@@ -113,7 +113,7 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("network lim
       assert.include(tiktokShort.body.error.message, "tiktok: video 1 is")
       const noVideo = yield* send("youtube", { mediaIds: [square], youtubeTitle: "t" })
       assert.strictEqual(noVideo.status, 400)
-      // Issue 31: Threads takes videos of at most 5 minutes; LinkedIn takes MP4 only (a MOV is the same file
+      // Issue 31: Threads takes videos of at most 5 minutes; LinkedIn and Bluesky take MP4 only (a MOV is the same file
       // under QuickTime's brand).
       const fiveMinutes = yield* send("threads", { mediaIds: [yield* video(300_000)] })
       assert.strictEqual(fiveMinutes.status, 200, fiveMinutes.text.slice(0, 300))
@@ -126,6 +126,9 @@ layer(serverLayer({}, Packages.all), { excludeTestServices: true })("network lim
       const quicktime = yield* send("linkedin", { mediaIds: [movie] })
       assert.strictEqual(quicktime.status, 400)
       assert.include(quicktime.body.error.message, "linkedin: video 1 is video/quicktime; allowed video/mp4")
+      const onBluesky = yield* send("bluesky", { mediaIds: [movie] })
+      assert.strictEqual(onBluesky.status, 400)
+      assert.include(onBluesky.body.error.message, "bluesky: video 1 is video/quicktime; allowed video/mp4")
       assert.strictEqual((yield* send("x", { mediaIds: [movie] })).status, 200)
       const branded = yield* send("tiktok", { mediaIds: [clip], tiktok: { brandedContent: true, privacy: "SELF_ONLY" } })
       assert.include(branded.body.error.message, "tiktok: branded content cannot be private (SELF_ONLY)")

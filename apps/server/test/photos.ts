@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import sharp from "sharp"
 
 // Photos made for a test, so none is committed: a plain one, and one of coloured noise, which no JPEG
-// quality makes small, so its JPEG stays far above Bluesky's 1,000,000 bytes and fitting has to make it
+// quality makes small, so its JPEG stays far above Bluesky's 2,000,000 bytes and fitting has to make it
 // smaller in pixels too.
 
 /** A PNG of coloured noise, `width` × `height`. */

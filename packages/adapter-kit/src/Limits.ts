@@ -77,7 +77,7 @@ export const MediaLimits = Schema.Struct({
    */
   videoTypes: Schema.optionalKey(Schema.Array(Schema.String)),
   /**
-   * The largest photo file the network takes, in bytes (Bluesky: 1,000,000). Herald fits each photo over it
+   * The largest photo file the network takes, in bytes (Bluesky: 2,000,000). Herald fits each photo over it
    * when it is uploaded (a smaller JPEG copy), and sends the network that copy.
    */
   maxPhotoBytes: Schema.optionalKey(Schema.Finite),

@@ -19,9 +19,6 @@ export interface ReplyRef {
   readonly parent: StrongRef
 }
 
-/** Each image of `app.bsky.embed.images` is at most 1,000,000 bytes (the lexicon's `maxSize`). */
-export const maxImageBytes = 1_000_000
-
 /** An uploaded blob with what the embed says of it. */
 export interface Uploaded {
   readonly blob: Readonly<Record<string, unknown>>
