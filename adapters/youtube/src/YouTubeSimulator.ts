@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
-import * as Mp4 from "./internal/mp4.ts"
+import { Simulator, SimulatorMedia, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
 import { limits, unverifiedMaxVideoMs } from "./YouTubeLimits.ts"
 
 // Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
@@ -156,7 +155,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     const videoId = session.videoId ?? randomBytes(8).toString("base64url")
     if (session.videoId === undefined) {
       session.videoId = videoId
-      session.rejection ??= tooLong(session.accountId, Mp4.durationMs(bytes)) ? "length" : undefined
+      session.rejection ??= tooLong(session.accountId, SimulatorMedia.videoDurationMs(bytes)) ? "length" : undefined
       videos.set(videoId, { session, polls: 0 })
       if (session.rejection === undefined) record(videoId, session, null)
     }
