@@ -1,7 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import * as LittleText from "./internal/littleText.ts"
+import * as LinkedInRules from "./LinkedInRules.ts"
 import * as Request from "./internal/request.ts"
 import * as Uploads from "./internal/simulatorUploads.ts"
 
@@ -34,28 +35,44 @@ const refuse = (check: SimulatorState.TokenCheck) =>
     })
     : failure(401, "Invalid access token", { serviceErrorCode: 65600, code: "INVALID_ACCESS_TOKEN" })
 
-/** The request's JSON body decoded with a schema; none when it does not fit. */
-const body = <A>(schema: Schema.Codec<A, any>) =>
+/** LinkedIn's answer to a request that breaks one of its rules. */
+const broken = ({ message, rule: { answer } }: { readonly message: string; readonly rule: { readonly answer: LinkedInRules.Answer } }) =>
+  failure(answer.status, message, {
+    code: answer.code,
+    ...(answer.serviceErrorCode === undefined ? {} : { serviceErrorCode: answer.serviceErrorCode })
+  })
+
+/**
+ * The request's JSON body held to the rules of its call (`LinkedInRules`), then decoded with a schema for
+ * the handler: the rules' refusal, or the body. The server bounds a body's size before this reads it.
+ */
+const body = <A>(
+  rules: LinkedInRules.Call<LinkedInRules.Body>,
+  account: SimulatorState.SimulatedAccount,
+  schema: Schema.Codec<A, any>
+): Effect.Effect<{ readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse } | { readonly _tag: "Body"; readonly value: A }, never, HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.map(Effect.orElseSucceed(request.json, () => null), Schema.decodeUnknownOption(schema)))
+    Effect.map(Effect.orElseSucceed(request.json, () => null), (json) => {
+      const refused = SimulatorRules.refusal(rules, { body: json, member: Request.personUrn(account.id) })
+      if (refused !== undefined) return { _tag: "Refused" as const, response: broken(refused) }
+      return Option.match(Schema.decodeUnknownOption(schema)(json), {
+        onNone: () => ({ _tag: "Refused" as const, response: invalid }),
+        onSome: (value) => ({ _tag: "Body" as const, value })
+      })
+    }))
 
 const decodeComponent = Option.liftThrowable(decodeURIComponent)
 
 const unprocessable = (message: string) => failure(422, message, { code: "UNPROCESSABLE_ENTITY" })
 const invalid = unprocessable("ERROR :: the request body does not match the schema")
 
-// An image's or video's `altText` is at most 4,086 characters (Images API).
-const Attached = Schema.Struct({
-  id: Schema.String,
-  altText: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(4_086)))
-})
+// What the handlers read of the bodies, once `LinkedInRules` has held them to LinkedIn's rules.
+const Attached = Schema.Struct({ id: Schema.String, altText: Schema.optionalKey(Schema.String) })
 
 const PostRequest = Schema.Struct({
   author: Schema.String,
   commentary: Schema.String,
-  visibility: Schema.Literals(["PUBLIC", "CONNECTIONS", "LOGGED_IN"]),
-  distribution: Schema.Struct({ feedDistribution: Schema.String }),
-  lifecycleState: Schema.Literal("PUBLISHED"),
+  visibility: Schema.String,
   content: Schema.optionalKey(Schema.Struct({
     media: Schema.optionalKey(Attached),
     multiImage: Schema.optionalKey(Schema.Struct({ images: Schema.Array(Attached) }))
@@ -120,17 +137,12 @@ export const make = (options: Options): Simulator.Simulator => {
     handler: (account: SimulatorState.SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const version = request.headers["linkedin-version"]
-      if (version === undefined) {
-        return Effect.succeed(failure(400, "A version must be present. Please specify a version by adding the LinkedIn-Version header.", { code: "VERSION_MISSING" }))
-      }
-      if (!/^\d{6}(\.\d{2})?$/.test(version)) {
-        return Effect.succeed(failure(426, `Requested version ${version} is not active`, { code: "NONEXISTENT_VERSION" }))
-      }
-      if (request.headers["x-restli-protocol-version"] !== "2.0.0") {
-        return Effect.succeed(failure(400, "X-Restli-Protocol-Version 2.0.0 is required", { code: "ILLEGAL_ARGUMENT" }))
-      }
-      return member(handler)
+      const refused = SimulatorRules.refusal(LinkedInRules.headers, {
+        version: request.headers["linkedin-version"],
+        protocol: request.headers["x-restli-protocol-version"],
+        now: Date.now()
+      })
+      return refused === undefined ? member(handler) : Effect.succeed(broken(refused))
     })
 
   const action = Effect.map(Simulator.query, (query) => query["action"])
@@ -160,15 +172,11 @@ export const make = (options: Options): Simulator.Simulator => {
 
   const createPost = (account: SimulatorState.SimulatedAccount) =>
     Effect.gen(function*() {
-      const decoded = yield* body(PostRequest)
-      if (Option.isNone(decoded)) return invalid
+      const decoded = yield* body(LinkedInRules.createPost, account, PostRequest)
+      if (decoded._tag === "Refused") return decoded.response
       const post = decoded.value
-      if (!owns(account, post.author)) return forbidden("partnerApiPostsExternal.CREATE")
       // What readers will see: LinkedIn cuts the text at an unescaped reserved character.
       const text = LittleText.read(post.commentary)
-      if (Array.from(post.commentary).length > 3_000) {
-        return unprocessable("ERROR :: /commentary :: length of commentary exceeds 3000")
-      }
       const refused = triggered(text, account.id)
       if (refused !== undefined) return refused
       const media = post.content?.multiImage !== undefined
@@ -176,9 +184,6 @@ export const make = (options: Options): Simulator.Simulator => {
         : post.content?.media !== undefined
         ? [post.content.media.id]
         : []
-      if (post.content?.multiImage !== undefined && (media.length < 2 || media.length > 20)) {
-        return unprocessable("ERROR :: /content/multiImage/images :: a multiImage post takes 2 to 20 images")
-      }
       const unusable = media.find((urn) => !uploads.usable(urn, account.id, post.content?.multiImage !== undefined))
       if (unusable !== undefined) {
         return unprocessable(`ERROR :: /content :: ${unusable} is not uploaded, not processed, or not yours`)
@@ -271,10 +276,9 @@ export const make = (options: Options): Simulator.Simulator => {
   const createComment = (account: SimulatorState.SimulatedAccount) =>
     Effect.gen(function*() {
       const path = yield* pathParam("target")
-      const decoded = yield* body(CommentRequest)
-      if (Option.isNone(decoded)) return invalid
+      const decoded = yield* body(LinkedInRules.createComment, account, CommentRequest)
+      if (decoded._tag === "Refused") return decoded.response
       const comment = decoded.value
-      if (!owns(account, comment.actor)) return forbidden("socialActions.comments.CREATE")
       const target = commentTarget(path)
       if (target._tag === "Missing") return target.response
       if (comment.object !== target.post.id) {
@@ -358,24 +362,26 @@ export const make = (options: Options): Simulator.Simulator => {
       HttpRouter.route("POST", "/rest/images", rest((account) =>
         Effect.gen(function*() {
           if ((yield* action) !== "initializeUpload") return failure(400, "Unknown action", { code: "ILLEGAL_ARGUMENT" })
-          const decoded = yield* body(Uploads.InitializeImage)
-          if (Option.isNone(decoded)) return invalid
-          if (!owns(account, decoded.value.initializeUploadRequest.owner)) return forbidden("images.ACTION-initializeUpload")
+          const decoded = yield* body(LinkedInRules.initializeImage, account, Uploads.InitializeImage)
+          if (decoded._tag === "Refused") return decoded.response
           return Simulator.json({ value: uploads.initializeImage(account.id) })
         }))),
       HttpRouter.route("POST", "/rest/videos", rest((account) =>
         Effect.gen(function*() {
           const which = yield* action
           if (which === "initializeUpload") {
-            const decoded = yield* body(Uploads.InitializeVideo)
-            if (Option.isNone(decoded)) return invalid
+            const decoded = yield* body(LinkedInRules.initializeVideo, account, Uploads.InitializeVideo)
+            if (decoded._tag === "Refused") return decoded.response
             const request = decoded.value.initializeUploadRequest
-            if (!owns(account, request.owner)) return forbidden("videos.ACTION-initializeUpload")
+            // The sandbox's own bound, so that a video's parts are counted before they are laid out.
+            if (request.fileSizeBytes > Uploads.maxVideoBytes) {
+              return failure(400, `The sandbox takes videos of up to ${Uploads.maxVideoBytes} bytes`, { code: "ILLEGAL_ARGUMENT" })
+            }
             return Simulator.json({ value: uploads.initializeVideo(account.id, request.fileSizeBytes) })
           }
           if (which === "finalizeUpload") {
-            const decoded = yield* body(Uploads.FinalizeVideo)
-            if (Option.isNone(decoded)) return invalid
+            const decoded = yield* body(LinkedInRules.finalizeVideo, account, Uploads.FinalizeVideo)
+            if (decoded._tag === "Refused") return decoded.response
             const problem = uploads.finalizeVideo(account.id, decoded.value.finalizeUploadRequest)
             return problem === undefined
               ? HttpServerResponse.empty({ status: 200 })

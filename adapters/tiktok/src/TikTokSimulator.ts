@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
+import * as TikTokRules from "./TikTokRules.ts"
 
 // TikTok's Login Kit v2 and Content Posting API as Herald's sandbox serves them: the same paths, the
 // `{ data, error: { code, message, log_id } }` envelope, `publish_id`s that move from PROCESSING_DOWNLOAD to
@@ -11,12 +12,17 @@ const network = "tiktok"
 
 /** TikTok's limit on `init` calls: 6 per minute per access token. */
 const initsPerMinute = 6
-const privacyLevels = ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]
+/**
+ * The privacy levels creator_info/query offers a public account, which the sandbox's accounts are:
+ * FOLLOWER_OF_CREATOR is for private accounts only.
+ * https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info (read 2026-12-03)
+ */
+const privacyLevels = ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"]
 
 const PostInfo = Schema.Struct({
   title: Schema.optionalKey(Schema.String),
   description: Schema.optionalKey(Schema.String),
-  privacy_level: Schema.String,
+  privacy_level: Schema.optionalKey(Schema.String),
   disable_comment: Schema.optionalKey(Schema.Boolean),
   disable_duet: Schema.optionalKey(Schema.Boolean),
   disable_stitch: Schema.optionalKey(Schema.Boolean),
@@ -68,11 +74,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       return check._tag === "Valid" && token !== undefined ? handler(check, token) : Effect.succeed(tokenInvalid())
     })
 
-  const jsonBody = <A>(schema: Schema.Decoder<A>) =>
-    Effect.map(
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.orElseSucceed(request.json, () => ({}))),
-      (body) => Schema.decodeUnknownOption(schema)(body)
-    )
+  /** The request's JSON body as sent (null when it is not JSON); the server bounds its size first. */
+  const rawBody = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.orElseSucceed(request.json, () => null))
+  const jsonBody = <A>(schema: Schema.Decoder<A>) => Effect.map(rawBody, (body) => Schema.decodeUnknownOption(schema)(body))
 
   /**
    * True when the user made a 7th `init` within a minute. Counted per user rather than per token, so a
@@ -87,35 +91,22 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const init = (kind: "video" | "photo") =>
     authenticated((check) =>
-      Effect.map(Effect.zip(jsonBody(InitBody), Clock.currentTimeMillis), ([decoded, now]) => {
+      Effect.map(Effect.zip(rawBody, Clock.currentTimeMillis), ([json, now]) => {
         if (overRateLimit(check.account.id, now)) {
           return apiError(429, "rate_limit_exceeded", "API rate limit was exceeded, please try again later.")
         }
-        if (Option.isNone(decoded)) return apiError(400, "invalid_params", "The request body is not valid.")
+        const refused = SimulatorRules.refusal(kind === "video" ? TikTokRules.videoInit : TikTokRules.photoInit, {
+          body: json,
+          privacyLevelOptions: privacyLevels
+        })
+        if (refused !== undefined) return apiError(refused.rule.answer.status, refused.rule.answer.code, refused.message)
+        const decoded = Schema.decodeUnknownOption(InitBody)(json)
+        if (Option.isNone(decoded)) return apiError(400, "invalid_param", "The request body is not valid.")
         const body = decoded.value
         const info = body.post_info
-        const media = kind === "video" ? [body.source_info.video_url ?? ""] : body.source_info.photo_images ?? []
-        if (body.source_info.source !== "PULL_FROM_URL" || media.length === 0 || media.some((url) => !/^https?:\/\//.test(url))) {
-          return apiError(400, "invalid_params", "source_info must pull the media from http(s) URLs.")
-        }
-        if (kind === "photo" && (body.media_type !== "PHOTO" || media.length > 35)) {
-          return apiError(400, "invalid_params", "A photo post takes media_type PHOTO and 1 to 35 photo_images.")
-        }
-        // Lengths in UTF-16 code units, JavaScript's own: a video's title (its caption) 2,200, a photo post's
-        // title 90 and description 4,000 (the direct post and photo post references).
-        const longest = kind === "video" ? { title: 2200 } : { title: 90, description: 4000 }
-        for (const [field, max] of Object.entries(longest)) {
-          const value = info[field as keyof typeof longest]
-          if (value !== undefined && value.length > max) {
-            return apiError(400, "invalid_params", `post_info.${field} is longer than ${max} UTF-16 runes.`)
-          }
-        }
-        if (!privacyLevels.includes(info.privacy_level)) {
-          return apiError(400, "privacy_level_option_mismatch", "privacy_level is not one of privacy_level_options.")
-        }
-        // TikTok's branded content policy: paid partnerships must be visible to others.
-        if (info.brand_content_toggle === true && info.privacy_level === "SELF_ONLY") {
-          return apiError(400, "invalid_params", "Branded content cannot be posted with privacy level SELF_ONLY.")
+        // The sandbox serves no upload address: a video comes by its URL (TikTok takes FILE_UPLOAD too).
+        if (body.source_info.source !== "PULL_FROM_URL") {
+          return apiError(400, "invalid_param", "The sandbox takes source PULL_FROM_URL only.")
         }
         const caption = kind === "video" ? info.title ?? "" : info.description ?? info.title ?? ""
         let failReason: string | undefined
@@ -148,6 +139,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       // TikTok pulls the media first; the post settles on the second poll.
       if (entry.polls < 2) return ok({ status: "PROCESSING_DOWNLOAD", uploaded_bytes: 0 })
       if (entry.failReason !== undefined) return ok({ status: "FAILED", fail_reason: entry.failReason }, entry.failMessage)
+      // An upload (post_mode MEDIA_UPLOAD) waits in the creator's inbox for them to finish it in the app.
+      if (entry.body.post_mode === "MEDIA_UPLOAD") return ok({ status: "SEND_TO_USER_INBOX" })
       const info = entry.body.post_info
       const isPublic = info.privacy_level !== "SELF_ONLY"
       if (entry.postId === undefined) {

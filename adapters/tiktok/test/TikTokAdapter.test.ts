@@ -42,15 +42,15 @@ AdapterSuite.suite("tiktok", {
           post: AdapterSuite.post({
             text,
             media: [video(context)],
-            settings: { privacy: "FOLLOWER_OF_CREATOR", allowComments: false, allowDuet: false, yourBrand: true }
+            settings: { privacy: "MUTUAL_FOLLOW_FRIENDS", allowComments: false, allowDuet: false, yourBrand: true }
           })
         })
         const stored = context.simulator.state.posts.get(published.id)
         assert.isDefined(stored)
-        assert.strictEqual(stored!.details["privacy"], "FOLLOWER_OF_CREATOR")
+        assert.strictEqual(stored!.details["privacy"], "MUTUAL_FOLLOW_FRIENDS")
         assert.deepStrictEqual(stored!.details["postInfo"], {
           title: text,
-          privacy_level: "FOLLOWER_OF_CREATOR",
+          privacy_level: "MUTUAL_FOLLOW_FRIENDS",
           disable_comment: true,
           disable_duet: true,
           disable_stitch: false,
@@ -109,7 +109,7 @@ AdapterSuite.suite("tiktok", {
           }).then((answer) => answer.json().then((body) => ({ status: answer.status, body: body as { error: { code: string } } })))
         )
         assert.strictEqual(response.status, 400)
-        assert.strictEqual(response.body.error.code, "invalid_params")
+        assert.strictEqual(response.body.error.code, "invalid_param")
         assert.strictEqual(context.simulator.state.postsOf(account.networkAccountId).length, 0)
       }))
 

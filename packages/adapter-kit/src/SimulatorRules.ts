@@ -24,25 +24,64 @@ export interface Rule<in Input> {
   readonly check: (input: Input) => string | undefined
 }
 
-/** The rules of one call (`POST /2/tweets`) over what the simulator reads of its request. */
-export interface Call<in Input> {
+/**
+ * The rules of one call (`POST /2/tweets`) over what the simulator reads of its request. A network whose
+ * answer differs from rule to rule gives its rules more (`Rule & { answer }`), and `refusal` hands them back.
+ */
+export interface Call<in Input, R extends Rule<Input> = Rule<Input>> {
   readonly call: string
-  readonly rules: ReadonlyArray<Rule<Input>>
+  readonly rules: ReadonlyArray<R>
 }
 
 /** A network's table: every call its simulator checks. */
 export type Table = ReadonlyArray<Call<never>>
 
 /** Declares the rules of one call, typed by what the simulator reads of its request. */
-export const call = <Input>(name: string, rules: ReadonlyArray<Rule<Input>>): Call<Input> => ({ call: name, rules })
+export const call = <Input, R extends Rule<Input> = Rule<Input>>(name: string, rules: ReadonlyArray<R>): Call<Input, R> => ({
+  call: name,
+  rules
+})
 
 /** The first rule of `call` the request breaks, with the network's words for it; undefined when it keeps all. */
-export const refusal = <Input>(call: Call<Input>, input: Input): { readonly rule: Rule<Input>; readonly message: string } | undefined => {
+export const refusal = <Input, R extends Rule<Input>>(
+  call: Call<Input, R>,
+  input: Input
+): { readonly rule: R; readonly message: string } | undefined => {
   for (const rule of call.rules) {
     const message = rule.check(input)
     if (message !== undefined) return { rule, message }
   }
   return undefined
+}
+
+/**
+ * The value at a dotted `path` of a request's JSON body as sent (undefined where the path leads nowhere):
+ * for rules that look at each field as the network does, so a field of the wrong type breaks its own rule.
+ */
+export const at = (value: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>(
+    (current, key) =>
+      typeof current === "object" && current !== null && !Array.isArray(current) && Object.hasOwn(current, key)
+        ? (current as Record<string, unknown>)[key]
+        : undefined,
+    value
+  )
+
+/** A value as a refusal quotes it, cut short so that a large one does not fill the answer. */
+export const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+/** `body` with the field at a dotted `path` set to `value` (removed when undefined): how a test breaks one rule. */
+export const withField = (body: Readonly<Record<string, unknown>>, path: string, value: unknown): Record<string, unknown> => {
+  const [key = "", ...rest] = path.split(".")
+  const inner = body[key]
+  const next = rest.length === 0
+    ? value
+    : withField(typeof inner === "object" && inner !== null ? inner as Record<string, unknown> : {}, rest.join("."), value)
+  const { [key]: _, ...others } = body
+  return next === undefined ? others : { ...others, [key]: next }
 }
 
 /** A source as a reader follows it: an address as a link, anything else as it is. */

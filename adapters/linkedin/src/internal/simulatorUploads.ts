@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto"
 import { Schema } from "effect"
 import type { SimulatorState } from "@herald/adapter-kit"
+import { limits } from "../LinkedInLimits.ts"
 
 // What the simulator remembers of images and videos between their upload steps: the addresses it handed
 // out, the parts received with their ETags, and each video's processing status.
 // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api
 // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
+
+/** The largest video the sandbox lays out parts for: the most Herald sends (`LinkedInLimits`). */
+export const maxVideoBytes = limits.forms.post.media.maxVideoBytes ?? 500 * 1024 * 1024
 
 export const InitializeImage = Schema.Struct({ initializeUploadRequest: Schema.Struct({ owner: Schema.String }) })
 
