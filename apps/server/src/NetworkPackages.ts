@@ -2,7 +2,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { HttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
-import { type Adapter, AdapterConfig, type ApiVersion, type Limits, Simulator, SimulatorStore } from "@herald/adapter-kit"
+import { type Adapter, AdapterConfig, type ApiVersion, type Limits, Simulator, type SimulatorRules, SimulatorStore } from "@herald/adapter-kit"
 import { type ApiKeys, type Inbox, Networks, type RateLimiter, type Sessions } from "@herald/core"
 import type { PublicUrl } from "./PublicUrl.ts"
 import * as SandboxAccess from "./SandboxAccess.ts"
@@ -30,6 +30,8 @@ export interface NetworkPackage {
     readonly source: string
     readonly limits: Limits.Limits
     readonly api: ApiVersion.ApiVersion
+    /** The simulator's table of the network's rules (`SimulatorRules`), and the file it is in. */
+    readonly rules?: { readonly source: string; readonly table: SimulatorRules.Table }
   }
 }
 

@@ -1,10 +1,10 @@
 import { BlueskyAdapter, BlueskyConfig, BlueskyLimits, BlueskySimulator } from "@herald/adapter-bluesky"
 import { FacebookAdapter, FacebookConfig, FacebookLimits, FacebookSimulator } from "@herald/adapter-facebook"
 import { InstagramAdapter, InstagramConfig, InstagramLimits, InstagramSimulator } from "@herald/adapter-instagram"
-import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInSimulator } from "@herald/adapter-linkedin"
+import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInRules, LinkedInSimulator } from "@herald/adapter-linkedin"
 import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonSimulator } from "@herald/adapter-mastodon"
 import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsSimulator } from "@herald/adapter-threads"
-import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokSimulator } from "@herald/adapter-tiktok"
+import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokRules, TikTokSimulator } from "@herald/adapter-tiktok"
 import { XAdapter, XConfig, XLimits, XSimulator } from "@herald/adapter-x"
 import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeSimulator } from "@herald/adapter-youtube"
 import type { NetworkPackage } from "./NetworkPackages.ts"
@@ -40,7 +40,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: TikTokAdapter.make,
     simulator: TikTokSimulator.simulator,
     realConfig: TikTokConfig.realConfig,
-    readme: { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits, api: TikTokLimits.api }
+    readme: { folder: "adapters/tiktok", source: "src/TikTokLimits.ts", limits: TikTokLimits.limits, api: TikTokLimits.api,
+      rules: { source: "src/TikTokRules.ts", table: TikTokRules.rules } }
   },
   {
     network: "youtube",
@@ -54,7 +55,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: LinkedInAdapter.make,
     simulator: LinkedInSimulator.simulator,
     realConfig: LinkedInConfig.realConfig,
-    readme: { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits, api: LinkedInLimits.api }
+    readme: { folder: "adapters/linkedin", source: "src/LinkedInLimits.ts", limits: LinkedInLimits.limits, api: LinkedInLimits.api,
+      rules: { source: "src/LinkedInRules.ts", table: LinkedInRules.rules } }
   },
   {
     network: "facebook",

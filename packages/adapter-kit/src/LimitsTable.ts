@@ -127,7 +127,7 @@ export const rewrite = (
   if (from === -1 || to === -1 || to < from) return readme
   const simulator = rules === undefined
     ? ""
-    : `\nWhat the sandbox's simulator refuses, each rule as the network states it (from \`${rules.source}\`):\n\n` +
+    : `\nThe rules the sandbox's simulator holds each request to, as the network states them (from \`${rules.source}\`):\n\n` +
       `${SimulatorRules.render(rules.table)}\n`
   return `${readme.slice(0, from + start.length)}\n_Generated from \`${source}\` by \`pnpm docs:limits\`._\n\n` +
     `${version(api)}\n\n${render(limits)}\n${simulator}${readme.slice(to)}`

@@ -90,7 +90,7 @@ const cite = (source: string) => /^https:\/\/\S+$/.test(source) ? `<${source}>` 
 /** The markdown of a network's table: one row per rule, in the order the simulator checks them. */
 export const render = (table: Table): string =>
   [
-    "| Call | The simulator refuses, as the network does | Stated at |",
+    "| Call | Rule (the simulator refuses a request that breaks it, as the network does) | Stated at |",
     "| --- | --- | --- |",
     ...table.flatMap(({ call: name, rules }) =>
       rules.map((rule) => `| \`${name}\` | ${rule.rule.replaceAll("|", "\\|")} | ${cite(rule.source)} |`)
