@@ -110,7 +110,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const uploadPhoto = (input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) =>
       Effect.flatMap(client.download(item.url), (bytes) =>
         Effect.flatMap(
-          client.uploadMedia(input.account.accessToken, bytes, item.mimeType, Request.mediaCategory(item)),
+          client.uploadMedia(input.account.accessToken, bytes, Request.mediaCategory(item)),
           (media) =>
             item.alt === null || item.alt.trim() === ""
               ? Effect.succeed(media.id)

@@ -1,9 +1,8 @@
 import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Redacted, Schema } from "effect"
-import { Base64 } from "effect/encoding"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
-import type { TweetBody } from "./internal/request.ts"
+import * as Request from "./internal/request.ts"
 
 /**
  * Typed calls to the X API v2 (https://docs.x.com/x-api). Addresses come from the config, so the same calls
@@ -171,7 +170,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         (answer) => answer.data
       ),
 
-    createTweet: (accessToken: Redacted.Redacted<string>, body: TweetBody) =>
+    createTweet: (accessToken: Redacted.Redacted<string>, body: Request.TweetBody) =>
       Effect.map(
         send(
           HttpClientRequest.post(`${api}/2/tweets`).pipe(bearer(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
@@ -182,12 +181,12 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       ),
 
     /** One-shot upload for photos and GIFs, base64 in JSON (https://docs.x.com/x-api/media/media-upload). */
-    uploadMedia: (accessToken: Redacted.Redacted<string>, bytes: Uint8Array, mediaType: string, category: string) =>
+    uploadMedia: (accessToken: Redacted.Redacted<string>, bytes: Uint8Array, category: Request.MediaCategory) =>
       Effect.map(
         send(
           HttpClientRequest.post(`${api}/2/media/upload`).pipe(
             bearer(accessToken),
-            HttpClientRequest.bodyJsonUnsafe({ media: Base64.encode(bytes), media_type: mediaType, media_category: category })
+            HttpClientRequest.bodyJsonUnsafe(Request.uploadBody(bytes, category))
           ),
           Media
         ),
@@ -202,18 +201,18 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       Effect.asVoid(send(
         HttpClientRequest.post(`${api}/2/media/metadata`).pipe(
           bearer(accessToken),
-          HttpClientRequest.bodyJsonUnsafe({ id: mediaId, metadata: { alt_text: { text } } })
+          HttpClientRequest.bodyJsonUnsafe(Request.altTextBody(mediaId, text))
         ),
         Appended
       )),
 
     /** Chunked upload for videos: initialize, append each segment, finalize (then status while processing). */
-    initializeUpload: (accessToken: Redacted.Redacted<string>, totalBytes: number, mediaType: string, category: string) =>
+    initializeUpload: (accessToken: Redacted.Redacted<string>, totalBytes: number, mediaType: string, category: Request.MediaCategory) =>
       Effect.map(
         send(
           HttpClientRequest.post(`${api}/2/media/upload/initialize`).pipe(
             bearer(accessToken),
-            HttpClientRequest.bodyJsonUnsafe({ media_type: mediaType, total_bytes: totalBytes, media_category: category })
+            HttpClientRequest.bodyJsonUnsafe(Request.initializeBody(totalBytes, mediaType, category))
           ),
           Media
         ),
@@ -323,7 +322,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         send(
           HttpClientRequest.post(`${api}/2/dm_conversations/${encodeURIComponent(conversationId)}/messages`).pipe(
             bearer(accessToken),
-            HttpClientRequest.bodyJsonUnsafe({ text })
+            HttpClientRequest.bodyJsonUnsafe(Request.messageBody(text))
           ),
           DmSent,
           true

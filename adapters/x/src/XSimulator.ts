@@ -1,11 +1,11 @@
-import { type Adapter, Simulator, SimulatorPage, SimulatorState, TextCounter } from "@herald/adapter-kit"
+import { type Adapter, Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as AppendRequest from "./internal/appendRequest.ts"
 import { isNewer } from "./internal/inbox.ts"
 import { scopes } from "./XClient.ts"
-import { upload as uploadLimits } from "./XLimits.ts"
+import * as XRules from "./XRules.ts"
 
 /**
  * X's API v2 as Herald's sandbox serves it, under the simulator's root: the consent screen at
@@ -34,29 +34,28 @@ const unavailable = () => problem(503, "Service Unavailable", "Service Unavailab
 const invalid = (detail: string) => problem(400, "Invalid Request", detail, "invalid-request")
 
 /**
- * The longest post X takes, weighted as X's own twitter-text library counts (a link 23, CJK and emoji 2):
- * https://docs.x.com/resources/fundamentals/counting-characters (read 2026-12-03). Stated here, apart from
- * the adapter's limits, so that the conformance suite compares the two.
+ * The request's first broken rule of `call` (XRules) as X answers it: an invalid-request problem, or 403
+ * for text over X's weighted length; undefined when it keeps them all.
  */
-const maxWeightedLength = 280
+const refused = <Input>(call: SimulatorRules.Call<Input>, input: Input) => {
+  const broken = SimulatorRules.refusal(call, input)
+  if (broken === undefined) return undefined
+  return broken.rule === XRules.tooLong ? problem(403, "Forbidden", broken.message) : invalid(broken.message)
+}
 
 const TweetRequest = Schema.Struct({
   text: Schema.optional(Schema.String),
   media: Schema.optional(Schema.Struct({ media_ids: Schema.Array(Schema.String) })),
   reply: Schema.optional(Schema.Struct({ in_reply_to_tweet_id: Schema.String }))
 })
-const UploadRequest = Schema.Struct({
-  media: Schema.String,
-  media_type: Schema.optional(Schema.String),
-  media_category: Schema.optional(Schema.String)
-})
+const UploadRequest = Schema.Struct({ media: Schema.String, media_category: Schema.String })
 const MetadataRequest = Schema.Struct({
   id: Schema.String,
-  metadata: Schema.Struct({ alt_text: Schema.optional(Schema.Struct({ text: Schema.String })) })
+  metadata: Schema.optional(Schema.Struct({ alt_text: Schema.optional(Schema.Struct({ text: Schema.String })) }))
 })
 const InitializeRequest = Schema.Struct({
-  media_type: Schema.String,
-  total_bytes: Schema.Number,
+  media_type: Schema.optional(Schema.String),
+  total_bytes: Schema.optional(Schema.Number),
   media_category: Schema.optional(Schema.String)
 })
 const MessageRequest = Schema.Struct({ text: Schema.optional(Schema.String) })
@@ -136,12 +135,20 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
   const uploads = state.table<Upload>("uploads", { mutable: true })
 
-  const body = <A>(schema: Schema.Codec<A, any>) =>
+  /**
+   * The JSON body held to the rules of `call`: X's refusal of the first broken, or the body as `schema`
+   * reads it (lenient: the rules said what X refuses).
+   */
+  const body = <A>(call: SimulatorRules.Call<unknown>, schema: Schema.Codec<A, any>) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.map(
-        Effect.orElseSucceed(request.json, () => ({})),
-        (json) => Option.getOrUndefined(Schema.decodeUnknownOption(schema)(json))
-      ))
+      Effect.map(Effect.orElseSucceed(request.json, () => undefined), (json) => {
+        const refusal = refused(call, json)
+        if (refusal !== undefined) return Result.fail(refusal)
+        const decoded = Schema.decodeUnknownOption(schema)(json)
+        return Option.isSome(decoded)
+          ? Result.succeed(decoded.value)
+          : Result.fail(invalid("One or more parameters to your request was invalid."))
+      }))
 
   /** The caller's account, or the 401 X gives for any token that does not work. */
   const authenticated = <R>(
@@ -279,8 +286,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const createTweet = authenticated((account) =>
     Effect.gen(function*() {
-      const tweet = yield* body(TweetRequest)
-      if (tweet === undefined) return invalid("One or more parameters to your request was invalid.")
+      const read = yield* body(XRules.createPost, TweetRequest)
+      if (Result.isFailure(read)) return read.failure
+      const tweet = read.success
       const text = tweet.text ?? ""
       const mediaIds = tweet.media?.media_ids ?? []
       const attached = mediaIds.map((id) => uploads.get(id))
@@ -290,16 +298,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       if (attached.some((upload) => upload !== undefined && (!upload.finalized || upload.state !== "succeeded"))) {
         return invalid("Your media IDs are invalid.")
       }
-      if (text.trim() === "" && mediaIds.length === 0) return invalid("Text or media is required.")
-      if (TextCounter.count(text, "x-weighted") > maxWeightedLength) return problem(403, "Forbidden", "Your Tweet text is too long.")
       const replyTo = tweet.reply?.in_reply_to_tweet_id
       // A reply to a comment in the account's inbox is a comment by the account.
       const comment = replyTo === undefined ? undefined : state.comments.get(replyTo)
       if (replyTo !== undefined && !state.posts.has(replyTo) && comment?.accountId !== account.id) {
         return problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.")
       }
-      const refused = triggered(text, account.id)
-      if (refused !== undefined) return refused
+      const trigger = triggered(text, account.id)
+      if (trigger !== undefined) return trigger
       if (comment !== undefined) {
         const reply = state.addComment({
           accountId: account.id,
@@ -329,15 +335,16 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const upload = authenticated((account) =>
     Effect.gen(function*() {
-      const request = yield* body(UploadRequest)
-      const bytes = request === undefined ? undefined : Result.getOrUndefined(Base64.decode(request.media))
-      if (request === undefined || bytes === undefined || bytes.length === 0) {
-        return invalid("One or more parameters to your request was invalid.")
-      }
+      const read = yield* body(XRules.uploadMedia, UploadRequest)
+      if (Result.isFailure(read)) return read.failure
+      const request = read.success
+      const bytes = Result.getOrUndefined(Base64.decode(request.media))
+      if (bytes === undefined) return invalid("One or more parameters to your request was invalid.")
       const stored: Upload = {
         id: state.id(),
         accountId: account.id,
-        mediaType: request.media_type ?? "image/jpeg",
+        // The one-shot upload names no type: X reads it from the bytes, the sandbox from the category.
+        mediaType: request.media_category.endsWith("_video") ? "video/mp4" : request.media_category.endsWith("_gif") ? "image/gif" : "image/jpeg",
         totalBytes: bytes.length,
         received: bytes.length,
         finalized: true,
@@ -348,19 +355,18 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     })
   )
 
-  // https://docs.x.com/x-api/media/create-media-metadata: alt text of at most 1,000 characters, on the
-  // account's own upload.
+  // https://docs.x.com/x-api/media/create-media-metadata: alt text (XRules.mediaMetadata) on the account's
+  // own upload.
   const metadata = authenticated((account) =>
     Effect.gen(function*() {
-      const request = yield* body(MetadataRequest)
-      const found = request === undefined ? undefined : uploads.get(request.id)
-      if (request === undefined || found === undefined || found.accountId !== account.id) {
+      const read = yield* body(XRules.mediaMetadata, MetadataRequest)
+      if (Result.isFailure(read)) return read.failure
+      const request = read.success
+      const found = uploads.get(request.id)
+      if (found === undefined || found.accountId !== account.id) {
         return invalid("One or more parameters to your request was invalid.")
       }
-      const text = request.metadata.alt_text?.text
-      if (text !== undefined && Array.from(text).length > 1_000) {
-        return invalid("alt_text.text must be at most 1000 characters.")
-      }
+      const text = request.metadata?.alt_text?.text
       if (text !== undefined) uploads.set(found.id, { ...found, altText: text })
       return Simulator.json({ data: { id: found.id, associated_metadata: { alt_text: { text } } } })
     })
@@ -368,19 +374,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const initialize = authenticated((account) =>
     Effect.gen(function*() {
-      const request = yield* body(InitializeRequest)
-      if (request === undefined || !Number.isInteger(request.total_bytes) || request.total_bytes <= 0) {
-        return invalid("One or more parameters to your request was invalid.")
-      }
-      // X's OpenAPI document bounds `total_bytes` (XLimits.upload).
-      if (request.total_bytes > uploadLimits.maxTotalBytes) {
-        return invalid(`total_bytes must be at most ${uploadLimits.maxTotalBytes}.`)
-      }
+      const read = yield* body(XRules.initializeUpload, InitializeRequest)
+      if (Result.isFailure(read)) return read.failure
+      const request = read.success
       const stored: Upload = {
         id: state.id(),
         accountId: account.id,
-        mediaType: request.media_type,
-        totalBytes: request.total_bytes,
+        mediaType: request.media_type ?? "video/mp4",
+        totalBytes: request.total_bytes ?? 0,
         received: 0,
         finalized: false,
         state: "pending"
@@ -400,14 +401,12 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     Effect.gen(function*() {
       const { id } = yield* HttpRouter.params
       const request = yield* AppendRequest.read
+      if (request === undefined) return invalid("One or more parameters to your request was invalid.")
+      const refusal = refused(XRules.appendUpload, { ...request, mediaId: id ?? "" })
+      if (refusal !== undefined) return refusal
       return ownUpload(account, id, (stored) => {
-        if (request._tag === "TooLarge") {
-          return invalid(`The media segment must be at most ${uploadLimits.maxChunkBytes} bytes.`)
-        }
-        if (request._tag === "Invalid" || stored.finalized) {
-          return invalid("One or more parameters to your request was invalid.")
-        }
-        stored.received += request.bytes
+        if (stored.finalized) return invalid("One or more parameters to your request was invalid.")
+        stored.received += request.mediaBytes ?? 0
         return Simulator.json({ data: { expires_at: Math.floor(Date.now() / 1000) + 86_400 } })
       })
     })
@@ -415,7 +414,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const finalize = authenticated((account) =>
     Effect.map(HttpRouter.params, ({ id }) =>
-      ownUpload(account, id, (stored) => {
+      refused(XRules.finalizeUpload, id ?? "") ?? ownUpload(account, id, (stored) => {
         if (stored.received !== stored.totalBytes) {
           return invalid(`File size mismatch: received ${stored.received} of ${stored.totalBytes} bytes.`)
         }
@@ -426,8 +425,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
 
   const status = authenticated((account) =>
     Effect.map(Simulator.query, (query) =>
-      ownUpload(account, query["media_id"], (stored) => {
-        if (query["command"] !== "STATUS" || !stored.finalized) return invalid("The media upload is not finalized.")
+      refused(XRules.uploadStatus, query) ?? ownUpload(account, query["media_id"], (stored) => {
+        if (!stored.finalized) return invalid("The media upload is not finalized.")
         // Each look moves processing on by one state, as a real video does over a few seconds.
         stored.state = processingOrder[Math.min(processingOrder.indexOf(stored.state) + 1, processingOrder.length - 1)]!
         return Simulator.json({ data: mediaAnswer(stored) })
@@ -472,14 +471,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const sendMessage = authenticated((account) =>
     Effect.gen(function*() {
       const conversationId = (yield* HttpRouter.params)["id"] ?? ""
-      const request = yield* body(MessageRequest)
+      const read = yield* body(XRules.sendMessage, MessageRequest)
+      if (Result.isFailure(read)) return read.failure
       if (state.conversationAccount(conversationId) !== account.id) {
         return problem(404, "Not Found Error", `Could not find DM conversation: [${conversationId}].`, "resource-not-found")
       }
-      const text = request?.text ?? ""
-      if (text.trim() === "") return invalid("One or more parameters to your request was invalid.")
-      const refused = triggered(text, account.id)
-      if (refused !== undefined) return refused
+      const text = read.success.text ?? ""
+      const trigger = triggered(text, account.id)
+      if (trigger !== undefined) return trigger
       const sent = state.addMessage({
         accountId: account.id,
         from: { username: account.username },

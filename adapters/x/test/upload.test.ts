@@ -66,7 +66,7 @@ AdapterSuite.withHarness(harness)("x video upload", (it) => {
       const { root, token } = yield* connected
       const refused = yield* initialize(root, token, upload.maxTotalBytes + 1)
       assert.strictEqual(refused.status, 400)
-      assert.strictEqual(refused.body["detail"], "total_bytes must be at most 17179869184.")
+      assert.strictEqual(refused.body["detail"], "total_bytes must be an integer from 0 to 17179869184.")
       assert.strictEqual((yield* initialize(root, token, upload.maxTotalBytes)).status, 200)
     }))
 

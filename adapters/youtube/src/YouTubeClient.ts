@@ -2,7 +2,7 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
-import type { VideoMetadata } from "./internal/request.ts"
+import * as Request from "./internal/request.ts"
 import { tokenUrl } from "./YouTubeConfig.ts"
 
 // Typed calls to Google OAuth and the YouTube Data API v3, answers decoded with minimal, lenient schemas.
@@ -223,7 +223,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         ),
 
       /** Uploads the video at `url` in a resumable session; answers the new video's id. */
-      uploadVideo: Effect.fnUntraced(function*(accessToken: Redacted.Redacted<string>, metadata: VideoMetadata, video: {
+      uploadVideo: Effect.fnUntraced(function*(accessToken: Redacted.Redacted<string>, metadata: Request.VideoMetadata, video: {
         readonly url: string
         readonly mimeType: string
         readonly bytes: number
@@ -340,7 +340,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           HttpClientRequest.post(`${api}/comments`).pipe(
             bearer(accessToken),
             HttpClientRequest.setUrlParam("part", "snippet"),
-            HttpClientRequest.bodyJsonUnsafe({ snippet: { parentId, textOriginal: text } })
+            HttpClientRequest.bodyJsonUnsafe(Request.replyBody(parentId, text))
           ),
           Comment,
           "create"

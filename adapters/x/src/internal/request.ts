@@ -1,4 +1,5 @@
 import type { PostVersion } from "@herald/adapter-kit"
+import { Base64 } from "effect/encoding"
 import { upload } from "../XLimits.ts"
 
 /**
@@ -24,6 +25,22 @@ export const tweetBody = (
   ...(inReplyTo === undefined ? {} : { reply: { in_reply_to_tweet_id: inReplyTo } })
 })
 
+/** The body of the one-shot `POST /2/media/upload`: base64 in JSON, with no `media_type` (X's schema has none). */
+export const uploadBody = (bytes: Uint8Array, category: MediaCategory) => ({ media: Base64.encode(bytes), media_category: category })
+
+/** The body of `POST /2/media/upload/initialize`, the start of a chunked upload. */
+export const initializeBody = (totalBytes: number, mediaType: string, category: MediaCategory) => ({
+  media_type: mediaType,
+  total_bytes: totalBytes,
+  media_category: category
+})
+
+/** The body of `POST /2/media/metadata` that sets a photo's alt text. */
+export const altTextBody = (mediaId: string, text: string) => ({ id: mediaId, metadata: { alt_text: { text } } })
+
+/** The body of `POST /2/dm_conversations/{id}/messages`. */
+export const messageBody = (text: string) => ({ text })
+
 /** The posts that follow the first, in order: the thread, then the first comment; each replies to the one before. */
 export const followUps = (post: PostVersion.PostVersion): ReadonlyArray<string> => [
   ...post.thread,
@@ -31,7 +48,9 @@ export const followUps = (post: PostVersion.PostVersion): ReadonlyArray<string> 
 ]
 
 /** X's `media_category` for an attachment (https://docs.x.com/x-api/media/quickstart/media-upload-chunked). */
-export const mediaCategory = (item: PostVersion.MediaItem): "tweet_image" | "tweet_gif" | "tweet_video" =>
+export type MediaCategory = "tweet_image" | "tweet_gif" | "tweet_video"
+
+export const mediaCategory = (item: PostVersion.MediaItem): MediaCategory =>
   item.kind === "video" ? "tweet_video" : item.mimeType === "image/gif" ? "tweet_gif" : "tweet_image"
 
 /** Video bytes in append segments, each of which fits one request within X's chunk limit (`XLimits.upload`). */

@@ -18,6 +18,9 @@ export const metadata = (post: PostVersion.PostVersion): VideoMetadata => ({
   status: { privacyStatus: "public" }
 })
 
+/** The body of `comments.insert`: a reply to a top-level comment. */
+export const replyBody = (parentId: string, text: string) => ({ snippet: { parentId, textOriginal: text } })
+
 /** The video to upload: the validator lets through exactly one. */
 export const videoOf = (post: PostVersion.PostVersion): PostVersion.MediaItem | undefined =>
   post.media.find((item) => item.kind === "video")
