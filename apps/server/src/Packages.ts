@@ -5,7 +5,7 @@ import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInRules, LinkedI
 import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonSimulator } from "@herald/adapter-mastodon"
 import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsSimulator } from "@herald/adapter-threads"
 import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokRules, TikTokSimulator } from "@herald/adapter-tiktok"
-import { XAdapter, XConfig, XLimits, XSimulator } from "@herald/adapter-x"
+import { XAdapter, XConfig, XLimits, XRules, XSimulator } from "@herald/adapter-x"
 import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeSimulator } from "@herald/adapter-youtube"
 import type { NetworkPackage } from "./NetworkPackages.ts"
 
@@ -19,7 +19,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: XAdapter.make,
     simulator: XSimulator.simulator,
     realConfig: XConfig.realConfig,
-    readme: { folder: "adapters/x", source: "src/XLimits.ts", limits: XLimits.limits, api: XLimits.api }
+    readme: { folder: "adapters/x", source: "src/XLimits.ts", limits: XLimits.limits, api: XLimits.api,
+      rules: { source: "src/XRules.ts", table: XRules.rules } }
   },
   {
     network: "instagram",
