@@ -33,11 +33,21 @@ export interface Call<in Input> {
 /** A network's table: every call its simulator checks. */
 export type Table = ReadonlyArray<Call<never>>
 
-/** Declares the rules of one call, typed by what the simulator reads of its request. */
-export const call = <Input>(name: string, rules: ReadonlyArray<Rule<Input>>): Call<Input> => ({ call: name, rules })
+/**
+ * Declares the rules of one call, typed by what the simulator reads of its request. A network whose refusals
+ * differ by more than their words gives its rules more fields (`R`, say Graph's error code), which
+ * `refusal` hands back with the broken rule.
+ */
+export const call = <Input, R extends Rule<Input> = Rule<Input>>(
+  name: string,
+  rules: ReadonlyArray<R>
+): Call<Input> & { readonly rules: ReadonlyArray<R> } => ({ call: name, rules })
 
 /** The first rule of `call` the request breaks, with the network's words for it; undefined when it keeps all. */
-export const refusal = <Input>(call: Call<Input>, input: Input): { readonly rule: Rule<Input>; readonly message: string } | undefined => {
+export const refusal = <Input, R extends Rule<Input> = Rule<Input>>(
+  call: { readonly rules: ReadonlyArray<R> },
+  input: Input
+): { readonly rule: R; readonly message: string } | undefined => {
   for (const rule of call.rules) {
     const message = rule.check(input)
     if (message !== undefined) return { rule, message }
