@@ -1,8 +1,9 @@
-import { type Adapter, Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { type Adapter, Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { apiVersion } from "./FacebookConfig.ts"
-import { facebookTime, graphError, invalid, isPublicUrl, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
+import * as FacebookRules from "./FacebookRules.ts"
+import { facebookTime, graphError, invalid, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
 
 // Facebook Pages as Herald's sandbox serves it: the login dialog, the token exchanges, `me/accounts`
 // with Page tokens, the Page publishing paths with the same shapes, video processing and Graph error
@@ -29,15 +30,12 @@ interface Video {
   checksLeft: number
 }
 
-const AttachedMedia = Schema.fromJsonString(Schema.Array(Schema.Struct({ media_fbid: Schema.String })))
-
 const pageTasks = ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"]
 
-/** The Send API's body (https://developers.facebook.com/docs/messenger-platform/reference/send-api). */
+/** What the simulator keeps of a Send API body its rules accepted (https://developers.facebook.com/docs/messenger-platform/reference/send-api). */
 const SendBody = Schema.Struct({
   recipient: Schema.Struct({ id: Schema.String }),
-  messaging_type: Schema.optionalKey(Schema.String),
-  message: Schema.Struct({ text: Schema.String })
+  message: Schema.Struct({ text: Schema.optionalKey(Schema.String) })
 })
 
 /** How long after a person's message a Page may answer with a standard `RESPONSE`. */
@@ -58,12 +56,11 @@ export const subscriptionOf = (state: SimulatorState.SimulatorState, pageId: str
 
 const pageTokenRequired = graphError(400, { message: "(#210) A page access token is required to request this resource.", code: 210 })
 
-/**
- * The longest message of a Page post, in characters: 63,206, as Facebook's composer and Meta's Sharing
- * guidance give it (networks.md §7.3, read 2026-12-03). Stated here, apart from the adapter's limits, so
- * that the conformance suite compares the two.
- */
-const maxMessageLength = 63_206
+/** Graph's answer to the first rule of `call` the request breaks (FacebookRules); undefined when it keeps all. */
+const broken = <Input>(call: FacebookRules.GraphCall<Input>, input: Input) => {
+  const refused = SimulatorRules.refusal(call, input)
+  return refused === undefined ? undefined : graphError(400, { message: refused.message, code: 100, ...refused.rule.error })
+}
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = Simulator.makeState(network)
@@ -122,9 +119,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   }
 
   /**
-   * A post of the Page, on its feed; the sandbox triggers act on the text, and a text over 63,206 characters
-   * is refused as Facebook refuses it. A photo post's details keep each photo's alt text (`altTexts`, null
-   * without).
+   * A post of the Page, on its feed, once the call's rules passed; the sandbox triggers act on the text. A
+   * photo post's details keep each photo's alt text (`altTexts`, null without).
    */
   const publishPost = (
     account: SimulatorState.SimulatedAccount,
@@ -132,9 +128,6 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     media: ReadonlyArray<string>,
     options: { readonly videoId?: string; readonly altTexts?: ReadonlyArray<string | null> } = {}
   ) => {
-    if ([...text.normalize("NFC")].length > maxMessageLength) {
-      return { refused: invalid(`(#100) The message is longer than ${maxMessageLength} characters`) }
-    }
     const refused = refusal(text, account.id)
     if (refused !== undefined) return { refused }
     const postId = options.videoId ?? `${account.id}_${state.id()}`
@@ -274,7 +267,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return Simulator.json(pick(query["fields"], node))
       })),
       HttpRouter.route("POST", graph(":id/photos"), onPage((account, form) => {
-        if (!isPublicUrl(form["url"])) return invalid("(#324) Missing or invalid image file", undefined)
+        const refused = broken(FacebookRules.photos, form)
+        if (refused !== undefined) return refused
         const altText = form["alt_text_custom"] ?? null
         if (form["published"] === "false") {
           const id = state.id()
@@ -285,17 +279,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return outcome.post === undefined ? outcome.refused : Simulator.json({ id: state.id(), post_id: outcome.post.id })
       })),
       HttpRouter.route("POST", graph(":id/feed"), onPage((account, form) => {
+        const refused = broken(FacebookRules.feed, form)
+        if (refused !== undefined) return refused
         const message = form["message"] ?? ""
-        const attached = form["attached_media"] === undefined
-          ? Option.some([])
-          : Schema.decodeUnknownOption(AttachedMedia)(form["attached_media"])
-        if (Option.isNone(attached)) return invalid("(#100) param attached_media must be an array of {\"media_fbid\"}")
-        const attachedPhotos = attached.value.map((item) => photos.get(item.media_fbid))
+        const attached = Option.getOrElse(FacebookRules.attachedMedia(form["attached_media"]), () => [])
+        const attachedPhotos = attached.map((item) => photos.get(item.media_fbid))
         if (attachedPhotos.some((photo) => photo === undefined || photo.accountId !== account.id || photo.attached)) {
           return invalid("(#100) attached_media names a photo that is not an unpublished photo of this Page")
         }
-        if (attachedPhotos.length > 10) return invalid("(#100) A post can have at most 10 attached photos here")
-        if (message.trim() === "" && attachedPhotos.length === 0) return invalid("(#100) Missing message or attachment")
         const outcome = publishPost(account, message, attachedPhotos.map((photo) => photo!.url), {
           altTexts: attachedPhotos.map((photo) => photo!.altText)
         })
@@ -304,7 +295,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return Simulator.json({ id: outcome.post.id })
       })),
       HttpRouter.route("POST", graph(":id/videos"), onPage((account, form) => {
-        if (!isPublicUrl(form["file_url"])) return graphError(400, { message: "(#351) There was a problem with your video file", code: 351 })
+        const refused = broken(FacebookRules.videos, form)
+        if (refused !== undefined) return refused
         const id = state.id()
         const outcome = publishPost(account, form["description"] ?? "", [form["file_url"]!], { videoId: id })
         if (outcome.post === undefined) return outcome.refused
@@ -314,8 +306,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       // Installs the app on the Page for webhook fields (idempotent: the fields asked last are kept). A
       // sandbox Page whose username holds `nosub` refuses it, as Meta does without `pages_manage_metadata`.
       HttpRouter.route("POST", graph(":id/subscribed_apps"), onPage((account, form) => {
-        const fields = (form["subscribed_fields"] ?? "").split(",").map((field) => field.trim()).filter((field) => field !== "")
-        if (fields.length === 0) return invalid("(#100) The parameter subscribed_fields is required")
+        const refused = broken(FacebookRules.subscribedApps, form)
+        if (refused !== undefined) return refused
+        const fields = form["subscribed_fields"]!.split(",").map((field) => field.trim()).filter((field) => field !== "")
         if (account.username.includes("nosub")) {
           return graphError(403, { message: "(#200) Requires pages_manage_metadata permission to manage the object", code: 200 })
         }
@@ -368,8 +361,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           const parent = state.comments.get(target)
           const onPost = post !== undefined && post.accountId === account.id && post.replyTo === undefined
           if (!onPost && (parent === undefined || parent.accountId !== account.id)) return missing(target, "post")
-          if (message.trim() === "") return invalid("(#100) Missing message or attachment")
-          const refused = refusal(message, account.id)
+          const refused = broken(FacebookRules.comments, form) ?? refusal(message, account.id)
           if (refused !== undefined) return refused
           const comment = state.addComment({
             accountId: account.id,
@@ -422,9 +414,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         Effect.gen(function*() {
           if (id !== account.id) return missing(id, "post")
           const request = yield* HttpServerRequest.HttpServerRequest
-          const body = Schema.decodeUnknownOption(SendBody)(yield* Effect.orElseSucceed(request.json, () => null))
+          const json = yield* Effect.orElseSucceed(request.json, () => null)
+          const refusedBody = broken(FacebookRules.messages, json)
+          if (refusedBody !== undefined) return refusedBody
+          const body = Schema.decodeUnknownOption(SendBody)(json)
           if (Option.isNone(body)) return invalid("(#100) The parameter recipient and message are required")
           const { message, recipient } = body.value
+          const text = message.text ?? ""
           const conversation = conversationsOf(account.id).find((entry) => entry.counterpart?.id === recipient.id)
           if (conversation === undefined) return invalid("(#100) No matching user found", 2018001)
           const lastHeard = conversation.messages.findLast((entry) => !entry.outgoing)!
@@ -435,13 +431,12 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
               error_subcode: 2018278
             })
           }
-          if (message.text.trim() === "") return invalid("(#100) Message cannot be empty")
-          const refused = refusal(message.text, account.id)
+          const refused = refusal(text, account.id)
           if (refused !== undefined) return refused
           const sent = state.addMessage({
             accountId: account.id,
             from: { id: account.id, username: account.username, name: account.displayName },
-            text: message.text,
+            text,
             conversationId: conversation.id,
             outgoing: true
           })

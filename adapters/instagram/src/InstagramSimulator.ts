@@ -1,10 +1,11 @@
-import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { apiVersion } from "./InstagramConfig.ts"
-import { Edge, graphError, instagramTime, invalid, isPublicUrl, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
+import { Edge, graphError, instagramTime, invalid, missing, pick, tokenRefused } from "./internal/graphAnswers.ts"
 import { scopes } from "./InstagramAdapter.ts"
+import * as InstagramRules from "./InstagramRules.ts"
 
 // Instagram as Herald's sandbox serves it: the Instagram Login token endpoints and the Graph paths the
 // adapter calls, with the same shapes, container processing and Graph error bodies; comments and
@@ -14,7 +15,7 @@ import { scopes } from "./InstagramAdapter.ts"
 const network = "instagram"
 const graph = (path: string): `/${string}` => `/${apiVersion}/${path}`
 
-type ContainerKind = "IMAGE" | "REELS" | "STORIES" | "CAROUSEL" | "VIDEO"
+type ContainerKind = InstagramRules.MediaType
 
 interface Container {
   readonly id: string
@@ -37,26 +38,16 @@ const messagingWindowMillis = 24 * 60 * 60 * 1000
 /** Instagram gives a conversation's 20 most recent messages, no more. */
 const messagesPerConversation = 20
 
-/** The Send API's body: `{ recipient: { id }, message: { text } }`. */
+/** What the simulator keeps of a Send API body its rules accepted: `{ recipient: { id }, message: { text? } }`. */
 const SendBody = Schema.Struct({
   recipient: Schema.Struct({ id: Schema.String }),
-  message: Schema.Struct({ text: Schema.String })
+  message: Schema.Struct({ text: Schema.optionalKey(Schema.String) })
 })
-/** The webhook fields an Instagram professional account can subscribe an app to. */
-const webhookFields: ReadonlySet<string> = new Set([
-  "comments",
-  "live_comments",
-  "mentions",
-  "messages",
-  "message_reactions",
-  "messaging_handover",
-  "messaging_optins",
-  "messaging_postbacks",
-  "messaging_referral",
-  "messaging_seen",
-  "standby",
-  "story_insights"
-])
+/** Graph's answer to the first rule of `call` the request breaks (InstagramRules); undefined when it keeps all. */
+const broken = <Input>(call: InstagramRules.GraphCall<Input>, input: Input) => {
+  const refused = SimulatorRules.refusal(call, input)
+  return refused === undefined ? undefined : graphError(400, { message: refused.message, code: 100, ...refused.rule.error })
+}
 /** Accounts whose username has this refuse the webhook subscription, so tests can see the adapter go on without it. */
 const refusesSubscription = (username: string) => username.includes("nosub")
 
@@ -172,18 +163,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     return kind === "REELS" ? `${baseUrl}/reel/${shortcode}/` : `${baseUrl}/p/${shortcode}/`
   }
 
-  /** Validates a container request; answers the container or the Graph error Instagram gives. */
+  /** Makes a container once the call's rules passed; answers it, or the Graph error Instagram gives. */
   const createContainer = (accountId: string, form: Record<string, string>) => {
-    const mediaType = form["media_type"] ?? "IMAGE"
+    const refused = broken(InstagramRules.media, form)
+    if (refused !== undefined) return refused
+    const mediaType = InstagramRules.mediaTypeOf(form) ?? "IMAGE"
     const carouselItem = form["is_carousel_item"] === "true"
     const caption = form["caption"] ?? ""
-    if ([...caption].length > 2_200) {
-      return invalid("The caption is too long. Captions are limited to 2,200 characters.", 2207010)
-    }
     const altText = form["alt_text"]
-    if (altText !== undefined && mediaType !== "IMAGE") {
-      return invalid(`The parameter alt_text is only supported for images, not ${mediaType}.`)
-    }
     const make = (
       kind: ContainerKind,
       mediaUrls: ReadonlyArray<string>,
@@ -205,42 +192,15 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       containers.set(container.id, container)
       return Simulator.json({ id: container.id })
     }
-    const url = mediaType === "IMAGE" ? form["image_url"] : form["video_url"] ?? form["image_url"]
-    switch (mediaType) {
-      case "IMAGE":
-      case "REELS":
-      case "STORIES":
-      case "VIDEO": {
-        if (mediaType === "VIDEO" && !carouselItem) {
-          return invalid("The VIDEO media type is only for carousel items; publish single videos as REELS.")
-        }
-        if ((mediaType === "REELS" || mediaType === "VIDEO") && form["video_url"] === undefined) {
-          return invalid("The parameter video_url is required.")
-        }
-        if (!isPublicUrl(url)) {
-          return graphError(400, {
-            message: "Media download has failed. The media URI doesn't meet our requirements.",
-            code: 9004,
-            error_subcode: 2207052,
-            error_user_title: "Media download failed",
-            error_user_msg: "The media could not be fetched from the URI. Make sure it is public."
-          })
-        }
-        return make(mediaType, [url!], form["video_url"] === undefined ? 2 : 3)
-      }
-      case "CAROUSEL": {
-        const children = (form["children"] ?? "").split(",").filter((id) => id !== "").map((id) => containers.get(id))
-        const usable = children.every((child) =>
-          child !== undefined && child.accountId === accountId && child.carouselItem && child.status === "FINISHED"
-        )
-        if (children.length < 2 || children.length > 10 || !usable) {
-          return invalid("The carousel needs 2 to 10 finished carousel items of this account.", 2207028)
-        }
-        return make("CAROUSEL", children.flatMap((child) => child!.mediaUrls), 2, children.flatMap((child) => child!.altTexts))
-      }
-      default:
-        return invalid(`The media_type ${mediaType} is not supported.`, 2207023)
+    if (mediaType !== "CAROUSEL") {
+      return make(mediaType, [form["video_url"] ?? form["image_url"]!], form["video_url"] === undefined ? 2 : 3)
     }
+    const children = InstagramRules.list(form["children"]).map((id) => containers.get(id))
+    const usable = children.every((child) =>
+      child !== undefined && child.accountId === accountId && child.carouselItem && child.status === "FINISHED"
+    )
+    if (!usable) return invalid("The carousel needs 2 to 10 finished carousel items of this account.", 2207028)
+    return make("CAROUSEL", children.flatMap((child) => child!.mediaUrls), 2, children.flatMap((child) => child!.altTexts))
   }
 
   /** `media_publish`: where the sandbox triggers answer, since the caption is known by then. */
@@ -310,13 +270,13 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     if (Date.now() - Date.parse(last.createdAt) > messagingWindowMillis) {
       return graphError(400, { message: "This message is sent outside of allowed window.", code: 10, error_subcode: 2018278 })
     }
-    if (body.message.text.trim() === "") return invalid("The parameter message is required.")
-    const refused = triggered(body.message.text, account.id)
+    const text = body.message.text ?? ""
+    const refused = triggered(text, account.id)
     if (refused !== undefined) return refused
     const sent = state.addMessage({
       accountId: account.id,
       from: { username: account.username },
-      text: body.message.text,
+      text,
       conversationId: last.conversationId,
       outgoing: true
     })
@@ -415,17 +375,20 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (check._tag !== "Valid") return tokenRefused(check)
         const id = yield* pathId
         if (id !== check.account.id) return missing(id, "post")
-        return publish(check.account, (yield* params)["creation_id"] ?? "")
+        const form = yield* params
+        return broken(InstagramRules.mediaPublish, form) ?? publish(check.account, form["creation_id"]!)
       })),
       HttpRouter.route("POST", graph(":id/comments"), Effect.gen(function*() {
         const check = yield* authenticated
         if (check._tag !== "Valid") return tokenRefused(check)
         const mediaId = yield* pathId
-        const message = (yield* params)["message"] ?? ""
+        const form = yield* params
+        const message = form["message"] ?? ""
         const media = state.posts.get(mediaId)
         if (media === undefined || media.replyTo !== undefined) return missing(mediaId, "post")
         if (media.details["media_product_type"] === "STORY") return invalid("Stories cannot be commented on.")
-        if (message.trim() === "") return invalid("The parameter message is required.")
+        const refused = broken(InstagramRules.comments, form)
+        if (refused !== undefined) return refused
         const comment = state.addComment({ accountId: check.account.id, author: { username: check.account.username }, text: message, postId: mediaId })
         return Simulator.json({ id: comment.id })
       })),
@@ -449,11 +412,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         const check = yield* authenticated
         if (check._tag !== "Valid") return tokenRefused(check)
         const commentId = yield* pathId
-        const message = (yield* params)["message"] ?? ""
+        const form = yield* params
+        const message = form["message"] ?? ""
         const comment = state.comments.get(commentId)
         if (comment === undefined || comment.accountId !== check.account.id) return missing(commentId, "post")
-        if (message.trim() === "") return invalid("The parameter message is required.")
-        const refused = triggered(message, check.account.id)
+        const refused = broken(InstagramRules.replies, form) ?? triggered(message, check.account.id)
         if (refused !== undefined) return refused
         const reply = state.addComment({
           accountId: check.account.id,
@@ -470,10 +433,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         const id = yield* pathId
         if (id !== check.account.id && id !== "me") return missing(id, "post")
         const request = yield* HttpServerRequest.HttpServerRequest
-        const body = Schema.decodeUnknownOption(SendBody)(yield* Effect.orElseSucceed(request.json, () => null))
-        return Option.isNone(body)
-          ? invalid("The parameters recipient and message are required.")
-          : sendMessage(check.account, body.value)
+        const json = yield* Effect.orElseSucceed(request.json, () => null)
+        const body = Schema.decodeUnknownOption(SendBody)(json)
+        return broken(InstagramRules.messages, json) ??
+          (Option.isNone(body) ? invalid("The parameters recipient and message are required.") : sendMessage(check.account, body.value))
       })),
       // Step 3 of https://developers.facebook.com/docs/instagram-platform/webhooks: the account turns on the
       // app's notifications of these fields. A new call replaces the fields, as Instagram does.
@@ -482,10 +445,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         if (check._tag !== "Valid") return tokenRefused(check)
         const id = yield* pathId
         if (id !== check.account.id && id !== "me") return missing(id, "post")
-        const fields = ((yield* params)["subscribed_fields"] ?? "").split(",").map((field) => field.trim()).filter((field) => field !== "")
-        if (fields.length === 0) return invalid("The parameter subscribed_fields is required.")
-        const unknown = fields.find((field) => !webhookFields.has(field))
-        if (unknown !== undefined) return invalid(`(#100) Param subscribed_fields must be one of {${[...webhookFields].join(", ")}} - got "${unknown}".`)
+        const form = yield* params
+        const refused = broken(InstagramRules.subscribedApps, form)
+        if (refused !== undefined) return refused
+        const fields = InstagramRules.list(form["subscribed_fields"])
         if (refusesSubscription(check.account.username)) {
           return graphError(403, { message: "(#200) The account has not allowed this app to subscribe to its webhooks.", code: 200 })
         }

@@ -1,6 +1,7 @@
-import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
+import * as ThreadsRules from "./ThreadsRules.ts"
 
 /**
  * The Threads API as Herald's sandbox serves it, under the simulator's root: consent at `/oauth/authorize`,
@@ -52,7 +53,7 @@ interface WireReply {
 interface Container {
   readonly id: string
   readonly accountId: string
-  readonly mediaType: "TEXT" | "IMAGE" | "VIDEO" | "CAROUSEL"
+  readonly mediaType: ThreadsRules.MediaType
   readonly text: string
   readonly media: ReadonlyArray<string>
   /** Each image's or video's `alt_text` (null without), in order; a carousel gathers its items'. */
@@ -64,14 +65,13 @@ interface Container {
   readsLeft: number
 }
 
-const mediaTypes = new Set(["TEXT", "IMAGE", "VIDEO", "CAROUSEL"])
-const isUrl = (value: string | undefined) => value !== undefined && /^https?:\/\//.test(value)
-/** Threads' length: characters, each emoji as its UTF-8 bytes (https://developers.facebook.com/documentation/threads/posts). */
-const threadsLength = (text: string) =>
-  Array.from(text.normalize("NFC")).reduce((length, character) =>
-    length + (/\p{Extended_Pictographic}/u.test(character) ? Buffer.byteLength(character) : 1), 0)
-
-const links = (text: string) => new Set(text.match(/https?:\/\/\S+/g) ?? []).size
+/** Graph's answer to the first rule of `call` the request breaks (ThreadsRules); undefined when it keeps all. */
+const broken = <Input>(call: ThreadsRules.GraphCall<Input>, input: Input) => {
+  const refused = SimulatorRules.refusal(call, input)
+  if (refused === undefined) return undefined
+  const { code, ...extra } = { code: 100, ...refused.rule.error }
+  return graphError(400, refused.message, code, extra)
+}
 
 /** Threads' timestamps: ISO 8601 to the second with a `+0000` offset. */
 const threadsTime = (at: number | string) => `${new Date(at).toISOString().slice(0, 19)}+0000`
@@ -234,21 +234,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         return graphError(400, `Unsupported post request. Object with ID '${userId}' does not exist.`, 100, { error_subcode: 33 })
       }
       const form = { ...(yield* Simulator.query), ...(yield* Simulator.formOrJson) }
-      const mediaType = form["media_type"] ?? ""
+      const refused = broken(ThreadsRules.threads, form)
+      if (refused !== undefined) return refused
+      const mediaType = ThreadsRules.mediaTypeOf(form) ?? "TEXT"
       const text = form["text"] ?? ""
-      if (!mediaTypes.has(mediaType)) return invalidParameter("Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}")
-      if (threadsLength(text) > 500) return invalidParameter("Param text must be at most 500 characters long.")
-      if (links(text) > 5) {
-        return graphError(400, "The post has too many links.", 100, { error_user_msg: "THREADS_API__LINK_LIMIT_EXCEEDED" })
-      }
-      if (mediaType === "TEXT" && text.trim() === "") return invalidParameter("Param text is required for TEXT posts.")
-      if (mediaType === "IMAGE" && !isUrl(form["image_url"])) return invalidParameter("Param image_url must be a URL.")
-      if (mediaType === "VIDEO" && !isUrl(form["video_url"])) return invalidParameter("Param video_url must be a URL.")
-      // "For images and videos only": not on a text post, nor on the carousel container (its items carry theirs).
       const altText = form["alt_text"]
-      if (altText !== undefined && mediaType !== "IMAGE" && mediaType !== "VIDEO") {
-        return invalidParameter(`Param alt_text is only supported for IMAGE and VIDEO containers, not ${mediaType}.`)
-      }
       const replyTo = form["reply_to_id"]
       if (replyTo !== undefined && !state.posts.has(replyTo) && state.comments.get(replyTo)?.accountId !== account.id) {
         return invalidParameter(`The reply_to_id '${replyTo}' is not a post you can reply to.`)
@@ -256,8 +246,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       let media: ReadonlyArray<string> = [form["image_url"] ?? form["video_url"] ?? ""].filter((url) => url !== "")
       let altTexts: ReadonlyArray<string | null> = media.length === 0 ? [] : [altText ?? null]
       if (mediaType === "CAROUSEL") {
-        const items = (form["children"] ?? "").split(",").map((id) => containers.get(id))
-        if (items.length < 2 || items.length > 20) return invalidParameter("A carousel takes 2 to 20 items.")
+        const items = ThreadsRules.list(form["children"]).map((id) => containers.get(id))
         if (items.some((item) => item === undefined || !item.carouselItem || item.status !== "FINISHED")) {
           return invalidParameter("Every carousel item must be a FINISHED carousel item container.")
         }
@@ -278,7 +267,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       const container: Container = {
         id: state.id(),
         accountId: account.id,
-        mediaType: mediaType as Container["mediaType"],
+        mediaType,
         text,
         media,
         altTexts,
@@ -295,7 +284,9 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const publish = authenticated((account) =>
     Effect.gen(function*() {
       const form = { ...(yield* Simulator.query), ...(yield* Simulator.formOrJson) }
-      const container = containers.get(form["creation_id"] ?? "")
+      const refused = broken(ThreadsRules.threadsPublish, form)
+      if (refused !== undefined) return refused
+      const container = containers.get(form["creation_id"]!)
       if (container === undefined || container.accountId !== account.id || container.carouselItem) {
         return graphError(400, "The requested resource does not exist", 24, { error_subcode: 4279009 })
       }

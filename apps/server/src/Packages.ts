@@ -1,9 +1,9 @@
 import { BlueskyAdapter, BlueskyConfig, BlueskyLimits, BlueskySimulator } from "@herald/adapter-bluesky"
-import { FacebookAdapter, FacebookConfig, FacebookLimits, FacebookSimulator } from "@herald/adapter-facebook"
-import { InstagramAdapter, InstagramConfig, InstagramLimits, InstagramSimulator } from "@herald/adapter-instagram"
+import { FacebookAdapter, FacebookConfig, FacebookLimits, FacebookRules, FacebookSimulator } from "@herald/adapter-facebook"
+import { InstagramAdapter, InstagramConfig, InstagramLimits, InstagramRules, InstagramSimulator } from "@herald/adapter-instagram"
 import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInRules, LinkedInSimulator } from "@herald/adapter-linkedin"
 import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonSimulator } from "@herald/adapter-mastodon"
-import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsSimulator } from "@herald/adapter-threads"
+import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsRules, ThreadsSimulator } from "@herald/adapter-threads"
 import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokRules, TikTokSimulator } from "@herald/adapter-tiktok"
 import { XAdapter, XConfig, XLimits, XRules, XSimulator } from "@herald/adapter-x"
 import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeSimulator } from "@herald/adapter-youtube"
@@ -27,14 +27,16 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: InstagramAdapter.make,
     simulator: InstagramSimulator.simulator,
     realConfig: InstagramConfig.realConfig,
-    readme: { folder: "adapters/instagram", source: "src/InstagramLimits.ts", limits: InstagramLimits.limits, api: InstagramLimits.api }
+    readme: { folder: "adapters/instagram", source: "src/InstagramLimits.ts", limits: InstagramLimits.limits, api: InstagramLimits.api,
+      rules: { source: "src/InstagramRules.ts", table: InstagramRules.rules } }
   },
   {
     network: "threads",
     make: ThreadsAdapter.make,
     simulator: ThreadsSimulator.simulator,
     realConfig: ThreadsConfig.realConfig,
-    readme: { folder: "adapters/threads", source: "src/ThreadsLimits.ts", limits: ThreadsLimits.limits, api: ThreadsLimits.api }
+    readme: { folder: "adapters/threads", source: "src/ThreadsLimits.ts", limits: ThreadsLimits.limits, api: ThreadsLimits.api,
+      rules: { source: "src/ThreadsRules.ts", table: ThreadsRules.rules } }
   },
   {
     network: "tiktok",
@@ -64,7 +66,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: FacebookAdapter.make,
     simulator: FacebookSimulator.simulator,
     realConfig: FacebookConfig.realConfig,
-    readme: { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits, api: FacebookLimits.api }
+    readme: { folder: "adapters/facebook", source: "src/FacebookLimits.ts", limits: FacebookLimits.limits, api: FacebookLimits.api,
+      rules: { source: "src/FacebookRules.ts", table: FacebookRules.rules } }
   },
   {
     network: "bluesky",

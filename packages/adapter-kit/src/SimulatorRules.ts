@@ -36,15 +36,19 @@ export interface Call<in Input, R extends Rule<Input> = Rule<Input>> {
 /** A network's table: every call its simulator checks. */
 export type Table = ReadonlyArray<Call<never>>
 
-/** Declares the rules of one call, typed by what the simulator reads of its request. */
+/**
+ * Declares the rules of one call, typed by what the simulator reads of its request. A network whose refusals
+ * differ by more than their words gives its rules more fields (`R`, say Graph's error code), which
+ * `refusal` hands back with the broken rule.
+ */
 export const call = <Input, R extends Rule<Input> = Rule<Input>>(name: string, rules: ReadonlyArray<R>): Call<Input, R> => ({
   call: name,
   rules
 })
 
 /** The first rule of `call` the request breaks, with the network's words for it; undefined when it keeps all. */
-export const refusal = <Input, R extends Rule<Input>>(
-  call: Call<Input, R>,
+export const refusal = <Input, R extends Rule<Input> = Rule<Input>>(
+  call: { readonly rules: ReadonlyArray<R> },
   input: Input
 ): { readonly rule: R; readonly message: string } | undefined => {
   for (const rule of call.rules) {
