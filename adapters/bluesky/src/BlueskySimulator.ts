@@ -2,14 +2,16 @@ import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Atproto from "./internal/atproto.ts"
+import * as Rules from "./BlueskyRules.ts"
 import * as Lexicon from "./internal/lexicon.ts"
 import { cidOf, PdsState, received } from "./internal/pds.ts"
 
 /**
  * A Bluesky PDS as Herald's sandbox serves it, under the simulator's root: the XRPC methods the adapter calls
  * (`/xrpc/<nsid>`, https://docs.bsky.app/docs/api/at-protocol-xrpc-api) with their shapes and XRPC errors
- * (`{ error, message }`), every record checked against Bluesky's official lexicons and each blob against
- * the lexicon's `accept` and `maxSize` (`internal/lexicon.ts`), app-password sessions (any app password
+ * (`{ error, message }`), every request held to the PDS's rules (`BlueskyRules.ts`: each record checked
+ * against Bluesky's official lexicons, each blob against the lexicon's `accept` and `maxSize` and what was
+ * uploaded), app-password sessions (any app password
  * signs a handle in, `wrong` is refused) whose refresh JWT works once, as Bluesky rotates it. An account's
  * DID is its id (`internal/pds.ts`);
  * posts are the state's posts keyed by their `at://` URI, with their record kept in `details`. People's
@@ -38,9 +40,7 @@ const idOfDid = (did: string) => did
 const uriOf = (did: string, rkey: string) => `at://${did}/${collection}/${rkey}`
 const rkeyOf = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1)
 
-interface StoredBlob {
-  readonly mimeType: string
-  readonly size: number
+interface StoredBlob extends Rules.StoredBlob {
   readonly accountId: string
 }
 
@@ -54,9 +54,6 @@ interface Found extends Ref {
   readonly author: { readonly did: string; readonly handle: string }
   readonly record: Record<string, unknown>
 }
-
-const isRef = (value: unknown): value is Ref =>
-  typeof value === "object" && value !== null && typeof (value as Ref).uri === "string" && typeof (value as Ref).cid === "string"
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = new PdsState(network)
@@ -165,75 +162,52 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     return account === undefined ? invalid("Unable to resolve handle") : Simulator.json({ did: didOf(account.id) })
   })
 
+  /** A broken rule of the table, answered as the PDS answers it. */
+  const refused = (refusal: { readonly status: number; readonly error: string; readonly message: string }) =>
+    xrpcError(refusal.status, refusal.error, refusal.message)
+
   const uploadBlob = authenticated((account) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       // The PDS takes blobs up to its own limit (`blobUploadLimit`); the sandbox's is the largest blob a post
-      // may hold, and it answers a larger one as the PDS's XRPC server does.
+      // may hold. A declared length past it is refused before reading, a body that runs past it as it streams.
       const most = Lexicon.largestBlob(yield* Atproto.load)
-      const tooLarge = xrpcError(413, "PayloadTooLarge", "request entity too large")
-      if (Number(request.headers["content-length"]) > most) return tooLarge
+      const encoding = request.headers["content-type"]
+      const declared = Number(request.headers["content-length"])
+      const before = Rules.refusal(Rules.upload, { encoding, bytes: Number.isFinite(declared) ? declared : 0, most })
+      if (before !== undefined) return refused(before)
       const upload = yield* received(request, most)
-      if (upload === undefined) return tooLarge
-      if (upload.size === 0) return invalid("Request body is empty")
-      const mimeType = request.headers["content-type"] ?? "application/octet-stream"
+      const after = Rules.refusal(Rules.upload, { encoding, bytes: upload?.size ?? most + 1, most })
+      if (after !== undefined || upload === undefined) return refused(after!)
+      const mimeType = encoding!
       blobs.set(upload.cid, { mimeType, size: upload.size, accountId: account.id })
       return Simulator.json({ blob: { $type: "blob", ref: { $link: upload.cid }, mimeType, size: upload.size } })
     }))
 
-  /**
-   * The blobs an embed names, each within its lexicon rule and uploaded by the account as the record states
-   * it (the PDS's own checks and words, packages/pds/src/actor-store/blob/transactor.ts); a refusal when one
-   * is not.
-   */
-  const embedded = (
-    library: Atproto.Library,
-    accountId: string,
-    embed: unknown
-  ): { readonly cids: ReadonlyArray<string> } | HttpServerResponse.HttpServerResponse => {
-    if (embed === undefined) return { cids: [] }
-    const named = Lexicon.blobsOf(library, embed)
-    if (named === undefined) return invalid(`Unsupported embed type ${String((embed as { $type?: unknown }).$type)}`)
-    for (const blob of named) {
-      const problem = Lexicon.blobProblem(blob, blob.rule)
-      if (problem !== undefined) return invalid(`Invalid ${collection} record: ${problem}`)
-    }
-    for (const blob of named) {
-      const stored = blobs.get(blob.cid)
-      if (stored === undefined || stored.accountId !== accountId) return xrpcError(400, "BlobNotFound", `Could not find blob: ${blob.cid}`)
-      if (stored.mimeType !== blob.mimeType) {
-        return xrpcError(400, "InvalidMimeType", `Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${blob.mimeType}`)
-      }
-      if (stored.size !== blob.size) {
-        return xrpcError(400, "InvalidSize", `Referenced Size does not match stored blob. Expected: ${stored.size}, Got: ${blob.size}`)
-      }
-    }
-    return { cids: named.map((blob) => blob.cid) }
-  }
-
   const createRecord = authenticated((account) =>
     Effect.gen(function*() {
-      const input = (yield* body) as { repo?: unknown; collection?: unknown; record?: unknown }
-      if (input.repo !== didOf(account.id) && input.repo !== account.username) return invalid("Invalid repo")
-      if (input.collection !== collection) return invalid(`Unsupported collection ${String(input.collection)}`)
-      if (typeof input.record !== "object" || input.record === null || Array.isArray(input.record)) {
-        return invalid("Input/record must be an object")
-      }
-      // As the PDS takes it: a record without `$type` is of the collection it is written to.
-      const record: Record<string, unknown> = { $type: collection, ...input.record }
+      const input = yield* body
       const library = yield* Atproto.load
-      const problem = yield* Lexicon.recordProblem(library, collection, record)
-      if (problem !== undefined) return invalid(`Invalid ${collection} record: ${problem}`)
+      const refusal = Rules.refusal(Rules.create, {
+        library,
+        body: input,
+        session: { did: didOf(account.id), handle: account.username },
+        hasAccount: (repo) => state.accounts.has(idOfDid(repo)) || state.accountByUsername(repo) !== undefined,
+        uploaded: (cid) => {
+          const stored = blobs.get(cid)
+          return stored?.accountId === account.id ? stored : undefined
+        }
+      })
+      if (refusal !== undefined) return refused(refusal)
+      // What the sandbox keeps: posts, with images or a video. A PDS takes other records and embeds as well.
+      const collectionName = (input as { readonly collection: string }).collection
+      if (collectionName !== collection) return invalid(`The sandbox keeps ${collection} records only, not ${collectionName}`)
+      const record = Rules.recordOf(input)
+      const media = record["embed"] === undefined ? [] : Lexicon.blobsOf(library, record["embed"])
+      if (media === undefined) return invalid(`The sandbox keeps posts with images or a video only, not ${String((record["embed"] as { $type?: unknown }).$type)}`)
       const text = String(record["text"])
-      const media = embedded(library, account.id, record["embed"])
-      if (!("cids" in media)) return media
-      if (text.trim() === "" && media.cids.length === 0) return invalid(`Invalid ${collection} record: empty post`)
-      const reply = record["reply"] as { root?: unknown; parent?: unknown } | undefined
-      if (reply !== undefined) {
-        if (!isRef(reply.root) || !isRef(reply.parent)) return invalid("Invalid app.bsky.feed.post record: reply needs root and parent")
-        const parent = lookup(reply.parent.uri)
-        if (parent === undefined || parent.cid !== reply.parent.cid) return invalid("Invalid app.bsky.feed.post record: reply parent not found")
-      }
+      // A reply's refs are strong refs, as the lexicon holds them; the PDS takes a reply to a post it does not know.
+      const reply = record["reply"] as { readonly root: Ref; readonly parent: Ref } | undefined
       switch (text === "" ? undefined : state.trigger(text, account.id)) {
         case "fail":
           return invalid(SimulatorState.refusal(text))
@@ -245,7 +219,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return revoked()
       }
       const did = didOf(account.id)
-      const parentUri = reply === undefined ? undefined : (reply.parent as Ref).uri
+      const parentUri = reply?.parent.uri
       const answered = parentUri === undefined || state.posts.has(parentUri) ? undefined : state.comments.get(rkeyOf(parentUri))
       if (answered !== undefined) {
         // A reply to someone's reply is kept as a comment by the account, so the post's page shows it.
@@ -267,7 +241,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         accountId: account.id,
         text,
         // Where the blob would be served (`com.atproto.sync.getBlob`), its kind in the extension for the page.
-        media: media.cids.map((blobCid) => `${baseUrl}/blob/${blobCid}.${blobs.get(blobCid)!.mimeType.startsWith("video/") ? "mp4" : "jpg"}`),
+        media: media.map(({ cid: blobCid }) => `${baseUrl}/blob/${blobCid}.${blobs.get(blobCid)!.mimeType.startsWith("video/") ? "mp4" : "jpg"}`),
         replyTo: parentUri,
         url: permalink(account.username, uri),
         details: { cid, record }

@@ -2,7 +2,6 @@ import { assert } from "@effect/vitest"
 import { lexicons } from "@atproto/api"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { Effect, Redacted } from "effect"
-import { connect } from "node:net"
 import { BlueskyAdapter, BlueskySimulator } from "../src/index.ts"
 
 /** The lexicon's own bound of a blob property, read here as a test reads a specification. */
@@ -116,51 +115,6 @@ AdapterSuite.withHarness({ makeAdapter: BlueskyAdapter.make, makeSimulator: Blue
           yield* create(video(yield* upload(100, "video/quicktime"))),
           "Expected \"video/mp4\" (got \"video/quicktime\") at $.record.embed.video.mimeType"
         )
-      }))
-
-    it.effect("answers an upload larger than the largest blob a post may hold with PayloadTooLarge, unread", () =>
-      Effect.gen(function*() {
-        const ctx = yield* AdapterSuite.Harness
-        const { account } = yield* AdapterSuite.connect(ctx, "huge_upload")
-        const most = maxSizeOf("app.bsky.embed.video", "video")
-        const { port } = new URL(ctx.baseUrl)
-        // A client that announces one byte more than the video's maxSize and sends almost none of it.
-        const answer = yield* Effect.promise(() =>
-          new Promise<string>((resolve) => {
-            const socket = connect(Number(port), "127.0.0.1", () => {
-              socket.write([
-                "POST /sandbox/bluesky/xrpc/com.atproto.repo.uploadBlob HTTP/1.1",
-                "host: 127.0.0.1",
-                `authorization: Bearer ${Redacted.value(account.accessToken)}`,
-                "content-type: video/mp4",
-                `content-length: ${most + 1}`,
-                "",
-                "0123456789"
-              ].join("\r\n"))
-            })
-            let text = ""
-            socket.on("data", (chunk) => {
-              text += chunk.toString("utf8")
-              if (text.includes("}")) socket.destroy()
-            })
-            socket.on("close", () => resolve(text))
-          })
-        )
-        assert.match(answer, /^HTTP\/1\.1 413 /)
-        assert.include(answer, `{"error":"PayloadTooLarge","message":"request entity too large"}`)
-      }))
-
-    it.effect("refuses a blob the record misstates, or one never uploaded, in the PDS's words", () =>
-      Effect.gen(function*() {
-        const { upload, create } = yield* session("blob_liar")
-        const blob = yield* upload(100, "image/png")
-        const images = (image: Record<string, unknown>) => post({ embed: { $type: "app.bsky.embed.images", images: [{ image, alt: "" }] } })
-        const smaller = yield* create(images({ ...blob, size: 50 }))
-        assert.deepStrictEqual([smaller.status, smaller.body["error"]], [400, "InvalidSize"])
-        const otherType = yield* create(images({ ...blob, mimeType: "image/gif" }))
-        assert.deepStrictEqual([otherType.status, otherType.body["error"]], [400, "InvalidMimeType"])
-        const stranger = yield* (yield* session("blob_stranger")).create(images(blob))
-        assert.deepStrictEqual([stranger.status, stranger.body["error"]], [400, "BlobNotFound"])
       }))
   }
 )

@@ -4,6 +4,7 @@ import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/h
 import { randomBytes } from "node:crypto"
 import { defaults } from "./MastodonLimits.ts"
 import { scopes as heraldScopes } from "./MastodonAdapter.ts"
+import * as Rules from "./MastodonRules.ts"
 import * as Statuses from "./internal/simulatorStatuses.ts"
 import { InstanceState, type InstanceSettings, makeViews } from "./internal/simulatorViews.ts"
 
@@ -11,7 +12,8 @@ import { InstanceState, type InstanceSettings, makeViews } from "./internal/simu
  * A Mastodon instance as Herald's sandbox serves it, under the simulator's root: app registration
  * (`POST /api/v1/apps`), OAuth with PKCE (any registered app, or the sandbox's own `sandbox-…` client), the
  * REST methods the adapter calls with Mastodon's shapes and errors (`{ "error": "..." }`), media processed
- * after upload (an image at once, a video after its first check), statuses with `Idempotency-Key`, and
+ * after upload (an image at once, a video after its first check), statuses with `Idempotency-Key`, each
+ * request held to the rules of `MastodonRules.ts` and refused in Mastodon's words, and
  * `/api/v2/instance` with the limits `POST /_control/instance` sets (a stock instance's by default). People's
  * replies (the kit's control routes) are mentions; their direct messages are conversations. Status pages
  * at `/@<username>/<id>`, as Mastodon links them.
@@ -114,10 +116,16 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       configuration: {
         statuses: { max_characters: limits.maxCharacters, max_media_attachments: limits.maxMedia, characters_reserved_per_url: 23 },
         media_attachments: {
-          supported_mime_types: ["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4", "video/quicktime"],
+          supported_mime_types: [...Rules.mimeTypes.image, ...Rules.mimeTypes.video, ...Rules.mimeTypes.audio],
           image_size_limit: limits.imageBytes,
           video_size_limit: limits.videoBytes,
           description_limit: limits.altCharacters
+        },
+        polls: {
+          max_options: Rules.polls.maxOptions,
+          max_characters_per_option: Rules.polls.maxCharactersPerOption,
+          min_expiration: Rules.polls.minExpiration,
+          max_expiration: Rules.polls.maxExpiration
         }
       }
     })

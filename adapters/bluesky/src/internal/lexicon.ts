@@ -74,19 +74,24 @@ const oneOf = (values: ReadonlyArray<string>) => {
   return quoted.length === 1 ? quoted[0]! : `one of ${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`
 }
 
-/** What breaks the blob's rule, in @atproto/lex-schema's words (its BlobSchema and validation issues). */
-export const blobProblem = (blob: NamedBlob, rule: BlobRule): string | undefined =>
-  !accepts(rule.accept, blob.mimeType)
-    ? `Expected ${oneOf(rule.accept)} (got ${JSON.stringify(blob.mimeType)}) at ${blob.path}.mimeType`
-    : blob.size > rule.maxSize
-    ? `blob too big (maximum ${rule.maxSize}, got ${blob.size}) at ${blob.path}`
-    : undefined
+/** A blob of a MIME type its rule does not accept, in @atproto/lex-schema's words (its BlobSchema). */
+export const blobTypeProblem = (blob: NamedBlob, rule: BlobRule): string | undefined =>
+  accepts(rule.accept, blob.mimeType) ? undefined : `Expected ${oneOf(rule.accept)} (got ${JSON.stringify(blob.mimeType)}) at ${blob.path}.mimeType`
+
+/** A blob larger than its rule's `maxSize`, in @atproto/lex-schema's words. */
+export const blobSizeProblem = (blob: NamedBlob, rule: BlobRule): string | undefined =>
+  blob.size > rule.maxSize ? `blob too big (maximum ${rule.maxSize}, got ${blob.size}) at ${blob.path}` : undefined
+
+/** The validator's words for what `validate` throws; undefined when it throws nothing. */
+const problemOf = (validate: () => unknown): string | undefined =>
+  Effect.runSync(Effect.try({ try: validate, catch: (error) => error instanceof Error ? error.message : String(error) }).pipe(
+    Effect.match({ onFailure: (problem) => problem, onSuccess: () => undefined })
+  ))
 
 /** The lexicon's words for what the record breaks in its collection's lexicon; undefined when it is valid. */
-export const recordProblem = (library: Library, collection: string, record: unknown): Effect.Effect<string | undefined> =>
-  Effect.try({
-    try: () => {
-      library.lexicons.assertValidRecord(collection, library.jsonToLex(record))
-    },
-    catch: (error) => error instanceof Error ? error.message : String(error)
-  }).pipe(Effect.match({ onFailure: (problem) => problem, onSuccess: () => undefined }))
+export const recordProblem = (library: Library, collection: string, record: unknown): string | undefined =>
+  problemOf(() => library.lexicons.assertValidRecord(collection, library.jsonToLex(record)))
+
+/** The lexicon's words for what a procedure's input breaks (`Input/record must be an object`); undefined when valid. */
+export const inputProblem = (library: Library, nsid: string, input: unknown): string | undefined =>
+  problemOf(() => library.lexicons.assertValidXrpcInput(nsid, input))

@@ -73,6 +73,6 @@ export const received = (request: HttpServerRequest.HttpServerRequest, most: num
       return Effect.void
     }).pipe(
       Effect.map(() => ({ cid: cidOfDigest("raw", hash.digest()), size })),
-      Effect.catch((error) => Effect.succeed(error === "too large" ? undefined : { cid: "", size: 0 }))
+      Effect.catch((error) => Effect.succeed(error === "too large" ? undefined : { cid: cidOf("raw", ""), size: 0 }))
     )
   })

@@ -1,7 +1,8 @@
 import { Simulator, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { graphemes, length, type InstanceSettings, type InstanceState, type makeViews, type StoredMedia } from "./simulatorViews.ts"
+import * as Rules from "../MastodonRules.ts"
+import { type InstanceSettings, type InstanceState, type makeViews, type StoredMedia } from "./simulatorViews.ts"
 
 /**
  * The simulator's media and status methods (https://docs.joinmastodon.org/methods/statuses/,
@@ -24,7 +25,18 @@ interface Context {
   readonly error: (status: number, message: string) => Response
 }
 
-const visibilities = new Set(["public", "unlisted", "private", "direct"])
+const extensions: Record<StoredMedia["kind"], string> = { image: "jpg", video: "mp4", audio: "mp3" }
+
+/** A poll as the body gives it (`poll: { options, expires_in }`); undefined when there is none. */
+const pollOf = (value: unknown): Rules.Poll | undefined => {
+  if (typeof value !== "object" || value === null) return undefined
+  const poll = value as { readonly options?: unknown; readonly expires_in?: unknown }
+  const expiresIn = poll.expires_in === undefined ? undefined : Number(poll.expires_in)
+  return {
+    options: Array.isArray(poll.options) ? poll.options.map(String) : undefined,
+    expiresIn: expiresIn === undefined || Number.isNaN(expiresIn) ? undefined : expiresIn
+  }
+}
 
 export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, never>> => {
   const { authenticated, baseUrl, error, instance, state, views } = input
@@ -43,25 +55,23 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
         () => new FormData()
       )
       const file = form.get("file")
-      if (file === null || typeof file === "string" || file.size === 0) return error(422, "Validation failed: File can't be blank")
       const description = form.get("description")
-      const limits = instance()
-      const kind = file.type.startsWith("video/") ? "video" : file.type.startsWith("image/") ? "image" : undefined
-      if (kind === undefined) return error(422, `Validation failed: File content type is invalid (${file.type})`)
-      if (file.size > (kind === "image" ? limits.imageBytes : limits.videoBytes)) {
-        return error(422, `Validation failed: File file size must be less than ${kind === "image" ? limits.imageBytes : limits.videoBytes} Bytes`)
+      const upload: Rules.Upload = {
+        file: file === null || typeof file === "string" ? undefined : { type: file.type, size: file.size },
+        description: typeof description === "string" ? description : undefined,
+        instance: instance()
       }
-      if (typeof description === "string" && Array.from(description).length > limits.altCharacters) {
-        return error(422, `Validation failed: Description is too long (maximum is ${limits.altCharacters} characters)`)
-      }
+      const refused = Rules.refusal(Rules.upload, upload)
+      if (refused !== undefined) return error(refused.status, refused.message)
+      const kind = Rules.kindOf(upload.file!.type)!
       const id = state.id()
       const stored: StoredMedia = {
         id,
         accountId: account.id,
         kind,
         description: typeof description === "string" && description !== "" ? description : null,
-        url: `${baseUrl}/system/media_attachments/${id}.${kind === "video" ? "mp4" : "jpg"}`,
-        // Images are processed at once; a video on its first check.
+        url: `${baseUrl}/system/media_attachments/${id}.${extensions[kind]}`,
+        // Images are processed at once; a video or audio on its first check.
         ready: kind === "image"
       }
       media.set(id, stored)
@@ -102,25 +112,24 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
       const mediaIds = Array.isArray(body["media_ids"]) ? (body["media_ids"] as Array<unknown>).map(String) : []
       const visibility = typeof body["visibility"] === "string" ? body["visibility"] : "public"
       const inReplyTo = typeof body["in_reply_to_id"] === "string" ? body["in_reply_to_id"] : undefined
-      const limits = instance()
-      if (!visibilities.has(visibility)) return error(422, `Validation failed: Visibility is not included in the list`)
-      if (text.trim() === "" && mediaIds.length === 0) return error(422, "Validation failed: Text can't be blank")
-      // The content warning counts within the limit, as it is (StatusLengthValidator's combined_text).
-      const warning = typeof body["spoiler_text"] === "string" ? body["spoiler_text"] : ""
-      if (length(text) + graphemes(warning) > limits.maxCharacters) {
-        return error(422, `Validation failed: Text character limit of ${limits.maxCharacters} exceeded`)
-      }
-      if (mediaIds.length > limits.maxMedia) return error(422, `Cannot attach more than ${limits.maxMedia} files`)
-      const attached = mediaIds.map((id) => media.get(id))
-      if (attached.some((item) => item === undefined || item.accountId !== account.id)) return notFound()
-      if (attached.some((item) => !item!.ready)) return error(422, "Cannot attach files that have not finished processing. Try again in a moment!")
-      if (attached.some((item) => item!.kind === "video") && attached.length > 1) {
-        return error(422, "Cannot attach a video to a post that already contains images")
-      }
       const post = inReplyTo === undefined ? undefined : state.posts.get(inReplyTo)
       const comment = inReplyTo === undefined ? undefined : state.comments.get(inReplyTo)
       const message = inReplyTo === undefined ? undefined : state.messagesAfter(account.id, 0).find((entry) => entry.id === inReplyTo)
-      if (inReplyTo !== undefined && post === undefined && comment === undefined && message === undefined) return notFound()
+      const attached = mediaIds.map((id) => {
+        const item = media.get(id)
+        return item === undefined || item.accountId !== account.id || item.statusId !== undefined ? undefined : item
+      })
+      const refused = Rules.refusal(Rules.status, {
+        text,
+        spoilerText: typeof body["spoiler_text"] === "string" ? body["spoiler_text"] : "",
+        visibility,
+        mediaIds,
+        media: attached,
+        poll: pollOf(body["poll"]),
+        replyFound: inReplyTo === undefined ? undefined : post !== undefined || comment !== undefined || message !== undefined,
+        instance: instance()
+      })
+      if (refused !== undefined) return error(refused.status, refused.message)
       switch (text === "" ? undefined : state.trigger(text, account.id)) {
         case "fail":
           return error(422, `Validation failed: ${SimulatorState.refusal(text)}`)
@@ -139,7 +148,7 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
         ? state.addComment({ accountId: comment.accountId, author: { id: account.id, username: account.username }, text, postId: comment.postId, replyTo: comment.id }).id
         : message !== undefined && visibility === "direct"
         ? state.addMessage({ accountId: account.id, from: { id: account.id, username: account.username }, text, conversationId: message.conversationId, outgoing: true }).id
-        : record(account, { text, visibility, inReplyTo, mediaIds, attached: attached as ReadonlyArray<StoredMedia>, body })
+        : record(account, { text, visibility, inReplyTo, mediaIds, attached: attached.flatMap((item) => item ?? []), body })
       if (key !== undefined) idempotency.set(`${account.id} ${key}`, made)
       return Simulator.json(statusJson(made, account))
     }))
@@ -156,6 +165,7 @@ export const routes = (input: Context): ReadonlyArray<HttpRouter.Route<never, ne
     }
   ) => {
     const id = state.id()
+    for (const item of input.attached) media.set(item.id, { ...item, statusId: id })
     const spoilerText = typeof input.body["spoiler_text"] === "string" ? input.body["spoiler_text"] : ""
     state.record({
       id,

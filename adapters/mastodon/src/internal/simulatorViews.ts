@@ -53,14 +53,16 @@ export interface InstanceSettings {
   readonly altCharacters: number
 }
 
-/** An uploaded media attachment; a video is processed after its first check. */
+/** An uploaded media attachment; a video or audio is processed after its first check. */
 export interface StoredMedia {
   readonly id: string
   readonly accountId: string
-  readonly kind: "image" | "video"
+  readonly kind: "image" | "video" | "audio"
   readonly description: string | null
   readonly url: string
   readonly ready: boolean
+  /** The status it is attached to, after one took it: Mastodon attaches a media to one status only. */
+  readonly statusId?: string | undefined
 }
 
 /** Length as Mastodon counts it: every URL 23 characters, a mention of another instance's account its `@user` part. */
