@@ -27,7 +27,7 @@ export interface Call<in Input> extends SimulatorRules.Call<Input> {
   readonly rules: ReadonlyArray<Rule<Input>>
 }
 
-const call = <Input>(name: string, rules: ReadonlyArray<Rule<Input>>): Call<Input> => ({ ...SimulatorRules.call(name, rules), rules })
+const call = <Input>(name: string, rules: ReadonlyArray<Rule<Input>>): Call<Input> => SimulatorRules.call<Input, Rule<Input>>(name, rules)
 
 /** The first rule the request breaks, with the PDS's status, error and message; undefined when it keeps them all. */
 export const refusal = <Input>(

@@ -1,8 +1,8 @@
-import { BlueskyAdapter, BlueskyConfig, BlueskyLimits, BlueskySimulator } from "@herald/adapter-bluesky"
+import { BlueskyAdapter, BlueskyConfig, BlueskyLimits, BlueskyRules, BlueskySimulator } from "@herald/adapter-bluesky"
 import { FacebookAdapter, FacebookConfig, FacebookLimits, FacebookRules, FacebookSimulator } from "@herald/adapter-facebook"
 import { InstagramAdapter, InstagramConfig, InstagramLimits, InstagramRules, InstagramSimulator } from "@herald/adapter-instagram"
 import { LinkedInAdapter, LinkedInConfig, LinkedInLimits, LinkedInRules, LinkedInSimulator } from "@herald/adapter-linkedin"
-import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonSimulator } from "@herald/adapter-mastodon"
+import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonRules, MastodonSimulator } from "@herald/adapter-mastodon"
 import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsRules, ThreadsSimulator } from "@herald/adapter-threads"
 import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokRules, TikTokSimulator } from "@herald/adapter-tiktok"
 import { XAdapter, XConfig, XLimits, XRules, XSimulator } from "@herald/adapter-x"
@@ -75,7 +75,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     simulator: BlueskySimulator.simulator,
     realConfig: BlueskyConfig.realConfig,
     offered: BlueskyConfig.offered,
-    readme: { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits, api: BlueskyLimits.api }
+    readme: { folder: "adapters/bluesky", source: "src/BlueskyLimits.ts", limits: BlueskyLimits.limits, api: BlueskyLimits.api,
+      rules: { source: "src/BlueskyRules.ts", table: BlueskyRules.rules } }
   },
   {
     network: "mastodon",
@@ -83,6 +84,7 @@ export const all: ReadonlyArray<NetworkPackage> = [
     simulator: MastodonSimulator.simulator,
     realConfig: MastodonConfig.realConfig,
     offered: MastodonConfig.offered,
-    readme: { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits, api: MastodonLimits.api }
+    readme: { folder: "adapters/mastodon", source: "src/MastodonLimits.ts", limits: MastodonLimits.limits, api: MastodonLimits.api,
+      rules: { source: "src/MastodonRules.ts", table: MastodonRules.rules } }
   }
 ]
