@@ -1,6 +1,7 @@
 import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
 import { Clock, Duration, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
+import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
@@ -90,7 +91,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     /** A container Threads could not prepare (ERROR) or that expired unpublished (EXPIRED, after 24 h). */
     const unusable = (container: ThreadsClient.Container, what: string) =>
-      PublishError.rejected(network, container.error_message ?? `Threads could not prepare ${what} (${container.status})`)
+      PublishError.rejected(network, Errors.containerFailure(container.error_message, what, container.status))
 
     /**
      * Looks at a container and goes on once Threads has it ready. `PUBLISHED` means an earlier step's

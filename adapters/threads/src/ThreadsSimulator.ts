@@ -1,4 +1,4 @@
-import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
+import { Simulator, SimulatorMedia, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as ThreadsRules from "./ThreadsRules.ts"
@@ -60,10 +60,25 @@ interface Container {
   readonly altTexts: ReadonlyArray<string | null>
   readonly carouselItem: boolean
   readonly replyTo: string | undefined
-  status: "IN_PROGRESS" | "FINISHED" | "PUBLISHED"
+  status: "IN_PROGRESS" | "FINISHED" | "PUBLISHED" | "ERROR"
   /** Status reads left before the container is ready, as Threads fetches and transcodes media. */
   readsLeft: number
+  /** Why Threads will not prepare the media, once it has looked (`error_message`); undefined when it will. */
+  readonly failure: string | undefined
 }
+
+/**
+ * The longest video Threads takes: 5 minutes ("Video specifications",
+ * https://developers.facebook.com/documentation/threads/posts, read 2026-12-03), stated here apart from the
+ * adapter's limits. A longer one ends its container `ERROR` with `INVALID_DURATION`, one of the error
+ * messages https://developers.facebook.com/docs/threads/troubleshooting lists.
+ */
+const maxVideoDurationMs = 5 * 60 * 1000
+
+/** What Threads makes of a video it fetched: undefined when it can prepare it (or cannot tell its length). */
+const videoFailure = (url: string) =>
+  Effect.map(SimulatorMedia.fetchInspect(url), (video) =>
+    video.durationMs !== undefined && video.durationMs > maxVideoDurationMs ? "INVALID_DURATION" : undefined)
 
 /** Graph's answer to the first rule of `call` the request breaks (ThreadsRules); undefined when it keeps all. */
 const broken = <Input>(call: ThreadsRules.GraphCall<Input>, input: Input) => {
@@ -264,6 +279,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return revoked()
       }
       const readsLeft = mediaType === "VIDEO" ? 2 : mediaType === "IMAGE" ? 1 : 0
+      const failure = mediaType === "VIDEO" ? yield* videoFailure(media[0] ?? "") : undefined
       const container: Container = {
         id: state.id(),
         accountId: account.id,
@@ -274,7 +290,8 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
         carouselItem: form["is_carousel_item"] === "true",
         replyTo,
         status: readsLeft === 0 ? "FINISHED" : "IN_PROGRESS",
-        readsLeft
+        readsLeft,
+        failure
       }
       containers.set(container.id, container)
       return Simulator.json({ id: container.id })
@@ -330,8 +347,11 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       const container = containers.get(id ?? "")
       if (container !== undefined && container.accountId === account.id) {
         // Each look moves preparation on, as Threads fetches and processes the media meanwhile.
-        if (container.status === "IN_PROGRESS" && --container.readsLeft <= 0) container.status = "FINISHED"
-        return Simulator.json(pick({ id: container.id, status: container.status }, fields))
+        if (container.status === "IN_PROGRESS" && --container.readsLeft <= 0) {
+          container.status = container.failure === undefined ? "FINISHED" : "ERROR"
+        }
+        const failed = container.status === "ERROR" ? { error_message: container.failure } : {}
+        return Simulator.json(pick({ id: container.id, status: container.status, ...failed }, fields))
       }
       const reply = state.comments.get(id ?? "")
       if (reply !== undefined && reply.accountId === account.id) return Simulator.json(pick(replyWire(account, reply), fields))

@@ -8,6 +8,30 @@ AdapterSuite.suite("threads", {
   makeAdapter: ThreadsAdapter.make,
   makeSimulator: ThreadsSimulator.simulator,
   extra: (it, context) => {
+    // Threads takes videos of at most 5 minutes: the simulator reads the length from the file it fetches,
+    // whatever the post says, and ends a longer one's container ERROR with INVALID_DURATION (issue 31).
+    it.effect("refuses a video over 5 minutes by its file's length, in words, and takes one of 5 minutes", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "long_video")
+        const video = (durationMs: number) =>
+          new PostVersion.MediaItem({ ...AdapterSuite.media.video(ctx, 1, durationMs), durationMs: null })
+        const long = yield* Effect.flip(AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `six minutes ${Date.now()}`, media: [video(360_000)] })
+        }))
+        assert.strictEqual(long.reason._tag, "Rejected")
+        assert.strictEqual(
+          long.reason.message,
+          "Threads does not take the video's length: a video may be at most 5 minutes (INVALID_DURATION)"
+        )
+        const published = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `five minutes ${Date.now()}`, media: [video(300_000)] })
+        })
+        assert.isString(published.id)
+      }))
+
     it.effect("publishes a carousel of 2 photos once both items are ready", () =>
       Effect.gen(function*() {
         const ctx = yield* context

@@ -91,7 +91,7 @@ export const harness = (options: Options) =>
     const media = HttpRouter.add("GET", "/media/:file", (request) =>
       Effect.succeed(
         request.url.endsWith(".mp4")
-          ? HttpServerResponse.uint8Array(Fixtures.mp4, { contentType: "video/mp4" })
+          ? HttpServerResponse.uint8Array(Fixtures.mp4Lasting(Fixtures.durationInPath(request.url)), { contentType: "video/mp4" })
           : HttpServerResponse.uint8Array(Fixtures.jpeg, { contentType: "image/jpeg" })
       ))
     // Idle connections kept longer than any wait between two calls of a test: with Node's 5 s, a loaded

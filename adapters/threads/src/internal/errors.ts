@@ -76,3 +76,25 @@ export const lost = (create: boolean, message: string): PublishError.PublishErro
   create
     ? PublishError.outcomeUnknown(network, `Threads' answer was lost (${message}); the post may exist`)
     : PublishError.transient(network, message)
+
+/**
+ * What the error messages of a container Threads could not prepare mean, in words a person can act on
+ * (https://developers.facebook.com/docs/threads/troubleshooting, read 2026-12-03, lists them).
+ */
+const containerFailures: Readonly<Record<string, string>> = {
+  FAILED_DOWNLOADING_VIDEO: "Threads could not download the video",
+  FAILED_PROCESSING_AUDIO: "Threads could not process the video's sound",
+  FAILED_PROCESSING_VIDEO: "Threads could not process the video",
+  INVALID_ASPEC_RATIO: "Threads does not take the video's aspect ratio (0.01:1 to 10:1)",
+  INVALID_BIT_RATE: "Threads does not take the video's bit rate",
+  INVALID_DURATION: "Threads does not take the video's length: a video may be at most 5 minutes",
+  INVALID_FRAME_RATE: "Threads does not take the video's frame rate (23 to 60 fps)",
+  INVALID_AUDIO_CHANNELS: "Threads does not take the video's audio channels",
+  INVALID_AUDIO_CHANNEL_LAYOUT: "Threads does not take the video's audio channel layout"
+}
+
+/** The words for a container that ended `status` (ERROR, EXPIRED) with `message`, Threads' code kept after them. */
+export const containerFailure = (message: string | undefined, what: string, status: string): string => {
+  const known = message === undefined || !Object.hasOwn(containerFailures, message) ? undefined : containerFailures[message]
+  return known !== undefined ? `${known} (${message})` : message ?? `Threads could not prepare ${what} (${status})`
+}
