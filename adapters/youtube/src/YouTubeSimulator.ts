@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto"
-import { Effect, Option, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Simulator, SimulatorMedia, SimulatorPage, type SimulatorState } from "@herald/adapter-kit"
+import { ByteSize, Effect, Option, Schema } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Simulator, SimulatorMedia, SimulatorPage, SimulatorRules, type SimulatorState } from "@herald/adapter-kit"
 import { limits, unverifiedMaxVideoMs } from "./YouTubeLimits.ts"
+import * as YouTubeRules from "./YouTubeRules.ts"
 
 // Google OAuth and the YouTube Data API v3 as Herald's sandbox serves them: PKCE consent with
 // `access_type=offline`, non-rotating refresh tokens, resumable upload sessions (`Location`, 308 probes),
@@ -17,8 +18,9 @@ import { limits, unverifiedMaxVideoMs } from "./YouTubeLimits.ts"
 
 const network = "youtube"
 
+/** The video resource once `YouTubeRules.insertVideo` took it: what the sandbox keeps of it. */
 const Metadata = Schema.Struct({
-  snippet: Schema.Struct({ title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) }),
+  snippet: Schema.Struct({ title: Schema.String, description: Schema.optionalKey(Schema.String) }),
   status: Schema.optionalKey(Schema.Struct({ privacyStatus: Schema.optionalKey(Schema.String) }))
 })
 
@@ -27,9 +29,8 @@ type LongUploadsStatus = typeof LongUploadsStatus.Type
 
 const ChannelChange = Schema.Struct({ username: Schema.NonEmptyString, longUploadsStatus: LongUploadsStatus })
 
-const Reply = Schema.Struct({
-  snippet: Schema.Struct({ parentId: Schema.optionalKey(Schema.String), textOriginal: Schema.optionalKey(Schema.String) })
-})
+/** A reply once `YouTubeRules.insertComment` took it. */
+const Reply = Schema.Struct({ snippet: Schema.Struct({ parentId: Schema.String, textOriginal: Schema.String }) })
 
 /** How many replies a thread's `replies` part carries; `comments.list` has the rest. */
 const repliesInThread = 5
@@ -62,8 +63,15 @@ interface Video {
   polls: number
 }
 
-const googleError = (status: number, reason: string, message: string, statusText: string) =>
-  Simulator.json({ error: { code: status, message, errors: [{ message, domain: "youtube", reason }], status: statusText } }, status)
+const googleError = (status: number, reason: string, message: string, statusText: string, domain = "youtube") =>
+  Simulator.json({ error: { code: status, message, errors: [{ message, domain, reason }], status: statusText } }, status)
+/** Google's answer to the first rule of `call` the request breaks; undefined when it keeps them all. */
+const refusal = <Input>(call: YouTubeRules.Call<Input>, input: Input) => {
+  const broken = SimulatorRules.refusal(call, input)
+  if (broken === undefined) return undefined
+  const { status, reason, statusText, domain } = broken.rule.answer
+  return googleError(status, reason, broken.message, statusText, domain)
+}
 const authError = () =>
   googleError(401, "authError", "Request had invalid authentication credentials. Expected OAuth 2 access token.", "UNAUTHENTICATED")
 const rateLimited = () => googleError(429, "rateLimitExceeded", "The request cannot be completed because you have exceeded your rate limit.", "RESOURCE_EXHAUSTED")
@@ -87,6 +95,12 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       return check._tag === "Valid" ? handler(check) : Effect.succeed(authError())
     })
   const request = HttpServerRequest.HttpServerRequest
+  /** A JSON body (video metadata, a comment), read no further than 256 KiB; undefined when it is not JSON. */
+  const jsonBody = Effect.flatMap(request, (incoming) =>
+    incoming.json.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.kibibytes(256)),
+      Effect.orElseSucceed((): unknown => undefined)
+    ))
 
   const resource = (videoId: string, session: Session, uploadStatus: string) => ({
     kind: "youtube#video",
@@ -99,20 +113,16 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     Effect.gen(function*() {
       const params = yield* Simulator.query
       const headers = (yield* request).headers
-      const contentLength = Number(headers["x-upload-content-length"] ?? "0")
-      if (params["uploadType"] !== "resumable") return googleError(400, "badRequest", "uploadType must be resumable.", "INVALID_ARGUMENT")
-      if (!(contentLength > 0)) return googleError(400, "mediaBodyRequired", "X-Upload-Content-Length is required.", "INVALID_ARGUMENT")
-      const body = yield* Effect.flatMap(request, (incoming) => Effect.orElseSucceed(incoming.json, () => ({})))
+      // YouTube also takes `media` and `multipart` uploads; the sandbox serves the resumable protocol only.
+      if (params["uploadType"] !== "resumable") return googleError(400, "badRequest", "The sandbox takes uploadType=resumable only.", "INVALID_ARGUMENT")
+      const body = yield* jsonBody
+      const refused = refusal(YouTubeRules.insertVideo, { query: params, headers, body })
+      if (refused !== undefined) return refused
       const metadata = Schema.decodeUnknownOption(Metadata)(body)
-      if (Option.isNone(metadata)) return googleError(400, "badRequest", "The video resource is not valid.", "INVALID_ARGUMENT")
-      const title = metadata.value.snippet.title ?? ""
+      if (Option.isNone(metadata)) return googleError(400, "invalidVideoMetadata", "The request metadata is invalid.", "INVALID_ARGUMENT")
+      const title = metadata.value.snippet.title
       const description = metadata.value.snippet.description ?? ""
-      if (title.trim() === "" || [...title].length > 100 || /[<>]/.test(title)) {
-        return googleError(400, "invalidTitle", "The request metadata specifies an invalid or empty video title.", "INVALID_ARGUMENT")
-      }
-      if (Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) {
-        return googleError(400, "invalidDescription", "The request metadata specifies an invalid video description.", "INVALID_ARGUMENT")
-      }
+      const contentLength = Number(headers["x-upload-content-length"])
       const trigger = state.trigger(description, check.account.id)
       if (trigger === "flaky") return googleError(503, "backendError", "Backend Error", "UNAVAILABLE")
       if (trigger === "rate-limit") return rateLimited()
@@ -141,17 +151,24 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     const session = sessions.get(params["upload_id"] ?? "")
     if (session === undefined) return googleError(404, "notFound", "The upload session does not exist.", "NOT_FOUND")
     const incoming = yield* request
-    const range = incoming.headers["content-range"] ?? ""
+    const range = incoming.headers["content-range"]
     // A status probe (`bytes */{total}`): finished sessions answer with the video, others with 308.
-    if (range.startsWith("bytes */")) {
+    if (YouTubeRules.isProbe(range)) {
+      const refused = refusal(YouTubeRules.uploadBytes, { contentRange: range, bytes: 0, announced: session.contentLength })
+      if (refused !== undefined) return refused
       return session.videoId === undefined
         ? HttpServerResponse.empty({ status: 308 })
         : Simulator.json(resource(session.videoId, session, "uploaded"))
     }
-    const bytes = new Uint8Array(yield* Effect.orElseSucceed(incoming.arrayBuffer, () => new ArrayBuffer(0)))
-    if (bytes.length !== session.contentLength) {
-      return googleError(400, "badContent", `Expected ${session.contentLength} bytes, got ${bytes.length}.`, "INVALID_ARGUMENT")
-    }
+    // Read no further than the announced size (and a byte to tell a longer body).
+    const bytes = new Uint8Array(
+      yield* incoming.arrayBuffer.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(session.contentLength + 1)),
+        Effect.orElseSucceed(() => new ArrayBuffer(session.contentLength + 1))
+      )
+    )
+    const refused = refusal(YouTubeRules.uploadBytes, { contentRange: range, bytes: bytes.length, announced: session.contentLength })
+    if (refused !== undefined) return refused
     const videoId = session.videoId ?? randomBytes(8).toString("base64url")
     if (session.videoId === undefined) {
       session.videoId = videoId
@@ -181,16 +198,20 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   const setThumbnail = authenticated((check) =>
     Effect.gen(function*() {
       const params = yield* Simulator.query
+      const incoming = yield* request
+      const contentType = incoming.headers["content-type"]
+      // Read no further than a byte past the 2 MB thumbnails.set takes.
+      const bytes = Number(incoming.headers["content-length"] ?? 0) > YouTubeRules.maxThumbnailBytes
+        ? YouTubeRules.maxThumbnailBytes + 1
+        : (yield* incoming.arrayBuffer.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(YouTubeRules.maxThumbnailBytes)),
+          Effect.orElseSucceed(() => new ArrayBuffer(YouTubeRules.maxThumbnailBytes + 1))
+        )).byteLength
+      const refused = refusal(YouTubeRules.setThumbnail, { query: params, contentType, bytes })
+      if (refused !== undefined) return refused
       const video = videos.get(params["videoId"] ?? "")
       if (video === undefined || video.session.accountId !== check.account.id) {
         return googleError(403, "forbidden", "The thumbnail can't be set for the specified video.", "PERMISSION_DENIED")
-      }
-      const incoming = yield* request
-      const contentType = incoming.headers["content-type"] ?? ""
-      const bytes = (yield* Effect.orElseSucceed(incoming.arrayBuffer, () => new ArrayBuffer(0))).byteLength
-      if (bytes === 0) return googleError(400, "mediaBodyRequired", "The request does not include the image content.", "INVALID_ARGUMENT")
-      if (!["image/jpeg", "image/png"].includes(contentType)) {
-        return googleError(400, "imageFormatUnsupported", "The image content is not supported.", "INVALID_ARGUMENT")
       }
       if (video.session.rejection === undefined) record(params["videoId"]!, video.session, { contentType, bytes })
       const url = `${baseUrl}/vi/${params["videoId"]}/default.jpg`
@@ -198,50 +219,58 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     })
   )
 
-  const videoStatus = authenticated((check) =>
-    Effect.map(Simulator.query, (params) => {
-      const items = (params["id"] ?? "").split(",").flatMap((videoId) => {
-        const video = videos.get(videoId)
-        if (video === undefined || video.session.accountId !== check.account.id) return []
-        video.polls++
-        // Processing finishes on the second look; a refused video ends `rejected`.
-        const done = video.polls >= 2
-        const { privacyStatus, rejection } = video.session
-        const status = !done
-          ? { uploadStatus: "uploaded", privacyStatus }
-          : rejection !== undefined
-          ? { uploadStatus: "rejected", rejectionReason: rejection, privacyStatus }
-          : { uploadStatus: "processed", privacyStatus }
-        const processingStatus = !done ? "processing" : rejection !== undefined ? "terminated" : "succeeded"
-        return [{ kind: "youtube#video", id: videoId, status, processingDetails: { processingStatus } }]
-      })
-      return Simulator.json({ kind: "youtube#videoListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
-    })
-  )
+  /** A list call: its query held to `call`'s rules before `handler` reads it. */
+  const listing = (
+    call: YouTubeRules.Call<YouTubeRules.Query>,
+    handler: (
+      check: Extract<SimulatorState.TokenCheck, { _tag: "Valid" }>,
+      params: Record<string, string>
+    ) => HttpServerResponse.HttpServerResponse
+  ) => authenticated((check) => Effect.map(Simulator.query, (params) => refusal(call, { query: params }) ?? handler(check, params)))
 
-  const channels = authenticated((check) =>
-    Effect.map(Simulator.query, (params) => {
-      if (params["mine"] !== "true") return googleError(400, "missingRequiredParameter", "No filter selected.", "INVALID_ARGUMENT")
-      const parts = (params["part"] ?? "").split(",")
-      const { account } = check
-      const channel = {
-        kind: "youtube#channel",
-        id: account.id,
-        ...(parts.includes("snippet") && {
-          snippet: {
-            title: account.displayName,
-            customUrl: `@${account.username}`,
-            thumbnails: { default: { url: `${baseUrl}/avatars/${account.id}.jpg` } }
-          }
-        }),
-        ...(parts.includes("contentDetails") && { contentDetails: { relatedPlaylists: { uploads: `UU${account.id}` } } }),
-        ...(parts.includes("status") && {
-          status: { privacyStatus: "public", isLinked: true, longUploadsStatus: longUploadsOf(account.id) }
-        })
-      }
-      return Simulator.json({ kind: "youtube#channelListResponse", items: [channel] })
+  const videoStatus = listing(YouTubeRules.listVideos, (check, params) => {
+    const items = (params["id"] ?? "").split(",").flatMap((videoId) => {
+      const video = videos.get(videoId)
+      if (video === undefined || video.session.accountId !== check.account.id) return []
+      video.polls++
+      // Processing finishes on the second look; a refused video ends `rejected`.
+      const done = video.polls >= 2
+      const { privacyStatus, rejection } = video.session
+      const status = !done
+        ? { uploadStatus: "uploaded", privacyStatus }
+        : rejection !== undefined
+        ? { uploadStatus: "rejected", rejectionReason: rejection, privacyStatus }
+        : { uploadStatus: "processed", privacyStatus }
+      const processingStatus = !done ? "processing" : rejection !== undefined ? "terminated" : "succeeded"
+      return [{ kind: "youtube#video", id: videoId, status, processingDetails: { processingStatus } }]
     })
-  )
+    return Simulator.json({ kind: "youtube#videoListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
+  })
+
+  // The sandbox knows the signed-in channel only: another filter finds none.
+  const channels = listing(YouTubeRules.listChannels, (check, params) => {
+    const parts = (params["part"] ?? "").split(",")
+    const { account } = check
+    if (params["mine"] !== "true" && !(params["id"] ?? "").split(",").includes(account.id)) {
+      return Simulator.json({ kind: "youtube#channelListResponse", items: [] })
+    }
+    const channel = {
+      kind: "youtube#channel",
+      id: account.id,
+      ...(parts.includes("snippet") && {
+        snippet: {
+          title: account.displayName,
+          customUrl: `@${account.username}`,
+          thumbnails: { default: { url: `${baseUrl}/avatars/${account.id}.jpg` } }
+        }
+      }),
+      ...(parts.includes("contentDetails") && { contentDetails: { relatedPlaylists: { uploads: `UU${account.id}` } } }),
+      ...(parts.includes("status") && {
+        status: { privacyStatus: "public", isLinked: true, longUploadsStatus: longUploadsOf(account.id) }
+      })
+    }
+    return Simulator.json({ kind: "youtube#channelListResponse", items: [channel] })
+  })
 
   /**
    * Sets a channel's `longUploadsStatus` (`allowed` stands for a verified channel), which no Data API call
@@ -268,22 +297,20 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       "(see docs/adapters/sandbox.md). A real channel is verified at https://www.youtube.com/verify.\n"
   )
 
-  const playlistItems = authenticated((check) =>
-    Effect.map(Simulator.query, (params) => {
-      if (params["playlistId"] !== `UU${check.account.id}`) {
-        return googleError(404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found.", "NOT_FOUND")
+  const playlistItems = listing(YouTubeRules.listPlaylistItems, (check, params) => {
+    if (params["playlistId"] !== `UU${check.account.id}`) {
+      return googleError(404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found.", "NOT_FOUND")
+    }
+    const items = state.postsOf(check.account.id).slice(0, Number(params["maxResults"] ?? "5")).map((post) => ({
+      kind: "youtube#playlistItem",
+      snippet: {
+        title: post.details["title"],
+        description: post.text,
+        resourceId: { kind: "youtube#video", videoId: post.id }
       }
-      const items = state.postsOf(check.account.id).slice(0, Number(params["maxResults"] ?? "5")).map((post) => ({
-        kind: "youtube#playlistItem",
-        snippet: {
-          title: post.details["title"],
-          description: post.text,
-          resourceId: { kind: "youtube#video", videoId: post.id }
-        }
-      }))
-      return Simulator.json({ kind: "youtube#playlistItemListResponse", items })
-    })
-  )
+    }))
+    return Simulator.json({ kind: "youtube#playlistItemListResponse", items })
+  })
 
   /** The top-level comment a comment belongs to (YouTube has one level of replies). */
   const rootOf = (comment: SimulatorState.SimulatedComment): SimulatorState.SimulatedComment => {
@@ -372,55 +399,44 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   }
 
   // Any channel's public threads can be read; `videoId` narrows them to one video.
-  const commentThreads = authenticated(() =>
-    Effect.map(Simulator.query, (params) => {
-      const parts = (params["part"] ?? "").split(",")
-      const channelId = params["allThreadsRelatedToChannelId"]
-      const videoId = params["videoId"]
-      const owner = channelId ?? (videoId === undefined ? undefined : state.posts.get(videoId)?.accountId)
-      if (channelId === undefined && videoId === undefined) {
-        return googleError(400, "missingRequiredParameter", "No filter selected. Expected one of: allThreadsRelatedToChannelId, videoId, id", "INVALID_ARGUMENT")
-      }
-      if (owner === undefined || !state.accounts.has(owner)) {
-        return channelId === undefined
-          ? googleError(404, "videoNotFound", "The video identified by the videoId parameter could not be found.", "NOT_FOUND")
-          : googleError(404, "channelNotFound", "The channel could not be found.", "NOT_FOUND")
-      }
-      const threads = threadsOf(owner).filter((thread) => videoId === undefined || thread.top.postId === videoId)
-      return page("youtube#commentThreadListResponse", threads.map((thread) => threadResource(thread, parts)), params)
-    })
-  )
+  const commentThreads = listing(YouTubeRules.listCommentThreads, (_, params) => {
+    const parts = (params["part"] ?? "").split(",")
+    const channelId = params["allThreadsRelatedToChannelId"]
+    const videoId = params["videoId"]
+    const owner = channelId ?? (videoId === undefined ? undefined : state.posts.get(videoId)?.accountId)
+    if (owner === undefined || !state.accounts.has(owner)) {
+      return channelId === undefined
+        ? googleError(404, "videoNotFound", "The video identified by the videoId parameter could not be found.", "NOT_FOUND")
+        : googleError(404, "channelNotFound", "The channel could not be found.", "NOT_FOUND")
+    }
+    const threads = threadsOf(owner).filter((thread) => videoId === undefined || thread.top.postId === videoId)
+    return page("youtube#commentThreadListResponse", threads.map((thread) => threadResource(thread, parts)), params)
+  })
 
-  const listComments = authenticated(() =>
-    Effect.map(Simulator.query, (params) => {
-      const parent = state.comments.get(params["parentId"] ?? "")
-      if (params["parentId"] === undefined && params["id"] === undefined) {
-        return googleError(400, "missingRequiredParameter", "No filter selected. Expected one of: id, parentId", "INVALID_ARGUMENT")
-      }
-      if (params["parentId"] !== undefined) {
-        if (parent === undefined) return googleError(404, "commentNotFound", "The specified comment could not be found.", "NOT_FOUND")
-        const replies = state.commentsAfter(parent.accountId, 0).filter((comment) => comment !== parent && rootOf(comment) === parent)
-        return page("youtube#commentListResponse", replies.map(commentResource), params)
-      }
-      const ids = (params["id"] ?? "").split(",")
-      const items = ids.flatMap((id) => {
-        const found = state.comments.get(id)
-        return found === undefined ? [] : [commentResource(found)]
-      })
-      return Simulator.json({ kind: "youtube#commentListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
+  const listComments = listing(YouTubeRules.listComments, (_, params) => {
+    const parent = state.comments.get(params["parentId"] ?? "")
+    if (params["parentId"] !== undefined) {
+      if (parent === undefined) return googleError(404, "commentNotFound", "The specified comment could not be found.", "NOT_FOUND")
+      const replies = state.commentsAfter(parent.accountId, 0).filter((comment) => comment !== parent && rootOf(comment) === parent)
+      return page("youtube#commentListResponse", replies.map(commentResource), params)
+    }
+    const ids = (params["id"] ?? "").split(",")
+    const items = ids.flatMap((id) => {
+      const found = state.comments.get(id)
+      return found === undefined ? [] : [commentResource(found)]
     })
-  )
+    return Simulator.json({ kind: "youtube#commentListResponse", items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } })
+  })
 
   // A reply is a comment by the signed-in channel, stored in the inbox of the channel whose video it is on.
   const insertComment = authenticated((check) =>
     Effect.gen(function*() {
-      const body = yield* Effect.flatMap(request, (incoming) => Effect.orElseSucceed(incoming.json, () => ({})))
+      const body = yield* jsonBody
+      const refused = refusal(YouTubeRules.insertComment, { query: yield* Simulator.query, body })
+      if (refused !== undefined) return refused
       const reply = Schema.decodeUnknownOption(Reply)(body)
-      const parentId = Option.getOrUndefined(reply)?.snippet.parentId
-      const text = Option.getOrUndefined(reply)?.snippet.textOriginal ?? ""
-      if (parentId === undefined) return googleError(400, "parentIdMissing", "No parent ID specified.", "INVALID_ARGUMENT")
-      if (text.trim() === "") return googleError(400, "commentTextRequired", "The comment resource must contain a snippet.textOriginal property.", "INVALID_ARGUMENT")
-      if ([...text].length > 10_000) return googleError(400, "commentTextTooLong", "The comment text is too long.", "INVALID_ARGUMENT")
+      if (Option.isNone(reply)) return googleError(400, "invalidCommentMetadata", "The request metadata is invalid.", "INVALID_ARGUMENT")
+      const { parentId, textOriginal: text } = reply.value.snippet
       const parent = state.comments.get(parentId)
       if (parent === undefined) return googleError(404, "commentNotFound", "The specified parent comment could not be found.", "NOT_FOUND")
       if (parent.replyTo !== null) {
