@@ -6,7 +6,7 @@ import { MastodonAdapter, MastodonConfig, MastodonLimits, MastodonRules, Mastodo
 import { ThreadsAdapter, ThreadsConfig, ThreadsLimits, ThreadsRules, ThreadsSimulator } from "@herald/adapter-threads"
 import { TikTokAdapter, TikTokConfig, TikTokLimits, TikTokRules, TikTokSimulator } from "@herald/adapter-tiktok"
 import { XAdapter, XConfig, XLimits, XRules, XSimulator } from "@herald/adapter-x"
-import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeSimulator } from "@herald/adapter-youtube"
+import { YouTubeAdapter, YouTubeConfig, YouTubeLimits, YouTubeRules, YouTubeSimulator } from "@herald/adapter-youtube"
 import type { NetworkPackage } from "./NetworkPackages.ts"
 
 /**
@@ -51,7 +51,8 @@ export const all: ReadonlyArray<NetworkPackage> = [
     make: YouTubeAdapter.make,
     simulator: YouTubeSimulator.simulator,
     realConfig: YouTubeConfig.realConfig,
-    readme: { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits, api: YouTubeLimits.api }
+    readme: { folder: "adapters/youtube", source: "src/YouTubeLimits.ts", limits: YouTubeLimits.limits, api: YouTubeLimits.api,
+      rules: { source: "src/YouTubeRules.ts", table: YouTubeRules.rules } }
   },
   {
     network: "linkedin",
