@@ -1,6 +1,6 @@
-import { Adapter, type AdapterConfig, Connect, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, Connect, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClient } from "effect/http"
 import * as BlueskyClient from "./BlueskyClient.ts"
 import { api, capabilities, limits } from "./BlueskyLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
@@ -84,29 +84,13 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     /** A text's facets as Bluesky's app finds them, mentions resolved to DIDs (one that does not resolve stays text). */
     const facetsOf = (text: string) => RichText.facetsOf(text, client.resolveHandle)
 
-    /** The bytes of a media item, from where Herald serves it. */
-    const fetchBytes = (item: PostVersion.MediaItem) =>
-      http.execute(HttpClientRequest.get(item.url)).pipe(
-        Effect.flatMap((response) =>
-          response.status >= 400
-            ? Effect.fail(new Error(`HTTP ${response.status}`))
-            : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
-        ),
-        Effect.mapError((error) =>
-          PublishError.transient(network, `Herald could not read the ${item.kind} to upload (${String(error)})`)
-        )
-      )
+    /** A media item's bytes from where Herald serves it, within Bluesky's size for its kind. */
+    const download = (item: PostVersion.MediaItem) =>
+      MediaDownload.download(http, network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
     const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
       Effect.gen(function*() {
-        const bytes = yield* fetchBytes(item)
-        const most = item.kind === "image" ? limits.forms.post.media.maxPhotoBytes : limits.forms.post.media.maxVideoBytes
-        if (bytes.byteLength > most) {
-          return yield* Effect.fail(PublishError.rejected(
-            network,
-            `${item.kind === "image" ? "an image" : "the video"} is ${bytes.byteLength} bytes; Bluesky takes at most ${most} bytes`
-          ))
-        }
+        const bytes = yield* download(item)
         // Videos go to the PDS as blobs too; Bluesky's video service (video.bsky.app, with job status) is
         // the path its app takes, for transcoding and per-day quotas, and is left for later.
         const blob = yield* client.uploadBlob(account.accessToken, bytes, item.mimeType)

@@ -218,5 +218,8 @@ AdapterSuite.suite("bluesky", {
         })
         assert.strictEqual(none.sent.status, 201)
       }))
+
+    it.effect("refuses a photo whose file is gone from Herald (404) for good: a retry cannot bring it back", () =>
+      Effect.flatMap(context, (ctx) => AdapterSuite.checkGoneMediaRefused(ctx, "gone_media")))
   }
 })

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
-import type { HttpClient } from "effect/http"
-import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { HttpClient } from "effect/http"
+import { Adapter, type AdapterConfig, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
 import * as LinkedInClient from "./LinkedInClient.ts"
 import { api, capabilities, limits } from "./LinkedInLimits.ts"
 import * as Errors from "./internal/errors.ts"
@@ -41,6 +41,11 @@ type Step = Adapter.PublishStep
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* LinkedInClient.make(config)
+    const http = yield* HttpClient.HttpClient
+
+    /** A Herald media item's bytes, from its public address, within LinkedIn's size for its kind. */
+    const download = (item: PostVersion.MediaItem) =>
+      MediaDownload.download(http, Errors.network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
     const tokens = (answer: LinkedInClient.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
       Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
@@ -114,7 +119,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       account: Adapter.Account,
       item: PostVersion.MediaItem
     ) {
-      const bytes = yield* client.download(item.url)
+      const bytes = yield* download(item)
       const upload = yield* client.initializeImageUpload(
         account.accessToken,
         Request.initializeImageUpload(account.networkAccountId)
@@ -131,7 +136,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       account: Adapter.Account,
       item: PostVersion.MediaItem
     ) {
-      const bytes = yield* client.download(item.url)
+      const bytes = yield* download(item)
       const upload = yield* client.initializeVideoUpload(
         account.accessToken,
         Request.initializeVideoUpload(account.networkAccountId, bytes.length)

@@ -301,20 +301,6 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             )
           ),
           (response) => response.headers["etag"] ?? ""
-        ),
-
-      /** The bytes of a Herald media item, from its public address. */
-      download: (url: string) =>
-        http.get(url).pipe(
-          Effect.mapError((error) => lost("retry", error.message)),
-          Effect.flatMap((response) =>
-            response.status >= 500
-              ? Effect.fail(PublishError.transient(Errors.network, `media answered HTTP ${response.status}`))
-              : response.status >= 400
-              ? Effect.fail(PublishError.rejected(Errors.network, `the media could not be fetched (HTTP ${response.status})`))
-              : Effect.mapError(response.arrayBuffer, (error) => lost("retry", error.message))
-          ),
-          Effect.map((buffer) => new Uint8Array(buffer))
         )
     }
   })

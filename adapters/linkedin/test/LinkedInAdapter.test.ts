@@ -146,5 +146,22 @@ AdapterSuite.suite("linkedin", {
         const error = yield* Effect.flip(ctx.adapter.oauth.refresh!(Option.getOrThrow(tokens.refreshToken)))
         assert.strictEqual(error.reason._tag, "NeedsReconnect")
       }))
+
+    it.effect("refuses a photo over LinkedIn's 5 MiB from its Content-Length, before reading it or calling LinkedIn", () =>
+      Effect.gen(function*() {
+        const ctx = yield* context
+        const { account } = yield* AdapterSuite.connect(ctx, "large_media")
+        const bytes = 5 * 1024 * 1024 + 1
+        const error = yield* Effect.flip(ctx.adapter.publish({
+          account,
+          post: AdapterSuite.post({ text: `large ${Date.now()}`, media: [AdapterSuite.media.photoOfBytes(ctx, bytes)] })
+        }))
+        assert.strictEqual(error.reason._tag, "Rejected")
+        assert.strictEqual(error.reason.message, `the media file /media/photo1-${bytes}b.jpg is ${bytes} bytes; linkedin takes at most ${bytes - 1}`)
+        assert.lengthOf(ctx.simulator.state.postsOf(account.networkAccountId), 0)
+      }))
+
+    it.effect("refuses a photo whose file is gone from Herald (404) for good: a retry cannot bring it back", () =>
+      Effect.flatMap(context, (ctx) => AdapterSuite.checkGoneMediaRefused(ctx, "gone_media")))
   }
 })

@@ -1,6 +1,6 @@
-import { Adapter, type AdapterConfig, Connect, type Limits, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, Connect, type Limits, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClient } from "effect/http"
 import * as MastodonClient from "./MastodonClient.ts"
 import * as MastodonIcon from "./MastodonIcon.ts"
 import { api, capabilities, defaults, limits, limitsOf } from "./MastodonLimits.ts"
@@ -49,19 +49,39 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         avatarUrl: account.avatar ?? null
       }))
 
-    /** The bytes of a media item, from where Herald serves it. */
-    const fetchBytes = (item: PostVersion.MediaItem) =>
-      http.execute(HttpClientRequest.get(item.url)).pipe(
-        Effect.flatMap((response) =>
-          response.status >= 400
-            ? Effect.fail(new Error(`HTTP ${response.status}`))
-            : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
-        ),
-        Effect.mapError((error) => PublishError.transient(network, `Herald could not read the ${item.kind} to upload (${String(error)})`))
+    /** Each instance's limits, read from `/api/v2/instance` at most once an hour. */
+    const cached = new Map<string, { readonly until: number; readonly limits: Limits.Limits }>()
+    const limitsFor = Effect.fnUntraced(function*(server: string) {
+      const address = instance(server)
+      const now = yield* Clock.currentTimeMillis
+      const kept = cached.get(address)
+      if (kept !== undefined && kept.until > now) return kept.limits
+      const answer = yield* client.instance(address)
+      const statuses = answer.configuration?.statuses
+      const media = answer.configuration?.media_attachments
+      const read = limitsOf({
+        maxCharacters: statuses?.max_characters ?? defaults.maxCharacters,
+        maxMedia: statuses?.max_media_attachments ?? defaults.maxMedia,
+        imageBytes: media?.image_size_limit ?? defaults.imageBytes,
+        videoBytes: media?.video_size_limit ?? defaults.videoBytes,
+        altCharacters: media?.description_limit ?? defaults.altCharacters
+      })
+      cached.set(address, { until: now + limitsCacheMillis, limits: read })
+      return read
+    })
+
+    /**
+     * A media item's bytes from where Herald serves it, within the account's instance's size for its kind
+     * (no bound but Herald's own when the instance's limits cannot be read: the instance still refuses).
+     */
+    const download = (account: Adapter.Account, item: PostVersion.MediaItem) =>
+      Effect.flatMap(
+        Effect.orElseSucceed(limitsFor(base(account)), () => undefined),
+        (read) => MediaDownload.download(http, network, item.url, MediaDownload.maxBytesOf(read?.forms.post.media, item.kind))
       )
 
     const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
-      Effect.flatMap(fetchBytes(item), (bytes) =>
+      Effect.flatMap(download(account, item), (bytes) =>
         client.uploadMedia(base(account), account.accessToken, {
           bytes,
           mimeType: item.mimeType,
@@ -156,27 +176,6 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       let step = afterRoot(input, made(root))
       while (step._tag === "Processing") step = yield* poll({ ...input, resumed: true }, step.handle)
       return Option.some(step.published)
-    })
-
-    /** Each instance's limits, read from `/api/v2/instance` at most once an hour. */
-    const cached = new Map<string, { readonly until: number; readonly limits: Limits.Limits }>()
-    const limitsFor = Effect.fnUntraced(function*(server: string) {
-      const address = instance(server)
-      const now = yield* Clock.currentTimeMillis
-      const kept = cached.get(address)
-      if (kept !== undefined && kept.until > now) return kept.limits
-      const answer = yield* client.instance(address)
-      const statuses = answer.configuration?.statuses
-      const media = answer.configuration?.media_attachments
-      const read = limitsOf({
-        maxCharacters: statuses?.max_characters ?? defaults.maxCharacters,
-        maxMedia: statuses?.max_media_attachments ?? defaults.maxMedia,
-        imageBytes: media?.image_size_limit ?? defaults.imageBytes,
-        videoBytes: media?.video_size_limit ?? defaults.videoBytes,
-        altCharacters: media?.description_limit ?? defaults.altCharacters
-      })
-      cached.set(address, { until: now + limitsCacheMillis, limits: read })
-      return read
     })
 
     return Adapter.make({

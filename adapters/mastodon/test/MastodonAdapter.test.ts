@@ -173,5 +173,8 @@ AdapterSuite.suite("mastodon", {
           [`start ${stamp}`, `wobbly #sandbox-flaky ${stamp}`]
         )
       }))
+
+    it.effect("refuses a photo whose file is gone from Herald (404) for good: a retry cannot bring it back", () =>
+      Effect.flatMap(context, (ctx) => AdapterSuite.checkGoneMediaRefused(ctx, "gone_media")))
   }
 })

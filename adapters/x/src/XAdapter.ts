@@ -1,6 +1,6 @@
-import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, MediaDownload, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
-import type { HttpClient } from "effect/http"
+import { HttpClient } from "effect/http"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
 import * as Webhook from "./internal/webhook.ts"
@@ -23,6 +23,11 @@ const network = "x"
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* XClient.make(config)
+    const http = yield* HttpClient.HttpClient
+
+    /** An attachment's bytes from Herald's media address (X takes bytes, not URLs), within X's size for its kind. */
+    const download = (item: Adapter.PublishInput["post"]["media"][number]) =>
+      MediaDownload.download(http, network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
     const tokens = (answer: XClient.TokenAnswer) =>
       Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
@@ -88,14 +93,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     const uploadVideo = Effect.fnUntraced(function*(input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) {
       const token = input.account.accessToken
-      const bytes = yield* client.download(item.url)
-      // X refuses a segment past the 1,000th: a larger video would fail only after 1,000 uploads.
-      if (bytes.length > limits.forms.post.media.maxVideoBytes) {
-        return yield* Effect.fail(PublishError.rejected(
-          network,
-          `the video is ${bytes.length} bytes; X takes at most ${limits.forms.post.media.maxVideoBytes}`
-        ))
-      }
+      // Bounded by what 1,000 segments carry: X refuses a segment past the 1,000th, so a larger video would
+      // fail only after 1,000 uploads.
+      const bytes = yield* download(item)
       const category = Request.mediaCategory(item)
       const upload = yield* client.initializeUpload(token, bytes.length, item.mimeType, category)
       yield* Effect.forEach(
@@ -108,7 +108,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     // A photo with alt text gets it through the media metadata endpoint before the post names it.
     const uploadPhoto = (input: Adapter.PublishInput, item: Adapter.PublishInput["post"]["media"][number]) =>
-      Effect.flatMap(client.download(item.url), (bytes) =>
+      Effect.flatMap(download(item), (bytes) =>
         Effect.flatMap(
           client.uploadMedia(input.account.accessToken, bytes, Request.mediaCategory(item)),
           (media) =>

@@ -1,4 +1,4 @@
-import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import type { AdapterConfig } from "@herald/adapter-kit"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
@@ -328,22 +328,6 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           true
         ),
         (answer) => answer.data
-      ),
-
-    /** The bytes of an attachment from Herald's media address; X takes bytes, not URLs. */
-    download: (url: string): Effect.Effect<Uint8Array, PublishError.PublishError> =>
-      client.execute(HttpClientRequest.get(url)).pipe(
-        Effect.mapError((error) => Errors.lost(false, `could not read media ${url}: ${error.message}`)),
-        Effect.flatMap((response) =>
-          response.status >= 500
-            ? Effect.fail(PublishError.transient("x", `media ${url} could not be read (HTTP ${response.status})`))
-            : response.status >= 400
-            ? Effect.fail(PublishError.rejected("x", `media ${url} could not be read (HTTP ${response.status})`))
-            : Effect.mapBoth(response.arrayBuffer, {
-              onFailure: (error) => Errors.lost(false, `could not read media ${url}: ${error.message}`),
-              onSuccess: (buffer) => new Uint8Array(buffer)
-            })
-        )
       )
   }
 })

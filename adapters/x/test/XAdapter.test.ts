@@ -140,5 +140,8 @@ AdapterSuite.suite("x", {
         const mixed = AdapterSuite.post({ text: "mixed", media: [AdapterSuite.media.photo(ctx), AdapterSuite.media.video(ctx)] })
         assert.isAbove(ctx.adapter.validate(mixed).length, 0)
       }))
+
+    it.effect("refuses a photo whose file is gone from Herald (404) for good: a retry cannot bring it back", () =>
+      Effect.flatMap(context, (ctx) => AdapterSuite.checkGoneMediaRefused(ctx, "gone_media")))
   }
 })

@@ -92,7 +92,7 @@ export const harness = (options: Options) =>
       Effect.succeed(
         request.url.endsWith(".mp4")
           ? HttpServerResponse.uint8Array(Fixtures.mp4Lasting(Fixtures.durationInPath(request.url)), { contentType: "video/mp4" })
-          : HttpServerResponse.uint8Array(Fixtures.jpeg, { contentType: "image/jpeg" })
+          : HttpServerResponse.uint8Array(Fixtures.jpegInPath(request.url), { contentType: "image/jpeg" })
       ))
     // Idle connections kept longer than any wait between two calls of a test: with Node's 5 s, a loaded
     // machine could send a call on a connection the simulator was closing at that moment (decision 0071).
@@ -247,8 +247,28 @@ export const post = (fields: PostFields = {}) =>
 export const media = {
   photo: (context: Context, index = 1, size?: { readonly width: number; readonly height: number }) =>
     Fixtures.photo(context.baseUrl, index, size),
-  video: (context: Context, index = 1, durationMs?: number) => Fixtures.video(context.baseUrl, index, durationMs)
+  video: (context: Context, index = 1, durationMs?: number) => Fixtures.video(context.baseUrl, index, durationMs),
+  /** A photo of `bytes` bytes (padded after the image), for a file over a network's size. */
+  photoOfBytes: (context: Context, bytes: number, index = 1) => Fixtures.photoOfBytes(context.baseUrl, index, bytes),
+  /** A photo whose file is gone from Herald's media server (its address answers 404, as for deleted media). */
+  gonePhoto: (context: Context, index = 1) => Fixtures.gonePhoto(context.baseUrl, index)
 }
+
+/**
+ * For an adapter that uploads media bytes (`MediaDownload`): a post whose photo is gone from Herald is refused
+ * for good (a retry cannot bring the file back), and nothing is posted for the new account `username`.
+ */
+export const checkGoneMediaRefused = (context: Context, username: string) =>
+  Effect.gen(function*() {
+    const { account } = yield* connect(context, username)
+    const error = yield* Effect.flip(context.adapter.publish({
+      account,
+      post: post({ text: `gone ${username}`, media: [media.gonePhoto(context)] })
+    }))
+    assert.strictEqual(error.reason._tag, "Rejected")
+    assert.strictEqual(error.reason.message, "the media file /deleted-media/photo1.jpg is gone (HTTP 404); attach it again")
+    assert.lengthOf(context.simulator.state.postsOf(account.networkAccountId), 0)
+  })
 
 /**
  * Stands in for the people on the network: posts to the simulator's `_control/comments` or

@@ -6,7 +6,7 @@
 // `{ "error": { "code", "message" } }`. A post's text is at most 100 characters, and it is seen by
 // everyone or by followers only (`visibility`, the network's one post option). Its simulator also serves
 // the kit's control routes.
-import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { Adapter, type AdapterConfig, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
@@ -107,12 +107,14 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         Effect.scoped
       )
     }
-    const tokens = (answer: typeof TokenAnswer.Type) => ({
-      accessToken: Redacted.make(answer.access_token),
-      refreshToken: Option.some(Redacted.make(answer.refresh_token)),
-      expiresAt: Option.some(Date.now() + answer.expires_in * 1000),
-      scopes: ["write"]
-    })
+    // Effect's clock, not the wall clock: a test moves it with TestClock.
+    const tokens = (answer: typeof TokenAnswer.Type) =>
+      Effect.map(Clock.currentTimeMillis, (now) => ({
+        accessToken: Redacted.make(answer.access_token),
+        refreshToken: Option.some(Redacted.make(answer.refresh_token)),
+        expiresAt: Option.some(now + answer.expires_in * 1000),
+        scopes: ["write"]
+      }))
     const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
     return Adapter.make({
       network,
@@ -142,7 +144,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           return url.toString()
         },
         exchange: ({ code, codeVerifier, redirectUri }) =>
-          Effect.map(
+          Effect.flatMap(
             send(
               HttpClientRequest.post(`${config.authBaseUrl}/oauth/token`).pipe(
                 HttpClientRequest.bodyUrlParams({
@@ -157,7 +159,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             tokens
           ),
         refresh: (refreshToken) =>
-          Effect.map(
+          Effect.flatMap(
             send(
               HttpClientRequest.post(`${config.authBaseUrl}/oauth/token`).pipe(
                 HttpClientRequest.bodyUrlParams({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) })

@@ -1,5 +1,7 @@
-import { assert } from "@effect/vitest"
-import { Effect } from "effect"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
+import { HttpClient, HttpClientResponse } from "effect/http"
 import { AdapterSuite, ExampleNetwork } from "../src/testing.ts"
 
 // The example network's inbox end to end: the adapter against its simulator over real HTTP, with people's
@@ -120,4 +122,31 @@ AdapterSuite.withHarness({ makeAdapter: ExampleNetwork.make, makeSimulator: Exam
         assert.deepInclude(missing.body["error"], { code: "invalid" })
       }
     }))
+})
+
+// The template's token expiry is on Effect's clock: a token answer read at a moment a test chose expires
+// `expires_in` after it, not after the machine's time.
+const tokenAnswer = Layer.succeed(
+  HttpClient.HttpClient,
+  HttpClient.make((request) =>
+    Effect.succeed(HttpClientResponse.fromWeb(
+      request,
+      Response.json({ access_token: "at", refresh_token: "rt", expires_in: 7200 })
+    )))
+)
+
+describe("example tokens", () => {
+  it.effect("expire expires_in after the Clock's now", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(1_000_000)
+      const adapter = yield* ExampleNetwork.make({
+        apiBaseUrl: "http://example.test",
+        authBaseUrl: "http://example.test",
+        webBaseUrl: "http://example.test",
+        clientId: "client",
+        clientSecret: Redacted.make("secret")
+      })
+      const tokens = yield* adapter.oauth.exchange({ code: "code", codeVerifier: "verifier", redirectUri: "http://herald.test/cb" })
+      assert.deepStrictEqual(tokens.expiresAt, Option.some(1_000_000 + 7_200_000))
+    }).pipe(Effect.provide(tokenAnswer)))
 })

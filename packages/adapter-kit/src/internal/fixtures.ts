@@ -39,6 +39,19 @@ export const durationInPath = (path: string): number => {
   return named === null ? defaultDurationMs : Number(named[1])
 }
 
+/** The most bytes a suite photo's address may ask for (`/media/photo1-6000000b.jpg`): above every network's photo limit. */
+export const maxPaddedBytes = 64 * 1024 * 1024
+
+/**
+ * The suite's JPEG padded after its end to the size its address names (`/media/photo1-6000000b.jpg`, at most
+ * `maxPaddedBytes`): a file over a network's size; the JPEG as it is without one.
+ */
+export const jpegInPath = (path: string): Buffer => {
+  const named = /-(\d{1,9})b\.jpg$/.exec(path)
+  const bytes = named === null ? 0 : Math.min(Number(named[1]), maxPaddedBytes)
+  return bytes <= jpeg.length ? jpeg : Buffer.concat([jpeg, Buffer.alloc(bytes - jpeg.length)])
+}
+
 export const photo = (baseUrl: string, index: number, size = { width: 1080, height: 1080 }) =>
   new MediaItem({
     id: `med_photo${index}`,
@@ -53,6 +66,14 @@ export const photo = (baseUrl: string, index: number, size = { width: 1080, heig
   })
 
 /** A suite video: its file, served by the harness, lasts `durationMs`, as its movie header says. */
+/** A photo of `bytes` bytes (`jpegInPath`), for a file over a network's size. */
+export const photoOfBytes = (baseUrl: string, index: number, bytes: number) =>
+  new MediaItem({ ...photo(baseUrl, index), url: `${baseUrl}/media/photo${index}-${bytes}b.jpg`, bytes })
+
+/** A photo whose file is gone from Herald's media server: its address answers 404. */
+export const gonePhoto = (baseUrl: string, index: number) =>
+  new MediaItem({ ...photo(baseUrl, index), url: `${baseUrl}/deleted-media/photo${index}.jpg` })
+
 export const video = (baseUrl: string, index: number, durationMs = defaultDurationMs) =>
   new MediaItem({
     id: `med_video${index}`,
