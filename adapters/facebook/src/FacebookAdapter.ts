@@ -1,4 +1,4 @@
-import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, OAuth2, PublishError } from "@herald/adapter-kit"
 import { Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as FacebookClient from "./FacebookClient.ts"
@@ -257,15 +257,15 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       oauth: {
         scopes,
         pkce: false,
-        authorizeUrl: ({ redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/${apiVersion}/dialog/oauth`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("scope", scopes.join(","))
-          url.searchParams.set("state", state)
-          return url.toString()
-        },
+        authorizeUrl: ({ redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/${apiVersion}/dialog/oauth`,
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes,
+            scopeSeparator: ","
+          }),
         exchange: ({ code, redirectUri }) =>
           Effect.gen(function*() {
             const shortLived = yield* client.userToken({ code, redirectUri })

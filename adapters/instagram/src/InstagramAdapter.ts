@@ -1,4 +1,4 @@
-import { Adapter, type AdapterConfig, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, OAuth2, type PostVersion, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as InstagramClient from "./InstagramClient.ts"
@@ -224,15 +224,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       oauth: {
         scopes,
         pkce: false,
-        authorizeUrl: ({ redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("scope", scopes.join(","))
-          url.searchParams.set("state", state)
-          return url.toString()
-        },
+        authorizeUrl: ({ redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/oauth/authorize`,
+            // Meta's login dialogs take the scopes comma-separated.
+            scopes,
+            scopeSeparator: ",",
+            clientId: config.clientId,
+            redirectUri,
+            state
+          }),
         exchange: ({ code, redirectUri }) =>
           Effect.gen(function*() {
             const shortLived = yield* client.shortLivedToken({ code, redirectUri })

@@ -1,4 +1,4 @@
-import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
 import { Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { apiVersion } from "./InstagramConfig.ts"
@@ -127,15 +127,13 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
     /** Redeems the consent screen's code. */
     shortLivedToken: (params: { readonly code: string; readonly redirectUri: string }) =>
       send(
-        HttpClientRequest.post(`${config.authBaseUrl}/oauth/access_token`).pipe(
-          HttpClientRequest.bodyUrlParams({
-            client_id: config.clientId,
-            client_secret: config.clientSecret,
-            grant_type: "authorization_code",
-            redirect_uri: params.redirectUri,
-            code: params.code
-          })
-        ),
+        OAuth2.tokenRequest({
+          endpoint: `${config.authBaseUrl}/oauth/access_token`,
+          grant: { _tag: "AuthorizationCode", ...params },
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          auth: "body"
+        }),
         ShortLivedToken
       ).pipe(Effect.map((answer): ShortLivedGrant => "data" in answer ? answer.data[0] : answer)),
 

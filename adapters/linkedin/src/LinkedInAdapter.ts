@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient } from "effect/http"
-import { Adapter, type AdapterConfig, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, MediaDownload, OAuth2, type PostVersion, PublishError } from "@herald/adapter-kit"
 import * as LinkedInClient from "./LinkedInClient.ts"
 import { api, capabilities, limits } from "./LinkedInLimits.ts"
 import * as Errors from "./internal/errors.ts"
@@ -350,15 +350,14 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         scopes,
         // LinkedIn's PKCE support is for native apps; web apps use the client secret.
         pkce: false,
-        authorizeUrl: ({ redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/oauth/v2/authorization`)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("state", state)
-          url.searchParams.set("scope", scopes.join(" "))
-          return url.toString()
-        },
+        authorizeUrl: ({ redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/oauth/v2/authorization`,
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes
+          }),
         exchange: ({ code, redirectUri }) =>
           Effect.flatMap(client.exchangeCode({ code, redirectUri }), (answer) => tokens(answer, Option.none())),
         refresh: (refreshToken) =>

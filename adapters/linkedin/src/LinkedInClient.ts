@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import { api } from "./LinkedInLimits.ts"
 import * as Request from "./internal/request.ts"
@@ -135,15 +135,15 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       )
 
     /** The form LinkedIn's token endpoint takes; the client secret goes in the body, never in a URL. */
-    const token = (form: Record<string, string>) =>
+    const token = (grant: OAuth2.Grant) =>
       call(
-        HttpClientRequest.post(`${config.authBaseUrl}/oauth/v2/accessToken`).pipe(
-          HttpClientRequest.bodyUrlParams({
-            ...form,
-            client_id: config.clientId,
-            client_secret: Redacted.value(config.clientSecret)
-          })
-        ),
+        OAuth2.tokenRequest({
+          endpoint: `${config.authBaseUrl}/oauth/v2/accessToken`,
+          grant,
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          auth: "body"
+        }),
         TokenAnswer
       )
 
@@ -196,10 +196,10 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
 
     return {
       exchangeCode: (params: { readonly code: string; readonly redirectUri: string }) =>
-        token({ grant_type: "authorization_code", code: params.code, redirect_uri: params.redirectUri }),
+        token({ _tag: "AuthorizationCode", ...params }),
 
       refresh: (refreshToken: Redacted.Redacted<string>) =>
-        token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+        token({ _tag: "RefreshToken", refreshToken }),
 
       /** OpenID Connect userinfo: https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2 */
       userInfo: (accessToken: Redacted.Redacted<string>) =>

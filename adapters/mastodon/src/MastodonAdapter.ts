@@ -1,4 +1,13 @@
-import { Adapter, type AdapterConfig, Connect, type Limits, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
+import {
+  Adapter,
+  type AdapterConfig,
+  Connect,
+  type Limits,
+  MediaDownload,
+  OAuth2,
+  type PostVersion,
+  PublishError
+} from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient } from "effect/http"
 import * as MastodonClient from "./MastodonClient.ts"
@@ -196,29 +205,23 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
             client.registerApp(instance(server), { redirectUri, scopes }),
             (app): Adapter.AppClient => ({ clientId: app.client_id, clientSecret: Redacted.make(app.client_secret) })
           ),
-        authorizeUrl: ({ client: app, codeChallenge, redirectUri, server, state }) => {
-          const url = new URL(`${instance(server)}/oauth/authorize`)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("client_id", app?.clientId ?? config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("scope", scopes.join(" "))
-          url.searchParams.set("state", state)
-          if (codeChallenge !== undefined) {
-            url.searchParams.set("code_challenge", codeChallenge)
-            url.searchParams.set("code_challenge_method", "S256")
-          }
-          return url.toString()
-        },
+        authorizeUrl: ({ client: app, codeChallenge, redirectUri, server, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${instance(server)}/oauth/authorize`,
+            clientId: app?.clientId ?? config.clientId,
+            redirectUri,
+            state,
+            scopes,
+            codeChallenge
+          }),
         exchange: ({ client: app, code, codeVerifier, redirectUri, server }) =>
           Effect.map(
             client.token(instance(server), {
-              grant_type: "authorization_code",
-              code,
-              redirect_uri: redirectUri,
-              client_id: app?.clientId ?? config.clientId,
-              client_secret: Redacted.value(app?.clientSecret ?? config.clientSecret),
-              scope: scopes.join(" "),
-              ...(codeVerifier === undefined ? {} : { code_verifier: codeVerifier })
+              grant: { _tag: "AuthorizationCode", code, redirectUri, codeVerifier },
+              clientId: app?.clientId ?? config.clientId,
+              clientSecret: app?.clientSecret ?? config.clientSecret,
+              auth: "body",
+              extra: { scope: scopes.join(" ") }
             }),
             (token): Adapter.Tokens => ({
               accessToken: Redacted.make(token.access_token),

@@ -1,3 +1,4 @@
+import { OAuth2 } from "@herald/adapter-kit"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
@@ -109,8 +110,8 @@ export const make = Effect.fnUntraced(function*() {
       ),
 
     /** `POST /oauth/token` with an authorization code (https://docs.joinmastodon.org/methods/oauth/#token). */
-    token: (base: string, params: Readonly<Record<string, string>>) =>
-      send(HttpClientRequest.post(`${base}/oauth/token`).pipe(HttpClientRequest.bodyUrlParams(params)), Token),
+    token: (base: string, params: Omit<OAuth2.TokenParams, "endpoint">) =>
+      send(OAuth2.tokenRequest({ ...params, endpoint: `${base}/oauth/token` }), Token),
 
     verifyCredentials: (base: string, token: Redacted.Redacted<string>) =>
       send(get(base, "/api/v1/accounts/verify_credentials", token), Account),

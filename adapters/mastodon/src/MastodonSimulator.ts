@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto"
 import { defaults } from "./MastodonLimits.ts"
 import { scopes as heraldScopes } from "./MastodonAdapter.ts"
 import * as Rules from "./MastodonRules.ts"
+import * as Errors from "./internal/errors.ts"
 import * as Statuses from "./internal/simulatorStatuses.ts"
 import { InstanceState, type InstanceSettings, makeViews } from "./internal/simulatorViews.ts"
 
@@ -46,10 +47,10 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
     Effect.flatMap(Simulator.accessToken, (token) => {
       const check = state.check(token)
       if (check._tag === "Valid") return handle(check.account)
-      // https://docs.joinmastodon.org/entities/Error/: a 401 names what is wrong with the token.
+      // https://docs.joinmastodon.org/entities/Error/: a 401 names what is wrong with the token, in Doorkeeper's words.
       return Effect.succeed(error(
         401,
-        check._tag === "Expired" ? "The access token expired" : check._tag === "Revoked" ? "The access token was revoked" : "The access token is invalid"
+        check._tag === "Expired" ? Errors.invalidToken.expired : check._tag === "Revoked" ? Errors.invalidToken.revoked : Errors.invalidToken.unknown
       ))
     })
 

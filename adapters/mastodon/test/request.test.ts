@@ -62,6 +62,7 @@ describe("Mastodon errors", () => {
     assert.strictEqual(reason(401, "The access token expired"), "AuthExpired")
     assert.strictEqual(reason(401, "The access token was revoked"), "NeedsReconnect")
     assert.strictEqual(reason(401, "The access token is invalid"), "NeedsReconnect")
+    assert.strictEqual(reason(401, "This method requires an authenticated user"), "NeedsReconnect")
     assert.strictEqual(reason(422, "Validation failed: Text character limit of 500 exceeded"), "Rejected")
     assert.strictEqual(reason(404, "Record not found"), "Rejected")
     assert.strictEqual(reason(503, "Service Unavailable"), "Transient")
@@ -69,6 +70,14 @@ describe("Mastodon errors", () => {
     assert.deepStrictEqual([limited.reason._tag, limited.retryAfterMs], ["RateLimited", 300_000])
     assert.strictEqual(Errors.lost(true, "socket hang up").reason._tag, "OutcomeUnknown")
     assert.strictEqual(Errors.lost(false, "socket hang up").reason._tag, "Transient")
+  })
+
+  it("takes a 401 for an expired token only on Doorkeeper's own words, matched whole", () => {
+    // Mastodon gives no code for a refused token, only Doorkeeper's text: other words that mention expiry
+    // are some other refusal, which a wait and a retry would not mend.
+    assert.strictEqual(reason(401, "the access token expired"), "NeedsReconnect")
+    assert.strictEqual(reason(401, "The access token expired; it was revoked"), "NeedsReconnect")
+    assert.strictEqual(reason(403, "The access token expired"), "Rejected")
   })
 })
 

@@ -1,4 +1,4 @@
-import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, OAuth2, PublishError } from "@herald/adapter-kit"
 import { Clock, Duration, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
 import * as Errors from "./internal/errors.ts"
@@ -365,15 +365,16 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         scopes: ThreadsClient.scopes,
         // Threads Login has no PKCE; the client secret authenticates the exchange.
         pkce: false,
-        authorizeUrl: ({ redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("scope", ThreadsClient.scopes.join(","))
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("state", state)
-          return url.toString()
-        },
+        authorizeUrl: ({ redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/oauth/authorize`,
+            // Meta's login dialogs take the scopes comma-separated.
+            scopes: ThreadsClient.scopes,
+            scopeSeparator: ",",
+            clientId: config.clientId,
+            redirectUri,
+            state
+          }),
         exchange: ({ code, redirectUri }) =>
           client.exchangeCode(code, redirectUri).pipe(
             Effect.flatMap((shortLived) => client.longLived(shortLived.access_token)),

@@ -1,4 +1,4 @@
-import type { AdapterConfig } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2 } from "@herald/adapter-kit"
 import { Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
@@ -94,15 +94,13 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
     /** Code for a short-lived (1 h) token: `POST /oauth/access_token`. */
     exchangeCode: (code: string, redirectUri: string) =>
       send(
-        HttpClientRequest.post(`${api}/oauth/access_token`).pipe(
-          HttpClientRequest.bodyUrlParams({
-            client_id: config.clientId,
-            client_secret: config.clientSecret,
-            grant_type: "authorization_code",
-            redirect_uri: redirectUri,
-            code
-          })
-        ),
+        OAuth2.tokenRequest({
+          endpoint: `${api}/oauth/access_token`,
+          grant: { _tag: "AuthorizationCode", code, redirectUri },
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          auth: "body"
+        }),
         ShortLivedToken
       ),
 

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Redacted, Result } from "effect"
 import type { HttpClient } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, OAuth2, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 import * as TikTokClient from "./TikTokClient.ts"
@@ -94,16 +94,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         // Login Kit for Web: a server-side app with a client secret and no PKCE (the desktop variant's
         // PKCE takes a hex challenge, not RFC 7636's base64url). https://developers.tiktok.com/doc/login-kit-web
         pkce: false,
-        authorizeUrl: ({ redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/v2/auth/authorize/`)
-          url.searchParams.set("client_key", config.clientId)
-          // TikTok wants the scopes comma-separated.
-          url.searchParams.set("scope", scopes.join(","))
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("state", state)
-          return url.toString()
-        },
+        authorizeUrl: ({ redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/v2/auth/authorize/`,
+            // TikTok names the client `client_key` and wants the scopes comma-separated.
+            clientIdParam: "client_key",
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes,
+            scopeSeparator: ","
+          }),
         exchange: ({ code, redirectUri }) => Effect.flatMap(client.exchangeCode(code, redirectUri), toTokens),
         refresh: (refreshToken) => Effect.flatMap(client.refresh(refreshToken), toTokens),
         profile: (accessToken) =>

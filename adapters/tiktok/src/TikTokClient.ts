@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import type * as Request from "./internal/request.ts"
 
@@ -116,16 +116,17 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       })
 
     /** The token endpoint: form in, `TokenAnswer` or `{ error, error_description }` out. */
-    const token = (form: Record<string, string>) =>
+    const token = (grant: OAuth2.Grant) =>
       Effect.flatMap(
         exchange(
-          HttpClientRequest.post(`${config.apiBaseUrl}/v2/oauth/token/`).pipe(
-            HttpClientRequest.bodyUrlParams({
-              client_key: config.clientId,
-              client_secret: Redacted.value(config.clientSecret),
-              ...form
-            })
-          ),
+          OAuth2.tokenRequest({
+            endpoint: `${config.apiBaseUrl}/v2/oauth/token/`,
+            grant,
+            clientIdParam: "client_key",
+            clientId: config.clientId,
+            clientSecret: config.clientSecret,
+            auth: "body"
+          }),
           "read"
         ),
         ({ status, text }) =>
@@ -148,11 +149,11 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
 
     return {
       exchangeCode: (code: string, redirectUri: string) =>
-        token({ code, grant_type: "authorization_code", redirect_uri: redirectUri }),
+        token({ _tag: "AuthorizationCode", code, redirectUri }),
 
       /** TikTok rotates refresh tokens: the answer's `refresh_token` replaces the one sent. */
       refresh: (refreshToken: Redacted.Redacted<string>) =>
-        token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+        token({ _tag: "RefreshToken", refreshToken }),
 
       userInfo: (accessToken: Redacted.Redacted<string>) =>
         api(

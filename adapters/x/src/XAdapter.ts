@@ -1,4 +1,4 @@
-import { Adapter, type AdapterConfig, MediaDownload, PublishError } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, MediaDownload, OAuth2, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpClient } from "effect/http"
 import * as Inbox from "./internal/inbox.ts"
@@ -246,19 +246,15 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
         scopes: XClient.scopes,
         pkce: true,
         // https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code
-        authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/i/oauth2/authorize`)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("scope", XClient.scopes.join(" "))
-          url.searchParams.set("state", state)
-          if (codeChallenge !== undefined) {
-            url.searchParams.set("code_challenge", codeChallenge)
-            url.searchParams.set("code_challenge_method", "S256")
-          }
-          return url.toString()
-        },
+        authorizeUrl: ({ codeChallenge, redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/i/oauth2/authorize`,
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes: XClient.scopes,
+            codeChallenge
+          }),
         exchange: ({ code, codeVerifier, redirectUri }) =>
           codeVerifier === undefined
             ? Effect.fail(PublishError.rejected(network, "X needs the PKCE code verifier to redeem a code"))

@@ -1,4 +1,4 @@
-import type { AdapterConfig } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2 } from "@herald/adapter-kit"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
@@ -137,26 +137,24 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
 
   /** The token endpoint, with the client's id and secret as HTTP Basic (confidential client). */
-  const token = (form: Record<string, string>) =>
+  const token = (grant: OAuth2.Grant) =>
     send(
-      HttpClientRequest.post(`${api}/2/oauth2/token`).pipe(
-        HttpClientRequest.basicAuth(config.clientId, config.clientSecret),
-        HttpClientRequest.bodyUrlParams({ ...form, client_id: config.clientId })
-      ),
+      OAuth2.tokenRequest({
+        endpoint: `${api}/2/oauth2/token`,
+        grant,
+        clientId: config.clientId,
+        clientSecret: config.clientSecret,
+        auth: "basic"
+      }),
       TokenAnswer
     )
 
   return {
     exchangeCode: (params: { readonly code: string; readonly redirectUri: string; readonly codeVerifier: string }) =>
-      token({
-        grant_type: "authorization_code",
-        code: params.code,
-        redirect_uri: params.redirectUri,
-        code_verifier: params.codeVerifier
-      }),
+      token({ _tag: "AuthorizationCode", ...params }),
 
     refreshToken: (refreshToken: Redacted.Redacted<string>) =>
-      token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+      token({ _tag: "RefreshToken", refreshToken }),
 
     me: (accessToken: Redacted.Redacted<string>) =>
       Effect.map(

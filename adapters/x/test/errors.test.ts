@@ -11,7 +11,21 @@ describe("x errors", () => {
     assert.strictEqual(refused._tag, "NeedsReconnect")
     assert.strictEqual(refused.message, "Value passed for the token was invalid.")
     assert.strictEqual(reasonOf(401, { error: "unauthorized_client" })._tag, "NeedsReconnect")
-    assert.strictEqual(reasonOf(401, { detail: "Unsupported Authentication" })._tag, "NeedsReconnect")
+  })
+
+  it("asks for a reconnect when X refuses the kind of token (its unsupported-authentication problem, a 403), whatever its words", () => {
+    const body = {
+      title: "Unsupported Authentication",
+      detail: "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
+      type: "https://api.twitter.com/2/problems/unsupported-authentication",
+      status: 403
+    }
+    const refused = reasonOf(403, body)
+    assert.strictEqual(refused._tag, "NeedsReconnect")
+    assert.include(refused.message, "Application-Only is forbidden")
+    assert.strictEqual(reasonOf(401, { ...body, status: 401 })._tag, "NeedsReconnect")
+    // The words alone decide nothing: a 403 without the type is X refusing the post.
+    assert.strictEqual(reasonOf(403, { detail: "Unsupported Authentication" })._tag, "Rejected")
   })
 
   it("waits until x-rate-limit-reset on 429, but gives up on a usage cap", () => {

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { HttpClient } from "effect/http"
-import { Adapter, type AdapterConfig, PublishError, type PostVersion } from "@herald/adapter-kit"
+import { Adapter, type AdapterConfig, OAuth2, PublishError, type PostVersion } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
 import * as Request from "./internal/request.ts"
@@ -187,22 +187,17 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
       oauth: {
         scopes,
         pkce: true,
-        authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/o/oauth2/v2/auth`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("response_type", "code")
-          url.searchParams.set("scope", scopes.join(" "))
-          // Without `offline` there is no refresh token; `consent` makes Google send one on a reconnect too.
-          url.searchParams.set("access_type", "offline")
-          url.searchParams.set("prompt", "consent")
-          url.searchParams.set("state", state)
-          if (codeChallenge !== undefined) {
-            url.searchParams.set("code_challenge", codeChallenge)
-            url.searchParams.set("code_challenge_method", "S256")
-          }
-          return url.toString()
-        },
+        authorizeUrl: ({ codeChallenge, redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/o/oauth2/v2/auth`,
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes,
+            codeChallenge,
+            // Without `offline` there is no refresh token; `consent` makes Google send one on a reconnect too.
+            extra: { access_type: "offline", prompt: "consent" }
+          }),
         exchange: ({ code, codeVerifier, redirectUri }) =>
           Effect.flatMap(client.exchangeCode(code, redirectUri, codeVerifier), (answer) => toTokens(answer, Option.none())),
         refresh: (refreshToken) =>

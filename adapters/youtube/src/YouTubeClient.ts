@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 import { tokenUrl } from "./YouTubeConfig.ts"
@@ -150,13 +150,15 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           (body) => Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(request.url))
         ))
 
-    const token = (form: Record<string, string>) =>
+    const token = (grant: OAuth2.Grant) =>
       send(
-        HttpClientRequest.post(tokenUrl(config)).pipe(HttpClientRequest.bodyUrlParams({
-          client_id: config.clientId,
-          client_secret: Redacted.value(config.clientSecret),
-          ...form
-        })),
+        OAuth2.tokenRequest({
+          endpoint: tokenUrl(config),
+          grant,
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          auth: "body"
+        }),
         TokenAnswer,
         "read"
       )
@@ -201,15 +203,10 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
 
     return {
       exchangeCode: (code: string, redirectUri: string, codeVerifier: string | undefined) =>
-        token({
-          code,
-          grant_type: "authorization_code",
-          redirect_uri: redirectUri,
-          ...(codeVerifier === undefined ? {} : { code_verifier: codeVerifier })
-        }),
+        token({ _tag: "AuthorizationCode", code, redirectUri, codeVerifier }),
 
       refresh: (refreshToken: Redacted.Redacted<string>) =>
-        token({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }),
+        token({ _tag: "RefreshToken", refreshToken }),
 
       /** The channel of the signed-in account (1 unit); `None` when the Google account has none. */
       channel: (accessToken: Redacted.Redacted<string>, part: "snippet" | "contentDetails" | "status") =>

@@ -9,7 +9,7 @@
 import { Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { Adapter, type AdapterConfig, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
+import { Adapter, type AdapterConfig, OAuth2, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
 
 const network = "example"
 
@@ -115,6 +115,15 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         expiresAt: Option.some(now + answer.expires_in * 1000),
         scopes: ["write"]
       }))
+    // The client authenticates at the token endpoint with its secret in the form (RFC 6749 §2.3.1).
+    const token = (grant: OAuth2.Grant) =>
+      OAuth2.tokenRequest({
+        endpoint: `${config.authBaseUrl}/oauth/token`,
+        grant,
+        clientId: config.clientId,
+        clientSecret: config.clientSecret,
+        auth: "body"
+      })
     const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
     return Adapter.make({
       network,
@@ -135,37 +144,23 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       oauth: {
         scopes: ["write"],
         pkce: true,
-        authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
-          const url = new URL(`${config.authBaseUrl}/oauth/authorize`)
-          url.searchParams.set("client_id", config.clientId)
-          url.searchParams.set("redirect_uri", redirectUri)
-          url.searchParams.set("state", state)
-          if (codeChallenge !== undefined) url.searchParams.set("code_challenge", codeChallenge)
-          return url.toString()
-        },
+        authorizeUrl: ({ codeChallenge, redirectUri, state }) =>
+          OAuth2.authorizeUrl({
+            endpoint: `${config.authBaseUrl}/oauth/authorize`,
+            clientId: config.clientId,
+            redirectUri,
+            state,
+            scopes: ["write"],
+            codeChallenge
+          }),
         exchange: ({ code, codeVerifier, redirectUri }) =>
           Effect.flatMap(
-            send(
-              HttpClientRequest.post(`${config.authBaseUrl}/oauth/token`).pipe(
-                HttpClientRequest.bodyUrlParams({
-                  grant_type: "authorization_code",
-                  code,
-                  redirect_uri: redirectUri,
-                  code_verifier: codeVerifier ?? ""
-                })
-              ),
-              TokenAnswer
-            ),
+            send(token({ _tag: "AuthorizationCode", code, redirectUri, codeVerifier }), TokenAnswer),
             tokens
           ),
         refresh: (refreshToken) =>
           Effect.flatMap(
-            send(
-              HttpClientRequest.post(`${config.authBaseUrl}/oauth/token`).pipe(
-                HttpClientRequest.bodyUrlParams({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) })
-              ),
-              TokenAnswer
-            ),
+            send(token({ _tag: "RefreshToken", refreshToken }), TokenAnswer),
             tokens
           ),
         profile: (accessToken) =>

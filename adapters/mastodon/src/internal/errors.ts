@@ -24,9 +24,27 @@ export interface Wire {
 
 type ReasonTag = PublishError.Reason["_tag"]
 
+/**
+ * A refused token is told apart only by its words: Mastodon answers every 401 as `{ "error": <text> }` with no
+ * code (https://docs.joinmastodon.org/entities/Error/), the text being Doorkeeper's `invalid_token` message
+ * (https://github.com/doorkeeper-gem/doorkeeper/blob/main/config/locales/en.yml, `doorkeeper.errors.messages
+ * .invalid_token`; both read 2026-12-03). Matched whole, so other words are not taken for these.
+ */
+export const invalidToken = {
+  expired: "The access token expired",
+  revoked: "The access token was revoked",
+  unknown: "The access token is invalid"
+} as const
+
 /** First matching row wins. */
 export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
-  { when: (wire) => wire.status === 401 && /expired/i.test(wire.message), reason: "AuthExpired" },
+  // Doorkeeper's `invalid_token.expired`, see `invalidToken`.
+  { when: (wire) => wire.status === 401 && wire.message === invalidToken.expired, reason: "AuthExpired" },
+  // Doorkeeper's `invalid_token.revoked` and `.unknown`, see `invalidToken`: the person took Herald's access
+  // back, or the instance forgot the token. Mastodon's tokens have no refresh: only a new connection helps.
+  { when: (wire) => wire.status === 401 && wire.message === invalidToken.revoked, reason: "NeedsReconnect" },
+  { when: (wire) => wire.status === 401 && wire.message === invalidToken.unknown, reason: "NeedsReconnect" },
+  // Any other 401 ("This method requires an authenticated user"): no token it takes.
   { when: (wire) => wire.status === 401, reason: "NeedsReconnect" },
   { when: (wire) => wire.status === 429, reason: "RateLimited" },
   { when: (wire) => wire.status >= 500 || wire.status === 408, reason: "Transient" },

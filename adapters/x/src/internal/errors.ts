@@ -53,8 +53,11 @@ export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; read
   { when: (wire) => wire.status === 429, reason: "RateLimited" },
   // The token endpoint refusing a code or refresh token (also as 401 for client errors): connect again.
   { when: (wire) => wire.kind !== undefined && grantGone.has(wire.kind), reason: "NeedsReconnect" },
-  // An app-only or OAuth 1 token where a user's OAuth 2 token is needed: only a new grant fixes it.
-  { when: (wire) => wire.status === 401 && wire.message.includes("Unsupported Authentication"), reason: "NeedsReconnect" },
+  // A token of a kind the endpoint does not take (app-only or OAuth 1 where a user's OAuth 2 token is needed):
+  // only a new grant fixes it. X names it by the problem's type, answered with 403: `UnsupportedAuthenticationProblem`,
+  // `https://api.twitter.com/2/problems/unsupported-authentication`, in X's OpenAPI document 2.159
+  // (https://github.com/xdevplatform/xdk/blob/main/latest-openapi.json, read 2026-12-03).
+  { when: (wire) => wire.kind === "unsupported-authentication", reason: "NeedsReconnect" },
   // X answers 401 alike for expired and revoked tokens; a refresh tells them apart.
   { when: (wire) => wire.status === 401, reason: "AuthExpired" },
   // Duplicate content, video too long, reply restrictions, suspended users, bad media ids.
