@@ -33,7 +33,7 @@ const call = <Input>(name: string, rules: ReadonlyArray<Rule<Input>>): Call<Inpu
 export const refusal = <Input>(of: Call<Input>, input: Input): { readonly status: number; readonly message: string } | undefined => {
   const broken = SimulatorRules.refusal(of, input)
   if (broken === undefined) return undefined
-  return { status: of.rules.find((rule) => rule === broken.rule)?.status ?? 422, message: broken.message }
+  return { status: broken.rule.status, message: broken.message }
 }
 
 const instancePage = "https://docs.joinmastodon.org/entities/Instance/"

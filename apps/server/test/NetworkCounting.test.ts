@@ -2,7 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { BlueskyLimits } from "@herald/adapter-bluesky"
 import { FacebookLimits } from "@herald/adapter-facebook"
 import { InstagramLimits } from "@herald/adapter-instagram"
-import { type Limits, PostVersion, Validator } from "@herald/adapter-kit"
+import { type Limits, Validator } from "@herald/adapter-kit"
+import { AdapterSuite } from "@herald/adapter-kit/testing"
 import { LinkedInLimits } from "@herald/adapter-linkedin"
 import { MastodonLimits } from "@herald/adapter-mastodon"
 import { ThreadsLimits } from "@herald/adapter-threads"
@@ -107,19 +108,7 @@ const rules: ReadonlyArray<Rule> = [
 const pieces = { emoji, combining, cjk, link } as const
 
 const textViolations = (rule: Rule, text: string) =>
-  Validator.validate(rule.network, rule.limits, AdapterPost(text)).filter((violation) => violation.field === "text")
-
-const AdapterPost = (text: string) =>
-  new PostVersion.PostVersion({
-    text,
-    media: [],
-    thread: [],
-    format: "post",
-    title: null,
-    thumbnail: null,
-    firstComment: null,
-    settings: {}
-  })
+  Validator.validate(rule.network, rule.limits, AdapterSuite.post({ text })).filter((violation) => violation.field === "text")
 
 describe("each network's text limit, counted as its documentation counts", () => {
   it("every installed network is here", () => {
