@@ -75,9 +75,13 @@ interface Container {
  */
 const maxVideoDurationMs = 5 * 60 * 1000
 
-/** What Threads makes of a video it fetched: undefined when it can prepare it (or cannot tell its length). */
-const videoFailure = (url: string) =>
-  Effect.map(SimulatorMedia.fetchInspect(url), (video) =>
+/**
+ * What Threads makes of a video it fetched: undefined when it can prepare it (or cannot tell its length). The
+ * sandbox fetches only from its own server's origin (Herald's media): any other address a caller names would
+ * make the server fetch it, so its length stays unknown.
+ */
+const videoFailure = (url: string, origin: string) =>
+  !URL.canParse(url) || new URL(url).origin !== origin ? Effect.succeed(undefined) : Effect.map(SimulatorMedia.fetchInspect(url), (video) =>
     video.durationMs !== undefined && video.durationMs > maxVideoDurationMs ? "INVALID_DURATION" : undefined)
 
 /** Graph's answer to the first rule of `call` the request breaks (ThreadsRules); undefined when it keeps all. */
@@ -279,7 +283,7 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
           return revoked()
       }
       const readsLeft = mediaType === "VIDEO" ? 2 : mediaType === "IMAGE" ? 1 : 0
-      const failure = mediaType === "VIDEO" ? yield* videoFailure(media[0] ?? "") : undefined
+      const failure = mediaType === "VIDEO" ? yield* videoFailure(media[0] ?? "", new URL(baseUrl).origin) : undefined
       const container: Container = {
         id: state.id(),
         accountId: account.id,

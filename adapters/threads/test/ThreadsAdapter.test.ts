@@ -30,6 +30,13 @@ AdapterSuite.suite("threads", {
           post: AdapterSuite.post({ text: `five minutes ${Date.now()}`, media: [video(300_000)] })
         })
         assert.isString(published.id)
+        // The sandbox fetches only from its own origin: an address elsewhere is never fetched, its length unknown.
+        const elsewhere = new PostVersion.MediaItem({ ...video(360_000), url: "http://127.0.0.2:9/video1-360000ms.mp4" })
+        const unfetched = yield* AdapterSuite.publishToEnd(ctx.adapter, {
+          account,
+          post: AdapterSuite.post({ text: `elsewhere ${Date.now()}`, media: [elsewhere] })
+        })
+        assert.isString(unfetched.id)
       }))
 
     it.effect("publishes a carousel of 2 photos once both items are ready", () =>
