@@ -13,6 +13,7 @@ import { type TargetRow, words } from "./internal/targetRows.ts"
 import * as postEnding from "./internal/postEnding.ts"
 import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
+import * as PublishPolicy from "./PublishPolicy.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { TokenRefresh } from "./TokenRefresh.ts"
 
@@ -242,10 +243,13 @@ export class Publisher extends Context.Service<Publisher, {
             }))
           })
 
-          // A PublishError's message already starts with its network: said once.
-          const unknownOutcome = (detail: string) =>
-            `${network.network}: ${detail.startsWith(`${network.network}: `) ? detail.slice(network.network.length + 2) : detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
-            `send it again; it may have been posted: check ${who} before retrying`
+          const policyNetwork: PublishPolicy.Network = {
+            network: network.network,
+            name: network.name,
+            who,
+            canReconcile: network.reconcile !== undefined,
+            makesPost: (handle) => network.makesPost?.(handle) === true
+          }
 
           // Counted for the target's one log line (see `send`).
           const logAttempt = (step: "publish" | "poll" | "reconcile", outcome: string, startedAt: number) =>
@@ -289,123 +293,50 @@ export class Publisher extends Context.Service<Publisher, {
           if (Option.isNone(account)) {
             return yield* failed(`${network.network}: ${who} has no usable token; reconnect it and retry`)
           }
-          // Set for the first poll when the last one was cut off before its answer was recorded.
-          let resumed = target.call === "poll"
+          const processingSince = yield* Clock.currentTimeMillis
+          // Stored on the row, so a restart mid-wait keeps the schedule's start and the time of the next try.
+          let state = PublishPolicy.start(policyNetwork, {
+            handle: target.handle,
+            call: target.call,
+            failedAttempts: target.failedAttempts,
+            faultingSince: target.faultingSince?.getTime() ?? null
+          }, processingSince)
+          let nextAttemptAt = target.nextAttemptAt?.getTime() ?? 0
           const input = (): Adapter.PublishInput => ({
             account: (account as Option.Some<Adapter.Account>).value,
             post: version,
             publication: `${postId}/${accountId}`,
-            ...(resumed ? { resumed: true } : {})
+            ...(state.resumed ? { resumed: true } : {})
           })
-
-          type Step = { readonly call: "publish" } | { readonly call: "poll"; readonly handle: string }
-          let step: Step = target.handle === null ? { call: "publish" } : { call: "poll", handle: target.handle }
-          /** The step may itself make the post: `publish`, or a later step the adapter names (decision 0074). */
-          const makesPost = (at: Step) => at.call === "publish" || network.makesPost?.(at.handle) === true
-          /** What `reconcile` is asked with for `at`: a later step's handle names what that step was given. */
-          const lookingFor = (at: Step): Adapter.ReconcileInput => at.call === "poll" ? { ...input(), handle: at.handle } : input()
-
-          // A call that may have made the post and whose answer may have reached the network (Herald stopped
-          // mid-call, its answer was lost, or it failed in passing) is settled with the network before
-          // anything is sent again: `call` stays set on the row until then, so a restart looks too. `lookFirst`
-          // is what a target that cannot be asked is failed with.
-          let lookFirst: string | null = target.call !== null && makesPost(step) ? "Herald stopped while the post was being sent" : null
-          // Any other interrupted `poll` is asked again, resumed: adapters keep their steps safe to repeat (docs/adapters).
-
-          // Stored on the row, so a restart mid-wait keeps the schedule's start and the time of the next try.
-          let failures = target.failedAttempts
-          let faultingSince = target.faultingSince?.getTime() ?? null
-          let nextAttemptAt = target.nextAttemptAt?.getTime() ?? 0
-          let refreshed = false
-          const processingSince = yield* Clock.currentTimeMillis
+          /** What `reconcile` is asked with: a later step's handle names what that step was given. */
+          const lookingFor = (at: PublishPolicy.Step): Adapter.ReconcileInput =>
+            at.call === "poll" ? { ...input(), handle: at.handle } : input()
           const here = { postId, accountId }
 
           const loadStatus = () =>
             Effect.map(loadTarget(postId, accountId), (found) => Option.isNone(found) ? "gone" as const : found.value.status as TargetEnd)
 
-          /**
-           * A passing fault: `Some` with the target's end once the run has faulted for `retryForMs` (`gaveUp`
-           * says why; `null` for a lost answer, which always gets its look first), else `None` with the wait
-           * before the next try stored. `call` stays set for a step that must look first, so a restart during
-           * the wait still looks.
-           */
-          const backoff = Effect.fnUntraced(function*(message: string, gaveUp: string | null, call: "publish" | "poll" | null = null) {
-            const now = yield* Clock.currentTimeMillis
-            failures++
-            faultingSince ??= now
-            if (gaveUp !== null && retrySchedule.spent(config, faultingSince, now)) return Option.some(yield* failed(gaveUp))
-            nextAttemptAt = now + (yield* retrySchedule.delayMs(config, failures))
-            const lateReason = `${network.network} failing since ${new Date(faultingSince).toISOString()} (${message}); retrying`
-            yield* sql`
-              UPDATE post_targets SET call = ${call}, failed_attempts = ${failures}, next_attempt_at = ${new Date(nextAttemptAt)},
-                faulting_since = ${new Date(faultingSince)}, late_reason = ${lateReason}
-              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
-            return Option.none<TargetEnd>()
-          })
-          const givenUp = (message: string) => `${message} (Herald kept trying for ${words(config.retryForMs)} and gave up)`
-          /** A call went through: the next passing fault starts a new retry time. */
-          const progressed = Effect.suspend(() => {
-            if (faultingSince === null) return Effect.void
-            faultingSince = null
-            failures = 0
-            return sql`UPDATE post_targets SET faulting_since = NULL, failed_attempts = 0
-              WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
-          })
+          const write = (change: PublishPolicy.Write) => {
+            switch (change._tag) {
+              case "Progressed":
+                return sql`UPDATE post_targets SET faulting_since = NULL, failed_attempts = 0
+                  WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+              case "Mark":
+                return sql`UPDATE post_targets SET call = ${change.call} WHERE post_id = ${postId} AND account_id = ${accountId}`
+              case "Handle":
+                return sql`
+                  UPDATE post_targets SET call = NULL, handle = ${change.handle}
+                  WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+            }
+          }
 
-          /**
-           * Waiting on the account's rate limit (`blockedForMs`, the network's reset) or on its queue: takes
-           * the account's next free turn. Fails the target once it has waited past the deadline.
-           */
-          const takeTurn = Effect.fnUntraced(function*(blockedForMs: number | undefined, why: string) {
-            const now = yield* Clock.currentTimeMillis
-            const turn = yield* pacing.claim(sql, here, { nowMs: now, blockedForMs, gapMs: config.turnGapMs })
-            if (Option.isNone(turn)) return Option.some(yield* loadStatus())
-            if (turn.value.at - turn.value.waitingSince > pacing.deadlineMs) {
-              return Option.some(
-                yield* failed(
-                  `${why}; Herald waited ${words(now - turn.value.waitingSince)} for the limit to lift and stopped trying: retry the post later`
-                )
-              )
-            }
-            nextAttemptAt = turn.value.at
-            return Option.none<TargetEnd>()
-          })
-
-          while (true) {
-            const call = step.call
-            const where = { postId, accountId, network: network.network, call }
-            // Until the time is reached by the clock `pacing` reads: a timer may end a little early, and a
-            // target that asks for its turn before it has come loses it to the back of the queue.
-            for (let waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis); waitMs > 0; waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)) {
-              yield* Effect.sleep(Duration.millis(waitMs))
-            }
-            if (lookFirst !== null) {
-              const settled = yield* reconcile(lookingFor(step))
-              if (settled._tag === "Found") return yield* accept(settled.published)
-              if (settled._tag === "Unknown") return yield* failed(unknownOutcome(lookFirst))
-              if (settled._tag === "Passing") {
-                const ended = yield* backoff(
-                  settled.error.message,
-                  `${lookFirst}; Herald could not ask ${network.name} whether the post arrived for ${words(config.retryForMs)} ` +
-                    `(${settled.error.message}), so it did not send it again; it may have been posted: check ${who} before retrying`,
-                  step.call
-                )
-                if (Option.isSome(ended)) return ended.value
-                continue
-              }
-              // Not there: sent again, unless the run has faulted for its whole retry time.
-              const now = yield* Clock.currentTimeMillis
-              if (faultingSince !== null && retrySchedule.spent(config, faultingSince, now)) {
-                return yield* failed(`${givenUp(lookFirst)}; ${network.name} does not have the post: retry it later`)
-              }
-              // Looked for already: the step goes as a first try.
-              lookFirst = null
-              resumed = false
-              yield* sql`UPDATE post_targets SET call = NULL WHERE post_id = ${postId} AND account_id = ${accountId}`
-            }
+          /** One network call of the step (`publish` or `poll`), with the account's pacing and the network's permits. */
+          const callStep = Effect.fnUntraced(function*() {
+            const step = state.step
+            const where = { postId, accountId, network: network.network, call: step.call }
             const started = yield* gate(network.network).withPermit(Effect.gen(function*() {
               // Checked with the permit held, so a refusal answered to one call holds back the calls queued behind it.
-              const may = yield* pacing.start(sql, writes, here, call, yield* Clock.currentTimeMillis)
+              const may = yield* pacing.start(sql, writes, here, step.call, yield* Clock.currentTimeMillis)
               if (may._tag !== "Go") return may
               yield* faults("before-call", where)
               const startedAt = yield* Clock.currentTimeMillis
@@ -418,121 +349,85 @@ export class Publisher extends Context.Service<Publisher, {
               )
               return { _tag: "Called", result, startedAt } as const
             }))
-            if (started._tag === "Ended") return yield* loadStatus()
-            if (started._tag === "Wait") {
-              const ended = yield* takeTurn(undefined, `${network.network}: ${who} is over ${network.name}'s rate limit`)
-              if (Option.isSome(ended)) return ended.value
-              continue
-            }
+            if (started._tag === "Ended") return Option.none<PublishPolicy.Answer>()
+            if (started._tag === "Wait") return Option.some<PublishPolicy.Answer>({ _tag: "Blocked" })
             const { result, startedAt } = started
-            // Still looking first after a resumed try that failed: what the cut-off call made may be there.
-            if (result._tag === "Success") resumed = false
             yield* faults("during-call", where)
-            yield* logAttempt(
-              call,
-              result._tag === "Success" ? result.success._tag : result.failure.reason._tag,
-              startedAt
-            )
+            yield* logAttempt(step.call, result._tag === "Success" ? result.success._tag : result.failure.reason._tag, startedAt)
             yield* faults("after-call", where)
+            return Option.some<PublishPolicy.Answer>(
+              result._tag === "Success" ? { _tag: "Answered", step: result.success } : { _tag: "Refused", error: result.failure }
+            )
+          })
 
-            if (result._tag === "Success") {
-              yield* progressed
-              const answer = result.success
-              if (answer._tag === "Published") return yield* accept(answer.published)
-              yield* sql`
-                UPDATE post_targets SET call = NULL, handle = ${answer.handle}
-                WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
-              const now = yield* Clock.currentTimeMillis
-              if (now - processingSince > config.processingLimitMs) {
-                return yield* failed(
-                  `${network.network}: ${network.name} was still processing the post after ${words(now - processingSince)}; it may appear later: check ${who} before retrying`
-                )
-              }
-              step = { call: "poll", handle: answer.handle }
-              const wait = Math.min(answer.checkAfterMs, config.pollWaitCapMs)
-              if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
-              continue
-            }
-
-            const error = result.failure
-            const reason = error.reason
-            if (reason._tag === "OutcomeUnknown") {
-              if (makesPost(step)) {
-                if (network.reconcile === undefined) return yield* failed(unknownOutcome(error.message))
-                // Looked for on the next turn of the loop, as after a crash, however late.
-                lookFirst = error.message
-                yield* backoff(error.message, null, call)
+          // The policy decides (`PublishPolicy.decide`); this loop makes its calls, writes and waits.
+          let action: PublishPolicy.Action = { _tag: "Go" }
+          while (true) {
+            let answer: PublishPolicy.Answer
+            switch (action._tag) {
+              case "Succeed":
+                return yield* accept(action.published)
+              case "Fail":
+                if (action.needsReconnect !== undefined) yield* tokenRefresh.needsReconnect(accountId, action.needsReconnect)
+                return yield* failed(action.message)
+              case "Sleep":
+                if (action.ms > 0) yield* Effect.sleep(Duration.millis(action.ms))
+                action = { _tag: "Go" }
+                continue
+              case "Wait":
+                nextAttemptAt = action.until
+                action = { _tag: "Go" }
+                continue
+              case "Backoff": {
+                nextAttemptAt = action.at + (yield* retrySchedule.delayMs(config, action.failures))
+                yield* sql`
+                  UPDATE post_targets SET call = ${action.call}, failed_attempts = ${action.failures}, next_attempt_at = ${new Date(nextAttemptAt)},
+                    faulting_since = ${new Date(action.faultingSince)}, late_reason = ${action.lateReason}
+                  WHERE post_id = ${postId} AND account_id = ${accountId} AND status = 'pending'`
+                action = { _tag: "Go" }
                 continue
               }
-              // A later step's answer was lost (a reply of a thread, a first comment): it is asked again as a
-              // resumed step, which looks on the network before it makes anything again, as after a crash.
-              // A step that was itself such a look is given up only after its retry time; a lost answer always
-              // gets its look.
-              const looked = resumed
-              resumed = true
-              const ended = yield* backoff(
-                error.message,
-                looked
-                  ? `${error.message}; Herald could not tell for ${words(config.retryForMs)} whether it went through, so it ` +
-                    `did not send it again: check ${who} before retrying`
-                  : null,
-                "poll"
-              )
-              if (Option.isSome(ended)) return ended.value
-              continue
-            }
-            // Every other answer means the call did not go through: safe to make again.
-            // Waiting is not failing: a rate limit blocks the account until the network's reset (first, so
-            // the calls queued behind this one see it) and takes the account's next turn after it.
-            if (reason._tag === "RateLimited") {
-              const ended = yield* takeTurn(reason.retryAfterMs, error.message)
-              if (Option.isSome(ended)) return ended.value
-              continue
-            }
-            // A later step that failed in passing may have made its part all the same (a reply answered 503 after
-            // it was made): its next try looks first, as after a lost answer.
-            if (reason._tag === "Transient" && call === "poll") resumed = true
-            // A step still looking first (after a cut or a lost answer) stays marked, so a restart looks too.
-            // A step that may make the post and failed in passing on a network that can be asked stays marked too
-            // (see below), so a restart between this write and the wait's cannot send it again without looking.
-            const stillLooking = resumed && call === "poll" ? "poll" : null
-            const looking = makesPost(step) && network.reconcile !== undefined
-            const marked = reason._tag === "Transient" && looking ? call : stillLooking
-            yield* sql`UPDATE post_targets SET call = ${marked} WHERE post_id = ${postId} AND account_id = ${accountId}`
-            if (reason._tag === "Rejected") return yield* failed(error.message)
-            if (reason._tag === "NeedsReconnect") {
-              yield* tokenRefresh.needsReconnect(accountId, error.message)
-              return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
-            }
-            if (reason._tag === "AuthExpired" && !refreshed) {
-              refreshed = true
-              const outcome = yield* tokenRefresh.refresh(accountId).pipe(telemetry.networkSpan("refresh", site))
-              if (outcome._tag === "NeedsReconnect") {
-                return yield* failed(
-                  `${network.network}: the access token expired and could not be renewed (${outcome.reason}); ${who} needs reconnecting, then retry the post`
-                )
+              case "TakeTurn": {
+                // Waiting on the account's rate limit (the network's reset) or on its queue: the account's next free turn.
+                const turn = yield* pacing.claim(sql, here, {
+                  nowMs: yield* Clock.currentTimeMillis,
+                  blockedForMs: action.blockedForMs,
+                  gapMs: config.turnGapMs
+                })
+                if (Option.isNone(turn)) return yield* loadStatus()
+                answer = { _tag: "Turn", at: turn.value.at, waitingSince: turn.value.waitingSince, why: action.why }
+                break
               }
-              account = yield* accountFor()
-              if (Option.isNone(account)) {
-                return yield* failed(`${network.network}: ${who} has no usable token; reconnect it and retry`)
+              case "Refresh": {
+                const outcome = yield* tokenRefresh.refresh(accountId).pipe(telemetry.networkSpan("refresh", site))
+                if (outcome._tag === "NeedsReconnect") {
+                  answer = { _tag: "RefreshRefused", reason: outcome.reason }
+                  break
+                }
+                account = yield* accountFor()
+                answer = Option.isNone(account) ? { _tag: "NoToken" } : { _tag: "Refreshed" }
+                break
               }
-              continue
+              case "Go": {
+                // Until the time is reached by the clock `pacing` reads: a timer may end a little early, and a
+                // target that asks for its turn before it has come loses it to the back of the queue.
+                for (let waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis); waitMs > 0; waitMs = nextAttemptAt - (yield* Clock.currentTimeMillis)) {
+                  yield* Effect.sleep(Duration.millis(waitMs))
+                }
+                if (PublishPolicy.next(state) === "Reconcile") {
+                  answer = yield* reconcile(lookingFor(state.step))
+                  break
+                }
+                const called = yield* callStep()
+                if (Option.isNone(called)) return yield* loadStatus()
+                answer = called.value
+                break
+              }
             }
-            if (reason._tag === "AuthExpired") {
-              yield* tokenRefresh.needsReconnect(accountId, error.message)
-              return yield* failed(`${error.message}; ${who} needs reconnecting, then retry the post`)
-            }
-            // Transient: wait and try again, within the retry time. A call that may make the post and failed in
-            // passing may still have reached the network (a 5xx after the post was made): the next try looks first.
-            if (looking) lookFirst ??= error.message
-            const ended = yield* backoff(
-              error.message,
-              stillLooking === "poll" && !looking
-                ? `${error.message}; Herald could not tell for ${words(config.retryForMs)} whether the step went through, so it did not send it again: check ${who} before retrying`
-                : givenUp(error.message),
-              looking ? call : stillLooking
-            )
-            if (Option.isSome(ended)) return ended.value
+            const decided = PublishPolicy.decide(policyNetwork, config, state, answer, yield* Clock.currentTimeMillis)
+            state = decided.state
+            for (const change of decided.writes) yield* write(change)
+            action = decided.action
           }
         })
 
