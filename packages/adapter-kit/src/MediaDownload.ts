@@ -1,5 +1,6 @@
-import { Clock, Effect, Stream } from "effect"
-import { type HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
+import { Clock, Effect } from "effect"
+import { type HttpClient, HttpClientRequest } from "effect/http"
+import { detailOf as errorDetail, readAtMost } from "./internal/boundedBody.ts"
 import type { MediaLimits } from "./Limits.ts"
 import * as PublishError from "./PublishError.ts"
 
@@ -134,25 +135,6 @@ export const retryAfterMs = (header: string | undefined, nowMillis: number): num
 export const maxBytesOf = (media: MediaLimits | undefined, kind: "image" | "video"): number | undefined =>
   kind === "image" ? media?.maxPhotoBytes : media?.maxVideoBytes
 
-const detail = (error: HttpClientError.HttpClientError) =>
-  error.reason._tag === "TransportError" && error.reason.description !== undefined ? error.reason.description : error.reason._tag
-
-/** The chunks read so far and their length. */
-interface Read {
-  readonly chunks: Array<Uint8Array>
-  readonly bytes: number
-}
-
-const joined = (read: Read) => {
-  const bytes = new Uint8Array(read.bytes)
-  let offset = 0
-  for (const chunk of read.chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.length
-  }
-  return bytes
-}
-
 /**
  * The bytes at `url`, read with the adapter's own `HttpClient` (so its tests' faults and tracing apply), at
  * most `maxBytes` of them (the network's limit for the item's kind; undefined: Herald's own), or the
@@ -169,7 +151,7 @@ export const download = Effect.fn("MediaDownload.download")(function*(
   const most = Math.min(maxBytes ?? heraldMaxBytes, heraldMaxBytes)
   const response = yield* Effect.catch(
     http.execute(HttpClientRequest.get(url)),
-    (error) => fail({ _tag: "Unreachable", detail: detail(error) })
+    (error) => fail({ _tag: "Unreachable", detail: errorDetail(error) })
   )
   if (response.status < 200 || response.status >= 300) {
     const now = yield* Clock.currentTimeMillis
@@ -177,16 +159,5 @@ export const download = Effect.fn("MediaDownload.download")(function*(
   }
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > most) return yield* fail({ _tag: "Declared", bytes: declared, most })
-  // Counted as it arrives: failing the fold stops the stream, which closes the body there.
-  const read = yield* Stream.runFoldEffect(
-    Stream.mapError(response.stream, (error): Answer => ({ _tag: "CutOff", detail: detail(error) })),
-    (): Read => ({ chunks: [], bytes: 0 }),
-    (read, chunk): Effect.Effect<Read, Answer> => {
-      const bytes = read.bytes + chunk.length
-      if (bytes > most) return Effect.fail({ _tag: "Overran", most })
-      read.chunks.push(chunk)
-      return Effect.succeed({ chunks: read.chunks, bytes })
-    }
-  ).pipe(Effect.mapError((answer) => toPublishError(network, url, answer)))
-  return joined(read)
+  return yield* Effect.mapError(readAtMost(response.stream, most), (short) => toPublishError(network, url, short))
 })
