@@ -1,12 +1,13 @@
-import { OAuth2 } from "@herald/adapter-kit"
-import { Clock, Effect, Redacted, Schema } from "effect"
+import { NetworkClient, OAuth2 } from "@herald/adapter-kit"
+import { Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
 
 /**
  * Typed calls to one Mastodon instance's REST API (https://docs.joinmastodon.org/methods/). Every call names
  * the instance (`base`, e.g. `https://mastodon.social`): an adapter serves accounts of many. Answers are
- * decoded with lenient schemas; failures become `PublishError`s through `internal/errors.ts`.
+ * decoded with lenient schemas; every call goes through the kit's `NetworkClient`, failures becoming `PublishError`s through
+ * `internal/errors.ts`.
  */
 
 const Application = Schema.Struct({ client_id: Schema.String, client_secret: Schema.String })
@@ -76,21 +77,12 @@ export type Instance = typeof Instance.Type
 export const make = Effect.fnUntraced(function*() {
   const client = yield* HttpClient.HttpClient
 
-  /** `create` marks the call that makes a status: when its answer is lost, the outcome is unknown. */
-  const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, create = false) =>
-    client.execute(request).pipe(
-      Effect.mapError((error) => Errors.lost(create, error.message)),
-      Effect.flatMap((response) =>
-        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-          response.status >= 400
-            ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
-              Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers["x-ratelimit-reset"]), now)))
-            : Effect.mapError(
-              Schema.decodeUnknownEffect(schema)(body),
-              () => Errors.lost(create, `unexpected answer from ${request.url}`)
-            ))
-      )
-    )
+  const { send } = NetworkClient.fromHttp(client, {
+    network: "mastodon",
+    name: "Mastodon",
+    refusal: Errors.refusal,
+    resetHeader: Errors.resetHeader
+  })
 
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
   const get = (base: string, path: string, token: Redacted.Redacted<string>) => HttpClientRequest.get(`${base}${path}`).pipe(bearer(token))
@@ -147,7 +139,7 @@ export const make = Effect.fnUntraced(function*() {
           HttpClientRequest.bodyJsonUnsafe(body)
         ),
         Status,
-        true
+        "makesPost"
       ),
 
     /** `GET /api/v1/statuses/:id`. */

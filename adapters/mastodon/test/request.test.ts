@@ -1,9 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { AdapterSuite } from "@herald/adapter-kit/testing"
+import { NetworkClient } from "@herald/adapter-kit"
 import * as Errors from "../src/internal/errors.ts"
 import * as Request from "../src/internal/request.ts"
 import { MastodonLimits, MastodonOptions } from "../src/index.ts"
 import { Schema } from "effect"
+import { Headers } from "effect/http"
 
 describe("Mastodon statuses", () => {
   it("sends the options as Mastodon's fields, sensitive only with media and always under a content warning", () => {
@@ -56,7 +58,16 @@ describe("Mastodon statuses", () => {
 })
 
 describe("Mastodon errors", () => {
-  const reason = (status: number, error: string) => Errors.toPublishError(Errors.wire(status, { error }, undefined), 0).reason._tag
+  const refused = (status: number, error: string, retryAfterMs?: number): NetworkClient.Refusal => ({
+    status,
+    body: { error },
+    headers: Headers.empty,
+    path: "https://mastodon.example/api/v1/statuses",
+    retryAfterMs,
+    now: 0,
+    call: "read"
+  })
+  const reason = (status: number, error: string) => Errors.refusal(refused(status, error)).reason._tag
 
   it("maps each answer to what Herald does next", () => {
     assert.strictEqual(reason(401, "The access token expired"), "AuthExpired")
@@ -66,10 +77,14 @@ describe("Mastodon errors", () => {
     assert.strictEqual(reason(422, "Validation failed: Text character limit of 500 exceeded"), "Rejected")
     assert.strictEqual(reason(404, "Record not found"), "Rejected")
     assert.strictEqual(reason(503, "Service Unavailable"), "Transient")
-    const limited = Errors.toPublishError(Errors.wire(429, { error: "Too many requests" }, "2026-11-24T10:05:00.000Z"), Date.parse("2026-11-24T10:00:00.000Z"))
-    assert.deepStrictEqual([limited.reason._tag, limited.retryAfterMs], ["RateLimited", 300_000])
-    assert.strictEqual(Errors.lost(true, "socket hang up").reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.lost(false, "socket hang up").reason._tag, "Transient")
+    // The kit reads `X-RateLimit-Reset` into the wait; without one, Mastodon's 5-minute window.
+    const limited = Errors.refusal(refused(429, "Too many requests", 120_000))
+    assert.deepStrictEqual([limited.reason._tag, limited.retryAfterMs], ["RateLimited", 120_000])
+    assert.strictEqual(Errors.refusal(refused(429, "Too many requests")).retryAfterMs, 300_000)
+    assert.strictEqual(
+      NetworkClient.resetWaitMs(Errors.resetHeader, "2026-11-24T10:05:00.000Z", Date.parse("2026-11-24T10:00:00.000Z")),
+      300_000
+    )
   })
 
   it("takes a 401 for an expired token only on Doorkeeper's own words, matched whole", () => {

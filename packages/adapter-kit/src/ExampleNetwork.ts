@@ -8,8 +8,8 @@
 // the kit's control routes.
 import { Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { Adapter, type AdapterConfig, OAuth2, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
+import { HttpClientRequest, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { Adapter, type AdapterConfig, NetworkClient, OAuth2, PostOptions, PublishError, Simulator, SimulatorPage, SimulatorState } from "./index.ts"
 
 const network = "example"
 
@@ -75,38 +75,26 @@ const Inbox = Schema.Struct({ comments: Schema.Array(Comment), messages: Schema.
 const Notification = Schema.Struct({ accounts: Schema.Array(Schema.String) })
 const ErrorAnswer = Schema.Struct({ error: Schema.Struct({ code: Schema.String, message: Schema.String }) })
 
-// The wire-to-reason table.
-const toError = (status: number, body: unknown) => {
-  const decoded = Schema.decodeUnknownOption(ErrorAnswer)(body)
+// The wire-to-reason table: the kit's `NetworkClient` hands it every answer with a status of 400 or more,
+// with the wait the answer named (`Retry-After`) already read.
+const toError = (refusal: NetworkClient.Refusal) => {
+  const decoded = Schema.decodeUnknownOption(ErrorAnswer)(refusal.body)
   const code = Option.match(decoded, { onNone: () => "unknown", onSome: (answer) => answer.error.code })
-  const message = Option.match(decoded, { onNone: () => `HTTP ${status}`, onSome: (answer) => answer.error.message })
-  if (status === 429) return PublishError.rateLimited(network, message, 1000)
+  const message = Option.match(decoded, { onNone: () => `HTTP ${refusal.status}`, onSome: (answer) => answer.error.message })
+  if (refusal.status === 429) return PublishError.rateLimited(network, message, refusal.retryAfterMs ?? 1000)
   if (code === "token_expired") return PublishError.authExpired(network, message)
   if (code === "token_revoked" || code === "invalid_grant") return PublishError.needsReconnect(network, message)
-  if (status >= 500) return PublishError.transient(network, message)
+  if (refusal.status >= 500) return PublishError.transient(network, message)
   return PublishError.rejected(network, message)
 }
 
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    // `creates` marks a call that makes something on the network: when its answer is lost (the connection
-    // dropped, or an answer that cannot be read), the network may have made it, so the outcome is unknown and
-    // the engine looks (`reconcile`) before sending again. Any other call is safe to repeat: a passing fault.
-    const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, creates = false) => {
-      const lost = (message: string) =>
-        creates ? PublishError.outcomeUnknown(network, `the answer was lost (${message})`) : PublishError.transient(network, message)
-      return client.execute(request).pipe(
-        Effect.mapError((error) => lost(error.message)),
-        Effect.flatMap((response) =>
-          Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-            response.status >= 400
-              ? Effect.fail(toError(response.status, body))
-              : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => lost("unexpected answer")))
-        ),
-        Effect.scoped
-      )
-    }
+    // The kit's transport: a call marked "makesPost" makes something on the network, so when its answer is
+    // lost (the connection dropped, or an answer that cannot be read) the network may have made it; the
+    // outcome is unknown and the engine looks (`reconcile`) before sending again. Any other call is safe to
+    // repeat: a passing fault.
+    const { send } = yield* NetworkClient.make({ network, name: "Example", refusal: toError })
     // Effect's clock, not the wall clock: a test moves it with TestClock.
     const tokens = (answer: typeof TokenAnswer.Type) =>
       Effect.map(Clock.currentTimeMillis, (now) => ({
@@ -181,7 +169,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
               })
             ),
             Created,
-            true
+            "makesPost"
           ),
           (created) => ({ _tag: "Published" as const, published: created })
         ),
@@ -234,7 +222,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
                 HttpClientRequest.bodyJsonUnsafe({ text })
               ),
               Comment,
-              true
+              "makesPost"
             ),
             (reply) => ({ id: reply.id, permalink: reply.permalink })
           ),
@@ -244,7 +232,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
               HttpClientRequest.post(`${config.apiBaseUrl}/conversations/${encodeURIComponent(conversationId)}/messages`)
                 .pipe(bearer(account.accessToken), HttpClientRequest.bodyJsonUnsafe({ text })),
               Message,
-              true
+              "makesPost"
             ),
             (message) => ({ id: message.id })
           )

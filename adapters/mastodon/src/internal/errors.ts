@@ -1,4 +1,4 @@
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { Option, Schema } from "effect"
 
 /**
@@ -18,8 +18,6 @@ const ErrorBody = Schema.Struct({ error: Schema.optional(Schema.String), error_d
 export interface Wire {
   readonly status: number
   readonly message: string
-  /** `X-RateLimit-Reset`, epoch milliseconds. */
-  readonly resetAt: number | undefined
 }
 
 type ReasonTag = PublishError.Reason["_tag"]
@@ -54,28 +52,18 @@ export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; read
 /** Without a reset time, wait Mastodon's rate-limit window (5 minutes). */
 const defaultRetryAfterMs = 5 * 60_000
 
-export const wire = (status: number, body: unknown, resetHeader: string | undefined): Wire => {
-  const error = Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(body))
-  const reset = resetHeader === undefined ? Number.NaN : Date.parse(resetHeader)
-  return {
-    status,
-    message: error?.error ?? error?.error_description ?? `HTTP ${status}`,
-    resetAt: Number.isFinite(reset) ? reset : undefined
-  }
+/** The rate-limit header: `X-RateLimit-Reset`, an ISO 8601 time (https://docs.joinmastodon.org/api/rate-limits/). */
+export const resetHeader: NetworkClient.ResetHeader = { name: "x-ratelimit-reset", form: "iso-8601" }
+
+/** What the table reads of a refusal the kit hands over. */
+export const wire = (refusal: NetworkClient.Refusal): Wire => {
+  const error = Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(refusal.body))
+  return { status: refusal.status, message: error?.error ?? error?.error_description ?? `HTTP ${refusal.status}` }
 }
 
-/** `now` (epoch milliseconds) turns `X-RateLimit-Reset` into a wait. */
-export const toPublishError = (failure: Wire, now: number): PublishError.PublishError => {
+/** The error table, as `NetworkClient`'s `refusal`. */
+export const refusal = (refused: NetworkClient.Refusal): PublishError.PublishError => {
+  const failure = wire(refused)
   const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
-  const retryAfterMs = failure.resetAt === undefined ? defaultRetryAfterMs : Math.max(1000, failure.resetAt - now)
-  return PublishError.of(network, reason, failure.message, retryAfterMs)
+  return PublishError.of(network, reason, failure.message, refused.retryAfterMs ?? defaultRetryAfterMs)
 }
-
-/**
- * A call that never got an answer. One that makes a status may have made it, so it must not be resent
- * blindly; Herald resends it only with the same `Idempotency-Key`, or after looking.
- */
-export const lost = (create: boolean, message: string): PublishError.PublishError =>
-  create
-    ? PublishError.outcomeUnknown(network, `Mastodon's answer was lost (${message}); the status may exist`)
-    : PublishError.transient(network, message)
