@@ -1,6 +1,6 @@
 import { Adapter, type AdapterConfig, Connect, MediaDownload, type PostVersion, PublishError } from "@herald/adapter-kit"
 import { Clock, Effect, Option, Redacted } from "effect"
-import { HttpClient } from "effect/http"
+import type { HttpClient } from "effect/http"
 import * as BlueskyClient from "./BlueskyClient.ts"
 import { api, capabilities, limits } from "./BlueskyLimits.ts"
 import * as Inbox from "./internal/inbox.ts"
@@ -49,7 +49,6 @@ export const tokensOf = (session: BlueskyClient.Session, now: number): Adapter.T
 export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter.Adapter, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* BlueskyClient.make(config)
-    const http = yield* HttpClient.HttpClient
 
     const session = (answer: BlueskyClient.Session) => Effect.map(Clock.currentTimeMillis, (now) => tokensOf(answer, now))
 
@@ -86,7 +85,7 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
 
     /** A media item's bytes from where Herald serves it, within Bluesky's size for its kind. */
     const download = (item: PostVersion.MediaItem) =>
-      MediaDownload.download(http, network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
+      MediaDownload.download(client.http, network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
     const upload = (account: Adapter.Account, item: PostVersion.MediaItem) =>
       Effect.gen(function*() {

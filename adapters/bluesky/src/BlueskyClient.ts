@@ -1,13 +1,13 @@
-import type { AdapterConfig } from "@herald/adapter-kit"
-import { Clock, Effect, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { type AdapterConfig, NetworkClient } from "@herald/adapter-kit"
+import { Effect, Redacted, Schema } from "effect"
+import { HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
 
 /**
  * Typed XRPC calls to a Bluesky PDS (https://docs.bsky.app/docs/api/at-protocol-xrpc-api). The address
  * comes from the config: `https://bsky.social` (the entryway, which proxies each account's own PDS and the
- * app view) or the sandbox simulator. Answers are decoded with lenient schemas; failures become
- * `PublishError`s through `internal/errors.ts`.
+ * app view) or the sandbox simulator. Every call goes through the kit's `NetworkClient`; answers are decoded
+ * with lenient schemas, refusals become `PublishError`s through `internal/errors.ts`.
  */
 
 export const postCollection = "app.bsky.feed.post"
@@ -74,28 +74,22 @@ export const rkeyOf = (uri: string): string => uri.slice(uri.lastIndexOf("/") + 
 export const repoOf = (uri: string): string => uri.replace(/^at:\/\//, "").split("/")[0] ?? ""
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
-  const client = yield* HttpClient.HttpClient
-  const xrpc = (method: string) => `${config.apiBaseUrl}/xrpc/${method}`
-
-  /** `create` marks the call that makes a post: when its answer is lost, the outcome is unknown. */
-  const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, create = false) =>
-    client.execute(request).pipe(
-      Effect.mapError((error) => Errors.lost(create, error.message)),
-      Effect.flatMap((response) =>
-        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-          response.status >= 400
-            ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
-              Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers["ratelimit-reset"]), now)))
-            : Effect.mapError(
-              Schema.decodeUnknownEffect(schema)(body),
-              () => Errors.lost(create, `unexpected answer from ${request.url}`)
-            ))
-      )
-    )
+  const client = yield* NetworkClient.make({
+    network: "bluesky",
+    name: "Bluesky",
+    refusal: Errors.refusal,
+    resetHeader: { name: "ratelimit-reset", form: "epoch-seconds" },
+    baseUrl: config.apiBaseUrl
+  })
+  const send = client.send
+  const xrpc = (method: string) => `/xrpc/${method}`
 
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
 
   return {
+    /** The client underneath, for downloading a post's media with the same faults and tracing. */
+    http: client.http,
+
     /**
      * An app password for a session: `com.atproto.server.createSession`. Tightly limited (30 per 5 minutes,
      * 300 a day per account, https://docs.bsky.app/docs/advanced-guides/rate-limits): Herald signs in once
@@ -164,7 +158,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           HttpClientRequest.bodyJsonUnsafe({ repo, collection: postCollection, record })
         ),
         StrongRef,
-        true
+        "makesPost"
       ),
 
     /** The account's latest posts (replies included), newest first: `com.atproto.repo.listRecords`. */

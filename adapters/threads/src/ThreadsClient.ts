@@ -1,13 +1,14 @@
-import { type AdapterConfig, OAuth2 } from "@herald/adapter-kit"
+import { type AdapterConfig, NetworkClient, OAuth2 } from "@herald/adapter-kit"
 import { Effect, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
 import type { ContainerParams } from "./internal/request.ts"
 
 /**
  * Typed calls to the Threads API (https://developers.facebook.com/documentation/threads). Addresses come
- * from the config, so the same calls reach graph.threads.net or the sandbox simulator. Answers are decoded
- * with minimal, lenient schemas; failures become `PublishError`s through `internal/errors.ts`.
+ * from the config, so the same calls reach graph.threads.net or the sandbox simulator. Every call goes through
+ * the kit's `NetworkClient`; answers are decoded with minimal, lenient schemas, refusals become
+ * `PublishError`s through `internal/errors.ts`.
  */
 
 export const version = "v1.0"
@@ -69,24 +70,9 @@ const Replies = Schema.Struct({
 })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
-  const client = yield* HttpClient.HttpClient
+  const { send } = yield* NetworkClient.make({ network: "threads", name: "Threads", refusal: Errors.refusal })
   const api = config.apiBaseUrl
   const graph = `${api}/${version}`
-
-  /** `create` marks the call that makes a post: when its answer is lost, the outcome is unknown. */
-  const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, create = false) =>
-    client.execute(request).pipe(
-      Effect.mapError((error) => Errors.lost(create, error.message)),
-      Effect.flatMap((response) =>
-        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-          response.status >= 400
-            ? Effect.fail(Errors.toPublishError(Errors.wire(response.status, body)))
-            : Effect.mapError(
-              Schema.decodeUnknownEffect(schema)(body),
-              () => Errors.lost(create, `unexpected answer from ${request.url}`)
-            ))
-      )
-    )
 
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
 
@@ -168,7 +154,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
             HttpClientRequest.bodyUrlParams({ creation_id: containerId })
           ),
           Created,
-          true
+          "makesPost"
         ),
         (created) => created.id
       ),

@@ -1,4 +1,4 @@
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { Option, Schema } from "effect"
 
 /**
@@ -6,56 +6,41 @@ import { Option, Schema } from "effect"
  * `{ "error": "<Name>", "message": "..." }` (https://atproto.com/specs/xrpc#error-responses): `ExpiredToken`
  * asks for `refreshSession`; `InvalidToken`, `AuthenticationRequired` and a taken-down or deactivated account
  * need a new sign-in; 429 `RateLimitExceeded` comes with `ratelimit-reset` in epoch seconds
- * (https://docs.bsky.app/docs/advanced-guides/rate-limits); 5xx are passing faults; the rest (lexicon
- * validation `InvalidRequest`, `BlobTooLarge`, `RecordNotFound`) are refused for good.
+ * (https://docs.bsky.app/docs/advanced-guides/rate-limits), which the kit turns into the refusal's wait; 5xx
+ * are passing faults; the rest (lexicon validation `InvalidRequest`, `BlobTooLarge`, `RecordNotFound`) are
+ * refused for good.
  */
 
 const network = "bluesky"
 
 const XrpcError = Schema.Struct({ error: Schema.optional(Schema.String), message: Schema.optional(Schema.String) })
-
-/** What the table looks at in a failed answer. */
-export interface Wire {
-  readonly status: number
-  readonly error: string | undefined
-  readonly message: string
-  /** `ratelimit-reset`, epoch seconds. */
-  readonly resetAt: number | undefined
-}
-
-type ReasonTag = PublishError.Reason["_tag"]
+type XrpcError = typeof XrpcError.Type
 
 const reconnectErrors = new Set(["InvalidToken", "AuthenticationRequired", "AccountTakedown", "AccountDeactivated", "AuthMissing"])
 
-/** First matching row wins. */
-export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
-  { when: (wire) => wire.error === "ExpiredToken", reason: "AuthExpired" },
-  { when: (wire) => wire.error !== undefined && reconnectErrors.has(wire.error), reason: "NeedsReconnect" },
-  { when: (wire) => wire.status === 401, reason: "NeedsReconnect" },
-  { when: (wire) => wire.status === 429 || wire.error === "RateLimitExceeded", reason: "RateLimited" },
-  { when: (wire) => wire.status >= 500, reason: "Transient" },
+/** First matching row wins; `error` is the answer's XRPC error, `{}` when its body is not one. */
+export const table: ReadonlyArray<{
+  readonly when: (refusal: NetworkClient.Refusal, error: XrpcError) => boolean
+  readonly reason: PublishError.ReasonTag
+}> = [
+  { when: (_, error) => error.error === "ExpiredToken", reason: "AuthExpired" },
+  { when: (_, error) => error.error !== undefined && reconnectErrors.has(error.error), reason: "NeedsReconnect" },
+  { when: (refusal) => refusal.status === 401, reason: "NeedsReconnect" },
+  { when: (refusal, error) => refusal.status === 429 || error.error === "RateLimitExceeded", reason: "RateLimited" },
+  { when: (refusal) => refusal.status >= 500, reason: "Transient" },
   { when: () => true, reason: "Rejected" }
 ]
 
 /** Without a reset time, wait the createSession window's length (5 minutes). */
 const defaultRetryAfterMs = 5 * 60_000
 
-export const wire = (status: number, body: unknown, resetHeader: string | undefined): Wire => {
-  const error = Option.getOrUndefined(Schema.decodeUnknownOption(XrpcError)(body))
-  const reset = resetHeader === undefined ? Number.NaN : Number(resetHeader)
-  return {
-    status,
-    error: error?.error,
-    message: error?.message ?? error?.error ?? `HTTP ${status}`,
-    resetAt: Number.isFinite(reset) ? reset : undefined
-  }
-}
-
-/** `now` (epoch milliseconds) turns `ratelimit-reset` into a wait. */
-export const toPublishError = (failure: Wire, now: number): PublishError.PublishError => {
-  const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
-  const retryAfterMs = failure.resetAt === undefined ? defaultRetryAfterMs : Math.max(1000, failure.resetAt * 1000 - now)
-  return PublishError.of(network, reason, failure.message, retryAfterMs)
+/** The table applied to a refused answer (`NetworkClient`'s `refusal`). */
+export const refusal = (refused: NetworkClient.Refusal): PublishError.PublishError => {
+  const error = Option.getOrElse(Schema.decodeUnknownOption(XrpcError)(refused.body), (): XrpcError => ({}))
+  const reason = table.find((row) => row.when(refused, error))?.reason ?? "Rejected"
+  // A reset already past still waits a second, so a retry does not land in the same window.
+  const retryAfterMs = refused.retryAfterMs === undefined ? defaultRetryAfterMs : Math.max(1000, refused.retryAfterMs)
+  return PublishError.of(network, reason, error.message ?? error.error ?? `HTTP ${refused.status}`, retryAfterMs)
 }
 
 /**
@@ -66,9 +51,3 @@ export const refreshRefused = (error: PublishError.PublishError): PublishError.P
   error.reason._tag === "AuthExpired" || error.reason._tag === "Rejected"
     ? PublishError.needsReconnect(network, `Bluesky refused to renew the session (${error.reason.message}); sign in again`)
     : error
-
-/** A call that never got an answer: a post may have been made, so it must not be resent blindly. */
-export const lost = (create: boolean, message: string): PublishError.PublishError =>
-  create
-    ? PublishError.outcomeUnknown(network, `Bluesky's answer was lost (${message}); the post may exist`)
-    : PublishError.transient(network, message)

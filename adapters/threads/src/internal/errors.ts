@@ -1,4 +1,4 @@
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { Option, Schema } from "effect"
 
 /**
@@ -21,31 +21,29 @@ const GraphError = Schema.Struct({
   })
 })
 
-/** What the table looks at in a failed answer. */
-export interface Wire {
-  readonly status: number
-  readonly code: number | undefined
-  readonly subcode: number | undefined
-  readonly transient: boolean
-  readonly message: string
-}
-
-type ReasonTag = PublishError.Reason["_tag"]
+type GraphError = (typeof GraphError.Type)["error"]
 
 const rateLimitCodes = new Set([4, 17, 32, 613])
 const transientCodes = new Set([1, 2])
 /** The person must grant a missing permission (code 10, 200 to 299): only a new consent fixes it. */
 const isPermissionError = (code: number | undefined) => code !== undefined && (code === 10 || (code >= 200 && code < 300))
 
-/** First matching row wins. */
-export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
-  { when: (wire) => wire.code === 190 && wire.subcode === 463, reason: "AuthExpired" },
+/** First matching row wins; `error` is the answer's Graph error object, `{}` when its body holds none. */
+export const table: ReadonlyArray<{
+  readonly when: (refusal: NetworkClient.Refusal, error: GraphError) => boolean
+  readonly reason: PublishError.ReasonTag
+}> = [
+  { when: (_, error) => error.code === 190 && error.error_subcode === 463, reason: "AuthExpired" },
   // Revoked, password changed, app removed, or a token that cannot be parsed.
-  { when: (wire) => wire.code === 190, reason: "NeedsReconnect" },
-  { when: (wire) => isPermissionError(wire.code), reason: "NeedsReconnect" },
-  { when: (wire) => wire.status === 429 || (wire.code !== undefined && rateLimitCodes.has(wire.code)), reason: "RateLimited" },
+  { when: (_, error) => error.code === 190, reason: "NeedsReconnect" },
+  { when: (_, error) => isPermissionError(error.code), reason: "NeedsReconnect" },
   {
-    when: (wire) => wire.transient || (wire.code !== undefined && transientCodes.has(wire.code)) || wire.status >= 500,
+    when: (refusal, error) => refusal.status === 429 || (error.code !== undefined && rateLimitCodes.has(error.code)),
+    reason: "RateLimited"
+  },
+  {
+    when: (refusal, error) =>
+      error.is_transient === true || (error.code !== undefined && transientCodes.has(error.code)) || refusal.status >= 500,
     reason: "Transient"
   },
   // Invalid parameters, too many links, restricted actions (subcode 2207051), media that cannot be fetched.
@@ -55,27 +53,17 @@ export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; read
 /** Meta sends no retry-after; its windows are rolling, so wait a few minutes. */
 const defaultRetryAfterMs = 5 * 60_000
 
-export const wire = (status: number, body: unknown): Wire => {
-  const error = Option.getOrUndefined(Schema.decodeUnknownOption(GraphError)(body))?.error
-  return {
-    status,
-    code: error?.code,
-    subcode: error?.error_subcode,
-    transient: error?.is_transient === true,
-    message: error?.error_user_msg ?? error?.message ?? `HTTP ${status}`
-  }
+/** The table applied to a refused answer (`NetworkClient`'s `refusal`). */
+export const refusal = (refused: NetworkClient.Refusal): PublishError.PublishError => {
+  const error = Option.getOrUndefined(Schema.decodeUnknownOption(GraphError)(refused.body))?.error ?? {}
+  const reason = table.find((row) => row.when(refused, error))?.reason ?? "Rejected"
+  return PublishError.of(
+    network,
+    reason,
+    error.error_user_msg ?? error.message ?? `HTTP ${refused.status}`,
+    refused.retryAfterMs ?? defaultRetryAfterMs
+  )
 }
-
-export const toPublishError = (failure: Wire): PublishError.PublishError => {
-  const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
-  return PublishError.of(network, reason, failure.message, defaultRetryAfterMs)
-}
-
-/** A call that never got an answer: a publish may have gone through, so it must not be resent blindly. */
-export const lost = (create: boolean, message: string): PublishError.PublishError =>
-  create
-    ? PublishError.outcomeUnknown(network, `Threads' answer was lost (${message}); the post may exist`)
-    : PublishError.transient(network, message)
 
 /**
  * What the error messages of a container Threads could not prepare mean, in words a person can act on
