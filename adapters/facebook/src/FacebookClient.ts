@@ -1,6 +1,6 @@
-import type { AdapterConfig, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, NetworkClient } from "@herald/adapter-kit"
 import { Effect, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClientRequest } from "effect/http"
 import { apiVersion } from "./FacebookConfig.ts"
 import * as Errors from "./internal/errors.ts"
 import * as Inbox from "./internal/inbox.ts"
@@ -80,35 +80,21 @@ const Success = Schema.Struct({ success: Schema.Boolean })
 const Sent = Schema.Struct({ recipient_id: Schema.optionalKey(Schema.String), message_id: Schema.String })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
-  const http = yield* HttpClient.HttpClient
   const graph = (path: string) => `${config.apiBaseUrl}/${apiVersion}/${path}`
   const node = (id: string, edge?: string) => graph(edge === undefined ? encodeURIComponent(id) : `${encodeURIComponent(id)}/${edge}`)
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
 
-  /** Sends a request and decodes a success; `publishes` marks calls whose lost answer must not be resent. */
-  const send = <A>(
-    request: HttpClientRequest.HttpClientRequest,
-    schema: Schema.Codec<A, unknown>,
-    publishes = false
-  ): Effect.Effect<A, PublishError.PublishError> =>
-    http.execute(request).pipe(
-      Effect.mapError(() => Errors.unreachable(publishes)),
-      Effect.flatMap((response) =>
-        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-          response.status >= 400
-            ? Effect.fail(Errors.fromAnswer(response.status, body))
-            : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(publishes, request.url)))
-      )
-    )
+  // `"makesPost"` marks calls whose lost answer must not be resent (the kit's lost-answer rule).
+  const { send } = yield* NetworkClient.make({ network: "facebook", name: "Facebook", refusal: Errors.refusal })
 
   const read = <A>(token: Redacted.Redacted<string>, url: string, schema: Schema.Codec<A, unknown>, params: Params) =>
     send(HttpClientRequest.get(url).pipe(bearer(token), HttpClientRequest.setUrlParams(params)), schema)
 
-  const create = (token: Redacted.Redacted<string>, url: string, params: Params, publishes: boolean) =>
+  const create = (token: Redacted.Redacted<string>, url: string, params: Params, call: NetworkClient.Call) =>
     send(
       HttpClientRequest.post(url).pipe(bearer(token), HttpClientRequest.bodyUrlParams(params)),
       Created,
-      publishes
+      call
     ).pipe(Effect.map((created) => created.id))
 
   return {
@@ -147,14 +133,14 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       read(pageToken, graph("me"), PageProfile, { fields: "id,name,username,picture" }),
 
     feedPost: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
-      create(pageToken, node(pageId, "feed"), params, true),
+      create(pageToken, node(pageId, "feed"), params, "makesPost"),
 
     /** An unpublished photo, shown only once a feed post attaches it. */
     uploadPhoto: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
-      create(pageToken, node(pageId, "photos"), params, false),
+      create(pageToken, node(pageId, "photos"), params, "read"),
 
     uploadVideo: (pageToken: Redacted.Redacted<string>, pageId: string, params: Params) =>
-      create(pageToken, node(pageId, "videos"), params, true),
+      create(pageToken, node(pageId, "videos"), params, "makesPost"),
 
     videoStatus: (pageToken: Redacted.Redacted<string>, videoId: string) =>
       read(pageToken, node(videoId), VideoStatus, { fields: "status,permalink_url" }),
@@ -165,7 +151,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
       ),
 
     comment: (pageToken: Redacted.Redacted<string>, objectId: string, message: string) =>
-      create(pageToken, node(objectId, "comments"), { message }, true),
+      create(pageToken, node(objectId, "comments"), { message }, "makesPost"),
 
     /** The Page's latest posts, newest first (what reconcile searches, and whose comments the inbox reads). */
     recentPosts: (pageToken: Redacted.Redacted<string>, pageId: string, limit = 50) =>
@@ -231,7 +217,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           HttpClientRequest.bodyJsonUnsafe({ recipient: { id: recipientId }, messaging_type: "RESPONSE", message: { text } })
         ),
         Sent,
-        true
+        "makesPost"
       ).pipe(Effect.map((sent) => sent.message_id))
   }
 })

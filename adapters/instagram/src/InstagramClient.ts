@@ -1,6 +1,6 @@
-import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, NetworkClient, OAuth2 } from "@herald/adapter-kit"
 import { Effect, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClientRequest } from "effect/http"
 import { apiVersion } from "./InstagramConfig.ts"
 import * as Errors from "./internal/errors.ts"
 import type { ContainerParams } from "./internal/request.ts"
@@ -95,32 +95,18 @@ const MessageSent = Schema.Struct({ message_id: Schema.String })
 const Success = Schema.Struct({ success: Schema.Boolean })
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
-  const http = yield* HttpClient.HttpClient
   const graph = (path: string) => `${config.apiBaseUrl}/${apiVersion}/${path}`
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(token))
 
-  /** Sends a request and decodes a success; `publishes` marks calls whose lost answer must not be resent. */
-  const send = <A>(
-    request: HttpClientRequest.HttpClientRequest,
-    schema: Schema.Codec<A, unknown>,
-    publishes = false
-  ): Effect.Effect<A, PublishError.PublishError> =>
-    http.execute(request).pipe(
-      Effect.mapError(() => Errors.unreachable(publishes)),
-      Effect.flatMap((response) =>
-        Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-          response.status >= 400
-            ? Effect.fail(Errors.fromAnswer(response.status, body))
-            : Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(publishes, request.url)))
-      )
-    )
+  // `"makesPost"` marks calls whose lost answer must not be resent (the kit's lost-answer rule).
+  const { send } = yield* NetworkClient.make({ network: "instagram", name: "Instagram", refusal: Errors.refusal })
 
   /** Creates a comment under `path` (a media's `comments` or a comment's `replies`); answers its id. */
   const postComment = (token: Redacted.Redacted<string>, path: string, message: string) =>
     send(
       HttpClientRequest.post(graph(path)).pipe(bearer(token), HttpClientRequest.bodyUrlParams({ message })),
       Created,
-      true
+      "makesPost"
     ).pipe(Effect.map((created) => created.id))
 
   return {
@@ -195,7 +181,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           HttpClientRequest.bodyUrlParams({ creation_id: containerId })
         ),
         Created,
-        true
+        "makesPost"
       ).pipe(Effect.map((created) => created.id)),
 
     /** The media's public link; the media id is not its shortcode, so the link is never built here. */
@@ -290,7 +276,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
           HttpClientRequest.bodyJsonUnsafe({ recipient: { id: recipientId }, message: { text } })
         ),
         MessageSent,
-        true
+        "makesPost"
       ).pipe(Effect.map((sent) => sent.message_id))
   }
 })

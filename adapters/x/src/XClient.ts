@@ -1,13 +1,13 @@
-import { type AdapterConfig, OAuth2 } from "@herald/adapter-kit"
-import { Clock, Effect, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { type AdapterConfig, NetworkClient, OAuth2 } from "@herald/adapter-kit"
+import { Effect, type Redacted, Schema } from "effect"
+import { HttpClientRequest } from "effect/http"
 import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 
 /**
  * Typed calls to the X API v2 (https://docs.x.com/x-api). Addresses come from the config, so the same calls
- * reach X or its sandbox simulator. Answers are decoded with minimal, lenient schemas; failures become
- * `PublishError`s through the table in `internal/errors.ts`.
+ * reach X or its sandbox simulator. Every call goes through the kit's `NetworkClient`; answers are decoded
+ * with minimal, lenient schemas, and refusals become `PublishError`s through the table in `internal/errors.ts`.
  */
 
 /** Publishing needs the first five; the inbox's direct messages need `dm.read` and `dm.write`. */
@@ -45,7 +45,8 @@ const Media = Schema.Struct({
 })
 export type Media = typeof Media.Type["data"]
 
-const Appended = Schema.Struct({ data: Schema.optional(Schema.Unknown) })
+// An append or a metadata call answers little worth reading, and an append may answer with no body at all.
+const Appended = Schema.UndefinedOr(Schema.Struct({ data: Schema.optional(Schema.Unknown) }))
 
 // Asked for with `tweet.fields=referenced_tweets`: what a reply answers.
 const References = Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
@@ -108,31 +109,15 @@ export interface PageRequest {
 }
 
 export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterConfig) {
-  const client = yield* HttpClient.HttpClient
   const api = config.apiBaseUrl
 
-  /** `create` marks calls that make something on X: when their answer is lost, the outcome is unknown. */
-  const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>, create = false) =>
-    client.execute(request).pipe(
-      Effect.mapError((error) => Errors.lost(create, error.message)),
-      Effect.flatMap((response) =>
-        Effect.gen(function*() {
-          const body = yield* Effect.orElseSucceed(response.json, () => ({}))
-          const now = yield* Clock.currentTimeMillis
-          if (response.status >= 400) {
-            return yield* Effect.fail(Errors.toPublishError(Errors.wire(response.status, body, response.headers), now))
-          }
-          return yield* Schema.decodeUnknownEffect(schema)(body).pipe(
-            // A 2xx without the expected `data` but with `errors` is X refusing part of the call.
-            Effect.mapError(() =>
-              Errors.hasErrors(body)
-                ? Errors.toPublishError(Errors.wire(400, body, response.headers), now)
-                : Errors.lost(create, `unexpected answer from ${request.url}`)
-            )
-          )
-        })
-      )
-    )
+  const { send } = yield* NetworkClient.make({
+    network: "x",
+    name: "X",
+    refusal: Errors.refusal,
+    refusedIn: Errors.refusedIn,
+    resetHeader: Errors.resetHeader
+  })
 
   const bearer = (token: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(token)
 
@@ -173,7 +158,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         send(
           HttpClientRequest.post(`${api}/2/tweets`).pipe(bearer(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
           Tweet,
-          true
+          "makesPost"
         ),
         (answer) => answer.data
       ),
@@ -323,7 +308,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
             HttpClientRequest.bodyJsonUnsafe(Request.messageBody(text))
           ),
           DmSent,
-          true
+          "makesPost"
         ),
         (answer) => answer.data
       )

@@ -1,8 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
+import { NetworkClient } from "@herald/adapter-kit"
+import { Headers } from "effect/http"
 import * as Errors from "../src/internal/errors.ts"
 
+/** An answer as the kit's client hands it to the table, the wait read from X's reset header as the kit reads it. */
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}, now = 0): NetworkClient.Refusal => ({
+  status,
+  body,
+  headers: Headers.fromInput(headers),
+  path: "https://api.x.com/2/tweets",
+  retryAfterMs: NetworkClient.resetWaitMs(Errors.resetHeader, headers[Errors.resetHeader.name], now),
+  now,
+  call: "makesPost"
+})
+
 const reasonOf = (status: number, body: unknown, headers: Record<string, string> = {}, now = 0) =>
-  Errors.toPublishError(Errors.wire(status, body, headers), now).reason
+  Errors.refusal(answer(status, body, headers, now)).reason
 
 describe("x errors", () => {
   it("asks for a refresh on 401 and a reconnect when the token endpoint refuses the grant", () => {
@@ -47,13 +60,10 @@ describe("x errors", () => {
     assert.strictEqual(reasonOf(502, "not json")._tag, "Transient")
   })
 
-  it("reads a 2xx with errors as a refusal", () => {
-    assert.isTrue(Errors.hasErrors({ errors: [{ title: "Forbidden", detail: "nope" }] }))
-    assert.isFalse(Errors.hasErrors({ data: { id: "1" } }))
-  })
-
-  it("marks a create whose answer was lost as of unknown outcome, and other calls as transient", () => {
-    assert.strictEqual(Errors.lost(true, "socket hang up").reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.lost(false, "socket hang up").reason._tag, "Transient")
+  it("reads a 2xx with errors and no data as a refusal", () => {
+    const refused = Errors.refusedIn(answer(200, { errors: [{ title: "Forbidden", detail: "nope" }] }))
+    assert.deepStrictEqual([refused?.reason._tag, refused?.reason.message], ["Rejected", "nope"])
+    assert.isUndefined(Errors.refusedIn(answer(200, { data: { id: "1" } })))
+    assert.isUndefined(Errors.refusedIn(answer(200, { data: { id: "1" }, errors: [{ detail: "one field" }] })))
   })
 })

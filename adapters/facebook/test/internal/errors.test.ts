@@ -1,9 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Headers } from "effect/http"
 import * as Errors from "../../src/internal/errors.ts"
 
-const graph = (status: number, error: Record<string, unknown>) => Errors.fromAnswer(status, { error })
+/** A refused answer as the kit's client hands it to the table. */
+const refused = (status: number, body: unknown, retryAfterMs?: number) =>
+  Errors.refusal({ status, body, headers: Headers.empty, path: "/v27.0/me", retryAfterMs, now: 0, call: "read" })
+const graph = (status: number, error: Record<string, unknown>) => refused(status, { error })
 
-describe("errors.fromAnswer", () => {
+describe("errors.refusal", () => {
   it("asks for a new connection on every code 190, expired Page tokens included (nothing to refresh)", () => {
     for (const subcode of [458, 460, 463, 467]) {
       assert.strictEqual(graph(400, { message: "Error validating access token", code: 190, error_subcode: subcode }).reason._tag, "NeedsReconnect")
@@ -31,9 +35,11 @@ describe("errors.fromAnswer", () => {
       assert.strictEqual(error.reason._tag, "RateLimited", `code ${code}`)
       assert.isAbove(error.retryAfterMs ?? 0, 0)
     }
+    // A wait the answer names itself (`Retry-After`) wins over the table's.
+    assert.strictEqual(refused(400, { error: { message: "limit", code: 4 } }, 30_000).retryAfterMs, 30_000)
     for (const code of [1, 2]) assert.strictEqual(graph(500, { message: "oops", code }).reason._tag, "Transient")
     assert.strictEqual(graph(400, { message: "odd", code: 12345, is_transient: true }).reason._tag, "Transient")
-    assert.strictEqual(Errors.fromAnswer(502, "").reason._tag, "Transient")
+    assert.strictEqual(refused(502, "").reason._tag, "Transient")
   })
 
   it("explains refusals in words and keeps Facebook's own", () => {
@@ -45,10 +51,5 @@ describe("errors.fromAnswer", () => {
     )
     const unknown = graph(400, { message: "(#100) Invalid parameter", code: 100 })
     assert.strictEqual(unknown.reason.message, "(#100) Invalid parameter")
-  })
-
-  it("never lets a lost publishing answer be resent blindly", () => {
-    assert.strictEqual(Errors.unreachable(true).reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.unreachable(false).reason._tag, "Transient")
   })
 })

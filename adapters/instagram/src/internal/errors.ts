@@ -1,4 +1,4 @@
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { Option, Schema } from "effect"
 
 // Instagram's error answers mapped onto Herald's reasons, in one table. Graph errors look like
@@ -89,9 +89,10 @@ export const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [36003, { reason: "Rejected", message: "the photo's aspect ratio must lie between 4:5 and 1.91:1" }]
 ])
 
-const build = (rule: Rule, detail: string | undefined): PublishError.PublishError => {
+/** A rule's error; a wait the answer names itself overrides the rule's. */
+const build = (rule: Rule, detail: string | undefined, waitMs?: number): PublishError.PublishError => {
   const message = detail === undefined || detail === "" ? rule.message : `${rule.message} (${detail})`
-  return PublishError.of(network, rule.reason, message, rule.reason === "RateLimited" ? rule.retryAfterMs : 0)
+  return PublishError.of(network, rule.reason, message, rule.reason === "RateLimited" ? waitMs ?? rule.retryAfterMs : 0)
 }
 
 /** The rule for one Graph error: auth first (code 190), then the subcode, then the code. */
@@ -109,14 +110,14 @@ export const ruleOf = (error: GraphError["error"]): Rule | undefined => {
   return error.is_transient === true ? { reason: "Transient", message: "Instagram had a passing error" } : undefined
 }
 
-/** Any error answer (status and parsed body) as a `PublishError`. */
-export const fromAnswer = (status: number, body: unknown): PublishError.PublishError => {
+/** Any refused answer (status ≥ 400, as the kit's `NetworkClient` reads it) as a `PublishError`. */
+export const refusal = ({ body, retryAfterMs, status }: NetworkClient.Refusal): PublishError.PublishError => {
   const graph = Schema.decodeUnknownOption(GraphError)(body)
   if (Option.isSome(graph)) {
     const error = graph.value.error
     const detail = error.error_user_msg ?? error.message
     const rule = ruleOf(error)
-    if (rule !== undefined) return build(rule, detail)
+    if (rule !== undefined) return build(rule, detail, retryAfterMs)
     if (status >= 500) return build({ reason: "Transient", message: "Instagram had a server error" }, detail)
     return PublishError.rejected(network, detail ?? `Instagram refused the request (HTTP ${status})`)
   }
@@ -125,25 +126,10 @@ export const fromAnswer = (status: number, body: unknown): PublishError.PublishE
     // A code that cannot be redeemed (used, expired, wrong redirect URI): the person has to connect again.
     return PublishError.needsReconnect(network, `Instagram refused the authorization: ${oauth.value.error_message}`)
   }
-  if (status === 429) return build({ reason: "RateLimited", message: "too many calls", retryAfterMs: minutes(1) }, undefined)
+  if (status === 429) return build({ reason: "RateLimited", message: "too many calls", retryAfterMs: minutes(1) }, undefined, retryAfterMs)
   if (status >= 500) return PublishError.transient(network, `Instagram answered HTTP ${status}`)
   return PublishError.rejected(network, `Instagram refused the request (HTTP ${status})`)
 }
-
-/**
- * The network could not be reached or its answer was lost. A call that may have published something
- * (`media_publish`, a comment) cannot simply be sent again: the outcome is unknown and reconcile decides.
- */
-export const unreachable = (publishes: boolean): PublishError.PublishError =>
-  publishes
-    ? PublishError.outcomeUnknown(network, "Instagram's answer to a publishing call was lost; it may have gone through")
-    : PublishError.transient(network, "Instagram could not be reached")
-
-/** An answer that is not what the API documents. */
-export const unexpected = (publishes: boolean, what: string): PublishError.PublishError =>
-  publishes
-    ? PublishError.outcomeUnknown(network, `Instagram's answer to a publishing call was not understood (${what})`)
-    : PublishError.transient(network, `Instagram's answer was not understood (${what})`)
 
 /**
  * A container that ended in `ERROR` or `EXPIRED`. Its `status` reads like "Error: Media upload has failed

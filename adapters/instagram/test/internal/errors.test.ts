@@ -1,9 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Headers } from "effect/http"
 import * as Errors from "../../src/internal/errors.ts"
 
-const graph = (status: number, error: Record<string, unknown>) => Errors.fromAnswer(status, { error })
+/** A refused answer as the kit's client hands it to the table. */
+const refused = (status: number, body: unknown, retryAfterMs?: number) =>
+  Errors.refusal({ status, body, headers: Headers.empty, path: "/v27.0/me", retryAfterMs, now: 0, call: "read" })
+const graph = (status: number, error: Record<string, unknown>) => refused(status, { error })
 
-describe("errors.fromAnswer", () => {
+describe("errors.refusal", () => {
   it("asks for a refresh only when the token expired (190/463)", () => {
     const expired = graph(400, { message: "Session has expired", type: "OAuthException", code: 190, error_subcode: 463 })
     assert.strictEqual(expired.reason._tag, "AuthExpired")
@@ -20,10 +24,12 @@ describe("errors.fromAnswer", () => {
       assert.strictEqual(error.reason._tag, "RateLimited", `code ${code}`)
       assert.isAbove(error.retryAfterMs ?? 0, 0)
     }
+    // A wait the answer names itself (`Retry-After`) wins over the table's.
+    assert.strictEqual(refused(400, { error: { message: "limit", code: 4 } }, 30_000).retryAfterMs, 30_000)
     for (const code of [1, 2]) assert.strictEqual(graph(500, { message: "oops", code }).reason._tag, "Transient")
     assert.strictEqual(graph(400, { message: "odd", code: 12345, is_transient: true }).reason._tag, "Transient")
-    assert.strictEqual(Errors.fromAnswer(503, "").reason._tag, "Transient")
-    assert.strictEqual(Errors.fromAnswer(429, {}).reason._tag, "RateLimited")
+    assert.strictEqual(refused(503, "").reason._tag, "Transient")
+    assert.strictEqual(refused(429, {}).reason._tag, "RateLimited")
   })
 
   it("refuses a message outside the messaging window without asking for a reconnect", () => {
@@ -56,22 +62,17 @@ describe("errors.fromAnswer", () => {
   })
 
   it("reads the token endpoint's older error shape", () => {
-    const error = Errors.fromAnswer(400, { error_type: "OAuthException", code: 400, error_message: "Invalid authorization code" })
+    const error = refused(400, { error_type: "OAuthException", code: 400, error_message: "Invalid authorization code" })
     assert.strictEqual(error.reason._tag, "NeedsReconnect")
     assert.include(error.message, "Invalid authorization code")
   })
 })
 
-describe("errors for containers and lost answers", () => {
+describe("errors for containers", () => {
   it("maps a failed container's status through the same table", () => {
     const error = Errors.fromContainerStatus("ERROR", "Error: Media upload has failed with error code 2207026")
     assert.include(error.reason.message, "video format is not supported")
     assert.include(Errors.fromContainerStatus("EXPIRED", undefined).reason.message, "24 hours")
     assert.strictEqual(Errors.fromContainerStatus("ERROR", "Error").reason._tag, "Rejected")
-  })
-
-  it("never lets a lost publishing answer be resent blindly", () => {
-    assert.strictEqual(Errors.unreachable(true).reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.unreachable(false).reason._tag, "Transient")
   })
 })

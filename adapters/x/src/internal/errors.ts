@@ -1,4 +1,4 @@
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { Option, Schema } from "effect"
 
 /**
@@ -10,6 +10,9 @@ import { Option, Schema } from "effect"
 
 const network = "x"
 
+/** When X's rate-limit window ends: epoch seconds, read by the kit into the refusal's wait. */
+export const resetHeader: NetworkClient.ResetHeader = { name: "x-rate-limit-reset", form: "epoch-seconds" }
+
 /** Every error body X sends, leniently: a problem, a v1-style `errors` list, or an OAuth error. */
 const ErrorBody = Schema.Struct({
   title: Schema.optional(Schema.String),
@@ -17,6 +20,7 @@ const ErrorBody = Schema.Struct({
   type: Schema.optional(Schema.String),
   error: Schema.optional(Schema.String),
   error_description: Schema.optional(Schema.String),
+  data: Schema.optional(Schema.Unknown),
   errors: Schema.optional(Schema.Array(Schema.Struct({
     message: Schema.optional(Schema.String),
     detail: Schema.optional(Schema.String),
@@ -25,19 +29,11 @@ const ErrorBody = Schema.Struct({
   })))
 })
 
-/** A 2xx answer that carries `errors` instead of `data`: X refused (part of) the call. */
-export const hasErrors = (body: unknown): boolean =>
-  (Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(body))?.errors?.length ?? 0) > 0
-
-/** What the table looks at in a failed answer. */
-export interface Wire {
+/** What the table decides on: the status and the problem's kind. */
+export interface Problem {
   readonly status: number
   /** The problem kind: the last segment of `type` (`usage-capped`), or the OAuth `error` code. */
   readonly kind: string | undefined
-  /** X's own words, for the person reading the failure. */
-  readonly message: string
-  /** When the rate-limit window resets (epoch milliseconds), from `x-rate-limit-reset`. */
-  readonly resetAtMillis: number | undefined
 }
 
 type ReasonTag = PublishError.Reason["_tag"]
@@ -46,58 +42,45 @@ type ReasonTag = PublishError.Reason["_tag"]
 const grantGone = new Set(["invalid_grant", "invalid_request", "unauthorized_client", "invalid_client"])
 
 /** First matching row wins. */
-export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
-  { when: (wire) => wire.status >= 500, reason: "Transient" },
+export const table: ReadonlyArray<{ readonly when: (problem: Problem) => boolean; readonly reason: ReasonTag }> = [
+  { when: (problem) => problem.status >= 500, reason: "Transient" },
   // A monthly or credit cap, not a 15-minute window: waiting minutes will not help.
-  { when: (wire) => wire.status === 429 && wire.kind === "usage-capped", reason: "Rejected" },
-  { when: (wire) => wire.status === 429, reason: "RateLimited" },
+  { when: (problem) => problem.status === 429 && problem.kind === "usage-capped", reason: "Rejected" },
+  { when: (problem) => problem.status === 429, reason: "RateLimited" },
   // The token endpoint refusing a code or refresh token (also as 401 for client errors): connect again.
-  { when: (wire) => wire.kind !== undefined && grantGone.has(wire.kind), reason: "NeedsReconnect" },
+  { when: (problem) => problem.kind !== undefined && grantGone.has(problem.kind), reason: "NeedsReconnect" },
   // A token of a kind the endpoint does not take (app-only or OAuth 1 where a user's OAuth 2 token is needed):
   // only a new grant fixes it. X names it by the problem's type, answered with 403: `UnsupportedAuthenticationProblem`,
   // `https://api.twitter.com/2/problems/unsupported-authentication`, in X's OpenAPI document 2.159
   // (https://github.com/xdevplatform/xdk/blob/main/latest-openapi.json, read 2026-12-03).
-  { when: (wire) => wire.kind === "unsupported-authentication", reason: "NeedsReconnect" },
+  { when: (problem) => problem.kind === "unsupported-authentication", reason: "NeedsReconnect" },
   // X answers 401 alike for expired and revoked tokens; a refresh tells them apart.
-  { when: (wire) => wire.status === 401, reason: "AuthExpired" },
+  { when: (problem) => problem.status === 401, reason: "AuthExpired" },
   // Duplicate content, video too long, reply restrictions, suspended users, bad media ids.
-  { when: (wire) => wire.status >= 400, reason: "Rejected" }
+  { when: (problem) => problem.status >= 400, reason: "Rejected" }
 ]
 
 /** How long to wait when X did not say: one short window. */
 const defaultRetryAfterMs = 60_000
 
-/** Reads a failed answer into a `Wire`. */
-export const wire = (
-  status: number,
-  body: unknown,
-  headers: Readonly<Record<string, string | undefined>>
-): Wire => {
-  const decoded = Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(body))
-  const first = decoded?.errors?.[0]
-  const type = decoded?.type ?? first?.type
-  const reset = Number(headers["x-rate-limit-reset"])
-  return {
-    status,
-    kind: type?.split("/").pop() ?? decoded?.error,
-    message: decoded?.detail ?? first?.detail ?? first?.message ?? decoded?.error_description ?? decoded?.title ??
-      first?.title ?? `HTTP ${status}`,
-    resetAtMillis: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined
-  }
-}
+const decoded = (body: unknown) => Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(body))
 
-/** The table applied to one failed answer. */
-export const toPublishError = (failure: Wire, nowMillis: number): PublishError.PublishError => {
-  const reason = table.find((row) => row.when(failure))?.reason ?? "Rejected"
-  const message = failure.message
-  const retryAfterMs = failure.resetAtMillis === undefined
-    ? defaultRetryAfterMs
-    : Math.max(1000, failure.resetAtMillis - nowMillis)
+/** The table applied to one refused answer. */
+export const refusal = (answer: NetworkClient.Refusal): PublishError.PublishError => {
+  const body = decoded(answer.body)
+  const first = body?.errors?.[0]
+  const type = body?.type ?? first?.type
+  const problem: Problem = { status: answer.status, kind: type?.split("/").pop() ?? body?.error }
+  const reason = table.find((row) => row.when(problem))?.reason ?? "Rejected"
+  // X's own words, for the person reading the failure.
+  const message = body?.detail ?? first?.detail ?? first?.message ?? body?.error_description ?? body?.title ??
+    first?.title ?? `HTTP ${answer.status}`
+  const retryAfterMs = answer.retryAfterMs === undefined ? defaultRetryAfterMs : Math.max(1000, answer.retryAfterMs)
   return PublishError.of(network, reason, message, retryAfterMs)
 }
 
-/** A call that never got an answer: a create may have gone through, so it must not be resent blindly. */
-export const lost = (create: boolean, message: string): PublishError.PublishError =>
-  create
-    ? PublishError.outcomeUnknown(network, `X's answer was lost (${message}); the post may exist`)
-    : PublishError.transient(network, message)
+/** A 2xx that carries `errors` and no `data`: X refused the call, read as a 400 through the same table. */
+export const refusedIn = (answer: NetworkClient.Refusal): PublishError.PublishError | undefined => {
+  const body = decoded(answer.body)
+  return (body?.errors?.length ?? 0) > 0 && body?.data === undefined ? refusal({ ...answer, status: 400 }) : undefined
+}
