@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { WebhookDelivery } from "@herald/core"
-import * as Failures from "../src/internal/webhookFailures.ts"
+import * as Failures from "../src/WebhookPolicy.ts"
 
 // The attempts one recording statement writes, in the order they ended (alternately endpoint a and b in
 // `outcomes`), and what they do to each endpoint's count of failed events in a row. "+" a success, "x" a

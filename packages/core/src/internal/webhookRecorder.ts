@@ -3,7 +3,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import * as Metrics from "../Metrics.ts"
 import { Notifier } from "../Notifier.ts"
 import { planned } from "./planned.ts"
-import { failureCounts, type Outcome } from "./webhookFailures.ts"
+import { failureCounts, type Outcome } from "../WebhookPolicy.ts"
 import { hold } from "./webhookHolding.ts"
 
 /** An ended attempt, as it is written to the history with its message's next step. */

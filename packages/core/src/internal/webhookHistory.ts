@@ -1,0 +1,102 @@
+import { Clock, Duration, Effect, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { Ids as DomainIds } from "@herald/domain"
+import * as Ids from "../Ids.ts"
+import { WebhookNotFound } from "../Webhooks.ts"
+import type { Attempts } from "./webhookAttempt.ts"
+import * as Holding from "./webhookHolding.ts"
+import { deliveryColumns, type DeliveryRow, type EndpointRow, messageColumns, type MessageRow, toDelivery } from "./webhookRows.ts"
+
+export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("WebhookDeliveryConflict", { message: Schema.String }) {}
+
+/**
+ * An endpoint's history and what its owner asks for by hand: the attempts, newest first; a test event sent
+ * now; an attempt's body sent again; and the expiry of what is older than the history keeps. None of it
+ * touches the sender's state: an attempt asked for by hand takes no slot and is answered to the caller.
+ */
+export const make = (attempts: Attempts) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const { attempt, deliveryOf, openEndpoint } = attempts
+
+    const endpointOf = (endpointId: string) =>
+      Effect.map(
+        sql<EndpointRow>`SELECT id, workspace_id, url, secret, enabled FROM webhook_endpoints WHERE id = ${endpointId}`,
+        (rows) => Option.fromUndefinedOr(rows[0])
+      )
+
+    const ownEndpoint = (workspaceId: string, endpointId: string) =>
+      Effect.flatMap(endpointOf(endpointId), (found) =>
+        Option.isSome(found) && found.value.workspaceId === workspaceId
+          ? Effect.succeed(found.value)
+          : Effect.fail(new WebhookNotFound({ endpointId })))
+
+    const switchedOff = (endpointId: string) =>
+      new WebhookConflict({ message: `Webhook endpoint ${endpointId} is switched off; switch it on (PATCH enabled: true) first` })
+
+    const test = Effect.fn("WebhookDelivery.test")(function*(workspaceId: string, endpointId: string) {
+      endpointId = DomainIds.currentWebhookEndpointId(endpointId)
+      const endpoint = yield* ownEndpoint(workspaceId, endpointId)
+      if (!endpoint.enabled) return yield* switchedOff(endpointId)
+      const eventId = randomUUID()
+      const createdAt = new Date(yield* Clock.currentTimeMillis)
+      const body = JSON.stringify({
+        id: eventId,
+        event: "webhook.test",
+        createdAt: createdAt.toISOString(),
+        data: { endpointId, message: "A test event from Herald: this endpoint receives and verifies webhooks." }
+      })
+      const [message] = yield* sql<MessageRow>`
+        INSERT INTO webhook_messages AS m (id, endpoint_id, event_id, event, body, state, attempts, once)
+        VALUES (${yield* Ids.make("msg")}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
+        RETURNING ${sql.literal(messageColumns)}`
+      return deliveryOf(message!, yield* attempt(message!, yield* openEndpoint(endpoint), 1, false))
+    })
+
+    const redeliver = Effect.fn("WebhookDelivery.redeliver")(function*(workspaceId: string, endpointId: string, deliveryId: string) {
+      endpointId = DomainIds.currentWebhookEndpointId(endpointId)
+      const endpoint = yield* ownEndpoint(workspaceId, endpointId)
+      const [message] = yield* sql<MessageRow>`
+        UPDATE webhook_messages m SET attempts = m.attempts + 1
+        FROM webhook_deliveries d
+        WHERE d.id = ${deliveryId} AND d.endpoint_id = ${endpointId} AND m.id = d.message_id
+        RETURNING ${sql.literal(messageColumns)}`
+      if (message === undefined) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
+      if (!endpoint.enabled) return yield* switchedOff(endpointId)
+      return deliveryOf(message, yield* attempt(message, yield* openEndpoint(endpoint), message.attempts, true))
+    })
+
+    const deliveries = Effect.fn("WebhookDelivery.deliveries")(function*(workspaceId: string, endpointId: string, page: {
+      readonly limit: number
+      readonly cursor?: { readonly createdAt: Date; readonly id: string } | undefined
+    }) {
+      endpointId = DomainIds.currentWebhookEndpointId(endpointId)
+      yield* ownEndpoint(workspaceId, endpointId)
+      const rows = yield* sql<DeliveryRow>`
+        SELECT ${sql.literal(deliveryColumns)} FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
+        WHERE d.endpoint_id = ${endpointId}
+        ${page.cursor === undefined ? sql`` : sql`AND (d.created_at, d.id) < (${page.cursor.createdAt}, ${page.cursor.id})`}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${page.limit + 1}`
+      const shown = rows.slice(0, page.limit)
+      const last = shown.at(-1)
+      return {
+        deliveries: shown.map(toDelivery),
+        next: rows.length > page.limit && last !== undefined ? Option.some({ createdAt: last.createdAt, id: last.id }) : Option.none()
+      }
+    })
+
+    const expire = Effect.fn("WebhookDelivery.expire")(function*() {
+      const before = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(Holding.keepFor))
+      // Events kept for a switched-off endpoint go when the history would have.
+      yield* sql`DELETE FROM webhook_messages WHERE state = 'held' AND created_at < ${before}`
+      const removed = yield* sql`DELETE FROM webhook_deliveries WHERE created_at < ${before} RETURNING id`
+      // A message goes with its history once it has ended and its last attempt has gone.
+      yield* sql`
+        DELETE FROM webhook_messages m WHERE m.state <> 'pending' AND m.created_at < ${before}
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id)`
+      return removed.length
+    })
+
+    return { test, redeliver, deliveries, expire: expire() }
+  })
