@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { type AdapterConfig, OAuth2, PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, NetworkClient, OAuth2, PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import { api } from "./LinkedInLimits.ts"
 import * as Request from "./internal/request.ts"
@@ -87,17 +87,7 @@ export type CommentsPage = typeof CommentsPage.Type
 /** What a created comment's answer may carry besides the `x-restli-id` header. */
 const CreatedComment = Schema.Struct({ commentUrn: Schema.optionalKey(Schema.String), id: Schema.optionalKey(Schema.String) })
 
-/** Whether a call whose answer is lost may have had its effect anyway (creating a post or comment). */
-type WhenLost = "retry" | "unknown"
-
-const lost = (whenLost: WhenLost, description: string) =>
-  whenLost === "unknown"
-    ? PublishError.outcomeUnknown(Errors.network, `no answer from LinkedIn (${description}); it may have gone through`)
-    : PublishError.transient(Errors.network, `could not reach LinkedIn (${description})`)
-
 const decodeComponent = Option.liftThrowable(decodeURIComponent)
-
-const unexpected = PublishError.transient(Errors.network, "LinkedIn answered in an unexpected shape")
 
 /** The created entity's id from the `x-restli-id` header, which Rest.li may percent-encode. */
 const restliId = (response: HttpClientResponse.HttpClientResponse): Option.Option<string> =>
@@ -106,37 +96,19 @@ const restliId = (response: HttpClientResponse.HttpClientResponse): Option.Optio
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
     const http = yield* HttpClient.HttpClient
-
-    /** Sends a request; an answer of 400 or more becomes the table's `PublishError`. */
-    const execute = (request: HttpClientRequest.HttpClientRequest, whenLost: WhenLost = "retry") =>
-      http.execute(request).pipe(
-        Effect.mapError((error) => lost(whenLost, error.message)),
-        Effect.flatMap((response) =>
-          response.status < 400
-            ? Effect.succeed(response)
-            : Effect.flatMap(
-              Effect.orElseSucceed(response.json, () => ({})),
-              (body) => Effect.fail(Errors.fromAnswer(response.status, body))
-            )
-        )
-      )
-
-    const decode = <A>(schema: Schema.Codec<A, any>) => (response: HttpClientResponse.HttpClientResponse) =>
-      response.json.pipe(Effect.flatMap(Schema.decodeUnknownEffect(schema)), Effect.mapError(() => unexpected))
-
-    const call = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, any>) =>
-      Effect.flatMap(execute(request), decode(schema))
-
-    /** The headers every versioned REST call needs. */
-    const rest = (accessToken: Redacted.Redacted<string>) => (request: HttpClientRequest.HttpClientRequest) =>
-      request.pipe(
-        HttpClientRequest.bearerToken(accessToken),
-        HttpClientRequest.setHeaders({ "LinkedIn-Version": linkedInVersion, "X-Restli-Protocol-Version": "2.0.0" })
-      )
+    const options = { network: Errors.network, name: "LinkedIn", refusal: Errors.refusal }
+    // OAuth, userinfo and the upload addresses LinkedIn hands out take no API version; every `/rest` call
+    // names the one it was written against.
+    const plain = NetworkClient.fromHttp(http, options)
+    const versioned = NetworkClient.fromHttp(http, {
+      ...options,
+      baseUrl: `${config.apiBaseUrl}/rest`,
+      headers: { "LinkedIn-Version": linkedInVersion, "X-Restli-Protocol-Version": "2.0.0" }
+    })
 
     /** The form LinkedIn's token endpoint takes; the client secret goes in the body, never in a URL. */
     const token = (grant: OAuth2.Grant) =>
-      call(
+      plain.send(
         OAuth2.tokenRequest({
           endpoint: `${config.authBaseUrl}/oauth/v2/accessToken`,
           grant,
@@ -150,9 +122,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
     /** Creates a post; LinkedIn answers 201 with its URN in the `x-restli-id` header and no body. */
     const createPost = (accessToken: Redacted.Redacted<string>, body: Request.PostBody) =>
       Effect.flatMap(
-        execute(
-          HttpClientRequest.post(`${config.apiBaseUrl}/rest/posts`).pipe(rest(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
-          "unknown"
+        versioned.execute(
+          HttpClientRequest.post("/posts").pipe(HttpClientRequest.bearerToken(accessToken), HttpClientRequest.bodyJsonUnsafe(body)),
+          "makesPost"
         ),
         (response) =>
           Option.match(restliId(response), {
@@ -172,21 +144,18 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       params: { readonly target: string; readonly postUrn: string; readonly body: unknown }
     ) =>
       Effect.flatMap(
-        execute(
-          HttpClientRequest.post(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
-            rest(accessToken),
+        versioned.execute(
+          HttpClientRequest.post(`/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
+            HttpClientRequest.bearerToken(accessToken),
             HttpClientRequest.bodyJsonUnsafe(params.body)
           ),
-          "unknown"
+          "makesPost"
         ),
         (response) =>
           Effect.map(
-            Effect.orElseSucceed(response.json, () => ({})),
-            (answer): string => {
-              const created = Option.getOrElse(
-                Schema.decodeUnknownOption(CreatedComment)(answer),
-                (): typeof CreatedComment.Type => ({})
-              )
+            // The comment was made: an answer without a body is read through the header.
+            Effect.orElseSucceed(versioned.decode(response, CreatedComment, "makesPost"), (): typeof CreatedComment.Type => ({})),
+            (created): string => {
               if (created.commentUrn !== undefined) return created.commentUrn
               const id = Option.getOrElse(restliId(response), () => created.id ?? "")
               return id.startsWith("urn:li:comment:") ? id : Request.commentUrn(params.postUrn, id)
@@ -203,7 +172,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
 
       /** OpenID Connect userinfo: https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2 */
       userInfo: (accessToken: Redacted.Redacted<string>) =>
-        call(HttpClientRequest.get(`${config.apiBaseUrl}/v2/userinfo`).pipe(HttpClientRequest.bearerToken(accessToken)), UserInfo),
+        plain.send(HttpClientRequest.get(`${config.apiBaseUrl}/v2/userinfo`).pipe(HttpClientRequest.bearerToken(accessToken)), UserInfo),
 
       /** Answers the post's URN (`urn:li:share:…`). */
       createPost,
@@ -212,9 +181,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
 
       /** The member's `count` most recent posts, newest first (the author finder). */
       postsByAuthor: (accessToken: Redacted.Redacted<string>, authorUrn: string, count: number) =>
-        call(
-          HttpClientRequest.get(`${config.apiBaseUrl}/rest/posts`).pipe(
-            rest(accessToken),
+        versioned.send(
+          HttpClientRequest.get("/posts").pipe(
+            HttpClientRequest.bearerToken(accessToken),
             HttpClientRequest.setUrlParams({ author: authorUrn, q: "author", count: String(count), sortBy: "LAST_MODIFIED" })
           ),
           PostsPage
@@ -228,9 +197,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         accessToken: Redacted.Redacted<string>,
         params: { readonly target: string; readonly start: number; readonly count: number }
       ) =>
-        call(
-          HttpClientRequest.get(`${config.apiBaseUrl}/rest/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
-            rest(accessToken),
+        versioned.send(
+          HttpClientRequest.get(`/socialActions/${encodeURIComponent(params.target)}/comments`).pipe(
+            HttpClientRequest.bearerToken(accessToken),
             HttpClientRequest.setUrlParams({ start: String(params.start), count: String(params.count) })
           ),
           CommentsPage
@@ -239,9 +208,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api */
       initializeImageUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
         Effect.map(
-          call(
-            HttpClientRequest.post(`${config.apiBaseUrl}/rest/images`).pipe(
-              rest(accessToken),
+          versioned.send(
+            HttpClientRequest.post("/images").pipe(
+              HttpClientRequest.bearerToken(accessToken),
               HttpClientRequest.setUrlParam("action", "initializeUpload"),
               HttpClientRequest.bodyJsonUnsafe(body)
             ),
@@ -253,9 +222,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api */
       initializeVideoUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
         Effect.map(
-          call(
-            HttpClientRequest.post(`${config.apiBaseUrl}/rest/videos`).pipe(
-              rest(accessToken),
+          versioned.send(
+            HttpClientRequest.post("/videos").pipe(
+              HttpClientRequest.bearerToken(accessToken),
               HttpClientRequest.setUrlParam("action", "initializeUpload"),
               HttpClientRequest.bodyJsonUnsafe(body)
             ),
@@ -265,9 +234,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         ),
 
       finalizeVideoUpload: (accessToken: Redacted.Redacted<string>, body: unknown) =>
-        Effect.asVoid(execute(
-          HttpClientRequest.post(`${config.apiBaseUrl}/rest/videos`).pipe(
-            rest(accessToken),
+        Effect.asVoid(versioned.execute(
+          HttpClientRequest.post("/videos").pipe(
+            HttpClientRequest.bearerToken(accessToken),
             HttpClientRequest.setUrlParam("action", "finalizeUpload"),
             HttpClientRequest.bodyJsonUnsafe(body)
           )
@@ -276,8 +245,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
       /** The video's processing status: `PROCESSING`, `AVAILABLE`, `PROCESSING_FAILED`... */
       videoStatus: (accessToken: Redacted.Redacted<string>, videoUrn: string) =>
         Effect.map(
-          call(
-            HttpClientRequest.get(`${config.apiBaseUrl}/rest/videos/${encodeURIComponent(videoUrn)}`).pipe(rest(accessToken)),
+          versioned.send(
+            HttpClientRequest.get(`/videos/${encodeURIComponent(videoUrn)}`).pipe(HttpClientRequest.bearerToken(accessToken)),
             Video
           ),
           (video) => video.status
@@ -293,7 +262,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         readonly accessToken: Redacted.Redacted<string> | undefined
       }) =>
         Effect.map(
-          execute(
+          plain.execute(
             HttpClientRequest.put(params.uploadUrl).pipe(
               (request) =>
                 params.accessToken === undefined ? request : HttpClientRequest.bearerToken(request, params.accessToken),

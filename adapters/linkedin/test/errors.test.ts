@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Headers } from "effect/http"
 import * as Errors from "../src/internal/errors.ts"
 
-const reasonOf = (status: number, body: unknown) => Errors.fromAnswer(status, body).reason
+const reasonOf = (status: number, body: unknown) =>
+  Errors.refusal({ status, body, headers: Headers.empty, path: "/rest/posts", retryAfterMs: undefined, now: 0, call: "read" }).reason
 
 describe("errors", () => {
   it("asks for a reconnect when the member revoked access", () => {

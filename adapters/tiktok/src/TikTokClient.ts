@@ -1,11 +1,11 @@
-import { Effect, Option, Redacted, Schema } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
+import { type AdapterConfig, NetworkClient, OAuth2 } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import type * as Request from "./internal/request.ts"
 
 // Typed calls to TikTok's Login Kit v2 and Content Posting API, answers decoded with minimal, lenient
-// schemas. Every failure is already a `PublishError` (through `internal/errors.ts`).
+// schemas, through the kit's `NetworkClient`; a refusal is read by the table in `internal/errors.ts`.
 // https://developers.tiktok.com/doc/oauth-user-access-token-management
 // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
 
@@ -19,14 +19,15 @@ export const TokenAnswer = Schema.Struct({
 })
 export type TokenAnswer = typeof TokenAnswer.Type
 
-/** The token endpoint's error answer, which is not the API envelope. */
-const OAuthError = Schema.Struct({ error: Schema.String, error_description: Schema.optionalKey(Schema.String) })
-
-/** The API envelope: `error.code` is "ok" on success. */
-const Envelope = Schema.Struct({
-  data: Schema.optionalKey(Schema.Unknown),
-  error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.optionalKey(Schema.String) }))
-})
+/**
+ * The API envelope of a success: `error.code` is "ok". Any other code fails this, and the envelope goes to
+ * `Errors.refusedIn`, which reads it.
+ */
+const Envelope = <A>(data: Schema.Decoder<A>) =>
+  Schema.Struct({
+    data,
+    error: Schema.optionalKey(Schema.Struct({ code: Schema.Literal("ok"), message: Schema.optionalKey(Schema.String) }))
+  })
 
 export const User = Schema.Struct({
   user: Schema.Struct({
@@ -67,77 +68,28 @@ const keepLargeIntegers = (_key: string, value: unknown, context?: { readonly so
     ? context.source
     : value
 
-const decodeJson = <A>(schema: Schema.Decoder<A>) =>
-  Schema.decodeUnknownOption(Schema.fromJsonString(schema, { reviver: keepLargeIntegers }))
-
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
 
-    /** Sends a request and hands back the raw status and body text; only a lost answer fails here. */
-    const exchange = (request: HttpClientRequest.HttpClientRequest, call: "read" | "create") =>
-      client.execute(request).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, text }))
-        ),
-        Effect.mapError((error) => Errors.fromTransport(error.message, call))
-      )
+    const tiktok = NetworkClient.fromHttp(client, { ...Errors.client, reviver: keepLargeIntegers })
 
-    /**
-     * An API call: the envelope's error code decides failure; `data` is decoded with `schema`, with the
-     * envelope's non-empty `error.message` as `message` when `withMessage`.
-     */
-    const api = <A>(
-      request: HttpClientRequest.HttpClientRequest,
-      schema: Schema.Decoder<A>,
-      call: "read" | "create",
-      withMessage = false
-    ): Effect.Effect<A, PublishError.PublishError> =>
-      Effect.flatMap(exchange(request, call), ({ status, text }) => {
-        const envelope = decodeJson(Envelope)(text)
-        const error = Option.flatMap(envelope, (answer) => Option.fromNullishOr(answer.error))
-        if (Option.isSome(error) && error.value.code !== "ok") {
-          return Effect.fail(Errors.fromCode({ status, code: error.value.code, message: error.value.message }))
-        }
-        if (status >= 400 || Option.isNone(envelope)) {
-          return Effect.fail(Errors.fromCode({ status, code: `http_${status}` }))
-        }
-        const message = Option.getOrUndefined(error)?.message
-        const data = withMessage && message !== undefined && message !== "" && typeof envelope.value.data === "object"
-          ? { ...envelope.value.data, message }
-          : envelope.value.data
-        return Effect.mapError(
-          Schema.decodeUnknownEffect(schema)(data),
-          () =>
-            call === "create"
-              ? Errors.fromTransport(`unreadable answer to ${request.url}`, "create")
-              : Errors.unexpected(request.url)
-        )
-      })
+    /** An API call: `data` decoded with `schema`, with the envelope's `error.message` beside it. */
+    const api = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Decoder<A>, call: NetworkClient.Call) =>
+      Effect.map(tiktok.send(request, Envelope(schema), call), (answer) => ({ data: answer.data, message: answer.error?.message }))
 
-    /** The token endpoint: form in, `TokenAnswer` or `{ error, error_description }` out. */
+    /** The token endpoint: form in, `TokenAnswer` or `{ error, error_description }` (read by the table) out. */
     const token = (grant: OAuth2.Grant) =>
-      Effect.flatMap(
-        exchange(
-          OAuth2.tokenRequest({
-            endpoint: `${config.apiBaseUrl}/v2/oauth/token/`,
-            grant,
-            clientIdParam: "client_key",
-            clientId: config.clientId,
-            clientSecret: config.clientSecret,
-            auth: "body"
-          }),
-          "read"
-        ),
-        ({ status, text }) =>
-          Option.match(decodeJson(TokenAnswer)(text), {
-            onSome: Effect.succeed,
-            onNone: () =>
-              Effect.fail(Option.match(decodeJson(OAuthError)(text), {
-                onSome: (answer) => Errors.fromCode({ status, code: answer.error, message: answer.error_description }),
-                onNone: () => Errors.fromCode({ status, code: `http_${status}` })
-              }))
-          })
+      tiktok.send(
+        OAuth2.tokenRequest({
+          endpoint: `${config.apiBaseUrl}/v2/oauth/token/`,
+          grant,
+          clientIdParam: "client_key",
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          auth: "body"
+        }),
+        TokenAnswer
       )
 
     const bearer = (accessToken: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(accessToken))
@@ -156,17 +108,20 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         token({ _tag: "RefreshToken", refreshToken }),
 
       userInfo: (accessToken: Redacted.Redacted<string>) =>
-        api(
-          HttpClientRequest.get(`${config.apiBaseUrl}/v2/user/info/`).pipe(
-            bearer(accessToken),
-            HttpClientRequest.setUrlParam("fields", "open_id,union_id,avatar_url,display_name,username")
+        Effect.map(
+          api(
+            HttpClientRequest.get(`${config.apiBaseUrl}/v2/user/info/`).pipe(
+              bearer(accessToken),
+              HttpClientRequest.setUrlParam("fields", "open_id,union_id,avatar_url,display_name,username")
+            ),
+            User,
+            "read"
           ),
-          User,
-          "read"
+          (answer) => answer.data
         ),
 
       creatorInfo: (accessToken: Redacted.Redacted<string>) =>
-        api(postJson("/v2/post/publish/creator_info/query/", accessToken, {}), CreatorInfo, "read"),
+        Effect.map(api(postJson("/v2/post/publish/creator_info/query/", accessToken, {}), CreatorInfo, "read"), (answer) => answer.data),
 
       init: (accessToken: Redacted.Redacted<string>, init: Request.Init) =>
         Effect.map(
@@ -175,14 +130,17 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
               ? postJson("/v2/post/publish/video/init/", accessToken, init.body)
               : postJson("/v2/post/publish/content/init/", accessToken, init.body),
             Initialized,
-            "create"
+            "makesPost"
           ),
-          (answer) => answer.publish_id
+          (answer) => answer.data.publish_id
         ),
 
       // The envelope's message is kept with the status, since a failed post's `error.code` is still "ok".
       fetchStatus: (accessToken: Redacted.Redacted<string>, publishId: string) =>
-        api(postJson("/v2/post/publish/status/fetch/", accessToken, { publish_id: publishId }), PublishStatus, "read", true)
+        Effect.map(
+          api(postJson("/v2/post/publish/status/fetch/", accessToken, { publish_id: publishId }), PublishStatus, "read"),
+          ({ data, message }): PublishStatus => message === undefined || message === "" ? data : { ...data, message }
+        )
     }
   })
 

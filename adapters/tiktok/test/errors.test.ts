@@ -1,4 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Headers } from "effect/http"
+import { NetworkClient } from "@herald/adapter-kit"
 import * as Errors from "../src/internal/errors.ts"
 
 // TikTok's error codes become the reasons the publishing engine acts on.
@@ -39,8 +41,17 @@ describe("TikTok errors", () => {
   })
 
   it("never lets a lost init answer be retried blindly, but retries lost reads", () => {
-    assert.strictEqual(Errors.fromTransport("socket hang up", "create").reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.fromTransport("socket hang up", "read").reason._tag, "Transient")
+    assert.strictEqual(NetworkClient.lost(Errors.client, "makesPost", "socket hang up").reason._tag, "OutcomeUnknown")
+    assert.strictEqual(NetworkClient.lost(Errors.client, "read", "socket hang up").reason._tag, "Transient")
+  })
+
+  it("reads the code from the envelope, even in a 200, or from the token endpoint's answer", () => {
+    const refusal = (status: number, body: unknown): NetworkClient.Refusal =>
+      ({ status, body, headers: Headers.empty, path: "/v2/post/publish/video/init/", retryAfterMs: undefined, now: 0, call: "makesPost" })
+    assert.strictEqual(Errors.refusedIn(refusal(200, { data: {}, error: { code: "spam_risk_too_many_posts" } }))?.reason._tag, "Rejected")
+    assert.isUndefined(Errors.refusedIn(refusal(200, { data: {}, error: { code: "ok" } })))
+    assert.strictEqual(Errors.refusal(refusal(400, { error: "invalid_grant", error_description: "expired" })).reason._tag, "NeedsReconnect")
+    assert.include(Errors.refusal(refusal(502, "Bad Gateway")).reason.message, "http_502")
   })
 
   it("does not find codes on Object's prototype", () => {

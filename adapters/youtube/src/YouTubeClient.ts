@@ -1,12 +1,12 @@
 import { Effect, Option, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { type AdapterConfig, OAuth2, type PublishError } from "@herald/adapter-kit"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { type AdapterConfig, MediaDownload, NetworkClient, OAuth2, type PublishError } from "@herald/adapter-kit"
 import * as Errors from "./internal/errors.ts"
 import * as Request from "./internal/request.ts"
 import { tokenUrl } from "./YouTubeConfig.ts"
 
 // Typed calls to Google OAuth and the YouTube Data API v3, answers decoded with minimal, lenient schemas.
-// Every failure is already a `PublishError` (through `internal/errors.ts`).
+// Every call goes through the kit's `NetworkClient`; a refusal is read by the table in `internal/errors.ts`.
 // https://developers.google.com/youtube/v3/docs
 
 export const TokenAnswer = Schema.Struct({
@@ -17,19 +17,6 @@ export const TokenAnswer = Schema.Struct({
   scope: Schema.optionalKey(Schema.String)
 })
 export type TokenAnswer = typeof TokenAnswer.Type
-
-/** Data API errors carry a struct; the token endpoint's carry a string. */
-const ErrorAnswer = Schema.Struct({
-  error: Schema.Union([
-    Schema.String,
-    Schema.Struct({
-      message: Schema.optionalKey(Schema.String),
-      errors: Schema.optionalKey(Schema.Array(Schema.Struct({ reason: Schema.optionalKey(Schema.String) }))),
-      status: Schema.optionalKey(Schema.String)
-    })
-  ]),
-  error_description: Schema.optionalKey(Schema.String)
-})
 
 const Channels = Schema.Struct({
   items: Schema.optionalKey(Schema.Array(Schema.Struct({
@@ -113,8 +100,6 @@ export type CommentThread = NonNullable<typeof CommentThreads.Type["items"]>[num
 
 const Comments = Schema.Struct({ items: Schema.optionalKey(Schema.Array(Comment)) })
 
-type Call = "read" | "create"
-
 export const make = (config: AdapterConfig.AdapterConfig) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
@@ -122,33 +107,8 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
     const upload = `${config.apiBaseUrl}/upload/youtube/v3`
     const bearer = (accessToken: Redacted.Redacted<string>) => HttpClientRequest.bearerToken(Redacted.value(accessToken))
 
-    const failure = (response: HttpClientResponse.HttpClientResponse) =>
-      Effect.flatMap(Effect.orElseSucceed(response.json, () => ({})), (body) =>
-        Effect.fail(Option.match(Schema.decodeUnknownOption(ErrorAnswer)(body), {
-          onNone: () => Errors.fromReason({ status: response.status, reason: `http_${response.status}` }),
-          onSome: ({ error, error_description }) =>
-            typeof error === "string"
-              ? Errors.fromReason({ status: response.status, reason: error, message: error_description })
-              : Errors.fromReason({
-                status: response.status,
-                reason: error.errors?.[0]?.reason ?? error.status ?? `http_${response.status}`,
-                message: error.message
-              })
-        })))
-
-    /** Sends a request; a status of 400 or more becomes the table's error. */
-    const execute = (request: HttpClientRequest.HttpClientRequest, call: Call) =>
-      client.execute(request).pipe(
-        Effect.mapError((error) => Errors.fromTransport(error.message, call)),
-        Effect.flatMap((response) => response.status >= 400 ? failure(response) : Effect.succeed(response))
-      )
-
-    const send = <A>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Decoder<A>, call: Call) =>
-      Effect.flatMap(execute(request, call), (response) =>
-        Effect.flatMap(
-          Effect.mapError(response.json, () => Errors.unexpected(request.url)),
-          (body) => Effect.mapError(Schema.decodeUnknownEffect(schema)(body), () => Errors.unexpected(request.url))
-        ))
+    const youtube = NetworkClient.fromHttp(client, Errors.client)
+    const { execute, send } = youtube
 
     const token = (grant: OAuth2.Grant) =>
       send(
@@ -163,12 +123,12 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         "read"
       )
 
-    /** The bytes of a media item, streamed so memory does not grow with the video. */
+    /**
+     * The bytes of a media item, streamed into the upload so memory does not grow with the video (the kit's
+     * `MediaDownload.download` holds the whole file); any answer other than the file is the kit's media table.
+     */
     const media = (url: string) =>
-      Effect.flatMap(execute(HttpClientRequest.get(url), "read"), (response) =>
-        response.status === 200
-          ? Effect.succeed(response.stream)
-          : Effect.fail(Errors.fromReason({ status: 502, reason: `media_${response.status}`, message: url })))
+      Effect.map(MediaDownload.open(youtube.http, Errors.client.network, url), (response) => response.stream)
 
     /**
      * Sends the bytes to a resumable session. If the answer is lost, the session is asked where it stands
@@ -181,18 +141,18 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
         send(
           HttpClientRequest.put(sessionUrl).pipe(HttpClientRequest.bodyStream(stream, { contentType, contentLength: bytes })),
           Video,
-          "create"
+          "makesPost"
         ).pipe(
           Effect.catchIf(
             (error: PublishError.PublishError) => error.reason._tag === "OutcomeUnknown",
             (lost) =>
-              client.execute(
+              youtube.http.execute(
                 HttpClientRequest.put(sessionUrl).pipe(HttpClientRequest.setHeader("content-range", `bytes */${bytes}`))
               ).pipe(
                 Effect.mapError(() => lost),
                 Effect.flatMap((response) =>
                   response.status === 200 || response.status === 201
-                    ? Effect.mapError(decodeBody(response, Video), () => lost)
+                    ? Effect.mapError(youtube.decode(response, Video, "makesPost"), () => lost)
                     : response.status === 308
                     ? Effect.fail(Errors.fromReason({ status: 503, reason: "upload_incomplete", message: "the upload stopped part way" }))
                     : Effect.fail(lost)
@@ -340,12 +300,9 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
             HttpClientRequest.bodyJsonUnsafe(Request.replyBody(parentId, text))
           ),
           Comment,
-          "create"
+          "makesPost"
         )
     }
   })
-
-const decodeBody = <A>(response: HttpClientResponse.HttpClientResponse, schema: Schema.Decoder<A>) =>
-  Effect.flatMap(response.json, (body) => Schema.decodeUnknownEffect(schema)(body))
 
 export type YouTubeClient = Effect.Success<ReturnType<typeof make>>

@@ -1,4 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Headers } from "effect/http"
+import { NetworkClient } from "@herald/adapter-kit"
 import * as Errors from "../src/internal/errors.ts"
 
 // Google's error answers become the reasons the publishing engine acts on.
@@ -56,7 +58,16 @@ describe("YouTube errors", () => {
   })
 
   it("never lets a lost upload answer be retried blindly, but retries lost reads", () => {
-    assert.strictEqual(Errors.fromTransport("reset", "create").reason._tag, "OutcomeUnknown")
-    assert.strictEqual(Errors.fromTransport("reset", "read").reason._tag, "Transient")
+    assert.strictEqual(NetworkClient.lost(Errors.client, "makesPost", "reset").reason._tag, "OutcomeUnknown")
+    assert.strictEqual(NetworkClient.lost(Errors.client, "read", "reset").reason._tag, "Transient")
+  })
+
+  it("reads Google's first reason from a Data API answer and the OAuth error from the token endpoint's", () => {
+    const refused = (status: number, body: unknown) =>
+      Errors.refusal({ status, body, headers: Headers.empty, path: "/youtube/v3/videos", retryAfterMs: undefined, now: 0, call: "read" })
+    const quota = refused(403, { error: { message: "over", errors: [{ reason: "quotaExceeded" }] } })
+    assert.strictEqual(quota.retryAfterMs, Errors.quotaWaitMs)
+    assert.strictEqual(refused(400, { error: "invalid_grant", error_description: "revoked" }).reason._tag, "NeedsReconnect")
+    assert.include(refused(404, "not json").reason.message, "http_404")
   })
 })

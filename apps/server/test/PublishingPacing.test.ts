@@ -86,7 +86,7 @@ const realClockFor = (backend: Backend): Backend => ({
 
 // Herald's wait for a network's answer is on the fast clock too: 60 s of it would be one real second, which
 // the in-process simulator outlasts on a loaded machine (seen in CI beside other work: 11 of 50 targets ended
-// "TikTok may have received the post but did not answer"). The wait is kept at 60 real seconds.
+// "TikTok's answer was lost (…); the post may have been made"). The wait is kept at 60 real seconds.
 const server = (backend: Backend, calls: Array<Call>) =>
   serverLayer({ networkTimeoutMs: 60_000 * speed }, [recording(calls)], realClockFor(backend), {
   // Turns as far apart against the calls' latency (magnified `speed` times here) as 2 s are in production.

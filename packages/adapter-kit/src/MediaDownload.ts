@@ -136,6 +136,24 @@ export const maxBytesOf = (media: MediaLimits | undefined, kind: "image" | "vide
   kind === "image" ? media?.maxPhotoBytes : media?.maxVideoBytes
 
 /**
+ * The answer at `url` once it is the file (a 2xx), its body not yet read, for an adapter that streams the
+ * bytes on to the network rather than holding them; any other answer is the table's `PublishError`.
+ */
+export const open = Effect.fn("MediaDownload.open")(function*(http: HttpClient.HttpClient, network: string, url: string) {
+  const fail = (answer: Answer) => Effect.fail(toPublishError(network, url, answer))
+  if (!URL.canParse(url)) return yield* fail({ _tag: "NotAUrl" })
+  const response = yield* Effect.catch(
+    http.execute(HttpClientRequest.get(url)),
+    (error) => fail({ _tag: "Unreachable", detail: errorDetail(error) })
+  )
+  if (response.status < 200 || response.status >= 300) {
+    const now = yield* Clock.currentTimeMillis
+    return yield* fail({ _tag: "Status", status: response.status, retryAfterMs: retryAfterMs(response.headers["retry-after"], now) })
+  }
+  return response
+})
+
+/**
  * The bytes at `url`, read with the adapter's own `HttpClient` (so its tests' faults and tracing apply), at
  * most `maxBytes` of them (the network's limit for the item's kind; undefined: Herald's own), or the
  * `PublishError` the table gives for what was answered instead.
@@ -146,18 +164,11 @@ export const download = Effect.fn("MediaDownload.download")(function*(
   url: string,
   maxBytes: number | undefined
 ) {
-  const fail = (answer: Answer) => Effect.fail(toPublishError(network, url, answer))
-  if (!URL.canParse(url)) return yield* fail({ _tag: "NotAUrl" })
+  const response = yield* open(http, network, url)
   const most = Math.min(maxBytes ?? heraldMaxBytes, heraldMaxBytes)
-  const response = yield* Effect.catch(
-    http.execute(HttpClientRequest.get(url)),
-    (error) => fail({ _tag: "Unreachable", detail: errorDetail(error) })
-  )
-  if (response.status < 200 || response.status >= 300) {
-    const now = yield* Clock.currentTimeMillis
-    return yield* fail({ _tag: "Status", status: response.status, retryAfterMs: retryAfterMs(response.headers["retry-after"], now) })
-  }
   const declared = Number(response.headers["content-length"])
-  if (Number.isFinite(declared) && declared > most) return yield* fail({ _tag: "Declared", bytes: declared, most })
+  if (Number.isFinite(declared) && declared > most) {
+    return yield* Effect.fail(toPublishError(network, url, { _tag: "Declared", bytes: declared, most }))
+  }
   return yield* Effect.mapError(readAtMost(response.stream, most), (short) => toPublishError(network, url, short))
 })

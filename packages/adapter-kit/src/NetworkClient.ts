@@ -52,6 +52,8 @@ export interface Options {
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** The most of an answer's body read, bytes; defaults to `defaultMaxAnswerBytes`. */
   readonly maxAnswerBytes?: number | undefined
+  /** How a JSON body is parsed, for a network whose numbers JavaScript cannot hold (int64 ids). */
+  readonly reviver?: ((key: string, value: unknown, context?: { readonly source?: string }) => unknown) | undefined
 }
 
 /** 4 MiB: far above any JSON answer a network's API gives, far below what would hold the process. */
@@ -102,11 +104,11 @@ const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query)
 }
 
-const bodyOf = (bytes: Uint8Array): unknown => {
+const bodyOf = (bytes: Uint8Array, reviver: Options["reviver"]): unknown => {
   if (bytes.length === 0) return undefined
   const text = new TextDecoder().decode(bytes)
   try {
-    return JSON.parse(text)
+    return JSON.parse(text, reviver as Parameters<typeof JSON.parse>[1])
   } catch {
     return text
   }
@@ -128,7 +130,7 @@ export const fromHttp = (client: HttpClient.HttpClient, options: Options): Netwo
 
   /** The body, or `undefined` when it was over the bound or cut off (the caller decides what that means). */
   const body = (response: HttpClientResponse.HttpClientResponse) =>
-    Effect.orElseSucceed(Effect.map(readAtMost(response.stream, most), bodyOf), () => undefined)
+    Effect.orElseSucceed(Effect.map(readAtMost(response.stream, most), (bytes) => bodyOf(bytes, options.reviver)), () => undefined)
 
   const refusalOf = (response: HttpClientResponse.HttpClientResponse, call: Call, read: unknown) =>
     Effect.map(Clock.currentTimeMillis, (now): Refusal => ({

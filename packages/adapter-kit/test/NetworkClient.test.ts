@@ -22,6 +22,7 @@ const answers: Record<string, (request: IncomingMessage, response: ServerRespons
   "/reset-epoch": (_, response) => void response.writeHead(429, { "x-reset": "100" }).end(),
   "/reset-iso": (_, response) => void response.writeHead(429, { "x-reset": "1970-01-01T00:01:00.000Z" }).end(),
   "/odd": (_, response) => void response.writeHead(200, { "content-type": "application/json" }).end(`{"errors":[{"code":1}]}`),
+  "/int64": (_, response) => void response.writeHead(200, { "content-type": "application/json" }).end(`{"id":7312345678901234567}`),
   "/huge": (_, response) => void response.writeHead(200).end(`{"id":"${"x".repeat(2_000)}"}`)
 }
 
@@ -154,6 +155,18 @@ describe("NetworkClient", () => {
         assert.strictEqual(error.reason._tag, "Transient")
         assert.include(error.reason.message, "unexpected answer")
       })))
+
+  it.effect("parses a body with the network's reviver, so an int64 id keeps its digits", () =>
+    withClient(
+      (client) =>
+        Effect.gen(function*() {
+          assert.deepStrictEqual(yield* client.send(HttpClientRequest.get("/int64"), Made), { id: "7312345678901234567" })
+        }),
+      {
+        reviver: (_key, value, context) =>
+          typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined ? context.source : value
+      }
+    ))
 
   it("turns each reset form into a wait from now", () => {
     const at = Date.parse("2026-12-03T10:00:00Z")

@@ -1,5 +1,5 @@
 import { Option, Schema } from "effect"
-import { PublishError } from "@herald/adapter-kit"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 
 // LinkedIn's error answers mapped onto Herald's reasons, in one table. The REST API answers
 // `{ status, serviceErrorCode, code, message }`; the OAuth endpoints answer `{ error, error_description }`.
@@ -66,8 +66,8 @@ const matches = (rule: Rule, status: number, answer: ErrorAnswer): boolean =>
 
 const fallback: Rule = { status: "5xx", reason: "Transient", explain: "LinkedIn answered unexpectedly" }
 
-/** The `PublishError` for an error answer (any status of 400 or more) and its body, decoded leniently. */
-export const fromAnswer = (status: number, body: unknown): PublishError.PublishError => {
+/** The `PublishError` for an error answer (any status of 400 or more), its body decoded leniently. */
+export const refusal = ({ body, status }: NetworkClient.Refusal): PublishError.PublishError => {
   const answer = Option.getOrElse(Schema.decodeUnknownOption(ErrorAnswer)(body), (): ErrorAnswer => ({}))
   const rule = table.find((candidate) => matches(candidate, status, answer)) ?? fallback
   const detail = answer.message ?? answer.error_description ?? answer.error ?? `HTTP ${status}`

@@ -1,4 +1,5 @@
-import { PublishError } from "@herald/adapter-kit"
+import { Option, Schema } from "effect"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 
 // TikTok's error answers mapped onto Herald's publish reasons, in one table. TikTok answers every API call
 // with `{ data, error: { code, message, log_id } }` where `code` is "ok" on success; the OAuth token endpoint
@@ -82,16 +83,36 @@ export const fromCode = (params: {
 export const fromFailReason = (failReason: string, message?: string | undefined): PublishError.PublishError =>
   fromCode({ status: 200, code: failReason === "" ? "unknown" : failReason, message: message ?? "the post failed" })
 
-/**
- * The call never got an answer. Reads and the token calls are safe to repeat; an `init` call may have
- * created the post, and TikTok has no idempotency key and no lookup Herald can use, so it must not be
- * repeated blindly.
- */
-export const fromTransport = (message: string, call: "read" | "create"): PublishError.PublishError =>
-  call === "create"
-    ? PublishError.outcomeUnknown(network, `TikTok may have received the post but did not answer (${message})`)
-    : PublishError.transient(network, `TikTok could not be reached (${message})`)
+/** The API envelope's error, `code` "ok" on success; minimal and lenient. */
+const EnvelopeError = Schema.Struct({
+  error: Schema.Struct({ code: Schema.String, message: Schema.optionalKey(Schema.String) })
+})
 
-/** An answer that is not the shape TikTok documents. */
-export const unexpected = (what: string): PublishError.PublishError =>
-  PublishError.transient(network, `TikTok sent an unexpected answer to ${what}`)
+/** The token endpoint's error answer, which is not the API envelope. */
+const OAuthError = Schema.Struct({ error: Schema.String, error_description: Schema.optionalKey(Schema.String) })
+
+/** The code an answer refuses with: the envelope's `error.code` when not "ok", else the OAuth `error`. */
+const codeIn = (body: unknown): { readonly code: string; readonly message: string | undefined } | undefined => {
+  const api = Option.filter(Schema.decodeUnknownOption(EnvelopeError)(body), (answer) => answer.error.code !== "ok")
+  if (Option.isSome(api)) return { code: api.value.error.code, message: api.value.error.message }
+  return Option.match(Schema.decodeUnknownOption(OAuthError)(body), {
+    onNone: () => undefined,
+    onSome: (answer) => ({ code: answer.error, message: answer.error_description })
+  })
+}
+
+/** An answer of 400 or more: its code when it names one, else the status. */
+export const refusal = ({ body, status }: NetworkClient.Refusal): PublishError.PublishError =>
+  fromCode({ status, ...(codeIn(body) ?? { code: `http_${status}` }) })
+
+/** TikTok answers many refusals with 200 and the code in the envelope; undefined when it named none. */
+export const refusedIn = ({ body, status }: NetworkClient.Refusal): PublishError.PublishError | undefined => {
+  const refused = codeIn(body)
+  return refused === undefined ? undefined : fromCode({ status, ...refused })
+}
+
+/**
+ * The kit's client options for TikTok. A lost answer to `init` may have created the post, and TikTok has no
+ * idempotency key and no lookup Herald can use, so `init` is the call that makes the post.
+ */
+export const client = { network, name: "TikTok", refusal, refusedIn } as const

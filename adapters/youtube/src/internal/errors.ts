@@ -1,4 +1,5 @@
-import { PublishError } from "@herald/adapter-kit"
+import { Option, Schema } from "effect"
+import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 import { unverifiedMaxVideoMs } from "../YouTubeLimits.ts"
 
 // Google's error answers mapped onto Herald's publish reasons, in one table. The Data API answers
@@ -123,15 +124,32 @@ export const fromLongUploads = (params: {
     : PublishError.rejected(network, `video ${params.position} is ${minutes(params.durationMs)} long; ${refusal(params.verifyUrl)}`)
 }
 
-/**
- * The call never got an answer. Reads and token calls are safe to repeat; the last bytes of an upload
- * may have created the video (see `YouTubeClient.upload`, which probes the session first), and a reply
- * may have been posted.
- */
-export const fromTransport = (message: string, call: "read" | "create"): PublishError.PublishError =>
-  call === "create"
-    ? PublishError.outcomeUnknown(network, `YouTube may have made it but did not answer (${message})`)
-    : PublishError.transient(network, `YouTube could not be reached (${message})`)
+/** Data API errors carry a struct; the token endpoint's carry a string. Minimal and lenient. */
+const ErrorAnswer = Schema.Struct({
+  error: Schema.Union([
+    Schema.String,
+    Schema.Struct({
+      message: Schema.optionalKey(Schema.String),
+      errors: Schema.optionalKey(Schema.Array(Schema.Struct({ reason: Schema.optionalKey(Schema.String) }))),
+      status: Schema.optionalKey(Schema.String)
+    })
+  ]),
+  error_description: Schema.optionalKey(Schema.String)
+})
 
+/** The error for an answer of 400 or more: Google's first reason (or OAuth `error`), else the status. */
+export const refusal = ({ body, status }: NetworkClient.Refusal): PublishError.PublishError =>
+  Option.match(Schema.decodeUnknownOption(ErrorAnswer)(body), {
+    onNone: () => fromReason({ status, reason: `http_${status}` }),
+    onSome: ({ error, error_description }) =>
+      typeof error === "string"
+        ? fromReason({ status, reason: error, message: error_description })
+        : fromReason({ status, reason: error.errors?.[0]?.reason ?? error.status ?? `http_${status}`, message: error.message })
+  })
+
+/** The kit's client options for YouTube: every call's lost answer and refusal go through here. */
+export const client = { network, name: "YouTube", refusal } as const
+
+/** An answer that lacks what the protocol promises (an upload session without its address). */
 export const unexpected = (what: string): PublishError.PublishError =>
   PublishError.transient(network, `YouTube sent an unexpected answer to ${what}`)
