@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type Post, PostStatus } from "@herald/domain"
+import { Permissions, type Post, PostStatus } from "@herald/domain"
 import * as Events from "./Events.ts"
 import { fieldsOf, hydrate, postColumns, type PostRow, rowOfJson } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
@@ -155,7 +155,7 @@ export class Posts extends Context.Service<Posts, {
        * assistants' posts (decision 0048). API keys and people are not assistants.
        */
       const needsApproval = (workspaceId: string, actor: Actor | undefined) => {
-        const editor = actor?.role === "editor"
+        const editor = actor !== undefined && !Permissions.can(actor.role, "publishWithoutApproval")
         const heldAssistant = actor?.assistant !== undefined && !actor.assistant.publishesDirectly
         return !editor && !heldAssistant
           ? Effect.succeed(false)

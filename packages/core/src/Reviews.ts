@@ -1,12 +1,14 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { EmailAddress, Ids as DomainIds, Post, PostStatus } from "@herald/domain"
+import { EmailAddress, Ids as DomainIds, Permissions, Post, PostStatus, Workspace } from "@herald/domain"
 import * as Ids from "./Ids.ts"
 import { iso } from "./internal/rows.ts"
 import { type Actor, mayReview } from "./internal/postErrors.ts"
 import { PostConflict, PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
+
+const isRole = Schema.is(Workspace.Role)
 
 /**
  * Client review: review profiles (people outside the workspace) and signed, expiring review links that show
@@ -177,7 +179,7 @@ export class Reviews extends Context.Service<Reviews, {
           WHERE l.id = ${link.id}`
         if (row === undefined) return yield* new ReviewRefused({ message: "This review link no longer exists (its post or profile was deleted)" })
         // Made by a member: it works only while that member may still approve (a workspace key's has none).
-        if (row.createdByMember !== null && row.makerRole !== "owner" && row.makerRole !== "admin") {
+        if (row.createdByMember !== null && !(isRole(row.makerRole) && Permissions.can(row.makerRole, "approve"))) {
           return yield* new ReviewRefused({ message: "Whoever made this review link may no longer approve posts: ask for a new link" })
         }
         return { row, expiresAt: link.expiresAt }

@@ -1,7 +1,7 @@
 import { Effect, Schema, SchemaAST, SchemaIssue } from "effect"
 import { ApiError, SchemaProblems } from "@herald/api"
 import { ErrorShape, type Posts } from "@herald/core"
-import { Bounded, SafeText } from "@herald/domain"
+import { Bounded, Permissions, SafeText } from "@herald/domain"
 
 /**
  * One MCP tool: what the server lists (schemas, description, annotations) and how a call runs: arguments
@@ -59,6 +59,10 @@ export const jsonSchemaOf = (schema: Schema.Top, options: { readonly closed?: bo
   return { ...document.schema, ...definitions } as JsonSchemaObject
 }
 
+/** Whether the caller's role may call a tool: a read-only tool is a read, any other a change (as REST's methods). */
+export const mayCall = (readOnly: boolean, actor: Pick<Posts.Actor, "role">) =>
+  Permissions.can(actor.role, readOnly ? "read" : "change")
+
 export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
   readonly name: string
   readonly title: string
@@ -92,7 +96,7 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
       openWorldHint: spec.openWorld ?? false
     },
     call: (args, caller) =>
-      (spec.readOnly !== true && caller.actor.role === "viewer"
+      (!mayCall(spec.readOnly === true, caller.actor)
         ? Effect.fail(new ToolFailure({ code: "forbidden", message: "This key acts for a viewer, who can read but not change anything" }))
         : Effect.andThen(
           checkText(args),

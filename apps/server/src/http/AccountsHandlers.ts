@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { AccountsApi, ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Accounts, Connections } from "@herald/core"
+import { Permissions } from "@herald/domain"
 import { PublicUrl } from "../PublicUrl.ts"
 import { viewerRefusal } from "./AuthorizationLive.ts"
 import { domainError } from "./ErrorRendering.ts"
@@ -20,7 +21,7 @@ const mayStartByGet = (platform: string) =>
           "(with its X-CSRF-Token); the GET is for API keys only"
       }))
     }
-    return principal.role === "viewer" ? Effect.fail(viewerRefusal("key")) : Effect.void
+    return Permissions.can(principal.role, "change") ? Effect.void : Effect.fail(viewerRefusal("key"))
   })
 
 export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(

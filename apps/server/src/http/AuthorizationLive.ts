@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
 import { ApiKeys, IdempotencyKeys, Metrics, RateLimiter, Sessions } from "@herald/core"
+import { Permissions } from "@herald/domain"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as Idempotency from "./Idempotency.ts"
 import * as SessionAuth from "./SessionAuth.ts"
@@ -58,19 +59,32 @@ const refuseOverLimit = (request: HttpServerRequest.HttpServerRequest, decision:
 // grant it is), signing out, their password and name, switching workspace, ending their own sessions.
 const personalPaths = /^\/api\/v1\/(?:oauth\/|auth\/(?:sign-out|workspace|password|profile|sessions\/[^/?#]+)(?:[?#]|$))/
 
-/** Whether a request only reads. */
-const reads = (request: HttpServerRequest.HttpServerRequest) => request.method === "GET" || request.method === "HEAD"
-
 /** The refusal of a viewer's change, before a handler runs (and by one, for a GET that changes something). */
 export const viewerRefusal = (actor: "key" | "session") =>
   new ApiError.Forbidden({ message: `This ${actor} acts for a viewer, who can read but not change anything` })
 
-/** A viewer's key or session reads: any other method is refused before the handler runs. */
+/**
+ * The action of the permission table a request asks for: a read, a change to a person's own sign-in (through
+ * a session only: a key has no person), or a change to the workspace.
+ */
+export const actionOf = (request: { readonly method: string; readonly url: string }, actor: "key" | "session"): Permissions.Action =>
+  request.method === "GET" || request.method === "HEAD"
+    ? "read"
+    : actor === "session" && personalPaths.test(request.url)
+    ? "manageOwnSignIn"
+    : "change"
+
+/** Whether the table lets a key's or session's role make the request, before a handler runs. */
+export const mayRequest = (
+  role: ApiKeys.Principal["role"],
+  request: { readonly method: string; readonly url: string },
+  actor: "key" | "session"
+) => Permissions.can(role, actionOf(request, actor))
+
+/** A key or session whose role may not make the request (a viewer's change) is refused before the handler runs. */
 export const viewerReads = (principal: { readonly role: ApiKeys.Principal["role"] }, actor: "key" | "session") =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    principal.role === "viewer" && !reads(request) && !(actor === "session" && personalPaths.test(request.url))
-      ? Effect.fail(viewerRefusal(actor))
-      : Effect.void)
+    mayRequest(principal.role, request, actor) ? Effect.void : Effect.fail(viewerRefusal(actor)))
 
 /** The key of an `Authorization: Bearer <key>` header (the scheme in any case, RFC 7235), or "" when there is none. */
 export const bearerKey = (request: HttpServerRequest.HttpServerRequest): string => {
@@ -208,7 +222,7 @@ export const layer = Layer.effect(
     > => {
       if (!decision.allowed) return refuseOverLimit(request, decision)
       NodeServer.addHeaders(request.source, rateLimitHeaders(decision))
-      if (principal.role === "viewer" && !reads(request)) return Effect.fail(viewerRefusal("key"))
+      if (!mayRequest(principal.role, request, "key")) return Effect.fail(viewerRefusal("key"))
       const handled = Effect.provideService(httpEffect, Authorization.CurrentPrincipal, keyPrincipal(principal))
       return request.headers["idempotency-key"] === undefined
         ? handled

@@ -6,7 +6,7 @@ import type { ApiKey, Workspace } from "@herald/domain"
 import * as Roles from "../internal/roles.ts"
 import { domainError } from "./ErrorRendering.ts"
 
-const manager = Roles.manager("API keys")
+const manager = Roles.manager("manageKeys", "API keys")
 
 export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, McpOAuthApi } from "@herald/api"
 import { OAuth, People } from "@herald/core"
+import { Permissions, type Workspace } from "@herald/domain"
 
 // The consent page's and Settings' calls to Herald's OAuth server (decision 0045). A person answers a
 // request: the session, not a key. Owners and admins see and disconnect every assistant of the workspace;
@@ -14,8 +15,8 @@ const person = Effect.flatMap(Authorization.CurrentPrincipal, (principal) =>
     : Effect.succeed({ ...principal, personId: principal.personId, memberId: principal.memberId }))
 
 /** Whose grants the person sees and disconnects: all of the workspace's for owners and admins, else their own. */
-const ownerOf = (principal: { readonly role: string | null; readonly memberId: string }) =>
-  principal.role === "owner" || principal.role === "admin" ? null : principal.memberId
+const ownerOf = (principal: { readonly role: Workspace.Role | null; readonly memberId: string }) =>
+  principal.role !== null && Permissions.can(principal.role, "manageAllAssistants") ? null : principal.memberId
 
 const notFound = (error: OAuth.RequestNotFound | OAuth.GrantNotFound) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 

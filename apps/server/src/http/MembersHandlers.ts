@@ -12,7 +12,7 @@ const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (pr
 
 // Everyone reads the members; owners, admins and workspace keys manage the team, and never beyond their own
 // role (docs/decisions/0024-api-keys-over-rest.md). Invitations are managed too: their links let anyone join.
-const manager = Roles.manager("The team")
+const manager = Roles.manager("manageTeam", "The team")
 const isRole = (role: string): role is Workspace.Role => (Workspace.Role.literals as ReadonlyArray<string>).includes(role)
 const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
 

@@ -17,7 +17,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
     const schedules = yield* QueueSchedules.QueueSchedules
     const queue = yield* Queue.Queue
     const workspaceId = Effect.map(Authorization.CurrentPrincipal, (principal) => principal.workspaceId)
-    const mover = manager("The queue")
+    const mover = manager("manageQueue", "The queue")
     return handlers
       .handle("view", ({ query }) =>
         Effect.gen(function*() {
@@ -84,7 +84,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         ))
       .handle("setSchedule", ({ payload }) =>
         Effect.gen(function*() {
-          const principal = yield* manager("The queue's schedule")
+          const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.setWorkspace(principal.workspaceId, payload))
         }).pipe(
           Effect.catchTag("QueueScheduleInvalid", (error) => domainError(error)),
@@ -98,7 +98,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         ))
       .handle("setAccountSchedule", ({ params, payload }) =>
         Effect.gen(function*() {
-          const principal = yield* manager("The queue's schedule")
+          const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.setAccount(principal.workspaceId, params.id, payload))
         }).pipe(
           Effect.catchTags({
@@ -109,7 +109,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         ))
       .handle("clearAccountSchedule", ({ params }) =>
         Effect.gen(function*() {
-          const principal = yield* manager("The queue's schedule")
+          const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.clearAccount(principal.workspaceId, params.id))
         }).pipe(
           Effect.catchTag("AccountNotFound", (error) => domainError(error)),

@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Workspaces } from "@herald/core"
+import { Permissions } from "@herald/domain"
+import { whoMay } from "../internal/roles.ts"
 
 export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
@@ -17,10 +19,10 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("update", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* Authorization.CurrentPrincipal
-          if (principal.role === "editor" || principal.role === "viewer") {
+          if (principal.role !== null && !Permissions.can(principal.role, "manageSettings")) {
             return yield* new ApiError.Forbidden({
               message: `This ${principal.keyId === null ? "session" : "key"} acts for a member whose role is ${principal.role}; ` +
-                "settings are for owners and admins"
+                `settings are for ${whoMay("manageSettings")}`
             })
           }
           return { data: yield* workspaces.update(principal.workspaceId, payload) }

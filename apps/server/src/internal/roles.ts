@@ -1,18 +1,22 @@
 import { Effect } from "effect"
 import { ApiError, Authorization } from "@herald/api"
-import { Workspace } from "@herald/domain"
+import { Permissions, type Workspace } from "@herald/domain"
 
-// Who may manage keys and the team (docs/decisions/0024-api-keys-over-rest.md): owners, admins and
-// workspace keys; nobody hands out, or takes away, more power than their own.
+// Who may manage keys, the team, the queue and the settings is the permission table's (Permissions,
+// docs/decisions/0024-api-keys-over-rest.md); nobody hands out, or takes away, more power than their own.
 
 const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
 
-/** The principal, when it manages `what` (owners, admins and workspace keys); else `403 forbidden`. */
-export const manager = (what: string) =>
+/** The roles that may do `action`, most powerful first, as a refusal names them: "owners and admins". */
+export const whoMay = (action: Permissions.Action) =>
+  Permissions.table[action].toReversed().map((role) => `${role}s`).join(" and ")
+
+/** The principal, when it may do `action` (managing `what`); else `403 forbidden`. */
+export const manager = (action: Permissions.Action, what: string) =>
   Effect.flatMap(Effect.service(Authorization.CurrentPrincipal), (principal) =>
-    principal.role === "editor" || principal.role === "viewer"
+    principal.role !== null && !Permissions.can(principal.role, action)
       ? Effect.fail(new ApiError.Forbidden({
-        message: `${what} ${what.endsWith("s") ? "are" : "is"} managed by owners and admins; you act as ${article(principal.role)} ${principal.role}`
+        message: `${what} ${what.endsWith("s") ? "are" : "is"} managed by ${whoMay(action)}; you act as ${article(principal.role)} ${principal.role}`
       }))
       : Effect.succeed(principal))
 
@@ -21,7 +25,7 @@ export const manager = (what: string) =>
  * was refused, as in "create a key acting for an owner".
  */
 export const notAbove = (own: Workspace.Role | null, target: Workspace.Role | null, action: string) =>
-  Workspace.rank(target) > Workspace.rank(own)
+  !Permissions.mayGrant(own, target)
     ? Effect.fail(new ApiError.Forbidden({
       message: `You act as ${own === null ? "a workspace key" : `${article(own)} ${own}`} and cannot ${action}; ask an owner`
     }))

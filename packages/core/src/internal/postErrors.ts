@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { Post, Workspace } from "@herald/domain"
+import { Permissions, type Post, type Workspace } from "@herald/domain"
 
 // What the posts service refuses, and who acts on a post: shared by its parts (create, update, review).
 
@@ -41,7 +41,7 @@ export interface Actor {
 export const workspaceActor: Actor = { memberId: null, role: null }
 
 /** Who may approve and send back: owners, admins, workspace keys and review links. */
-export const mayReview = (actor: Actor) => actor.profileId !== undefined || actor.role === null || actor.role === "owner" || actor.role === "admin"
+export const mayReview = (actor: Actor) => actor.profileId !== undefined || Permissions.can(actor.role, "approve")
 
 /** Who they were, for the event: the member, or the review profile. */
 export const actorData = (actor: Actor) => ({

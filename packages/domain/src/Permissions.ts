@@ -1,0 +1,50 @@
+import { type Role, rank } from "./Workspace.ts"
+
+// Who may do what in a workspace, as data (product.md, "The app"; decisions 0024 and 0060): one table of the
+// roles each action is open to, and pure functions the surfaces ask instead of naming roles. REST, MCP and
+// core read it, so a surface cannot let a role do more than another surface does.
+
+/** Every role, from the one that may do least to the one that may do most (`Workspace.rank`). */
+export const roles: ReadonlyArray<Role> = ["viewer", "editor", "admin", "owner"]
+
+/** What a member, or a key acting for one, asks to do. */
+export type Action =
+  | "read" // posts, calendar, queue, accounts, inbox, members: every GET
+  | "manageOwnSignIn" // a person's own sign-in: password, name, sessions, workspace switch, their own assistant's consent
+  | "change" // anything else that is not read: posts, media, accounts, webhooks, inbox answers
+  | "publishWithoutApproval" // a post goes on the schedule without waiting when the workspace requires approval
+  | "approve" // approve a post awaiting approval, or send it back
+  | "manageSettings" // the workspace's settings
+  | "manageKeys" // API keys
+  | "manageTeam" // members and invitations
+  | "manageQueue" // the queue's schedule, and moving posts in it
+  | "manageAllAssistants" // every member's connected assistants, not only one's own
+
+const everyone: ReadonlyArray<Role> = roles
+const writers: ReadonlyArray<Role> = ["editor", "admin", "owner"]
+const managers: ReadonlyArray<Role> = ["admin", "owner"]
+
+/** The roles each action is open to. A workspace key (no role) may do anything. */
+export const table: { readonly [action in Action]: ReadonlyArray<Role> } = {
+  read: everyone,
+  manageOwnSignIn: everyone,
+  change: writers,
+  publishWithoutApproval: managers,
+  approve: managers,
+  manageSettings: managers,
+  manageKeys: managers,
+  manageTeam: managers,
+  manageQueue: managers,
+  manageAllAssistants: managers
+}
+
+export const actions = Object.keys(table) as ReadonlyArray<Action>
+
+/** Whether `role` may do `action`; `null` is a workspace key, which may do anything. */
+export const can = (role: Role | null, action: Action): boolean => role === null || table[action].includes(role)
+
+/** The least role that may do `action`, for a refusal that says who may. */
+export const leastRole = (action: Action): Role => roles.find((role) => table[action].includes(role))!
+
+/** Whether `own` may hand out or touch `target` (a role, or null for a workspace key): never more than one's own. */
+export const mayGrant = (own: Role | null, target: Role | null): boolean => rank(target) <= rank(own)
