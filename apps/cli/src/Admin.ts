@@ -69,62 +69,54 @@ export class Admin extends Context.Service<Admin, {
             Effect.provide(server),
             Effect.mapError((error) => error instanceof AdminError ? error : new AdminError({ code: "internal", message: String(error) }))
           )
-        }).pipe(Effect.catchTag("SqlError", internal), Effect.scoped)
+        }).pipe(Effect.scoped)
       return Admin.of({
         loginLink: (input) =>
           sessions.loginLink(input.workspaceId, input.email).pipe(
             Effect.map((link) => new AdminApi.LoginLinkCreated(link)),
-            Effect.catchTag("NotAMember", () => notFound({ message: `${input.email} is not a member of workspace ${input.workspaceId}` })),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("NotAMember", () => notFound({ message: `${input.email} is not a member of workspace ${input.workspaceId}` }))
           ),
         listMembers: (workspaceId) =>
-          workspaces.members(workspaceId).pipe(Effect.catchTag("WorkspaceNotFound", notFound), Effect.catchTag("SqlError", internal)),
+          workspaces.members(workspaceId).pipe(Effect.catchTag("WorkspaceNotFound", notFound)),
         inviteMember: (input) =>
           workspaces.get(input.workspaceId).pipe(
             Effect.andThen(team.invite(input.workspaceId, input)),
             Effect.catchTag("WorkspaceNotFound", notFound),
             Effect.catchTag("TeamInvalid", invalid),
-            Effect.catchTag("TeamConflict", conflict),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("TeamConflict", conflict)
           ),
         changeRole: (memberId, role) =>
           team.member(memberId).pipe(
             Effect.flatMap((member) => team.changeRole(member.workspaceId, member.id, role)),
             Effect.catchTag("MemberNotFound", notFound),
             Effect.catchTag("TeamInvalid", invalid),
-            Effect.catchTag("TeamConflict", conflict),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("TeamConflict", conflict)
           ),
         removeMember: (memberId) =>
           team.member(memberId).pipe(
             Effect.tap((member) => team.remove(member.workspaceId, member.id)),
             Effect.catchTag("MemberNotFound", notFound),
-            Effect.catchTag("TeamConflict", conflict),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("TeamConflict", conflict)
           ),
-        createWorkspace: (input) => workspaces.create(input).pipe(Effect.catchTag("SqlError", internal)),
-        listWorkspaces: workspaces.list.pipe(Effect.catchTag("SqlError", internal)),
+        createWorkspace: (input) => workspaces.create(input),
+        listWorkspaces: workspaces.list,
         createKey: (input) =>
           apiKeys.create(input).pipe(
             Effect.catchTag("WorkspaceNotFound", notFound),
-            Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new AdminError({ code: "invalid", message: error.message }))),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new AdminError({ code: "invalid", message: error.message })))
           ),
         listKeys: (workspaceId) =>
           apiKeys.list(workspaceId).pipe(
-            Effect.catchTag("WorkspaceNotFound", notFound),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("WorkspaceNotFound", notFound)
           ),
         revokeKey: (keyId) =>
           apiKeys.revoke(keyId).pipe(
-            Effect.catchTag("ApiKeyNotFound", notFound),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("ApiKeyNotFound", notFound)
           ),
         listAccounts: (workspaceId) =>
           workspaces.get(workspaceId).pipe(
             Effect.andThen(accounts.list(workspaceId)),
-            Effect.catchTag("WorkspaceNotFound", notFound),
-            Effect.catchTag("SqlError", internal)
+            Effect.catchTag("WorkspaceNotFound", notFound)
           ),
         connectSandbox: (input) =>
           withServer(input.workspaceId, SandboxConnect.connect(input).pipe(
@@ -154,7 +146,7 @@ export class Admin extends Context.Service<Admin, {
           withServer(input.workspaceId, Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input)).pipe(
             Effect.mapError((error) =>
               new AdminError({
-                code: error._tag === "SqlError" ? "internal" : ErrorShape.of(error).code,
+                code: ErrorShape.of(error).code,
                 message: error.message
               })
             )

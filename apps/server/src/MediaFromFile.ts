@@ -55,8 +55,7 @@ export const upload = Effect.fn("MediaFromFile.upload")(function*(input: Input) 
     Effect.catchTags({
       MediaInvalid: (error) => Effect.fail(new ApiError.Invalid({ message: error.message })),
       MediaTooLarge: (error) => Effect.fail(new ApiError.TooLarge({ message: error.message })),
-      PlatformError: Effect.die,
-      SqlError: Effect.die
+      PlatformError: Effect.die
     })
   )
   return MediaApi.toMediaObject(publicUrl, stored)

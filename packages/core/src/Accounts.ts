@@ -2,6 +2,7 @@ import { Clock, Context, Deferred, Duration, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Account, Ids as DomainIds } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { listenForEvictions } from "./internal/evictions.ts"
 import { iso } from "./internal/rows.ts"
 
@@ -23,7 +24,7 @@ const changedChannel = "herald_accounts_changed"
 const cacheMillis = Duration.toMillis(Duration.seconds(30))
 
 export class Accounts extends Context.Service<Accounts, {
-  list(workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>, SqlError.SqlError>
+  list(workspaceId: string): Effect.Effect<ReadonlyArray<Account.Account>>
   /** Call after committing any change to a workspace's accounts. */
   changed(workspaceId: string): Effect.Effect<void, SqlError.SqlError>
 }>()("@herald/core/Accounts") {
@@ -106,7 +107,8 @@ export class Accounts extends Context.Service<Accounts, {
 
       yield* listenForEvictions(pg, changedChannel, forget)
 
-      return Accounts.of({ list, changed })
+      // `changed` keeps its SqlError: TokenRefresh, under the publisher, retries until the database answers.
+      return Accounts.of({ list: (workspaceId) => DieOnSql.effect(list(workspaceId)), changed })
     })
   )
 }

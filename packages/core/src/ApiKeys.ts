@@ -2,6 +2,7 @@ import { Clock, Context, Deferred, Duration, Effect, Layer, Schema } from "effec
 import { SqlClient, type SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { ApiKey, Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import * as KeyFormat from "./internal/apiKeyFormat.ts"
 import { listenForEvictions } from "./internal/evictions.ts"
@@ -144,12 +145,12 @@ export class MemberNotInWorkspace extends Schema.TaggedError<MemberNotInWorkspac
 }
 
 export class ApiKeys extends Context.Service<ApiKeys, {
-  create(input: CreateInput): Effect.Effect<ApiKey.CreatedApiKey, WorkspaceNotFound | MemberNotInWorkspace | SqlError.SqlError>
+  create(input: CreateInput): Effect.Effect<ApiKey.CreatedApiKey, WorkspaceNotFound | MemberNotInWorkspace>
   /** Drops a member's keys from every process's cache, so a new role or a removal counts at once. */
-  forgetMember(memberId: string): Effect.Effect<void, SqlError.SqlError>
-  list(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, WorkspaceNotFound | SqlError.SqlError>
-  revoke(keyId: string): Effect.Effect<ApiKey.ApiKey, ApiKeyNotFound | SqlError.SqlError>
-  authenticate(key: string): Effect.Effect<Principal, Unauthenticated | SqlError.SqlError>
+  forgetMember(memberId: string): Effect.Effect<void>
+  list(workspaceId: string): Effect.Effect<ReadonlyArray<ApiKey.ApiKey>, WorkspaceNotFound>
+  revoke(keyId: string): Effect.Effect<ApiKey.ApiKey, ApiKeyNotFound>
+  authenticate(key: string): Effect.Effect<Principal, Unauthenticated>
   /**
    * The principal of a key this process has cached and has nothing to do for (no lookup, no last-use write),
    * at `now`, without an effect; undefined otherwise, and `authenticate` says the rest. For the request path.
@@ -297,7 +298,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         }
       })
 
-      return ApiKeys.of({ create, list, revoke, authenticate, cached, forgetMember })
+      return ApiKeys.of(DieOnSql.service({ create, list, revoke, authenticate, cached, forgetMember }))
     })
   )
 

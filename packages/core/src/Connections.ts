@@ -2,6 +2,7 @@ import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } fro
 import { SqlClient, type SqlError } from "effect/sql"
 import { Adapter, Connect, Pkce, type PublishError } from "@herald/adapter-kit"
 import { Account, Ids as DomainIds } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
@@ -139,19 +140,19 @@ export class Connections extends Context.Service<Connections, {
     readonly server?: string | undefined
   }): Effect.Effect<
     { readonly url: string; readonly state: string; readonly expiresAt: string },
-    UnknownNetwork | InvalidReturnTo | InvalidConnect | ConnectionFailed | SqlError.SqlError
+    UnknownNetwork | InvalidReturnTo | InvalidConnect | ConnectionFailed
   >
   /** Signs in to a `credentials` network with the fields its connect method asks. */
   signIn(input: {
     readonly workspaceId: string
     readonly platform: string
     readonly fields: Readonly<Record<string, string>>
-  }): Effect.Effect<Account.Account, UnknownNetwork | InvalidConnect | ConnectionFailed | SqlError.SqlError>
+  }): Effect.Effect<Account.Account, UnknownNetwork | InvalidConnect | ConnectionFailed>
   complete(input: {
     readonly platform: string
     readonly state: string
     readonly code: string
-  }): Effect.Effect<Account.Account, ConnectionFailed | UnknownNetwork | SqlError.SqlError>
+  }): Effect.Effect<Account.Account, ConnectionFailed | UnknownNetwork>
   /**
    * Ends a flow the network answered with an error instead of a code, using its state up: the workspace the
    * flow was started in when `state` is one Herald issued for this network and still live, else none. The
@@ -160,8 +161,8 @@ export class Connections extends Context.Service<Connections, {
   cancel(input: {
     readonly platform: string
     readonly state: string
-  }): Effect.Effect<Option.Option<string>, SqlError.SqlError>
-  disconnect(workspaceId: string, accountId: string): Effect.Effect<void, AccountNotFound | SqlError.SqlError>
+  }): Effect.Effect<Option.Option<string>>
+  disconnect(workspaceId: string, accountId: string): Effect.Effect<void, AccountNotFound>
 }>()("@herald/core/Connections") {
   static readonly layer = Layer.effect(
     Connections,
@@ -416,7 +417,7 @@ export class Connections extends Context.Service<Connections, {
         yield* accounts.changed(workspaceId)
       })
 
-      return Connections.of({ start, complete, cancel, signIn, disconnect })
+      return Connections.of(DieOnSql.service({ start, complete, cancel, signIn, disconnect }))
     })
   )
 }

@@ -1,5 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { Cipher } from "./Cipher.ts"
 
 export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
@@ -59,9 +60,9 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
     key: string,
     requestHash: string,
     keepFor?: Duration.Duration
-  ): Effect.Effect<Claim, IdempotencyMismatch | SqlError.SqlError>
-  complete(workspaceId: string, key: string, answer: Answer): Effect.Effect<void, SqlError.SqlError>
-  release(workspaceId: string, key: string): Effect.Effect<void, SqlError.SqlError>
+  ): Effect.Effect<Claim, IdempotencyMismatch>
+  complete(workspaceId: string, key: string, answer: Answer): Effect.Effect<void>
+  release(workspaceId: string, key: string): Effect.Effect<void>
 }>()("@herald/core/IdempotencyKeys") {
   static readonly layer = Layer.effect(
     IdempotencyKeys,
@@ -156,7 +157,7 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
         )
       yield* Effect.forkScoped(Effect.repeat(prune, Schedule.spaced(Duration.hours(1))))
 
-      return IdempotencyKeys.of({ claim, complete, release })
+      return IdempotencyKeys.of(DieOnSql.service({ claim, complete, release }))
     })
   )
 }

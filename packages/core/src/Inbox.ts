@@ -2,6 +2,7 @@ import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Adapter } from "@herald/adapter-kit"
 import { type Inbox as Domain, SafeText } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { Cipher } from "./Cipher.ts"
 import { makeAnswers } from "./internal/inboxAnswers.ts"
 import { InboxNotFound, InboxSendFailed } from "./internal/inboxErrors.ts"
@@ -57,38 +58,38 @@ export interface Page {
 
 export class Inbox extends Context.Service<Inbox, {
   /** One polling round over the accounts that are due; answers how many new items it stored. */
-  readonly pollDue: Effect.Effect<number, SqlError.SqlError>
+  readonly pollDue: Effect.Effect<number>
   /** A network said these of its accounts have news: they are read in the next round. Answers how many. */
-  wake(network: string, networkAccountIds: ReadonlyArray<string>): Effect.Effect<number, SqlError.SqlError>
+  wake(network: string, networkAccountIds: ReadonlyArray<string>): Effect.Effect<number>
   comments(workspaceId: string, page: Page, filter?: Filter): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Comment>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
-  }, SqlError.SqlError>
+  }>
   conversations(workspaceId: string, page: Page, filter?: Filter): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Conversation>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
-  }, SqlError.SqlError>
+  }>
   messages(workspaceId: string, conversationId: string, page: Page): Effect.Effect<{
     readonly items: ReadonlyArray<Domain.Message>
     readonly next: Option.Option<{ readonly at: Date; readonly id: string }>
-  }, InboxNotFound | SqlError.SqlError>
+  }, InboxNotFound>
   replyToComment(workspaceId: string, commentId: string, text: string): Effect.Effect<
     Domain.Comment,
-    InboxNotFound | InboxSendFailed | SqlError.SqlError
+    InboxNotFound | InboxSendFailed
   >
   sendMessage(workspaceId: string, conversationId: string, text: string): Effect.Effect<
     Domain.Message,
-    InboxNotFound | InboxSendFailed | SqlError.SqlError
+    InboxNotFound | InboxSendFailed
   >
   /** Marks a comment read for the whole workspace (once; again is no change). */
-  markCommentRead(workspaceId: string, commentId: string): Effect.Effect<Domain.Comment, InboxNotFound | SqlError.SqlError>
+  markCommentRead(workspaceId: string, commentId: string): Effect.Effect<Domain.Comment, InboxNotFound>
   /** Marks every message received so far in a conversation read. */
   markConversationRead(workspaceId: string, conversationId: string): Effect.Effect<
     Domain.Conversation,
-    InboxNotFound | SqlError.SqlError
+    InboxNotFound
   >
   /** The unread comments and conversations, in all and per account. */
-  unread(workspaceId: string): Effect.Effect<Domain.Unread, SqlError.SqlError>
+  unread(workspaceId: string): Effect.Effect<Domain.Unread>
 }>()("@herald/core/Inbox") {
   static readonly layer = (options: Options = {}) =>
     Layer.effect(
@@ -196,7 +197,7 @@ export class Inbox extends Context.Service<Inbox, {
 
         const { markCommentRead, markConversationRead, unread } = makeReads(sql)
 
-        return Inbox.of({
+        return Inbox.of(DieOnSql.service({
           pollDue,
           wake,
           comments,
@@ -207,7 +208,7 @@ export class Inbox extends Context.Service<Inbox, {
           markCommentRead,
           markConversationRead,
           unread
-        })
+        }))
       })
     )
 

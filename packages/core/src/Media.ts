@@ -2,6 +2,7 @@ import { Context, Effect, FileSystem, Layer, Option, Path, Stream } from "effect
 import type { PlatformError } from "effect/PlatformError"
 import { SqlClient, type SqlError } from "effect/sql"
 import { DatabaseInfo } from "@herald/db"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import { MediaInvalid, MediaNotFound, MediaTooLarge } from "./internal/mediaErrors.ts"
 import { type DetectedType, readVideoHeader } from "./internal/mediaProbe.ts"
@@ -90,16 +91,16 @@ const idPattern = /^med_[0-9A-Za-z]{16,40}$/
 export class Media extends Context.Service<Media, {
   upload<E>(
     input: UploadInput<E>
-  ): Effect.Effect<Uploaded, MediaInvalid | MediaTooLarge | E | SqlError.SqlError | PlatformError>
-  get(workspaceId: string, id: string): Effect.Effect<StoredMedia, MediaNotFound | SqlError.SqlError>
+  ): Effect.Effect<Uploaded, MediaInvalid | MediaTooLarge | E | PlatformError>
+  get(workspaceId: string, id: string): Effect.Effect<StoredMedia, MediaNotFound>
   /** Sets or (null) removes the media's alt text. */
   setAlt(
     workspaceId: string,
     id: string,
     alt: string | null
-  ): Effect.Effect<StoredMedia, MediaNotFound | MediaInvalid | SqlError.SqlError>
+  ): Effect.Effect<StoredMedia, MediaNotFound | MediaInvalid>
   /** `extension` is `jpg`, `mp4`, `mov` or `preview.jpg`; none when there is no such file. */
-  file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>, SqlError.SqlError>
+  file(id: string, extension: string): Effect.Effect<Option.Option<ServedFile>>
 }>()("@herald/core/Media") {
   static readonly layer = (options: Options) => Layer.effect(Media, make(options))
 
@@ -257,5 +258,7 @@ const make = Effect.fnUntraced(function*(options: Options) {
     })))
   }
 
-  return Media.of({ upload, get, setAlt, file })
+  // By hand: `upload` is generic in its stream's error, which the helper's mapped type cannot carry.
+  const methods = DieOnSql.service({ get, setAlt, file })
+  return Media.of({ upload: (input) => DieOnSql.effect(upload(input)), ...methods })
 })

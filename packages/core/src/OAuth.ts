@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Rules from "./internal/oauthRules.ts"
 import {
   AuthorizeRefused,
@@ -84,31 +85,31 @@ interface RequestRow {
 }
 
 export class OAuth extends Context.Service<OAuth, {
-  register(input: { readonly clientName: string | undefined; readonly redirectUris: unknown }): Effect.Effect<Client, OAuthRefused | SqlError.SqlError>
+  register(input: { readonly clientName: string | undefined; readonly redirectUris: unknown }): Effect.Effect<Client, OAuthRefused>
   /** Checks a `/authorize` request and keeps it for the person's consent; answers its id. */
-  authorize(query: AuthorizeQuery): Effect.Effect<string, AuthorizeUntrusted | AuthorizeRefused | SqlError.SqlError>
-  pending(requestId: string): Effect.Effect<Pending, RequestNotFound | SqlError.SqlError>
+  authorize(query: AuthorizeQuery): Effect.Effect<string, AuthorizeUntrusted | AuthorizeRefused>
+  pending(requestId: string): Effect.Effect<Pending, RequestNotFound>
   /**
    * The person approves for their member in `workspaceId`, letting the assistant publish without approval
    * or not: answers where to send the browser, with the code.
    */
   approve(requestId: string, personId: string, workspaceId: string, publishesDirectly: boolean): Effect.Effect<
     string,
-    RequestNotFound | NotAMemberOf | DirectPublishingRefused | SqlError.SqlError
+    RequestNotFound | NotAMemberOf | DirectPublishingRefused
   >
   /**
    * The person's workspaces where their role publishes without approval (an owner or admin, or an editor
    * where approval is not required): there, and only there, they may let an assistant do so too.
    */
-  directPublishing(personId: string): Effect.Effect<ReadonlySet<string>, SqlError.SqlError>
-  deny(requestId: string): Effect.Effect<string, RequestNotFound | SqlError.SqlError>
+  directPublishing(personId: string): Effect.Effect<ReadonlySet<string>>
+  deny(requestId: string): Effect.Effect<string, RequestNotFound>
   /** `POST /token`'s form, either grant type. */
-  token(form: AuthorizeQuery): Effect.Effect<Tokens.Issued, OAuthRefused | SqlError.SqlError>
-  revoke(token: string): Effect.Effect<void, SqlError.SqlError>
-  authenticate(accessToken: string): Effect.Effect<Tokens.Principal, TokenRefused | SqlError.SqlError>
+  token(form: AuthorizeQuery): Effect.Effect<Tokens.Issued, OAuthRefused>
+  revoke(token: string): Effect.Effect<void>
+  authenticate(accessToken: string): Effect.Effect<Tokens.Principal, TokenRefused>
   /** A workspace's live grants; only `memberId`'s when given. */
-  grants(workspaceId: string, memberId: string | null): Effect.Effect<ReadonlyArray<Grant>, SqlError.SqlError>
-  revokeGrant(workspaceId: string, grantId: string, memberId: string | null): Effect.Effect<void, GrantNotFound | SqlError.SqlError>
+  grants(workspaceId: string, memberId: string | null): Effect.Effect<ReadonlyArray<Grant>>
+  revokeGrant(workspaceId: string, grantId: string, memberId: string | null): Effect.Effect<void, GrantNotFound>
 }>()("@herald/core/OAuth") {
   static readonly layer = Layer.effect(
     OAuth,
@@ -302,7 +303,7 @@ export class OAuth extends Context.Service<OAuth, {
         if (rows.length === 0) return yield* new GrantNotFound({ grantId })
       })
 
-      return OAuth.of({
+      return OAuth.of(DieOnSql.service({
         register,
         authorize,
         pending,
@@ -314,7 +315,7 @@ export class OAuth extends Context.Service<OAuth, {
         authenticate: tokens.authenticate,
         grants,
         revokeGrant
-      })
+      }))
     })
   )
 }

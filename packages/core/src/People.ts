@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import * as Attempts from "./internal/attempts.ts"
 import * as Passwords from "./internal/passwords.ts"
@@ -84,29 +85,29 @@ const toPerson = (row: PersonRow): Person => ({
 })
 
 export class People extends Context.Service<People, {
-  byEmail(email: string): Effect.Effect<Option.Option<Person>, SqlError.SqlError>
-  get(personId: string): Effect.Effect<Person, SqlError.SqlError>
+  byEmail(email: string): Effect.Effect<Option.Option<Person>>
+  get(personId: string): Effect.Effect<Person>
   /** The person with this address, made (verified: the operator's paths) when there is none yet. */
-  ensure(email: string): Effect.Effect<Person, SqlError.SqlError>
+  ensure(email: string): Effect.Effect<Person>
   /** A new person with this address (unverified); none when the address has one already. */
-  create(email: string): Effect.Effect<Option.Option<Person>, SqlError.SqlError>
+  create(email: string): Effect.Effect<Option.Option<Person>>
   /** The workspaces the person reaches: every one of the address once it is verified (decision 0057). */
-  memberships(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
+  memberships(personId: string): Effect.Effect<ReadonlyArray<Membership>>
   /** Every workspace with a member of the person's address, verified or not: where a link mailed to it may lead. */
-  membershipsOfAddress(personId: string): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError>
+  membershipsOfAddress(personId: string): Effect.Effect<ReadonlyArray<Membership>>
   /**
    * Counts an attempt against the client address, the address with the e-mail and the e-mail, refusing past
    * the limits; a sign-in that then succeeds takes its count back (`signIn` with the same address).
    */
-  limit(address: string, email: string): Effect.Effect<void, TooManyAttempts | SqlError.SqlError>
+  limit(address: string, email: string): Effect.Effect<void, TooManyAttempts>
   /**
    * Checks a password; unknown e-mail and wrong password fail alike and take as long. `address` is the
    * client's, whose attempt `limit` counted: a success takes it back. Too many checks at once: `TooManyAttempts`.
    */
-  signIn(email: string, password: string, address?: string): Effect.Effect<Person, WrongCredentials | TooManyAttempts | SqlError.SqlError>
-  checkPassword(personId: string, password: string): Effect.Effect<boolean, TooManyAttempts | SqlError.SqlError>
-  setPassword(personId: string, password: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
-  rename(personId: string, name: string): Effect.Effect<void, PersonInvalid | SqlError.SqlError>
+  signIn(email: string, password: string, address?: string): Effect.Effect<Person, WrongCredentials | TooManyAttempts>
+  checkPassword(personId: string, password: string): Effect.Effect<boolean, TooManyAttempts>
+  setPassword(personId: string, password: string): Effect.Effect<void, PersonInvalid>
+  rename(personId: string, name: string): Effect.Effect<void, PersonInvalid>
 }>()("@herald/core/People") {
   static readonly layer = Layer.effect(
     People,
@@ -227,7 +228,7 @@ export class People extends Context.Service<People, {
         yield* sql`UPDATE people SET name = ${trimmed} WHERE id = ${personId}`
       })
 
-      return People.of({
+      return People.of(DieOnSql.service({
         byEmail,
         get,
         ensure,
@@ -239,7 +240,7 @@ export class People extends Context.Service<People, {
         checkPassword,
         setPassword,
         rename
-      })
+      }))
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Permissions, type Post, PostStatus } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Events from "./Events.ts"
 import { fieldsOf, hydrate, postColumns, type PostRow, rowOfJson } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
@@ -82,16 +83,16 @@ export interface ListInput {
 }
 
 export class Posts extends Context.Service<Posts, {
-  create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostInvalid | SqlError.SqlError>
+  create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostInvalid>
   /** A create checked by the same rules and not saved: its problems, and each network's count and version. */
-  validate(workspaceId: string, input: CreateInput): Effect.Effect<Validation, SqlError.SqlError>
-  get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | SqlError.SqlError>
+  validate(workspaceId: string, input: CreateInput): Effect.Effect<Validation>
+  get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound>
   /** The post's events (`post.*`) in the order they happened, each as webhooks carry it. */
-  events(workspaceId: string, postId: string): Effect.Effect<ReadonlyArray<PostEvent>, PostNotFound | SqlError.SqlError>
+  events(workspaceId: string, postId: string): Effect.Effect<ReadonlyArray<PostEvent>, PostNotFound>
   list(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<Post.Post>
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
-  }, SqlError.SqlError>
+  }>
   /**
    * `list`'s page with each post as clients read it (`PostShape.show`), not checked: the caller's response
    * schema checks it, once. Building `Post` objects to encode them again checked every field twice, a third
@@ -101,30 +102,30 @@ export class Posts extends Context.Service<Posts, {
   listShown(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<ShownPost>
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
-  }, SqlError.SqlError>
+  }>
   /** `only`: the statuses the caller may delete from (the MCP tool: draft and scheduled); any but publishing by default. */
-  remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostNotFound | PostConflict | SqlError.SqlError>
+  remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostNotFound | PostConflict>
   /** `only`: the statuses the caller may change (the MCP tool: draft and scheduled); draft, awaiting approval, scheduled by default. */
   update(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction, actor?: Actor): Effect.Effect<
     Post.Post,
-    PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
+    PostInvalid | PostNotFound | PostConflict
   >
   /** A draft with a time goes to approval (`post.submitted`). */
   submit(workspaceId: string, postId: string, actor: Actor): Effect.Effect<
     Post.Post,
-    PostInvalid | PostNotFound | PostConflict | SqlError.SqlError
+    PostInvalid | PostNotFound | PostConflict
   >
   /** A post awaiting approval is scheduled (`post.approved`); past its time, it goes out now (`publishing`). */
   approve(workspaceId: string, postId: string, actor: Actor, note?: string): Effect.Effect<
     Post.Post,
-    PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
+    PostNotFound | PostConflict | PostForbidden
   >
   /** A post awaiting approval goes back to draft with a note (`post.changes_requested`). */
   requestChanges(workspaceId: string, postId: string, actor: Actor, note: string): Effect.Effect<
     Post.Post,
-    PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
+    PostNotFound | PostConflict | PostForbidden
   >
-  retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | PostConflict | SqlError.SqlError>
+  retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | PostConflict>
 }>()("@herald/core/Posts") {
   static readonly layer = Layer.effect(
     Posts,
@@ -269,7 +270,7 @@ export class Posts extends Context.Service<Posts, {
         return post
       })
 
-      return Posts.of({ create, validate, get, events, list, listShown, remove, update, retry, submit, approve, requestChanges })
+      return Posts.of(DieOnSql.service({ create, validate, get, events, list, listShown, remove, update, retry, submit, approve, requestChanges }))
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Random } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Post } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { AccountNotFound } from "./Connections.ts"
 import * as QueueMoves from "./internal/queueMoves.ts"
 import * as QueueSeats from "./internal/queueSeats.ts"
@@ -40,22 +41,20 @@ export interface Moves {
   readonly unchanged: number
 }
 
-type Failure = SqlError.SqlError
-
 export class Queue extends Context.Service<Queue, {
   /** Upcoming slots of the accounts with the post seated in each, or none, by (instant, account). */
-  view(workspaceId: string, input: ViewInput): Effect.Effect<ViewPage, AccountNotFound | Failure>
+  view(workspaceId: string, input: ViewInput): Effect.Effect<ViewPage, AccountNotFound>
   /** A random new order among the queued posts that go to the same accounts: the same times, permuted. */
-  shuffle(workspaceId: string, accountId?: string): Effect.Effect<Moves, AccountNotFound | Failure>
+  shuffle(workspaceId: string, accountId?: string): Effect.Effect<Moves, AccountNotFound>
   /** A queued post to another slot, free for every one of its accounts. */
-  move(workspaceId: string, postId: string, at: string): Effect.Effect<Post.Post, PostInvalid | PostNotFound | PostConflict | Failure>
+  move(workspaceId: string, postId: string, at: string): Effect.Effect<Post.Post, PostInvalid | PostNotFound | PostConflict>
   /** Two queued posts trade times. */
   swap(
     workspaceId: string,
     postIds: readonly [string, string]
-  ): Effect.Effect<ReadonlyArray<Post.Post>, PostInvalid | PostNotFound | PostConflict | Failure>
+  ): Effect.Effect<ReadonlyArray<Post.Post>, PostInvalid | PostNotFound | PostConflict>
   /** The queued posts re-seated, in their order, at the earliest free slots of the schedules as they are now. */
-  rebuild(workspaceId: string, accountId?: string): Effect.Effect<Moves, AccountNotFound | PostConflict | Failure>
+  rebuild(workspaceId: string, accountId?: string): Effect.Effect<Moves, AccountNotFound | PostConflict>
 }>()("@herald/core/Queue") {
   static readonly layer = Layer.effect(
     Queue,
@@ -257,7 +256,7 @@ export class Queue extends Context.Service<Queue, {
         return yield* Effect.forEach(postIds, (postId) => moves.read(workspaceId, postId))
       })
 
-      return Queue.of({ view, shuffle, move, swap, rebuild })
+      return Queue.of(DieOnSql.service({ view, shuffle, move, swap, rebuild }))
     })
   )
 }

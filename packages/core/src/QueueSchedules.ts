@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { QueueSchedule } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { AccountNotFound } from "./Connections.ts"
 import { WorkspaceNotFound } from "./Workspaces.ts"
 
@@ -23,7 +24,7 @@ export interface View {
   readonly inherited: boolean
 }
 
-type Failure = SqlError.SqlError | WorkspaceNotFound
+type Failure = WorkspaceNotFound
 
 export class QueueSchedules extends Context.Service<QueueSchedules, {
   workspace(workspaceId: string): Effect.Effect<View, Failure>
@@ -113,7 +114,7 @@ export class QueueSchedules extends Context.Service<QueueSchedules, {
         return yield* account(workspaceId, accountId)
       })
 
-      return QueueSchedules.of({ workspace, setWorkspace, account, setAccount, clearAccount })
+      return QueueSchedules.of(DieOnSql.service({ workspace, setWorkspace, account, setAccount, clearAccount }))
     })
   )
 }

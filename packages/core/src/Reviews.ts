@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Permissions, Post, PostStatus, Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import { iso } from "./internal/rows.ts"
 import { type Actor, mayReview } from "./internal/postErrors.ts"
@@ -60,24 +61,24 @@ export interface Opened {
 export class Reviews extends Context.Service<Reviews, {
   createProfile(workspaceId: string, input: { readonly name: string; readonly email?: string | null | undefined }, actor: Actor): Effect.Effect<
     Post.ReviewProfile,
-    ReviewInvalid | PostForbidden | SqlError.SqlError
+    ReviewInvalid | PostForbidden
   >
-  profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>, SqlError.SqlError>
+  profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>>
   /** Deletes a profile and with it its review links, which then stop working. */
   deleteProfile(workspaceId: string, profileId: string, actor: Actor): Effect.Effect<
     void,
-    ReviewProfileNotFound | PostForbidden | SqlError.SqlError
+    ReviewProfileNotFound | PostForbidden
   >
   /** A link for one post awaiting approval and one profile. */
   createLink(workspaceId: string, postId: string, input: {
     readonly profileId: string
     readonly expiresInHours?: number | undefined
-  }, actor: Actor): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | PostForbidden | SqlError.SqlError>
-  open(token: string): Effect.Effect<Opened, ReviewRefused | SqlError.SqlError>
+  }, actor: Actor): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | PostForbidden>
+  open(token: string): Effect.Effect<Opened, ReviewRefused>
   /** The reviewer's answer: approve (optional note) or request changes (note required). */
   decide(token: string, decision: { readonly action: "approve" | "request-changes"; readonly note?: string | undefined }): Effect.Effect<
     Opened,
-    ReviewRefused | ReviewInvalid | PostNotFound | PostConflict | PostForbidden | SqlError.SqlError
+    ReviewRefused | ReviewInvalid | PostNotFound | PostConflict | PostForbidden
   >
 }>()("@herald/core/Reviews") {
   static readonly layer = Layer.effect(
@@ -208,7 +209,7 @@ export class Reviews extends Context.Service<Reviews, {
         return { post, profile: toProfile(row), expiresAt }
       })
 
-      return Reviews.of({ createProfile, profiles, deleteProfile, createLink, open, decide })
+      return Reviews.of(DieOnSql.service({ createProfile, profiles, deleteProfile, createLink, open, decide }))
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import * as Tokens from "./internal/tokens.ts"
 import type { Mail } from "./Notifier.ts"
@@ -113,32 +114,31 @@ export class Sessions extends Context.Service<Sessions, {
     readonly via: "password" | "link"
     readonly mustSetPassword: boolean
     readonly client: Client
-  }): Effect.Effect<{ readonly token: string; readonly principal: Principal }, NotAMember | SqlError.SqlError>
-  authenticate(token: string): Effect.Effect<Principal, SessionRefused | SqlError.SqlError>
-  describe(sessionId: string): Effect.Effect<Described, SessionRefused | SqlError.SqlError>
-  switchWorkspace(sessionId: string, workspaceId: string): Effect.Effect<void, NotAMember | SqlError.SqlError>
-  revoke(sessionId: string): Effect.Effect<void, SqlError.SqlError>
-  list(personId: string, currentId: string): Effect.Effect<ReadonlyArray<Listed>, SqlError.SqlError>
-  revokeOwn(personId: string, sessionId: string): Effect.Effect<void, SessionNotFound | SqlError.SqlError>
+  }): Effect.Effect<{ readonly token: string; readonly principal: Principal }, NotAMember>
+  authenticate(token: string): Effect.Effect<Principal, SessionRefused>
+  describe(sessionId: string): Effect.Effect<Described, SessionRefused>
+  switchWorkspace(sessionId: string, workspaceId: string): Effect.Effect<void, NotAMember>
+  revoke(sessionId: string): Effect.Effect<void>
+  list(personId: string, currentId: string): Effect.Effect<ReadonlyArray<Listed>>
+  revokeOwn(personId: string, sessionId: string): Effect.Effect<void, SessionNotFound>
   /** After a password change: every other session of the person ends; this one needs no new password. */
-  passwordChanged(personId: string, keepSessionId: string): Effect.Effect<void, SqlError.SqlError>
+  passwordChanged(personId: string, keepSessionId: string): Effect.Effect<void>
   /** Whether a password may be set without the current one (within 30 minutes of signing in by link). */
-  withinLinkGrace(sessionId: string): Effect.Effect<boolean, SqlError.SqlError>
+  withinLinkGrace(sessionId: string): Effect.Effect<boolean>
   /** A one-time link `{BASE_URL}/app/link#<token>`. */
   issueLink(personId: string, workspaceId: string, purpose: LinkPurpose): Effect.Effect<
-    { readonly url: string; readonly expiresAt: string },
-    SqlError.SqlError
+    { readonly url: string; readonly expiresAt: string }
   >
   /**
    * The password-reset mail for an address, with a new reset link. Mailed to the address, so it may lead to
    * any of its workspaces (using it verifies the address). None when the address has no person, or the
    * person no workspace.
    */
-  resetMail(email: string): Effect.Effect<Option.Option<Mail>, SqlError.SqlError>
+  resetMail(email: string): Effect.Effect<Option.Option<Mail>>
   /** The operator's sign-in link (24 h) for a workspace's member, by e-mail. */
   loginLink(workspaceId: string, email: string): Effect.Effect<
     { readonly url: string; readonly expiresAt: string },
-    NotAMember | SqlError.SqlError
+    NotAMember
   >
   /**
    * Uses a one-time link up. A link reaches only its address (mailed) or the operator (printed), so the
@@ -147,7 +147,7 @@ export class Sessions extends Context.Service<Sessions, {
    */
   consumeLink(token: string): Effect.Effect<
     { readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose; readonly passwordDropped: boolean },
-    LinkRefused | SqlError.SqlError
+    LinkRefused
   >
 }>()("@herald/core/Sessions") {
   static readonly layer = Layer.effect(
@@ -328,7 +328,7 @@ export class Sessions extends Context.Service<Sessions, {
         }))
       })
 
-      return Sessions.of({
+      return Sessions.of(DieOnSql.service({
         start,
         authenticate,
         describe,
@@ -342,7 +342,7 @@ export class Sessions extends Context.Service<Sessions, {
         resetMail,
         loginLink,
         consumeLink
-      })
+      }))
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { ApiKeys } from "./ApiKeys.ts"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
@@ -64,21 +65,21 @@ interface InvitationRow {
 const invitationColumns = "id, workspace_id, email, role, expires_at, created_at, accepted_at, revoked_at"
 
 export class Team extends Context.Service<Team, {
-  members(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>, SqlError.SqlError>
+  members(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>>
   /** One member, whatever its workspace (the operator's commands name members by id alone). */
-  member(memberId: string): Effect.Effect<Workspace.Member, MemberNotFound | SqlError.SqlError>
+  member(memberId: string): Effect.Effect<Workspace.Member, MemberNotFound>
   /** Invites an address with a role; the answer carries the signed link, also e-mailed to the address. */
   invite(workspaceId: string, input: { readonly email: string; readonly role: string }): Effect.Effect<
     Workspace.Invitation,
-    TeamInvalid | TeamConflict | SqlError.SqlError
+    TeamInvalid | TeamConflict
   >
   /** The invitations not yet accepted, revoked or expired. */
-  invitations(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Invitation>, SqlError.SqlError>
-  revokeInvitation(workspaceId: string, invitationId: string): Effect.Effect<void, InvitationNotFound | TeamConflict | SqlError.SqlError>
+  invitations(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Invitation>>
+  revokeInvitation(workspaceId: string, invitationId: string): Effect.Effect<void, InvitationNotFound | TeamConflict>
   /** What an invitation link is for, checked as `accept` checks it, without accepting it. */
   preview(token: string): Effect.Effect<
     { readonly workspace: Workspace.Workspace; readonly email: string; readonly role: Workspace.Role; readonly expiresAt: string },
-    InvitationRefused | SqlError.SqlError
+    InvitationRefused
   >
   /**
    * Opens an invitation link for the person with its address (`personId`), who becomes a member
@@ -86,13 +87,13 @@ export class Team extends Context.Service<Team, {
    */
   accept(token: string, personId: string): Effect.Effect<
     { readonly member: Workspace.Member; readonly workspace: Workspace.Workspace },
-    InvitationRefused | SqlError.SqlError
+    InvitationRefused
   >
   changeRole(workspaceId: string, memberId: string, role: string): Effect.Effect<
     Workspace.Member,
-    MemberNotFound | TeamInvalid | TeamConflict | SqlError.SqlError
+    MemberNotFound | TeamInvalid | TeamConflict
   >
-  remove(workspaceId: string, memberId: string): Effect.Effect<void, MemberNotFound | TeamConflict | SqlError.SqlError>
+  remove(workspaceId: string, memberId: string): Effect.Effect<void, MemberNotFound | TeamConflict>
 }>()("@herald/core/Team") {
   static readonly layer = Layer.effect(
     Team,
@@ -270,7 +271,7 @@ export class Team extends Context.Service<Team, {
         }))
       })
 
-      return Team.of({ members, member, invite, invitations, revokeInvitation, preview, accept, changeRole, remove })
+      return Team.of(DieOnSql.service({ members, member, invite, invitations, revokeInvitation, preview, accept, changeRole, remove }))
     })
   )
 }

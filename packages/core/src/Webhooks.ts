@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, Webhook } from "@herald/domain"
 import { randomBytes } from "node:crypto"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Ids from "./Ids.ts"
 import { checkWebhookUrl } from "./internal/publicAddress.ts"
@@ -93,18 +94,18 @@ const known = new Set<string>(Webhook.EventKinds)
 export class Webhooks extends Context.Service<Webhooks, {
   create(workspaceId: string, input: CreateInput): Effect.Effect<
     Webhook.EndpointWithSecret,
-    WebhookInvalid | WebhookConflict | SqlError.SqlError
+    WebhookInvalid | WebhookConflict
   >
-  list(workspaceId: string): Effect.Effect<ReadonlyArray<Webhook.Endpoint>, SqlError.SqlError>
-  get(workspaceId: string, endpointId: string): Effect.Effect<Webhook.Endpoint, WebhookNotFound | SqlError.SqlError>
+  list(workspaceId: string): Effect.Effect<ReadonlyArray<Webhook.Endpoint>>
+  get(workspaceId: string, endpointId: string): Effect.Effect<Webhook.Endpoint, WebhookNotFound>
   update(workspaceId: string, endpointId: string, input: UpdateInput): Effect.Effect<
     Webhook.Endpoint,
-    WebhookInvalid | WebhookNotFound | SqlError.SqlError
+    WebhookInvalid | WebhookNotFound
   >
-  remove(workspaceId: string, endpointId: string): Effect.Effect<void, WebhookNotFound | SqlError.SqlError>
+  remove(workspaceId: string, endpointId: string): Effect.Effect<void, WebhookNotFound>
   rotateSecret(workspaceId: string, endpointId: string): Effect.Effect<
     Webhook.EndpointWithSecret,
-    WebhookNotFound | SqlError.SqlError
+    WebhookNotFound
   >
 }>()("@herald/core/Webhooks") {
   static readonly layer = (options: Options) =>
@@ -232,7 +233,7 @@ export class Webhooks extends Context.Service<Webhooks, {
           return new Webhook.EndpointWithSecret({ ...toEndpoint(rows[0]), secret })
         })
 
-        return Webhooks.of({ create, list, get, update, remove, rotateSecret })
+        return Webhooks.of(DieOnSql.service({ create, list, get, update, remove, rotateSecret }))
       })
     )
 }

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
+import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
 import { iso } from "./internal/rows.ts"
@@ -71,12 +72,12 @@ export interface UpdateInput {
 }
 
 export class Workspaces extends Context.Service<Workspaces, {
-  create(input: CreateInput): Effect.Effect<Workspace.Workspace, SqlError.SqlError>
-  readonly list: Effect.Effect<ReadonlyArray<Workspace.Workspace>, SqlError.SqlError>
-  get(id: string): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | SqlError.SqlError>
-  members(id: string): Effect.Effect<ReadonlyArray<Workspace.Member>, WorkspaceNotFound | SqlError.SqlError>
+  create(input: CreateInput): Effect.Effect<Workspace.Workspace>
+  readonly list: Effect.Effect<ReadonlyArray<Workspace.Workspace>>
+  get(id: string): Effect.Effect<Workspace.Workspace, WorkspaceNotFound>
+  members(id: string): Effect.Effect<ReadonlyArray<Workspace.Member>, WorkspaceNotFound>
   /** `PATCH /api/v1/workspace`: only what is sent changes. */
-  update(id: string, input: UpdateInput): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | WorkspaceInvalid | SqlError.SqlError>
+  update(id: string, input: UpdateInput): Effect.Effect<Workspace.Workspace, WorkspaceNotFound | WorkspaceInvalid>
 }>()("@herald/core/Workspaces") {
   static readonly layer = Layer.effect(
     Workspaces,
@@ -137,7 +138,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         return toWorkspace(row)
       })
 
-      return Workspaces.of({ create, list, get, members, update })
+      return Workspaces.of(DieOnSql.service({ create, list, get, members, update }))
     })
   )
 }

@@ -125,8 +125,7 @@ export const call = (
     // A derived key is the call itself: the tool, who calls (the member, or the workspace for a key without one) and the arguments.
     const key = derived ? `mcp-call:${sha256(`${caller.actor.memberId ?? "workspace"}\n${requestHash}`)}` : sent
     const claim = yield* keys.claim(caller.workspaceId, key, requestHash, derived ? derivedKeyLife : undefined).pipe(
-      Effect.catchTag("IdempotencyMismatch", (error) => Effect.fail(refusal(error, key, derived))),
-      Effect.catchTag("SqlError", Effect.die)
+      Effect.catchTag("IdempotencyMismatch", (error) => Effect.fail(refusal(error, key, derived)))
     )
     if (claim._tag === "Replay") {
       return { body: yield* Effect.orDie(decodeStored(claim.answer.body)), replayed: true }

@@ -1,5 +1,4 @@
 import { Effect, Option, Schema } from "effect"
-import type { SqlError } from "effect/sql"
 import { Envelope, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
 import { Bounded, Inbox as InboxItems } from "@herald/domain"
@@ -34,12 +33,12 @@ const howAnswersGo = "It is written on the network at once, as the account. It i
   "yet); unknown (Herald cannot tell whether the network took it: check there before writing it again); failed. A " +
   "network's refusal, or an account that needs reconnecting, is refused as conflict with the network's reason."
 
-type InboxError = Inbox.InboxNotFound | Inbox.InboxSendFailed | SqlError.SqlError
+type InboxError = Inbox.InboxNotFound | Inbox.InboxSendFailed
 
 const answered = <A, R>(effect: Effect.Effect<A, InboxError, R>): Effect.Effect<{ readonly data: A }, ToolFailure, R> =>
   effect.pipe(
     Effect.map((data) => ({ data })),
-    Effect.catchTags({ InboxNotFound: domainFailure, InboxSendFailed: domainFailure, SqlError: Effect.die })
+    Effect.catchTags({ InboxNotFound: domainFailure, InboxSendFailed: domainFailure })
   )
 
 const page = <A>(result: { readonly items: ReadonlyArray<A>; readonly next: Option.Option<{ readonly at: Date; readonly id: string }> }) => ({
@@ -87,7 +86,7 @@ export const make = Effect.gen(function*() {
           }
           return yield* inbox.messages(caller.workspaceId, input.conversationId, bounds).pipe(
             Effect.map(page),
-            Effect.catchTags({ InboxNotFound: domainFailure, SqlError: Effect.die })
+            Effect.catchTags({ InboxNotFound: domainFailure })
           )
         })
     }),

@@ -49,7 +49,6 @@ export const make = Effect.gen(function*() {
           MediaFetchFailed: (error) => fail("invalid", error, [{ field: "url", message: error.message }]),
           MediaInvalid: domainFailure,
           MediaTooLarge: domainFailure,
-          SqlError: Effect.die,
           PlatformError: Effect.die
         })
       )

@@ -1,5 +1,4 @@
 import { Effect, Schema } from "effect"
-import type { SqlError } from "effect/sql"
 import { Envelope, PostsApi } from "@herald/api"
 import { Posts } from "@herald/core"
 import { define, domainFailure, postId, type ToolFailure } from "./Tool.ts"
@@ -9,7 +8,7 @@ import { define, domainFailure, postId, type ToolFailure } from "./Tool.ts"
  * submit for approval, approve, send back with a note. Each answers the post as `get_post` does.
  */
 
-type PostError = Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | Posts.PostForbidden | SqlError.SqlError
+type PostError = Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | Posts.PostForbidden
 
 const answered = <A, R>(effect: Effect.Effect<A, PostError, R>): Effect.Effect<{ readonly data: A }, ToolFailure, R> =>
   effect.pipe(
@@ -18,8 +17,7 @@ const answered = <A, R>(effect: Effect.Effect<A, PostError, R>): Effect.Effect<{
       PostInvalid: domainFailure,
       PostNotFound: domainFailure,
       PostConflict: domainFailure,
-      PostForbidden: domainFailure,
-      SqlError: Effect.die
+      PostForbidden: domainFailure
     })
   )
 

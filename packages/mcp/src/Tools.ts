@@ -1,5 +1,4 @@
 import { Effect, Schema, Stream } from "effect"
-import type { SqlError } from "effect/sql"
 import { LimitsTable } from "@herald/adapter-kit"
 import { Envelope, ListQuery, MediaApi, type NetworksApi, PostsApi, PostValidation, QueueApi } from "@herald/api"
 import { Accounts, Media, Networks, Posts, PostShape, Queue } from "@herald/core"
@@ -108,10 +107,10 @@ export const make = (options: Options) => Effect.gen(function*() {
   const UpdateInput = Schema.Struct({ id: postId, ...schemas.updateFields })
 
   const postFailures = <A, R>(
-    effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | SqlError.SqlError, R>
+    effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict, R>
   ): Effect.Effect<A, ToolFailure, R> =>
     effect.pipe(
-      Effect.catchTags({ PostInvalid: domainFailure, PostNotFound: domainFailure, PostConflict: domainFailure, SqlError: Effect.die })
+      Effect.catchTags({ PostInvalid: domainFailure, PostNotFound: domainFailure, PostConflict: domainFailure })
     )
 
   return [
@@ -241,7 +240,7 @@ export const make = (options: Options) => Effect.gen(function*() {
             return yield* fail("invalid", { message: parsed.problems.map((problem) => problem.message).join("; ") }, parsed.problems)
           }
           const page = yield* queue.view(caller.workspaceId, parsed).pipe(
-            Effect.catchTags({ AccountNotFound: domainFailure, SqlError: Effect.die })
+            Effect.catchTags({ AccountNotFound: domainFailure })
           )
           return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
         })
@@ -276,7 +275,6 @@ export const make = (options: Options) => Effect.gen(function*() {
             Effect.catchTags({
               MediaInvalid: domainFailure,
               MediaTooLarge: domainFailure,
-              SqlError: Effect.die,
               PlatformError: Effect.die
             })
           )

@@ -41,7 +41,6 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         returnTo: fields.returnTo,
         server: fields.server
       }).pipe(
-        Effect.catchTag("SqlError", Effect.die),
         Effect.catchTags({
           UnknownNetwork: (error) => domainError(error),
           InvalidReturnTo: (error) => domainError(error),
@@ -68,7 +67,6 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             platform: payload.platform,
             fields: payload.fields
           }).pipe(
-            Effect.catchTag("SqlError", Effect.die),
             Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
           )
           return { data }
@@ -77,8 +75,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.gen(function*() {
           const principal = yield* Authorization.CurrentPrincipal
           yield* connections.disconnect(principal.workspaceId, params.id).pipe(
-            Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("AccountNotFound", (error) => domainError(error))
           )
           return { data: new AccountsApi.Disconnected({ id: params.id, disconnected: true }) }
         }))

@@ -31,20 +31,17 @@ const KeysHandlers = HttpApiBuilder.group(
         apiKeys.create(payload).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WorkspaceNotFound", notFound),
-          Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new ApiError.Invalid({ message: error.message })))
         ))
       .handle("list", ({ params }) =>
         apiKeys.list(params.workspaceId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WorkspaceNotFound", notFound),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WorkspaceNotFound", notFound)
         ))
       .handle("revoke", ({ params }) =>
         apiKeys.revoke(params.keyId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ApiKeyNotFound", notFound),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("ApiKeyNotFound", notFound)
         ))
   })
 )
@@ -66,7 +63,7 @@ const AccountsHandlers = HttpApiBuilder.group(
             Effect.provideContext(context)
           )
           return { data: account }
-        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+        }))
       .handle("signIn", ({ payload }) =>
         Effect.gen(function*() {
           yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
@@ -75,12 +72,12 @@ const AccountsHandlers = HttpApiBuilder.group(
             Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
           )
           return { data: account }
-        }).pipe(Effect.provideContext(context), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.provideContext(context)))
       .handle("list", ({ params }) =>
         Effect.gen(function*() {
           yield* Effect.catchTag(workspaces.get(params.workspaceId), "WorkspaceNotFound", notFound)
           return { data: yield* accounts.list(params.workspaceId) }
-        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+        }))
   })
 )
 
@@ -99,14 +96,12 @@ const MembersHandlers = HttpApiBuilder.group(
         sessions.loginLink(payload.workspaceId, payload.email).pipe(
           Effect.map((link) => ({ data: new AdminApi.LoginLinkCreated(link) })),
           Effect.catchTag("NotAMember", () =>
-            Effect.fail(new ApiError.NotFound({ message: `${payload.email} is not a member of workspace ${payload.workspaceId}` }))),
-          Effect.catchTag("SqlError", Effect.die)
+            Effect.fail(new ApiError.NotFound({ message: `${payload.email} is not a member of workspace ${payload.workspaceId}` })))
         ))
       .handle("list", ({ params }) =>
         workspaces.members(params.workspaceId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WorkspaceNotFound", notFound),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WorkspaceNotFound", notFound)
         ))
       .handle("invite", ({ payload }) =>
         Effect.gen(function*() {
@@ -114,8 +109,7 @@ const MembersHandlers = HttpApiBuilder.group(
           return { data: yield* team.invite(payload.workspaceId, payload) }
         }).pipe(
           Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("TeamConflict", conflict),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", conflict)
         ))
       .handle("changeRole", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -124,8 +118,7 @@ const MembersHandlers = HttpApiBuilder.group(
         }).pipe(
           Effect.catchTag("MemberNotFound", notFound),
           Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("TeamConflict", conflict),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", conflict)
         ))
       .handle("remove", ({ params }) =>
         Effect.gen(function*() {
@@ -134,8 +127,7 @@ const MembersHandlers = HttpApiBuilder.group(
           return { data: member }
         }).pipe(
           Effect.catchTag("MemberNotFound", notFound),
-          Effect.catchTag("TeamConflict", conflict),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", conflict)
         ))
   })
 )
@@ -151,8 +143,7 @@ const MediaHandlers = HttpApiBuilder.group(
       MediaFromFile.upload(payload).pipe(
         Effect.map((data) => ({ data })),
         Effect.provideContext(context),
-        (upload) => Option.isSome(networks) ? Effect.provideService(upload, Networks.Networks, networks.value) : upload,
-        Effect.catchTag("SqlError", Effect.die)
+        (upload) => Option.isSome(networks) ? Effect.provideService(upload, Networks.Networks, networks.value) : upload
       ))
   })
 )

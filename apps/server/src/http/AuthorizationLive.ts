@@ -163,7 +163,7 @@ export const authenticate = (
 ) =>
   Effect.catch(
     key === "" ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.fail(whyNoKey(request))) : apiKeys.authenticate(key),
-    (error) => error._tag === "SqlError" ? Effect.die(error) : refuse(rateLimiter, error, resourceMetadata)
+    (error) => refuse(rateLimiter, error, resourceMetadata)
   )
 
 /** The session of a console cookie, or `unauthorized`, counted against the client's address like a bad key. */
@@ -173,7 +173,6 @@ export const authenticateSession = (
   token: string
 ) =>
   sessions.authenticate(token).pipe(
-    Effect.catchTag("SqlError", Effect.die),
     Effect.catchTag("SessionRefused", (refused) =>
       Effect.andThen(
         Effect.flatMap(ClientAddress.subject, (subject) => limit(rateLimiter, subject)),

@@ -70,8 +70,7 @@ export const run = <E, R>(
     const hash = createHash("sha256").update(`${request.method} ${request.url}\n${body}`).digest("hex")
     const conflict = (error: IdempotencyKeys.IdempotencyMismatch) => new ApiError.Conflict({ message: error.message })
     const claim = yield* keys.claim(workspaceId, key, hash).pipe(
-      Effect.catchTag("IdempotencyMismatch", (error) => Effect.fail(conflict(error))),
-      Effect.catchTag("SqlError", Effect.die)
+      Effect.catchTag("IdempotencyMismatch", (error) => Effect.fail(conflict(error)))
     )
     if (claim._tag === "Replay") {
       const expected = claim.answer.bodySha256

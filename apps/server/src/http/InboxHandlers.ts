@@ -26,14 +26,12 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("readComment", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.markCommentRead(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("InboxNotFound", domainError)
         ))
       .handle("readConversation", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.markConversationRead(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("InboxNotFound", domainError)
         ))
       .handle("comments", ({ query }) =>
         Effect.gen(function*() {
@@ -48,8 +46,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("messages", ({ params, query }) =>
         Effect.gen(function*() {
           const page = yield* inbox.messages(yield* workspace, params.id, yield* pageOf(query)).pipe(
-            Effect.catchTag("InboxNotFound", domainError),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("InboxNotFound", domainError)
           )
           return { data: page.items, nextCursor: nextCursor(page.next) }
         }))
@@ -57,15 +54,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(workspace, (workspaceId) => inbox.replyToComment(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("InboxSendFailed", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("InboxSendFailed", domainError)
         ))
       .handle("sendMessage", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.sendMessage(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("InboxSendFailed", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("InboxSendFailed", domainError)
         ))
   })
 )

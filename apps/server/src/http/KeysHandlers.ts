@@ -41,7 +41,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("list", () =>
         Effect.flatMap(manager, (principal) => listed(principal.workspaceId)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
@@ -65,7 +65,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         }).pipe(
           Effect.catchTag("MemberNotInWorkspace", (error) =>
             Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "memberId", message: error.message }] }))),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
       .handle("revoke", ({ params }) =>
         Effect.gen(function*() {
@@ -77,7 +77,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return { data: new KeysApi.Key({ ...key, revokedAt: revoked.revokedAt }) }
         }).pipe(
           Effect.catchTag("ApiKeyNotFound", domainError),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
   })
 )

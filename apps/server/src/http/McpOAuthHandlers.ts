@@ -43,7 +43,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               )
             })
           }
-        }).pipe(Effect.catchTag("RequestNotFound", notFound), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("RequestNotFound", notFound)))
       .handle("approve", ({ params, payload }) =>
         Effect.gen(function*() {
           const { personId } = yield* person
@@ -56,15 +56,14 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.catchTag("DirectPublishingRefused", (error) =>
             Effect.fail(
               new ApiError.Invalid({ message: error.message, details: [{ field: "publishesDirectly", message: error.message }] })
-            )),
-          Effect.catchTag("SqlError", Effect.die)
+            ))
         ))
       .handle("deny", ({ params }) =>
         Effect.gen(function*() {
           yield* person
           const redirectTo = yield* oauth.deny(params.id)
           return { data: new McpOAuthApi.McpOAuthRedirect({ redirectTo }) }
-        }).pipe(Effect.catchTag("RequestNotFound", notFound), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("RequestNotFound", notFound)))
       .handle("grants", () =>
         Effect.gen(function*() {
           const principal = yield* person
@@ -72,12 +71,12 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return {
             data: grants.map((grant) => new McpOAuthApi.McpOAuthGrant({ ...grant, client: new McpOAuthApi.McpOAuthClient(grant.client) }))
           }
-        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+        }))
       .handle("revokeGrant", ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* person
           yield* oauth.revokeGrant(principal.workspaceId, params.id, ownerOf(principal))
           return { data: new McpOAuthApi.McpOAuthGrantRevoked({ id: params.id, revoked: true }) }
-        }).pipe(Effect.catchTag("GrantNotFound", notFound), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("GrantNotFound", notFound)))
   })
 )

@@ -73,7 +73,6 @@ const caller = Effect.fnUntraced(function*(
   if (OAuth.isAccessToken(credential)) {
     const oauth = yield* OAuth.OAuth
     const member = yield* oauth.authenticate(credential).pipe(
-      Effect.catchTag("SqlError", Effect.die),
       Effect.catchTag("TokenRefused", (refused) => refuse(rateLimiter, { message: refused.message, noToken: false }, resourceMetadata))
     )
     return {

@@ -50,7 +50,6 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
       MediaTooLarge: (error) => tooLarge(request, error.message),
       HttpApiPayloadTooLarge: () =>
         tooLarge(request, `The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),
-      SqlError: Effect.die,
       PlatformError: Effect.die
     })
   )
@@ -68,8 +67,7 @@ export const update = Effect.fn("MediaHandlers.update")(function*({ params, payl
   const principal = yield* Authorization.CurrentPrincipal
   const stored = yield* media.setAlt(principal.workspaceId, params.id, payload.alt).pipe(
     Effect.catchTag("MediaInvalid", domainError),
-    Effect.catchTag("MediaNotFound", domainError),
-    Effect.catchTag("SqlError", Effect.die)
+    Effect.catchTag("MediaNotFound", domainError)
   )
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })

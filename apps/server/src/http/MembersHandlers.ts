@@ -45,8 +45,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           )).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("TeamInvalid", domainError),
-          Effect.catchTag("TeamConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", domainError)
         ))
       .handle("invitations", () =>
         Effect.flatMap(manager, (principal) => Effect.orDie(team.invitations(principal.workspaceId))).pipe(
@@ -56,8 +55,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(manager, (principal) => team.revokeInvitation(principal.workspaceId, params.id)).pipe(
           Effect.as({ data: new MembersApi.Revoked({ id: params.id, revoked: true }) }),
           Effect.catchTag("InvitationNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", domainError)
         ))
       .handle("changeRole", ({ params, payload }) =>
         withinReach(team, params.id, "change the role of").pipe(
@@ -68,16 +66,14 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.map((data) => ({ data })),
           Effect.catchTag("TeamInvalid", domainError),
           Effect.catchTag("MemberNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", domainError)
         ))
       .handle("remove", ({ params }) =>
         withinReach(team, params.id, "remove").pipe(
           Effect.flatMap((principal) => team.remove(principal.workspaceId, params.id)),
           Effect.as({ data: new MembersApi.Removed({ id: params.id, removed: true }) }),
           Effect.catchTag("MemberNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("TeamConflict", domainError)
         ))
   })
 )

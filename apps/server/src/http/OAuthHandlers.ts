@@ -84,7 +84,6 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             ? page("Connected", `@${account.username} on ${account.platform} is connected to Herald (${account.id}).`)
             : backTo(returnTo, { connected: account.id })
         ),
-        Effect.catchTag("SqlError", Effect.die),
         Effect.catch((error) => notConnected(error.message))
       )
     })

@@ -1,6 +1,5 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { SqlError } from "effect/sql"
 import type { ApiError } from "@herald/api"
 import { OAuth, RateLimiter } from "@herald/core"
 import { SafeText } from "@herald/domain"
@@ -65,7 +64,7 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
   const publicUrl = yield* PublicUrl
 
   const refusals = <R>(
-    effect: Effect.Effect<HttpServerResponse.HttpServerResponse, OAuth.OAuthRefused | ApiError.RateLimited | SqlError.SqlError, R>
+    effect: Effect.Effect<HttpServerResponse.HttpServerResponse, OAuth.OAuthRefused | ApiError.RateLimited, R>
   ) =>
     effect.pipe(
       Effect.catch((error) =>
@@ -115,8 +114,7 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
           Effect.succeed(HttpServerResponse.html(page("Herald cannot connect this assistant", refused.description)).pipe(
             HttpServerResponse.setStatus(400)
           )),
-        AuthorizeRefused: (refused) => Effect.succeed(HttpServerResponse.redirect(refused.redirectTo)),
-        SqlError: Effect.die
+        AuthorizeRefused: (refused) => Effect.succeed(HttpServerResponse.redirect(refused.redirectTo))
       })
     )
 

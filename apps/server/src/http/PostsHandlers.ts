@@ -59,25 +59,21 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.create(workspaceId, payload, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostInvalid", domainError)
         ))
       .handle("validate", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.validate(workspaceId, payload)).pipe(
-          Effect.map((data) => ({ data })),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.map((data) => ({ data }))
         ))
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostNotFound", domainError)
         ))
       .handle("events", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.events(workspaceId, params.id)).pipe(
           Effect.map((events) => ({ data: events.map((event) => new PostsApi.PostEvent(event)) })),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostNotFound", domainError)
         ))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
@@ -101,23 +97,20 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
           Effect.map((data) => ({ data })),
           Effect.catchTag("PostInvalid", domainError),
           Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostConflict", domainError)
         ))
       .handle("retry", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.retry(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostConflict", domainError)
         ))
       .handle("submit", ({ params }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.submit(workspaceId, params.id, by)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("PostInvalid", domainError),
           Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostConflict", domainError)
         ))
       .handle("approve", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
@@ -125,8 +118,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
             Effect.map((data) => ({ data })),
             Effect.catchTag("PostNotFound", domainError),
             Effect.catchTag("PostConflict", domainError),
-            Effect.catchTag("PostForbidden", domainError),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("PostForbidden", domainError)
           ))
       .handle("requestChanges", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
@@ -134,15 +126,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
             Effect.map((data) => ({ data })),
             Effect.catchTag("PostNotFound", domainError),
             Effect.catchTag("PostConflict", domainError),
-            Effect.catchTag("PostForbidden", domainError),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("PostForbidden", domainError)
           ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
           Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostConflict", domainError)
         ))
   })
 )

@@ -31,16 +31,14 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const page = yield* queue.view(yield* workspaceId, parsed)
           return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
         }).pipe(
-          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("AccountNotFound", (error) => domainError(error))
         ))
       .handle("shuffle", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* mover
           return { data: new QueueApi.QueueMoves(yield* queue.shuffle(principal.workspaceId, payload.accountId)) }
         }).pipe(
-          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("AccountNotFound", (error) => domainError(error))
         ))
       .handle("move", ({ payload }) =>
         Effect.gen(function*() {
@@ -51,8 +49,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             PostInvalid: (error) => domainError(error),
             PostNotFound: (error) => domainError(error),
             PostConflict: (error) => domainError(error)
-          }),
-          Effect.catchTag("SqlError", Effect.die)
+          })
         ))
       .handle("swap", ({ payload }) =>
         Effect.gen(function*() {
@@ -63,8 +60,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             PostInvalid: (error) => domainError(error),
             PostNotFound: (error) => domainError(error),
             PostConflict: (error) => domainError(error)
-          }),
-          Effect.catchTag("SqlError", Effect.die)
+          })
         ))
       .handle("rebuild", ({ payload }) =>
         Effect.gen(function*() {
@@ -74,8 +70,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.catchTags({
             AccountNotFound: (error) => domainError(error),
             PostConflict: (error) => domainError(error)
-          }),
-          Effect.catchTag("SqlError", Effect.die)
+          })
         ))
       .handle("schedule", () =>
         Effect.flatMap(workspaceId, schedules.workspace).pipe(
@@ -88,13 +83,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return answer(yield* schedules.setWorkspace(principal.workspaceId, payload))
         }).pipe(
           Effect.catchTag("QueueScheduleInvalid", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
       .handle("accountSchedule", ({ params }) =>
         Effect.flatMap(workspaceId, (id) => schedules.account(id, params.id)).pipe(
           Effect.map(answer),
           Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
       .handle("setAccountSchedule", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -105,7 +100,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             QueueScheduleInvalid: (error) => domainError(error),
             AccountNotFound: (error) => domainError(error)
           }),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
       .handle("clearAccountSchedule", ({ params }) =>
         Effect.gen(function*() {
@@ -113,7 +108,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return answer(yield* schedules.clearAccount(principal.workspaceId, params.id))
         }).pipe(
           Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
   })
 )

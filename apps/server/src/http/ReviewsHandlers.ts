@@ -23,8 +23,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createProfile(workspaceId, payload, actor)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("ReviewInvalid", domainError),
-          Effect.catchTag("PostForbidden", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostForbidden", domainError)
         ))
       .handle("profiles", () =>
         Effect.flatMap(workspace, (workspaceId) => reviews.profiles(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
@@ -32,8 +31,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.deleteProfile(workspaceId, params.id, actor)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
           Effect.catchTag("ReviewProfileNotFound", domainError),
-          Effect.catchTag("PostForbidden", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostForbidden", domainError)
         ))
       .handle("createLink", ({ params, payload }) =>
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createLink(workspaceId, params.id, payload, actor)).pipe(
@@ -41,8 +39,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.catchTag("ReviewInvalid", domainError),
           Effect.catchTag("PostForbidden", domainError),
           Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("PostConflict", domainError)
         ))
   })
 )
@@ -97,8 +94,7 @@ export const pagesLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("show", ({ params }) =>
         reviews.open(params.token).pipe(
           Effect.map((opened) => rendering(opened, params.token)),
-          Effect.catchTag("ReviewRefused", refused),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("ReviewRefused", refused)
         ))
       .handle("decide", ({ params, payload }) =>
         reviews.decide(params.token, payload).pipe(
@@ -114,8 +110,7 @@ export const pagesLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             ReviewInvalid: refused,
             PostNotFound: refused,
             PostConflict: refused,
-            PostForbidden: refused,
-            SqlError: Effect.die
+            PostForbidden: refused
           })
         ))
   })

@@ -73,7 +73,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         }).pipe(
           Effect.catchTag("TooManyAttempts", tooMany),
           Effect.catchTag("WrongCredentials", (wrong) => Effect.fail(new ApiError.Unauthorized({ message: wrong.message }))),
-          Effect.catchTag(["SqlError", "NotAMember", "SessionRefused"], Effect.die)
+          Effect.catchTag(["NotAMember", "SessionRefused"], Effect.die)
         ))
       .handle("link", ({ payload }) =>
         Effect.gen(function*() {
@@ -88,7 +88,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         }).pipe(
           Effect.catchTag(["LinkRefused", "NotAMember"], () =>
             Effect.fail(new ApiError.Invalid({ message: new Sessions.LinkRefused().message }))),
-          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+          Effect.catchTag("SessionRefused", Effect.die)
         ))
       .handle("passwordReset", ({ payload }) =>
         Effect.gen(function*() {
@@ -98,7 +98,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           // Looked up and mailed after the answer, so that it takes as long whether the address has an account or not.
           yield* notifier.sendInBackground(sessions.resetMail(payload.email))
           return { data: new SessionsApi.ResetAnswer({ email: "sent" }) }
-        }).pipe(Effect.catchTag("TooManyAttempts", tooMany), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("TooManyAttempts", tooMany)))
       .handle("invitation", ({ payload }) =>
         Effect.gen(function*() {
           yield* SessionAuth.sameOrigin(publicUrl)
@@ -115,8 +115,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             })
           }
         }).pipe(
-          Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message })))
         ))
       .handle("acceptInvitation", ({ payload }) =>
         Effect.gen(function*() {
@@ -169,7 +168,7 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
           Effect.catchTag("PersonInvalid", invalid),
           Effect.catchTag("TooManyAttempts", tooMany),
-          Effect.catchTag(["SqlError", "NotAMember", "SessionRefused"], Effect.die)
+          Effect.catchTag(["NotAMember", "SessionRefused"], Effect.die)
         ))
   })
 )
@@ -188,8 +187,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
     return handlers
       .handle("session", () =>
         Effect.flatMap(currentSession, (session) => describe(session.sessionId)).pipe(
-          Effect.catchTag("SessionRefused", (refused) => Effect.fail(new ApiError.Unauthorized({ message: refused.message }))),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("SessionRefused", (refused) => Effect.fail(new ApiError.Unauthorized({ message: refused.message })))
         ))
       .handle("signOut", () =>
         Effect.gen(function*() {
@@ -204,7 +202,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return yield* describe(session.sessionId)
         }).pipe(
           Effect.catchTag("NotAMember", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
-          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+          Effect.catchTag("SessionRefused", Effect.die)
         ))
       .handle("password", ({ payload }) =>
         Effect.gen(function*() {
@@ -222,7 +220,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           }
           yield* people.setPassword(session.personId, payload.password)
           yield* sessions.passwordChanged(session.personId, session.sessionId)
-        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("TooManyAttempts", tooMany), Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("TooManyAttempts", tooMany)))
       .handle("profile", ({ payload }) =>
         Effect.gen(function*() {
           const session = yield* currentSession
@@ -230,7 +228,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return yield* describe(session.sessionId)
         }).pipe(
           Effect.catchTag("PersonInvalid", invalid),
-          Effect.catchTag(["SqlError", "SessionRefused"], Effect.die)
+          Effect.catchTag("SessionRefused", Effect.die)
         ))
       .handle("sessions", () =>
         Effect.gen(function*() {
@@ -243,8 +241,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const session = yield* currentSession
           yield* sessions.revokeOwn(session.personId, params.id)
         }).pipe(
-          Effect.catchTag("SessionNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message }))),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("SessionNotFound", (error) => Effect.fail(new ApiError.NotFound({ message: error.message })))
         ))
   })
 )

@@ -31,8 +31,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(workspace, (workspaceId) => webhooks.create(workspaceId, payload)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookInvalid", domainError),
-          Effect.catchTag("WebhookConflict", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookConflict", domainError)
         ))
       .handle("list", () =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.list(workspaceId)).pipe(
@@ -42,27 +41,25 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookNotFound", domainError)
         ))
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.update(workspaceId, params.id, payload)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookInvalid", domainError),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookNotFound", domainError)
         ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookNotFound", domainError)
         ))
       .handle("test", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("WebhookDeliveryConflict", domainError),
+          // WebhookDelivery still fails with SqlError until it is split by concern.
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("redeliver", ({ params }) =>
@@ -70,6 +67,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", domainError),
           Effect.catchTag("WebhookDeliveryConflict", domainError),
+          // WebhookDelivery still fails with SqlError until it is split by concern.
           Effect.catchTag("SqlError", Effect.die)
         ))
       .handle("deliveries", ({ params, query }) =>
@@ -90,8 +88,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("rotateSecret", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.rotateSecret(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookNotFound", domainError)
         ))
   })
 )

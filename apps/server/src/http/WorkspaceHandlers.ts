@@ -29,7 +29,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         }).pipe(
           Effect.catchTag("WorkspaceInvalid", (error) =>
             Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die, SqlError: Effect.die })
+          Effect.catchTags({ WorkspaceNotFound: Effect.die })
         ))
   })
 )
