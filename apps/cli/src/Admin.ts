@@ -5,7 +5,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { AdminApi, type MediaApi } from "@herald/api"
 import { Accounts, ApiKeys, Connections, ErrorShape, Sessions, Settings, Team, Workspaces } from "@herald/core"
 import { Main, MediaFromFile, Packages, SandboxConnect } from "@herald/server"
-import type { SqlClient } from "effect/sql"
+import { type SqlClient, SqlError } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import type { Account, ApiKey, Workspace } from "@herald/domain"
 import type { DatabaseInfo } from "@herald/db"
@@ -48,6 +48,19 @@ export class Admin extends Context.Service<Admin, {
         Effect.fail(new AdminError({ code: "not_found", message: error.message }))
       const internal = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "internal", message: error.message }))
+      // The core's services die on a database error (it is no caller's to handle); here, on the database
+      // directly, the command says so as `internal` rather than crashing.
+      const onSql = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.catchDefect(effect, (defect) => SqlError.isSqlError(defect) ? internal(defect) : Effect.die(defect))
+      const sqlAsInternal = (admin: Admin["Service"]): Admin["Service"] =>
+        Object.fromEntries(
+          Object.entries(admin).map(([name, member]) => [
+            name,
+            typeof member === "function"
+              ? (...args: ReadonlyArray<unknown>) => onSql((member as (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown>)(...args))
+              : onSql(member as Effect.Effect<unknown>)
+          ])
+        ) as unknown as Admin["Service"]
       const invalid = (error: { readonly message: string }) =>
         Effect.fail(new AdminError({ code: "invalid", message: error.message }))
       const conflict = (error: { readonly message: string }) =>
@@ -70,7 +83,7 @@ export class Admin extends Context.Service<Admin, {
             Effect.mapError((error) => error instanceof AdminError ? error : new AdminError({ code: "internal", message: String(error) }))
           )
         }).pipe(Effect.scoped)
-      return Admin.of({
+      return sqlAsInternal(Admin.of({
         loginLink: (input) =>
           sessions.loginLink(input.workspaceId, input.email).pipe(
             Effect.map((link) => new AdminApi.LoginLinkCreated(link)),
@@ -151,7 +164,7 @@ export class Admin extends Context.Service<Admin, {
               })
             )
           ))
-      })
+      }))
     })
   )
 
