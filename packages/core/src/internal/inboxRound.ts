@@ -75,13 +75,15 @@ export const makeRound = (options: {
       INSERT INTO inbox_cursors (account_id)
       SELECT id FROM accounts WHERE status = 'connected' AND ${sql.in("platform", withInbox)}
       ON CONFLICT (account_id) DO NOTHING`
-    // Claimed under a lease (a round that dies leaves them due again soon).
+    // Claimed under a lease (a round that dies leaves them due again soon). Due by the database's clock, the
+    // one new rows and wakes are stamped with: this process's clock may be behind it (another host, or only
+    // its millisecond against the database's microsecond), and an account woken must not wait a turn.
     const due = yield* sql<Due>`
       UPDATE inbox_cursors c SET next_poll_at = ${new Date(now.getTime() + pollEvery)}
       FROM accounts a
       WHERE a.id = c.account_id AND c.account_id IN (
         SELECT c2.account_id FROM inbox_cursors c2 JOIN accounts a2 ON a2.id = c2.account_id
-        WHERE c2.next_poll_at <= ${now} AND a2.status = 'connected' AND ${sql.in("a2.platform", withInbox)}
+        WHERE c2.next_poll_at <= now() AND a2.status = 'connected' AND ${sql.in("a2.platform", withInbox)}
         ORDER BY c2.next_poll_at LIMIT 200 FOR UPDATE OF c2 SKIP LOCKED
       )
       RETURNING a.id AS account_id, a.workspace_id, a.platform, a.username, a.network_account_id, a.access_token, a.server, c.cursor, c.failures`
