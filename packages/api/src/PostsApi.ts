@@ -1,80 +1,23 @@
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Bounded, Post } from "@herald/domain"
+import { Bounded, Post, PostRequest } from "@herald/domain"
 import { ConflictResponse, ForbiddenResponse, InvalidResponse, NotFoundResponse } from "./ApiError.ts"
 import { cursor, Data, Page } from "./Envelope.ts"
 import * as EmptyBody from "./internal/emptyBody.ts"
 import * as PostValidation from "./PostValidation.ts"
 import * as QueryInteger from "./internal/queryInteger.ts"
 
-// Every field carries a description: they show in the OpenAPI document and in the MCP tools' input schemas.
-const field = {
-  content: Bounded.Text.annotate({
-    description: "The text for every target, unless platformContent has an entry for the target's network. " +
-      "May be empty only when every target has an override or its network takes a post of media alone"
-  }),
-  accountIds: Bounded.array(Bounded.Id, Bounded.counts.accounts, "accounts").annotate({
-    description: "Ids of the workspace's accounts to post to (from the accounts list); at least one, no repeats"
-  }),
-  mediaIds: Bounded.array(Bounded.Id, Bounded.counts.media, "media").annotate({
-    description: "Ids of uploaded media (images or videos), in the order they are shown"
-  }),
-  scheduledAt: Bounded.Word.annotate({
-    description: "When to publish: an ISO 8601 time with a zone, e.g. 2026-12-01T09:00:00Z. " +
-      "Not more than 60 s in the past (use publishNow)"
-  }),
-  publishNow: Schema.Boolean.annotate({ description: "true publishes the post at once" }),
-  queued: Schema.Boolean.annotate({
-    description: "true puts the post in the posting queue: it is scheduled at the earliest slot of the weekly schedule " +
-      "(GET /api/v1/queue/schedule) that is free for every one of its accounts, and keeps it through other changes. " +
-      "In a change, false takes a queued post out of the queue at the time it has; sending scheduledAt does too"
-  }),
-  draft: Schema.Boolean.annotate({ description: "true saves the post as a draft; nothing is published" }),
-  platformContent: Bounded.record(Bounded.Word, Bounded.Text, Bounded.counts.entries).annotate({
-    description: "Text per network, keyed by a network key from GET /api/v1/networks, replacing content for that " +
-      "network's targets"
-  }),
-  firstComment: Schema.NullOr(Bounded.Text).annotate({
-    description: "A comment Herald adds under the post once it is out (networks that allow it); null for none"
-  })
-}
-
-// What a create and a change may both send, each optional.
-const optionalFields = {
-  content: Schema.optionalKey(field.content),
-  mediaIds: Schema.optionalKey(field.mediaIds),
-  scheduledAt: Schema.optionalKey(field.scheduledAt),
-  queued: Schema.optionalKey(field.queued),
-  platformContent: Schema.optionalKey(field.platformContent),
-  firstComment: Schema.optionalKey(field.firstComment)
-}
-
-/** Each network's own options as a request sets them, keyed by network (`PostShape.Document` in core). */
-const OptionsDocument = Schema.Record(Schema.String, Schema.Record(Schema.String, Schema.Unknown))
-export type OptionsDocument = typeof OptionsDocument.Type
-
-const createFields = {
-  ...optionalFields,
-  accountIds: field.accountIds,
-  publishNow: Schema.optionalKey(field.publishNow),
-  draft: Schema.optionalKey(field.draft)
-}
-
-const updateFields = {
-  ...optionalFields,
-  accountIds: Schema.optionalKey(field.accountIds),
-  draft: Schema.optionalKey(field.draft.annotate({
-    description: "true takes the post back to draft; false with scheduledAt schedules a draft"
-  }))
-}
+// The request's fields are the domain's (`PostRequest`), shared with core's `Posts` inputs.
 
 /** `POST /api/v1/posts`, decoded: the network-neutral fields and each network's options as a document. */
-export const CreatePayload = Schema.Struct({ ...createFields, options: Schema.optionalKey(OptionsDocument) })
-export type CreatePayload = typeof CreatePayload.Type
+export const CreatePayload = PostRequest.CreatePayload
+export type CreatePayload = PostRequest.CreatePayload
 
 /** `PATCH /api/v1/posts/:id`, decoded. */
-export const UpdatePayload = Schema.Struct({ ...updateFields, options: Schema.optionalKey(OptionsDocument) })
-export type UpdatePayload = typeof UpdatePayload.Type
+export const UpdatePayload = PostRequest.UpdatePayload
+export type UpdatePayload = PostRequest.UpdatePayload
+
+export type OptionsDocument = PostRequest.OptionsDocument
 
 /**
  * What the installed adapters add to a post's wire forms (core's `PostShape`, made by the composition
@@ -147,10 +90,10 @@ export const schemas = (shape: Shape): Schemas => {
     })
   )).annotate({ identifier: "Post" }) as unknown as Schema.Codec<Post.Post, Record<string, unknown>>
   return {
-    create: payload({ ...createFields, ...shape.requestFields }, CreatePayload, shape),
-    update: payload({ ...updateFields, ...shape.requestFields }, UpdatePayload, shape),
+    create: payload({ ...PostRequest.createFields, ...shape.requestFields }, CreatePayload, shape),
+    update: payload({ ...PostRequest.updateFields, ...shape.requestFields }, UpdatePayload, shape),
     post,
-    updateFields: { ...updateFields, ...shape.requestFields }
+    updateFields: { ...PostRequest.updateFields, ...shape.requestFields }
   }
 }
 

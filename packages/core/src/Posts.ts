@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Permissions, type Post, PostStatus } from "@herald/domain"
+import { Permissions, type Post, type PostRequest, PostStatus } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Events from "./Events.ts"
 import { fieldsOf, hydrate, postColumns, type PostRow, rowOfJson } from "./internal/postRows.ts"
@@ -38,30 +38,25 @@ export {
 export type { NetworkCheck, TextCount, Validation, VersionSummary } from "./internal/postValidate.ts"
 export type { PostEvent } from "./internal/postEvents.ts"
 
-export interface CreateInput {
-  readonly content?: string | undefined
-  readonly accountIds: ReadonlyArray<string>
-  readonly mediaIds?: ReadonlyArray<string> | undefined
-  readonly scheduledAt?: string | undefined
-  readonly publishNow?: boolean | undefined
-  /**
-   * The post takes the earliest queue slot free for every one of its accounts (docs/queue.md). In a patch,
-   * `false` takes a queued post out of the queue at the time it has.
-   */
-  readonly queued?: boolean | undefined
-  readonly draft?: boolean | undefined
-  readonly platformContent?: Record<string, string> | undefined
-  readonly firstComment?: string | null | undefined
-  /**
-   * Each network's own options, keyed by network (`PostShape.split` of a request). In a patch, a network
-   * whose options are top-level fields has each field sent replaced; a `platformOptions` network has its
-   * object replaced as a whole.
-   */
-  readonly options?: PostShape.Document | undefined
-}
+/** A type's optional fields also taking `undefined`, as callers that pass an absent value along write them. */
+type Loose<T> =
+  & { readonly [K in keyof T as {} extends Pick<T, K> ? never : K]: T[K] }
+  & { readonly [K in keyof T as {} extends Pick<T, K> ? K : never]?: T[K] | undefined }
 
-/** `PATCH`: only the fields sent change; `draft: false` with a time schedules a draft. */
-export type UpdateInput = Partial<Omit<CreateInput, "publishNow" | "draft">> & { readonly draft?: boolean | undefined }
+/**
+ * A create as the service takes it: the request's fields, named and typed once in the domain
+ * (`PostRequest.CreatePayload`, which the API decodes). `queued` takes the earliest queue slot free for every
+ * one of the post's accounts (docs/queue.md); `options` is each network's own options keyed by network
+ * (`PostShape.split` of a request).
+ */
+export type CreateInput = Loose<PostRequest.CreatePayload>
+
+/**
+ * `PATCH`: only the fields sent change; `draft: false` with a time schedules a draft; `queued: false` takes a
+ * queued post out of the queue at the time it has. A network whose options are top-level fields has each
+ * field sent replaced; a `platformOptions` network has its object replaced as a whole.
+ */
+export type UpdateInput = Loose<PostRequest.UpdatePayload>
 
 /**
  * A post of a list page: `key` is everything stored that it is shown from, as one text (two posts with the
