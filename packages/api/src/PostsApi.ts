@@ -19,22 +19,8 @@ export type UpdatePayload = PostRequest.UpdatePayload
 
 export type OptionsDocument = PostRequest.OptionsDocument
 
-/**
- * What the installed adapters add to a post's wire forms (core's `PostShape`, made by the composition
- * root): their fields in requests and in the full post, and the moves between the flat wire form and the
- * options document.
- */
-export interface Shape {
-  readonly requestFields: Schema.Struct.Fields
-  readonly postFields: Schema.Struct.Fields
-  readonly split: (payload: Readonly<Record<string, unknown>>) => {
-    readonly neutral: Record<string, unknown>
-    readonly options: OptionsDocument
-  }
-  readonly flatten: (options: OptionsDocument) => Record<string, unknown>
-  readonly show: (post: Post.Post) => Record<string, unknown>
-  readonly join: (wire: Readonly<Record<string, unknown>>) => OptionsDocument
-}
+/** What the installed adapters add to a post's wire forms: core's `PostShape` is one (`PostRequest.WireShape`). */
+export type Shape = PostRequest.WireShape
 
 /** The schemas of a post as the installed networks shape it: requests and the full post. */
 export interface Schemas {

@@ -1,12 +1,12 @@
 import { Schema, SchemaAST } from "effect"
 import type { Adapter, PostOptions } from "@herald/adapter-kit"
-import { Post } from "@herald/domain"
+import { Post, type PostRequest } from "@herald/domain"
 
 /**
  * A post's options as stored: keyed by network, then by the adapter's field name; only what was set
  * ([decision 0030](../../../docs/decisions/0030-options-owned-by-adapters.md)).
  */
-export type Document = Readonly<Record<string, Readonly<Record<string, unknown>>>>
+export type Document = PostRequest.OptionsDocument
 
 /** A network that declares options, with its declaration. */
 export interface Declared {
@@ -15,27 +15,11 @@ export interface Declared {
 }
 
 /**
- * How the installed adapters' options sit in the wire forms of a post: the fields they add to a post
- * request and to the full post, and the moves between those flat forms and the options document. Made
- * once from the adapters; the API, the MCP tools and the webhooks' `post` all go through it.
+ * The installed adapters' options in a post's wire forms (`PostRequest.WireShape`, which the API's schemas
+ * are built from), with what core asks beside: the declarations, a network's values, a field's place.
  */
-export interface PostShape {
+export interface PostShape extends PostRequest.WireShape {
   readonly declared: ReadonlyArray<Declared>
-  /** Each top-level option field (optional) and `platformOptions`, as a create or a patch may send them. */
-  readonly requestFields: Schema.Struct.Fields
-  /** Each top-level option field and derived field, and `platformOptions`, as the full post shows them. */
-  readonly postFields: Schema.Struct.Fields
-  /** A request's option fields as a document, and the rest of it. */
-  readonly split: (payload: Readonly<Record<string, unknown>>) => {
-    readonly neutral: Record<string, unknown>
-    readonly options: Document
-  }
-  /** The option fields a request would send for this document (the reverse of `split`). */
-  readonly flatten: (options: Document) => Record<string, unknown>
-  /** The full post as clients read it: neutral fields with the option fields (defaults filled) in place. */
-  readonly show: (post: Post.Post) => Record<string, unknown>
-  /** The options document of a full post as clients read it (the reverse of `show`). */
-  readonly join: (wire: Readonly<Record<string, unknown>>) => Document
   /** A network's options with its defaults filled; undefined for a network that declares none. */
   readonly values: (network: string, options: Document) => Record<string, unknown> | undefined
   /** Where an option field of a network sits in a request: `<field>.2`, or `platformOptions.<network>.<field>.2`. */

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import * as Bounded from "./Bounded.ts"
+import type * as Post from "./Post.ts"
 
 // A post as a client asks for it: the fields of `POST /api/v1/posts` and `PATCH /api/v1/posts/:id`, once.
 // The API builds its request schemas from these (with the installed networks' fields), and core's
@@ -73,3 +74,27 @@ export type CreatePayload = typeof CreatePayload.Type
 /** `PATCH /api/v1/posts/:id`, decoded. */
 export const UpdatePayload = Schema.Struct({ ...updateFields, options: Schema.optionalKey(OptionsDocument) })
 export type UpdatePayload = typeof UpdatePayload.Type
+
+/**
+ * How the installed adapters' options sit in the wire forms of a post: the fields they add to a post
+ * request and to the full post, and the moves between those flat forms and the options document. Core's
+ * `PostShape` is one, made once from the adapters; the API's schemas, the MCP tools and the webhooks' `post`
+ * all go through it.
+ */
+export interface WireShape {
+  /** Each top-level option field (optional) and `platformOptions`, as a create or a patch may send them. */
+  readonly requestFields: Schema.Struct.Fields
+  /** Each top-level option field and derived field, and `platformOptions`, as the full post shows them. */
+  readonly postFields: Schema.Struct.Fields
+  /** A request's option fields as a document, and the rest of it. */
+  readonly split: (payload: Readonly<Record<string, unknown>>) => {
+    readonly neutral: Record<string, unknown>
+    readonly options: OptionsDocument
+  }
+  /** The option fields a request would send for this document (the reverse of `split`). */
+  readonly flatten: (options: OptionsDocument) => Record<string, unknown>
+  /** The full post as clients read it: neutral fields with the option fields (defaults filled) in place. */
+  readonly show: (post: Post.Post) => Record<string, unknown>
+  /** The options document of a full post as clients read it (the reverse of `show`). */
+  readonly join: (wire: Readonly<Record<string, unknown>>) => OptionsDocument
+}
