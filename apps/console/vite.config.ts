@@ -4,8 +4,10 @@ import { defineConfig } from "vite"
 
 // The console is served by apps/server under /app: hashed asset names there get long cache lifetimes and
 // index.html none. The typed API client is read from packages/client's sources, so the console needs no
-// build of that package first.
+// build of that package first. The post lifecycle is the domain's own table, bundled from its source
+// (decision 0085): the console restates no status rule.
 const typedClient = fileURLToPath(new URL("../../packages/client/src/api/index.ts", import.meta.url))
+const postStatus = fileURLToPath(new URL("../../packages/domain/src/PostStatus.ts", import.meta.url))
 
 export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
@@ -13,7 +15,8 @@ export default defineConfig(({ command }) => ({
   plugins: [react()],
   resolve: {
     alias: {
-      "@herald/client/api": typedClient
+      "@herald/client/api": typedClient,
+      "@herald/domain/PostStatus": postStatus
     }
   },
   build: {

@@ -116,6 +116,22 @@ describe("approvals", skipIf(missing), () => {
     await accessible(editor)
   })
 
+  it("follows what the session says the person may do, not their role's name (decision 0085)", async () => {
+    // As if the API's permission table let editors review: the editor's page then lists every post sent
+    // back, as a reviewer's does, though the session still names the role "editor".
+    await editor.route("**/api/v1/auth/session", async (route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      assert.strictEqual(body.data.workspace.role, "editor")
+      body.data.workspace.permissions = [...body.data.workspace.permissions, "approve"]
+      await route.fulfill({ response, json: body })
+    })
+    await editor.goto(herald.url("/app/approvals"))
+    await editor.getByRole("heading", { name: "Sent back for changes", exact: true }).waitFor()
+    assert.strictEqual(await editor.getByRole("heading", { name: "Your posts sent back for changes" }).count(), 0)
+    await editor.unroute("**/api/v1/auth/session")
+  })
+
   it("fits a phone: the approvals page without sideways scrolling, axe-clean", async () => {
     const { context, page: phone } = await browser.open(herald, { width: 375, height: 740 })
     await context.addCookies(await owner.context().cookies())

@@ -267,6 +267,25 @@ describe("connecting an assistant by OAuth", skipIf(missing), () => {
     await abilities.getByText("Everything you can do there as an owner").waitFor()
     await visitor.page.getByLabel("Let it publish without approval").waitFor()
 
+    // What the assistant will be able to do is the API's `permissions`, not the role's name: were viewers let
+    // to write posts, the page would say so for the viewer's workspace.
+    const requests = "**/api/v1/oauth/requests/*"
+    await visitor.page.route(requests, async (route) => {
+      if (route.request().method() !== "GET") return route.fallback()
+      const response = await route.fetch()
+      const body = await response.json()
+      body.data.workspaces = body.data.workspaces.map((one: any) =>
+        one.role === "viewer" ? { ...one, permissions: [...one.permissions, "change"] } : one
+      )
+      await route.fulfill({ response, json: body })
+    })
+    await visitor.page.reload()
+    await picker.selectOption({ label: "Acme (Viewer)" })
+    await abilities.getByText("Write posts as you", { exact: false }).waitFor()
+    assert.notInclude(await abilities.innerText(), "Read only")
+    assert.include(await visitor.page.locator(".consent-abilities + p").innerText(), "wait for an owner's or admin's approval")
+    await visitor.page.unroute(requests)
+
     const seen = callback.count()
     await visitor.page.getByRole("button", { name: "Deny" }).click()
     const answer = await callback.next(seen)

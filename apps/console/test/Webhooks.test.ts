@@ -250,6 +250,26 @@ describe("Settings > Webhooks on a Herald that refuses private addresses", skipI
     page = await signInAsOwner(run.browser, herald)
   })
 
+  it("offers the events the API lists, not a list of its own (decision 0085)", async () => {
+    // As if the server knew one event more than this console was built with, and one fewer.
+    await page.route("**/api/v1/webhooks/events", async (route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      body.data = [...body.data.filter((event: string) => event !== "webhook.test"), "invoice.paid"]
+      await route.fulfill({ response, json: body })
+    })
+    await page.goto(herald.url("/app/settings/webhooks"))
+    await page.getByRole("button", { name: "Add endpoint" }).click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByLabel("Only the events chosen below").check()
+    await dialog.getByLabel("invoice.paid", { exact: true }).waitFor()
+    await dialog.getByLabel("invoice (invoice.*)", { exact: true }).waitFor()
+    await dialog.getByLabel("post.published", { exact: true }).waitFor()
+    assert.strictEqual(await dialog.getByLabel("webhook.test", { exact: true }).count(), 0)
+    assert.strictEqual(await dialog.getByLabel("Webhooks (webhook.*)", { exact: true }).count(), 0)
+    await page.unroute("**/api/v1/webhooks/events")
+  })
+
   it("shows the API's words beside the URL, naming the development setting", async () => {
     await page.goto(herald.url("/app/settings/webhooks"))
     await page.getByRole("button", { name: "Add endpoint" }).click()

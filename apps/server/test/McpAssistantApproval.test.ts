@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect, Option } from "effect"
 import { backends } from "@herald/db/testing"
+import { Permissions } from "@herald/domain"
 import { examplePackage, freePort, serverLayer } from "./harness.ts"
 import * as McpClient from "./mcpClient.ts"
 import { connectWith, consentRequest, memoryProvider, setup, signInWithSdk } from "./mcpOAuth.ts"
@@ -103,6 +104,11 @@ for (const backend of backends()) {
           assert.isTrue(forOwner.body.data.workspaces.find((one: { id: string }) => one.id === workspace.id).mayPublishDirectly)
           const forViewer = yield* viewer("GET", `/oauth/requests/${requestId}`)
           assert.isFalse(forViewer.body.data.workspaces.find((one: { id: string }) => one.id === workspace.id).mayPublishDirectly)
+          // What the assistant would be able to do there is the viewer's row of the permission table.
+          assert.deepStrictEqual(
+            forViewer.body.data.workspaces.find((one: { id: string }) => one.id === workspace.id).permissions,
+            Permissions.allowed("viewer")
+          )
           const refused = yield* viewer("POST", `/oauth/requests/${requestId}/approve`, { workspaceId: workspace.id, publishesDirectly: true })
           assert.strictEqual(refused.status, 400, refused.text)
           assert.strictEqual(refused.body.error.details[0].field, "publishesDirectly")

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { backends } from "@herald/db/testing"
+import { Permissions } from "@herald/domain"
 import { bearer, examplePackage, freePort, request, serverLayer, workspaceWithKey } from "./harness.ts"
 import * as McpClient from "./mcpClient.ts"
 import { connectWith, consentRequest, memoryProvider, setup, signInWithSdk } from "./mcpOAuth.ts"
@@ -364,7 +365,13 @@ for (const backend of backends()) {
             scopes: ["mcp"]
           })
           assert.strictEqual(shown.body.data.client.name, "Test assistant")
-          assert.deepInclude(shown.body.data.workspaces, { id: workspace.id, name: workspace.name, role: "owner", mayPublishDirectly: true })
+          assert.deepInclude(shown.body.data.workspaces, {
+            id: workspace.id,
+            name: workspace.name,
+            role: "owner",
+            permissions: [...Permissions.actions],
+            mayPublishDirectly: true
+          })
           const notMine = yield* owner("POST", `/oauth/requests/${requestId}/approve`, { workspaceId: "ws_nothing" })
           assert.strictEqual(notMine.status, 400)
           const denied = yield* owner("POST", `/oauth/requests/${requestId}/deny`)

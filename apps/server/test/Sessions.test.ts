@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Logger, Option, Redacted, References } from "ef
 import { SqlClient } from "effect/sql"
 import { People, Sessions, Team } from "@herald/core"
 import { backends } from "@herald/db/testing"
+import { Permissions } from "@herald/domain"
 import * as SandboxConnect from "../src/SandboxConnect.ts"
 import * as Main from "../src/Main.ts"
 import { PublicUrl } from "../src/PublicUrl.ts"
@@ -76,7 +77,13 @@ for (const backend of backends()) {
         assert.notInclude(cookie, "Secure")
         assert.match(cookie, /Max-Age=1209[0-9]{3}/)
         assert.strictEqual(answer.body.data.person.id, owner.id)
-        assert.deepStrictEqual(answer.body.data.workspace, { id: workspace.id, name: workspace.name, role: "owner", memberId: answer.body.data.workspace.memberId })
+        assert.deepStrictEqual(answer.body.data.workspace, {
+          id: workspace.id,
+          name: workspace.name,
+          role: "owner",
+          memberId: answer.body.data.workspace.memberId,
+          permissions: [...Permissions.actions]
+        })
         assert.isFalse(answer.body.data.mustSetPassword)
         assert.strictEqual((yield* as("GET", "/auth/session")).body.data.person.email, `owner@${tag}.test`)
 
@@ -226,6 +233,30 @@ for (const backend of backends()) {
         assert.strictEqual(switched.body.data.workspace.id, other.workspace.id)
         assert.strictEqual((yield* as("GET", "/workspace")).body.data.id, other.workspace.id)
         assert.strictEqual((yield* as("PUT", "/auth/workspace", { workspaceId: "ws_0000000000000000000000" })).status, 404)
+      }))
+
+    it.effect("says in each workspace what the person's role may do there, from the permission table (decision 0085)", () =>
+      Effect.gen(function*() {
+        const { member, signIn, tag, workspace } = yield* setup
+        // The owner of a second workspace, invited as an editor into the first one.
+        const other = yield* workspaceWithKey(`Second ${tag}`, `ed@${tag}.test`)
+        yield* member(`ed@${tag}.test`, "editor")
+        const { as } = yield* signIn(`ed@${tag}.test`)
+        const session = (yield* as("GET", "/auth/session")).body.data
+        const permissionsIn = (id: string) => session.workspaces.find((one: { id: string }) => one.id === id).permissions
+        assert.deepStrictEqual(permissionsIn(workspace.id), Permissions.allowed("editor"))
+        assert.deepStrictEqual(permissionsIn(workspace.id), ["read", "manageOwnSignIn", "change"])
+        assert.deepStrictEqual(permissionsIn(other.workspace.id), Permissions.allowed("owner"))
+        assert.deepStrictEqual(session.workspace.permissions, permissionsIn(session.workspace.id))
+        // Switching the workspace switches what the session says the person may do.
+        const into = session.workspace.id === workspace.id ? other.workspace.id : workspace.id
+        const switched = (yield* as("PUT", "/auth/workspace", { workspaceId: into })).body.data
+        assert.deepStrictEqual(switched.workspace.permissions, permissionsIn(into))
+        for (const role of ["viewer", "admin"] as const) {
+          yield* member(`${role}@${tag}.test`, role)
+          const only = (yield* (yield* signIn(`${role}@${tag}.test`)).as("GET", "/auth/session")).body.data
+          assert.deepStrictEqual(only.workspace.permissions, Permissions.allowed(role))
+        }
       }))
 
     it.effect("an editor's session makes a post that waits for approval when the workspace asks for it", () =>

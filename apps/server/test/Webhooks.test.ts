@@ -173,6 +173,19 @@ layer(serverLayer(), { excludeTestServices: true })("webhook endpoints", (it) =>
       assert.strictEqual((yield* send("GET", `/webhooks/${created.id}`)).status, 404)
     }))
 
+  it.effect("lists the events an endpoint can ask for, which are exactly the names it takes (decision 0085)", () =>
+    Effect.gen(function*() {
+      const { send } = yield* client
+      const listed = yield* send("GET", "/webhooks/events")
+      assert.strictEqual(listed.status, 200, listed.text)
+      assert.deepStrictEqual(listed.body.data, [...Webhook.EventKinds])
+      const every = yield* send("POST", "/webhooks", { url: "http://127.0.0.1:9/every", events: listed.body.data })
+      assert.strictEqual(every.status, 200, every.text)
+      assert.deepStrictEqual(every.body.data.events, listed.body.data)
+      // Beside `/webhooks/:id`, the fixed path is never taken for an endpoint's id.
+      assert.strictEqual((yield* send("DELETE", "/webhooks/events")).status, 404)
+    }))
+
   it.effect("knows every event kind of the reference", () =>
     Effect.sync(() => assert.strictEqual(Webhook.EventKinds.length, 20)))
 })

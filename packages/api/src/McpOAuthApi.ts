@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Bounded, Ids, Workspace } from "@herald/domain"
 import { InvalidResponse, NotFoundResponse } from "./ApiError.ts"
+import { Allowed } from "./SessionsApi.ts"
 import { Data } from "./Envelope.ts"
 
 // The console's side of Herald's OAuth server for `/api/mcp` (decision 0045): the consent page reads a
@@ -19,6 +20,7 @@ export class McpOAuthWorkspace extends Schema.Class<McpOAuthWorkspace>("McpOAuth
   id: described(Ids.WorkspaceId, "The workspace's id"),
   name: described(Schema.String, "The workspace's name"),
   role: described(Workspace.Role, "The person's role there: what the assistant may do there"),
+  permissions: Allowed,
   mayPublishDirectly: described(
     Schema.Boolean,
     "Whether the person's role there publishes without approval, so that they may let the assistant do so too"

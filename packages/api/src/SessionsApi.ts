@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Bounded, Ids, Workspace } from "@herald/domain"
+import { Bounded, Ids, Permissions, Workspace } from "@herald/domain"
 import { ForbiddenResponse, InvalidResponse, NotFoundResponse, RateLimitedResponse, UnauthorizedResponse } from "./ApiError.ts"
 import { Data } from "./Envelope.ts"
 
@@ -8,6 +8,15 @@ import { Data } from "./Envelope.ts"
 // group needs no key; the sessions group runs behind the same authorization as every `/api/v1` route.
 
 const described = <S extends Schema.Top>(schema: S, description: string) => schema.annotate({ description }) as S
+
+/**
+ * What a member's role lets them do in a workspace, from the permission table (decisions 0079 and 0085): the
+ * console shows what is open to the person from this rather than from its own idea of the roles.
+ */
+export const Allowed = described(
+  Schema.Array(Schema.Literals(Permissions.actions)),
+  "The actions the person's role may do there, from the permission table (decision 0085); the API still decides each request"
+)
 
 export class SessionPerson extends Schema.Class<SessionPerson>("SessionPerson")({
   id: described(Ids.PersonId, "The person's id (`per_…`)"),
@@ -20,7 +29,8 @@ export class SessionWorkspace extends Schema.Class<SessionWorkspace>("SessionWor
   id: described(Ids.WorkspaceId, "The workspace's id"),
   name: described(Schema.String, "The workspace's name"),
   role: described(Workspace.Role, "The person's role there"),
-  memberId: described(Ids.MemberId, "The person's member id there")
+  memberId: described(Ids.MemberId, "The person's member id there"),
+  permissions: Allowed
 }) {}
 
 export class Session extends Schema.Class<Session>("Session")({

@@ -27,6 +27,10 @@ export const UpdateEndpoint = Schema.Struct({
 })
 
 export class WebhooksApi extends HttpApiGroup.make("webhooks").add(
+  // Before `/webhooks/:id`, though the router prefers the fixed path anyway: an endpoint's id is `whk_…`.
+  HttpApiEndpoint.get("events", "/webhooks/events", {
+    success: Data(Schema.Array(Schema.Literals(Webhook.EventKinds)))
+  }).annotate(OpenApi.Summary, "The events an endpoint can ask for, in the reference's order (decision 0085)"),
   HttpApiEndpoint.post("create", "/webhooks", {
     payload: CreateEndpoint,
     success: Data(Webhook.EndpointWithSecret),

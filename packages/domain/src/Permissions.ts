@@ -43,6 +43,9 @@ export const actions = Object.keys(table) as ReadonlyArray<Action>
 /** Whether `role` may do `action`; `null` is a workspace key, which may do anything. */
 export const can = (role: Role | null, action: Action): boolean => role === null || table[action].includes(role)
 
+/** Every action `role` may do, in the table's order: what the API tells a member (and the console shows). */
+export const allowed = (role: Role | null): ReadonlyArray<Action> => actions.filter((action) => can(role, action))
+
 /** The least role that may do `action`, for a refusal that says who may. */
 export const leastRole = (action: Action): Role => roles.find((role) => table[action].includes(role))!
 

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { all as statuses } from "./PostStatus.ts"
 
 /** Post statuses (product.md, "Posts"). */
-export const PostStatus = Schema.Literals(["draft", "awaiting_approval", "scheduled", "publishing", "published", "partial", "failed"])
+export const PostStatus = Schema.Literals(statuses)
 export type PostStatus = typeof PostStatus.Type
 
 export const TargetStatus = Schema.Literals(["pending", "published", "failed"])

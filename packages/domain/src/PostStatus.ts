@@ -1,11 +1,16 @@
+import type { TargetStatus } from "./Post.ts"
 import type { EventKind } from "./Webhook.ts"
-import { PostStatus as PostStatusSchema, type TargetStatus } from "./Post.ts"
 
 // A post's life as data (product.md, "Posts"): one table of the moves a post may make between statuses, the
 // action that makes each and the event it emits where that is fixed, and pure functions that pick the next
-// status. Core calls these instead of spelling statuses out; SQL takes the constants as values.
+// status. Core calls these instead of spelling statuses out; SQL takes the constants as values. The console
+// bundles this module to offer a post's next actions (decision 0085), so it imports types only: no Effect at
+// run time (test/PostStatus.test.ts checks it).
 
-export type Status = typeof PostStatusSchema.Type
+/** Every status, in a post's order of life; `Post.PostStatus`, the schema, is made from it. */
+export const all = ["draft", "awaiting_approval", "scheduled", "publishing", "published", "partial", "failed"] as const
+
+export type Status = typeof all[number]
 
 export const draft = "draft" satisfies Status
 export const awaiting_approval = "awaiting_approval" satisfies Status
@@ -14,8 +19,6 @@ export const publishing = "publishing" satisfies Status
 export const published = "published" satisfies Status
 export const partial = "partial" satisfies Status
 export const failed = "failed" satisfies Status
-
-export const all: ReadonlyArray<Status> = PostStatusSchema.literals
 
 /** The statuses a post changes in (PATCH): what is not yet going out. */
 export const editable: ReadonlyArray<Status> = [draft, awaiting_approval, scheduled]

@@ -66,4 +66,12 @@ describe("Permissions", () => {
     assert.isTrue(Permissions.mayGrant("admin", "admin"))
     assert.isTrue(Permissions.mayGrant(null, "owner"))
   })
+
+  it("lists what a role may do as exactly the actions the table opens to it, in the table's order", () => {
+    fc.assert(fc.property(fc.option(role, { nil: null }), (who) => {
+      assert.deepStrictEqual(Permissions.allowed(who), Permissions.actions.filter((each) => Permissions.can(who, each)))
+    }))
+    assert.deepStrictEqual(Permissions.allowed("viewer"), ["read", "manageOwnSignIn"])
+    assert.deepStrictEqual(Permissions.allowed(null), Permissions.actions)
+  })
 })

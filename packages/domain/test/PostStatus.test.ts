@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { readFileSync } from "node:fs"
 import { Post, PostStatus, Webhook } from "../src/index.ts"
 
 const status = fc.constantFrom(...PostStatus.all)
@@ -111,5 +112,16 @@ describe("PostStatus", () => {
       PostStatus.table.filter((move) => move.action === "finish").map((move) => move.event),
       ["post.published", "post.partial", "post.failed"]
     )
+  })
+
+  it("imports types only, so the console bundles it without Effect (decision 0085)", () => {
+    const source = readFileSync(new URL("../src/PostStatus.ts", import.meta.url), "utf8")
+    const imports = source.split("\n").filter((line) => /^import\b/.test(line))
+    assert.isAbove(imports.length, 0)
+    for (const line of imports) assert.match(line, /^import type /, `a run-time import in PostStatus.ts: ${line}`)
+  })
+
+  it("lists the schema's statuses, which are made from it", () => {
+    assert.deepStrictEqual(Post.PostStatus.literals, PostStatus.all)
   })
 })

@@ -1,14 +1,14 @@
-import { useSession } from "../api/session.ts"
+import { may, useSession } from "../api/session.ts"
 import { Page } from "../components/Page.tsx"
 import { AwaitingApproval } from "./approvals/AwaitingApproval.tsx"
 import { SentBack } from "./approvals/SentBack.tsx"
 import "./post/post.css"
 
 // Approvals: the posts awaiting an owner's or admin's decision, decided in place, and the posts sent back
-// for changes with the reviewer's note (an editor sees their own).
+// for changes with the reviewer's note (one who writes posts but may not review them sees their own).
 export const ApprovalsPage = () => {
-  const session = useSession()
-  const editor = session.workspace.role === "editor"
+  const { workspace } = useSession()
+  const writerOnly = may(workspace, "change") && !may(workspace, "approve")
   return (
     <Page
       title="Approvals"
@@ -19,8 +19,8 @@ export const ApprovalsPage = () => {
         <AwaitingApproval />
       </section>
       <section className="stack" aria-labelledby="sent-back-heading">
-        <h2 id="sent-back-heading">{editor ? "Your posts sent back for changes" : "Sent back for changes"}</h2>
-        <SentBack mineOnly={editor} />
+        <h2 id="sent-back-heading">{writerOnly ? "Your posts sent back for changes" : "Sent back for changes"}</h2>
+        <SentBack mineOnly={writerOnly} />
       </section>
     </Page>
   )

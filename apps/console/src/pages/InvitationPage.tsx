@@ -4,6 +4,7 @@ import { Link, useNavigate } from "@tanstack/react-router"
 import { useRef, useState } from "react"
 import { api, unwrap } from "../api/client.ts"
 import { remember, sessionQuery } from "../api/session.ts"
+import { article } from "./settings/roles.ts"
 import { ErrorMessage } from "../components/Banner.tsx"
 import { AuthCard } from "../components/AuthCard.tsx"
 import { Button } from "../components/Button.tsx"
@@ -58,8 +59,6 @@ export const InvitationPage = () => {
     </AuthCard>
   )
 }
-
-const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a")
 
 const Accept = ({ token, invitation, signedIn }: {
   readonly token: string

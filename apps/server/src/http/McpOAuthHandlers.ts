@@ -39,7 +39,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               ...pending,
               client: new McpOAuthApi.McpOAuthClient(pending.client),
               workspaces: workspaces.map((one) =>
-                new McpOAuthApi.McpOAuthWorkspace({ id: one.id, name: one.name, role: one.role, mayPublishDirectly: direct.has(one.id) })
+                new McpOAuthApi.McpOAuthWorkspace({
+                  id: one.id,
+                  name: one.name,
+                  role: one.role,
+                  permissions: Permissions.allowed(one.role),
+                  mayPublishDirectly: direct.has(one.id)
+                })
               )
             })
           }

@@ -14,7 +14,6 @@ const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (pr
 // role (docs/decisions/0024-api-keys-over-rest.md). Invitations are managed too: their links let anyone join.
 const manager = Roles.manager("manageTeam", "The team")
 const isRole = (role: string): role is Workspace.Role => (Workspace.Role.literals as ReadonlyArray<string>).includes(role)
-const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
 
 /** The member, when it is in the principal's workspace and its role is not above the principal's. */
 const withinReach = (team: Team.Team["Service"], memberId: string, action: string) =>
@@ -22,7 +21,7 @@ const withinReach = (team: Team.Team["Service"], memberId: string, action: strin
     const principal = yield* manager
     const member = yield* team.member(memberId)
     if (member.workspaceId !== principal.workspaceId) return yield* new Team.MemberNotFound({ memberId })
-    yield* Roles.notAbove(principal.role, member.role, `${action} ${article(member.role)} ${member.role}`)
+    yield* Roles.notAbove(principal.role, member.role, `${action} ${Roles.article(member.role)} ${member.role}`)
     return principal
   })
 
@@ -40,7 +39,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("invite", ({ payload }) =>
         Effect.flatMap(manager, (principal) =>
           Effect.andThen(
-            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `invite ${article(payload.role)} ${payload.role}`) : Effect.void,
+            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `invite ${Roles.article(payload.role)} ${payload.role}`) : Effect.void,
             team.invite(principal.workspaceId, payload)
           )).pipe(
           Effect.map((data) => ({ data })),
@@ -60,7 +59,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("changeRole", ({ params, payload }) =>
         withinReach(team, params.id, "change the role of").pipe(
           Effect.tap((principal) =>
-            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `make anyone ${article(payload.role)} ${payload.role}`) : Effect.void
+            isRole(payload.role) ? Roles.notAbove(principal.role, payload.role, `make anyone ${Roles.article(payload.role)} ${payload.role}`) : Effect.void
           ),
           Effect.flatMap((principal) => team.changeRole(principal.workspaceId, params.id, payload.role)),
           Effect.map((data) => ({ data })),

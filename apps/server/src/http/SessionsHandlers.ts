@@ -3,6 +3,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { HttpServerRequest } from "effect/http"
 import { ApiError, Authorization, HeraldApi, SessionsApi } from "@herald/api"
 import { Notifier, People, Sessions, Team } from "@herald/core"
+import { Permissions } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import * as ClientAddress from "./ClientAddress.ts"
@@ -11,11 +12,15 @@ import * as SessionAuth from "./SessionAuth.ts"
 // The console's sign-in and sessions (decision 0021): each handler calls the People, Sessions and Team
 // services and maps their errors; the cookie and CSRF rules live in SessionAuth.
 
+/** A membership with what its role may do there, from the permission table (decision 0085). */
+const toWorkspace = (membership: People.Membership) =>
+  new SessionsApi.SessionWorkspace({ ...membership, permissions: Permissions.allowed(membership.role) })
+
 const toSession = (described: Sessions.Described) =>
   new SessionsApi.Session({
     person: new SessionsApi.SessionPerson(described.person),
-    workspace: new SessionsApi.SessionWorkspace(described.workspace),
-    workspaces: described.workspaces.map((one) => new SessionsApi.SessionWorkspace(one)),
+    workspace: toWorkspace(described.workspace),
+    workspaces: described.workspaces.map(toWorkspace),
     csrfToken: described.csrfToken,
     expiresAt: described.expiresAt,
     mustSetPassword: described.mustSetPassword

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { WebhookDelivery, Webhooks } from "@herald/core"
+import { Webhook } from "@herald/domain"
 import { domainError } from "./ErrorRendering.ts"
 
 /** `limit` 1 to 100 (20 by default) and `cursor`, the previous page's `nextCursor`. */
@@ -27,6 +28,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
     const delivery = yield* WebhookDelivery.WebhookDelivery
     const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
     return handlers
+      .handle("events", () => Effect.succeed({ data: Webhook.EventKinds }))
       .handle("create", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.create(workspaceId, payload)).pipe(
           Effect.map((data) => ({ data })),

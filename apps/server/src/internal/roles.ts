@@ -5,7 +5,8 @@ import { Permissions, type Workspace } from "@herald/domain"
 // Who may manage keys, the team, the queue and the settings is the permission table's (Permissions,
 // docs/decisions/0024-api-keys-over-rest.md); nobody hands out, or takes away, more power than their own.
 
-const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
+/** "an" before owner and admin, "a" before the others, as a refusal names a role. */
+export const article = (role: string) => (role === "owner" || role === "admin" ? "an" : "a")
 
 /** The roles that may do `action`, most powerful first, as a refusal names them: "owners and admins". */
 export const whoMay = (action: Permissions.Action) =>

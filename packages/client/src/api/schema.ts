@@ -271,6 +271,23 @@ export interface paths {
         patch: operations["media.update"];
         trace?: never;
     };
+    "/api/v1/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events an endpoint can ask for, in the reference's order (decision 0085) */
+        get: operations["webhooks.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1262,6 +1279,8 @@ export interface components {
             role: "owner" | "admin" | "editor" | "viewer";
             /** @description The person's member id there */
             memberId: string;
+            /** @description The actions the person's role may do there, from the permission table (decision 0085); the API still decides each request */
+            permissions: ("read" | "manageOwnSignIn" | "change" | "publishWithoutApproval" | "approve" | "manageSettings" | "manageKeys" | "manageTeam" | "manageQueue" | "manageAllAssistants")[];
         };
         SessionPerson: {
             /** @description The person's id (`per_…`) */
@@ -1425,6 +1444,8 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "viewer";
+            /** @description The actions the person's role may do there, from the permission table (decision 0085); the API still decides each request */
+            permissions: ("read" | "manageOwnSignIn" | "change" | "publishWithoutApproval" | "approve" | "manageSettings" | "manageKeys" | "manageTeam" | "manageQueue" | "manageAllAssistants")[];
             /** @description Whether the person's role there publishes without approval, so that they may let the assistant do so too */
             mayPublishDirectly: boolean;
         };
@@ -3701,6 +3722,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    "webhooks.events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ("post.created" | "post.scheduled" | "post.updated" | "post.rescheduled" | "post.deleted" | "post.retried" | "post.published" | "post.partial" | "post.failed" | "post.submitted" | "post.approved" | "post.changes_requested" | "account.connected" | "account.disconnected" | "account.needs_reconnect" | "member.joined" | "comment.received" | "message.received" | "message.sent" | "webhook.test")[];
+                    };
+                };
+            };
+            /** @description Invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invalid"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
                 };
             };
             /** @description Conflict */

@@ -1,4 +1,5 @@
 import type { components } from "@herald/client/api"
+import * as PostStatus from "@herald/domain/PostStatus"
 
 export type Post = components["schemas"]["Post"]
 export type Account = components["schemas"]["Account"]
@@ -23,7 +24,7 @@ export const statusWords: Record<Shown, string> = {
 }
 
 /** The API's post statuses, for the list's filter (queued posts are scheduled ones to the API). */
-export const apiStatuses: ReadonlyArray<Post["status"]> = ["draft", "awaiting_approval", "scheduled", "publishing", "published", "partial", "failed"]
+export const apiStatuses: ReadonlyArray<Post["status"]> = PostStatus.all
 
 /** Only drafts and scheduled posts may be moved: the others are under review or already out. */
 export const movable = (post: Post) => post.status === "draft" || post.status === "scheduled"

@@ -3,7 +3,8 @@ import { useState } from "react"
 import { ErrorMessage } from "../../components/Banner.tsx"
 import { Button } from "../../components/Button.tsx"
 import { SelectField } from "../../components/Field.tsx"
-import { roleName } from "../settings/roles.ts"
+import { may } from "../../api/session.ts"
+import { article, roleName } from "../settings/roles.ts"
 import { abilities } from "./abilities.ts"
 import { approveRequest, type AuthorizationRequest, denyRequest } from "./consentQueries.ts"
 import { returnAddress } from "./returnAddress.ts"
@@ -58,7 +59,7 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
             <section className="consent-abilities" aria-labelledby="consent-abilities-title">
               <h2 id="consent-abilities-title">It will be able to</h2>
               <ul>
-                {abilities(workspace.role).map((line) => <li key={line}>{line}</li>)}
+                {abilities(workspace.role, workspace.permissions).map((line) => <li key={line}>{line}</li>)}
               </ul>
               <p className="field-hint">
                 It acts as you, with your role, until you disconnect it in Settings, Connected assistants.
@@ -82,7 +83,7 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
                   </p>
                 </div>
               )
-              : workspace.role === "viewer"
+              : !may(workspace, "change")
               ? null
               : (
                 <p className="field-hint">
@@ -117,5 +118,3 @@ export const ConsentForm = ({ request, email, preferredWorkspaceId }: {
     </div>
   )
 }
-
-const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a")

@@ -1,3 +1,4 @@
+import * as PostStatus from "@herald/domain/PostStatus"
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { Link, useNavigate } from "@tanstack/react-router"
 import { useRef, useState } from "react"
@@ -6,12 +7,11 @@ import { ErrorMessage } from "../../components/Banner.tsx"
 import { Button } from "../../components/Button.tsx"
 import { ConfirmDialog } from "../../components/Dialog.tsx"
 import { duplicateBody } from "./duplicate.ts"
-import { type Post, type PostStatus, postsKey } from "./postQuery.ts"
+import { type Post, postsKey } from "./postQuery.ts"
 import { useNetworks } from "./useNetworks.ts"
 
-// Which actions a post offers in its status; the API still decides, and its refusal is shown in its words.
-const editable = new Set<PostStatus>(["draft", "awaiting_approval", "scheduled"])
-const retryable = new Set<PostStatus>(["partial", "failed"])
+// Which actions a post offers in its status, from the domain's post lifecycle (PostStatus, the table the
+// API's services move posts by; decision 0085); the API still decides, and its refusal is shown in its words.
 
 export const PostActions = ({ post }: { readonly post: Post }) => {
   const queryClient = useQueryClient()
@@ -55,17 +55,17 @@ export const PostActions = ({ post }: { readonly post: Post }) => {
   return (
     <div className="stack">
       <div className="form-actions">
-        {editable.has(post.status)
+        {PostStatus.isEditable(post.status)
           ? <Link to="/posts/$id/edit" params={{ id: post.id }} className="button button-primary">Edit</Link>
           : null}
-        {retryable.has(post.status)
+        {PostStatus.onRetry(post.status) !== undefined
           ? <Button variant="primary" onClick={() => retry.mutate()} busy={retry.isPending}>Retry failed targets</Button>
           : null}
-        {post.status === "draft"
+        {PostStatus.canMove(post.status, PostStatus.awaiting_approval, "submit")
           ? <Button onClick={() => submit.mutate()} busy={submit.isPending}>Submit for approval</Button>
           : null}
         <Button onClick={() => duplicate.mutate()} busy={duplicate.isPending}>Duplicate as draft</Button>
-        {post.status === "publishing" ? null : <Button variant="danger" onClick={() => setDeleting(true)}>Delete</Button>}
+        {PostStatus.isDeletable(post.status) ? <Button variant="danger" onClick={() => setDeleting(true)}>Delete</Button> : null}
       </div>
       <ErrorMessage error={retry.error} />
       <ErrorMessage error={submit.error} />

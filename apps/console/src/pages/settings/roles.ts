@@ -12,3 +12,6 @@ export const roleDescriptions: Record<Role, string> = {
 
 /** "Owner" from "owner". */
 export const roleName = (role: string) => role.charAt(0).toUpperCase() + role.slice(1)
+
+/** "an" before a vowel, as a sentence names a role: "an owner", "a viewer". */
+export const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a")

@@ -1,5 +1,9 @@
+import { queryOptions, useQuery } from "@tanstack/react-query"
 import { useId } from "react"
-import { eventGroups } from "./events.ts"
+import { api, unwrap } from "../../api/client.ts"
+import { ErrorMessage } from "../../components/Banner.tsx"
+import { Loading } from "../../components/Page.tsx"
+import { groupEvents } from "./events.ts"
 
 // Which events an endpoint receives: "All events" (an empty selection, which includes events added later) or
 // a choice, grouped by kind, each group with its own "all of this kind" box.
@@ -13,12 +17,22 @@ export const selectionOf = (events: ReadonlyArray<string>): Selection => ({ all:
 /** What to send as `events`: [] for all. */
 export const eventsOf = (selection: Selection): Array<string> => (selection.all ? [] : [...selection.chosen])
 
+// The events to choose from are the API's, in its order: the console keeps no list of its own, so the picker
+// offers exactly what the server sends.
+const eventsQuery = queryOptions({
+  queryKey: ["webhook-events"],
+  queryFn: () => unwrap(api.GET("/api/v1/webhooks/events")),
+  // The list changes only with the server's version.
+  staleTime: Number.POSITIVE_INFINITY
+})
+
 export const EventPicker = ({ value, onChange, error }: {
   readonly value: Selection
   readonly onChange: (selection: Selection) => void
   readonly error?: string | undefined
 }) => {
   const id = useId()
+  const events = useQuery(eventsQuery)
   const toggle = (events: ReadonlyArray<string>, on: boolean) => {
     const chosen = new Set(value.chosen)
     for (const event of events) on ? chosen.add(event) : chosen.delete(event)
@@ -35,9 +49,11 @@ export const EventPicker = ({ value, onChange, error }: {
         <input type="radio" name={`${id}-mode`} checked={!value.all} onChange={() => onChange({ ...value, all: false })} />
         <span>Only the events chosen below</span>
       </label>
-      {value.all ? null : (
+      {value.all ? null : events.data === undefined ? (
+        events.isError ? <ErrorMessage error={events.error} /> : <Loading what="Loading the events" />
+      ) : (
         <div className="event-groups">
-          {eventGroups.map((group) => {
+          {groupEvents(events.data).map((group) => {
             const chosen = group.events.filter((event) => value.chosen.has(event)).length
             return (
               <fieldset key={group.kind} className="event-group">

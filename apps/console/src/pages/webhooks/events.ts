@@ -1,29 +1,5 @@
-// The events an endpoint can ask for. The API takes them as plain strings (its OpenAPI document has no
-// enum), so the list lives here once; test/WebhookEvents.test.ts compares it with the service's own list
-// (@herald/domain's Webhook.EventKinds), so a new event cannot be missing from the picker.
-export const eventKinds = [
-  "post.created",
-  "post.scheduled",
-  "post.updated",
-  "post.rescheduled",
-  "post.deleted",
-  "post.retried",
-  "post.published",
-  "post.partial",
-  "post.failed",
-  "post.submitted",
-  "post.approved",
-  "post.changes_requested",
-  "account.connected",
-  "account.disconnected",
-  "account.needs_reconnect",
-  "member.joined",
-  "comment.received",
-  "message.received",
-  "message.sent",
-  "webhook.test"
-] as const
-
+// Webhook events in words for the pages: grouped by kind for the picker, an endpoint's selection in short.
+// Which events there are is the API's (GET /api/v1/webhooks/events, decision 0085), never a list kept here.
 const groupNames: Readonly<Record<string, string>> = {
   post: "Posts",
   account: "Accounts",
@@ -39,8 +15,8 @@ export interface EventGroup {
   readonly events: ReadonlyArray<string>
 }
 
-/** The events grouped by kind (the part before the dot), in the order above. */
-export const eventGroups: ReadonlyArray<EventGroup> = eventKinds.reduce<Array<EventGroup>>((groups, event) => {
+/** The events grouped by kind (the part before the dot), in the API's order; a kind without a name here keeps its own. */
+export const groupEvents = (events: ReadonlyArray<string>): ReadonlyArray<EventGroup> => events.reduce<Array<EventGroup>>((groups, event) => {
   const kind = event.slice(0, event.indexOf("."))
   const group = groups.find((known) => known.kind === kind)
   if (group === undefined) groups.push({ kind, name: groupNames[kind] ?? kind, events: [event] })
