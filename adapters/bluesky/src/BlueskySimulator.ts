@@ -1,10 +1,25 @@
 import { Simulator, SimulatorPage, SimulatorState } from "@herald/adapter-kit"
 import { Effect } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as Atproto from "./internal/atproto.ts"
 import * as Rules from "./BlueskyRules.ts"
 import * as Lexicon from "./internal/lexicon.ts"
 import { cidOf, PdsState, received } from "./internal/pds.ts"
+import * as Feed from "./internal/simulatorFeed.ts"
+import {
+  collection,
+  didOf,
+  idOfDid,
+  invalid,
+  rateLimited,
+  type Ref,
+  refuse,
+  revoked,
+  rkeyOf,
+  type StoredBlob,
+  uriOf,
+  xrpcError
+} from "./internal/simulatorXrpc.ts"
 
 /**
  * A Bluesky PDS as Herald's sandbox serves it, under the simulator's root: the XRPC methods the adapter calls
@@ -20,40 +35,7 @@ import { cidOf, PdsState, received } from "./internal/pds.ts"
  */
 
 const network = "bluesky"
-const collection = "app.bsky.feed.post"
-
-const xrpcError = (status: number, error: string, message: string) => Simulator.json({ error, message }, status)
-/** The PDS's answer over a rate limit: 429 with the window's end in `ratelimit-reset`, epoch seconds. */
-const rateLimited = () =>
-  xrpcError(429, "RateLimitExceeded", "Rate Limit Exceeded").pipe(
-    HttpServerResponse.setHeader("ratelimit-reset", String(Math.ceil((Date.now() + SimulatorState.rateLimitResetMs) / 1000)))
-  )
-
-const invalid = (message: string) => xrpcError(400, "InvalidRequest", message)
-const expired = () => xrpcError(400, "ExpiredToken", "Token has expired")
-const revoked = () => xrpcError(401, "InvalidToken", "Token has been revoked")
-const unknownToken = () => xrpcError(401, "AuthenticationRequired", "Authentication Required")
-
-export const didOf = (id: string) => id
-const idOfDid = (did: string) => did
-
-const uriOf = (did: string, rkey: string) => `at://${did}/${collection}/${rkey}`
-const rkeyOf = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1)
-
-interface StoredBlob extends Rules.StoredBlob {
-  readonly accountId: string
-}
-
-interface Ref {
-  readonly uri: string
-  readonly cid: string
-}
-
-/** A post as the app view answers it. */
-interface Found extends Ref {
-  readonly author: { readonly did: string; readonly handle: string }
-  readonly record: Record<string, unknown>
-}
+export { didOf }
 
 export const simulator: Simulator.Make = ({ baseUrl }) => {
   const state = new PdsState(network)
@@ -61,60 +43,14 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
   state.accessTokenMillis = 2 * 60 * 60 * 1000
   const blobs = state.table<StoredBlob>("blobs")
 
-  const refuse = (check: SimulatorState.TokenCheck) =>
-    check._tag === "Expired" ? expired() : check._tag === "Revoked" ? revoked() : unknownToken()
-
-  const authenticated = <R>(
-    handle: (account: SimulatorState.SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
-    Effect.flatMap(Simulator.accessToken, (token) => {
-      const check = state.check(token)
-      return check._tag === "Valid" ? handle(check.account) : Effect.succeed(refuse(check))
-    })
+  const authenticated = Simulator.authenticated(state, refuse)
 
   const sessionOf = (grant: SimulatorState.Grant) => {
     const account = state.accounts.get(grant.accountId)!
     return { did: didOf(account.id), handle: account.username, accessJwt: grant.accessToken, refreshJwt: grant.refreshToken, active: true }
   }
 
-  const permalink = (handle: string, uri: string) => `${baseUrl}/profile/${handle}/post/${rkeyOf(uri)}`
-
-  /** A post or a comment by its URI, as a strong ref with its author and record. */
-  const lookup = (uri: string): Found | undefined => {
-    const post = state.posts.get(uri)
-    if (post !== undefined) {
-      const account = state.accounts.get(post.accountId)
-      return {
-        uri,
-        cid: String(post.details["cid"]),
-        author: { did: didOf(post.accountId), handle: account?.username ?? "" },
-        record: post.details["record"] as Record<string, unknown>
-      }
-    }
-    const comment = state.comments.get(rkeyOf(uri))
-    if (comment === undefined || uriOf(didOf(comment.author.id), comment.id) !== uri) return undefined
-    return { uri, cid: cidOf("dag-cbor", uri), author: { did: didOf(comment.author.id), handle: comment.author.username }, record: commentRecord(comment) }
-  }
-
-  /** A comment's `app.bsky.feed.post` record: a reply in the thread of the post it is on. */
-  const commentRecord = (comment: SimulatorState.SimulatedComment): Record<string, unknown> => {
-    const root = lookup(comment.postId)
-    const parentUri = comment.replyTo === null ? comment.postId : commentUri(comment.replyTo)
-    return {
-      $type: collection,
-      text: comment.text,
-      createdAt: comment.createdAt,
-      reply: {
-        root: { uri: comment.postId, cid: root?.cid ?? cidOf("dag-cbor", comment.postId) },
-        parent: { uri: parentUri, cid: state.posts.has(parentUri) ? String(state.posts.get(parentUri)!.details["cid"]) : cidOf("dag-cbor", parentUri) }
-      }
-    }
-  }
-
-  const commentUri = (id: string) => {
-    const comment = state.comments.get(id)
-    return comment === undefined ? id : uriOf(didOf(comment.author.id), comment.id)
-  }
+  const { getPosts, listNotifications, permalink } = Feed.make({ baseUrl, state })
 
   const body = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.orElseSucceed(request.json, () => ({}) as unknown))
@@ -262,74 +198,6 @@ export const simulator: Simulator.Make = ({ baseUrl }) => {
       return Simulator.json({
         records: page.map((post) => ({ uri: post.id, cid: post.details["cid"], value: post.details["record"] })),
         ...(offset + limit < posts.length ? { cursor: String(offset + limit) } : {})
-      })
-    }))
-
-  const getPosts = authenticated(() =>
-    Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-      const uris = new URL(request.url, "http://simulator").searchParams.getAll("uris")
-      if (uris.length > 25) return invalid("uris must not have more than 25 elements")
-      // The app view leaves out posts it cannot find.
-      return Simulator.json({ posts: uris.flatMap((uri) => lookup(uri) ?? []).map((post) => ({ ...post, indexedAt: post.record["createdAt"] })) })
-    }))
-
-  /** Whether a post's record mentions the account (a `#mention` facet with its DID). */
-  const mentions = (post: SimulatorState.SimulatedPost, did: string) => {
-    const facets = (post.details["record"] as { facets?: ReadonlyArray<{ features?: ReadonlyArray<Record<string, unknown>> }> })?.facets
-    return (facets ?? []).some((facet) =>
-      (facet.features ?? []).some((feature) => feature["$type"] === "app.bsky.richtext.facet#mention" && feature["did"] === did)
-    )
-  }
-
-  /**
-   * People's replies to the account (the state's comments) and other accounts' posts that mention it, newest
-   * first. Both are ordered by a number from the clock (a comment's `seq`, a post's `createdAt`); `cursor` is
-   * the one to read below.
-   */
-  const listNotifications = authenticated((account) =>
-    Effect.map(Simulator.query, (query) => {
-      const limit = Math.min(100, Math.max(1, Number(query["limit"] ?? 50) || 50))
-      const below = query["cursor"] === undefined ? Number.POSITIVE_INFINITY : Number(query["cursor"])
-      const did = didOf(account.id)
-      const replies = state.commentsAfter(account.id, 0)
-        .filter((comment) => comment.author.id !== did)
-        .map((comment) => {
-          const uri = uriOf(didOf(comment.author.id), comment.id)
-          return {
-            at: comment.seq,
-            notification: {
-              uri,
-              cid: cidOf("dag-cbor", uri),
-              author: { did: didOf(comment.author.id), handle: comment.author.username, displayName: comment.author.name ?? undefined },
-              reason: "reply",
-              reasonSubject: comment.replyTo === null ? comment.postId : commentUri(comment.replyTo),
-              record: commentRecord(comment),
-              isRead: false,
-              indexedAt: comment.createdAt,
-              labels: []
-            }
-          }
-        })
-      const mentioned = [...state.posts.values()]
-        .filter((post) => post.accountId !== account.id && mentions(post, did))
-        .map((post) => ({
-          at: post.createdAt,
-          notification: {
-            uri: post.id,
-            cid: String(post.details["cid"]),
-            author: { did: didOf(post.accountId), handle: state.accounts.get(post.accountId)?.username ?? "" },
-            reason: "mention",
-            record: post.details["record"],
-            isRead: false,
-            indexedAt: new Date(post.createdAt).toISOString(),
-            labels: []
-          }
-        }))
-      const all = [...replies, ...mentioned].filter((entry) => entry.at < below).sort((a, b) => b.at - a.at)
-      const page = all.slice(0, limit)
-      return Simulator.json({
-        notifications: page.map((entry) => entry.notification),
-        ...(all.length > limit ? { cursor: String(page[page.length - 1]!.at) } : {})
       })
     }))
 

@@ -1,9 +1,11 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Simulator, SimulatorPage, SimulatorRules, SimulatorState } from "@herald/adapter-kit"
 import * as LittleText from "./internal/littleText.ts"
 import * as LinkedInRules from "./LinkedInRules.ts"
 import * as Request from "./internal/request.ts"
+import * as Comments from "./internal/simulatorComments.ts"
+import { body, broken, failure, forbidden, pathParam, PostRequest, refuse, unprocessable } from "./internal/simulatorRest.ts"
 import * as Uploads from "./internal/simulatorUploads.ts"
 
 // LinkedIn's API as Herald's sandbox serves it, under the simulator's root: OAuth (`/oauth/v2/*`), OpenID
@@ -21,116 +23,12 @@ export interface Options extends Simulator.Options {
   readonly videoPartBytes?: number
 }
 
-/** LinkedIn's error body. */
-const failure = (status: number, message: string, fields: Record<string, unknown> = {}) =>
-  Simulator.json({ status, message, ...fields }, status)
-
-const refuse = (check: SimulatorState.TokenCheck) =>
-  check._tag === "Expired"
-    ? failure(401, "The token used in the request has expired", { serviceErrorCode: 65602, code: "EXPIRED_ACCESS_TOKEN" })
-    : check._tag === "Revoked"
-    ? failure(401, "The token used in the request has been revoked by the user", {
-      serviceErrorCode: 65601,
-      code: "REVOKED_ACCESS_TOKEN"
-    })
-    : failure(401, "Invalid access token", { serviceErrorCode: 65600, code: "INVALID_ACCESS_TOKEN" })
-
-/** LinkedIn's answer to a request that breaks one of its rules. */
-const broken = ({ message, rule: { answer } }: { readonly message: string; readonly rule: { readonly answer: LinkedInRules.Answer } }) =>
-  failure(answer.status, message, {
-    code: answer.code,
-    ...(answer.serviceErrorCode === undefined ? {} : { serviceErrorCode: answer.serviceErrorCode })
-  })
-
-/**
- * The request's JSON body held to the rules of its call (`LinkedInRules`), then decoded with a schema for
- * the handler: the rules' refusal, or the body. The server bounds a body's size before this reads it.
- */
-const body = <A>(
-  rules: LinkedInRules.Call<LinkedInRules.Body>,
-  account: SimulatorState.SimulatedAccount,
-  schema: Schema.Codec<A, any>
-): Effect.Effect<{ readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse } | { readonly _tag: "Body"; readonly value: A }, never, HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.map(Effect.orElseSucceed(request.json, () => null), (json) => {
-      const refused = SimulatorRules.refusal(rules, { body: json, member: Request.personUrn(account.id) })
-      if (refused !== undefined) return { _tag: "Refused" as const, response: broken(refused) }
-      return Option.match(Schema.decodeUnknownOption(schema)(json), {
-        onNone: () => ({ _tag: "Refused" as const, response: invalid }),
-        onSome: (value) => ({ _tag: "Body" as const, value })
-      })
-    }))
-
-const decodeComponent = Option.liftThrowable(decodeURIComponent)
-
-const unprocessable = (message: string) => failure(422, message, { code: "UNPROCESSABLE_ENTITY" })
-const invalid = unprocessable("ERROR :: the request body does not match the schema")
-
-// What the handlers read of the bodies, once `LinkedInRules` has held them to LinkedIn's rules.
-const Attached = Schema.Struct({ id: Schema.String, altText: Schema.optionalKey(Schema.String) })
-
-const PostRequest = Schema.Struct({
-  author: Schema.String,
-  commentary: Schema.String,
-  visibility: Schema.String,
-  content: Schema.optionalKey(Schema.Struct({
-    media: Schema.optionalKey(Attached),
-    multiImage: Schema.optionalKey(Schema.Struct({ images: Schema.Array(Attached) }))
-  }))
-})
-
-const CommentRequest = Schema.Struct({
-  actor: Schema.String,
-  object: Schema.String,
-  message: Schema.Struct({ text: Schema.String }),
-  parentComment: Schema.optionalKey(Schema.String)
-})
-
-/** LinkedIn's default page of comments, and the most one page holds. */
-const defaultCount = 10
-const maxCount = 100
-
-/** A query number that must be a whole number of at least zero; undefined when it is not. */
-const wholeNumber = (value: string | undefined, fallback: number): number | undefined => {
-  const number = value === undefined ? fallback : Number(value)
-  return Number.isSafeInteger(number) && number >= 0 ? number : undefined
-}
-
-/**
- * A stored comment as the Comments API answers it: authors by URN, times in epoch milliseconds, the text
- * as written, the parent of a reply, and a first-level comment's count of replies.
- * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api
- */
-const wireComment = (comment: SimulatorState.SimulatedComment, replies: number) => {
-  const actor = Request.personUrn(comment.author.id)
-  const stamp = { actor, time: Date.parse(comment.createdAt) }
-  return {
-    id: comment.id,
-    commentUrn: Request.commentUrn(comment.postId, comment.id),
-    actor,
-    created: stamp,
-    lastModified: stamp,
-    object: comment.postId,
-    message: { text: comment.text, attributes: [] },
-    ...(comment.replyTo === null
-      ? { commentsSummary: { aggregatedTotalComments: replies, totalFirstLevelComments: replies, selectedComments: [] } }
-      : { parentComment: Request.commentUrn(comment.postId, comment.replyTo) }),
-    likesSummary: { totalLikes: 0, likedByCurrentUser: false, aggregatedTotalLikes: 0, selectedLikes: [] }
-  }
-}
-
 export const make = (options: Options): Simulator.Simulator => {
   const state = Simulator.makeState(network)
   const uploads = new Uploads.Uploads(state, options.baseUrl, options.videoPartBytes ?? defaultVideoPartBytes)
 
   /** Runs a handler for the member whose bearer token the request carries. */
-  const member = <E, R>(
-    handler: (account: SimulatorState.SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ) =>
-    Effect.flatMap(Simulator.accessToken, (token) => {
-      const check = state.check(token)
-      return check._tag === "Valid" ? handler(check.account) : Effect.succeed(refuse(check))
-    })
+  const member = Simulator.authenticated(state, refuse)
 
   /** A versioned REST call: the member, and the headers every `/rest` call needs. */
   const rest = <E, R>(
@@ -146,14 +44,7 @@ export const make = (options: Options): Simulator.Simulator => {
     })
 
   const action = Effect.map(Simulator.query, (query) => query["action"])
-  const pathParam = (name: string) =>
-    Effect.map(HttpRouter.params, (params) => {
-      const value = params[name] ?? ""
-      return Option.getOrElse(decodeComponent(value), () => value)
-    })
   const owns = (account: SimulatorState.SimulatedAccount, urn: string) => urn === Request.personUrn(account.id)
-  const forbidden = (what: string) =>
-    failure(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" })
 
   /** LinkedIn's answer to a sandbox trigger in a post's or a comment's text; undefined when it has none. */
   const triggered = (text: string, accountId: string) => {
@@ -231,81 +122,7 @@ export const make = (options: Options): Simulator.Simulator => {
       })
     })
 
-  /**
-   * The path's target: a post, or a comment (`urn:li:comment:(post,id)`) for its replies. Answers the post
-   * and the comment, or LinkedIn's 404 when either is unknown.
-   */
-  const commentTarget = (target: string) => {
-    const reference = Request.parseCommentUrn(target)
-    const post = state.posts.get(reference?.postUrn ?? target)
-    const parent = reference === undefined ? undefined : state.comments.get(reference.commentId)
-    if (post === undefined || (reference !== undefined && parent?.postId !== post.id)) {
-      return { _tag: "Missing" as const, response: failure(404, `${target} not found`, { code: "NOT_FOUND" }) }
-    }
-    return { _tag: "Found" as const, post, parent }
-  }
-
-  /** `GET /rest/socialActions/{post or comment}/comments`: first-level comments of a post, or a comment's replies. */
-  const listComments = (account: SimulatorState.SimulatedAccount) =>
-    Effect.gen(function*() {
-      const target = commentTarget(yield* pathParam("target"))
-      if (target._tag === "Missing") return target.response
-      if (target.post.accountId !== account.id) return forbidden("socialActions.comments.FINDER")
-      const query = yield* Simulator.query
-      const start = wholeNumber(query["start"], 0)
-      const count = wholeNumber(query["count"], defaultCount)
-      if (start === undefined || count === undefined) {
-        return failure(400, "start and count must be whole numbers", { code: "ILLEGAL_ARGUMENT" })
-      }
-      const onPost = state.commentsAfter(account.id, 0).filter((comment) => comment.postId === target.post.id)
-      const parentId = target.parent?.id ?? null
-      const listed = onPost.filter((comment) => comment.replyTo === parentId)
-      const page = Math.min(count, maxCount)
-      return Simulator.json({
-        paging: { start, count: page, total: listed.length, links: [] },
-        elements: listed.slice(start, start + page).map((comment) =>
-          wireComment(comment, onPost.filter((reply) => reply.replyTo === comment.id).length)
-        )
-      })
-    })
-
-  /**
-   * `POST /rest/socialActions/{post or comment}/comments`: a comment on a post, or a reply to a first-level
-   * comment, which names it again in `parentComment`. It goes into the post owner's inbox.
-   */
-  const createComment = (account: SimulatorState.SimulatedAccount) =>
-    Effect.gen(function*() {
-      const path = yield* pathParam("target")
-      const decoded = yield* body(LinkedInRules.createComment, account, CommentRequest)
-      if (decoded._tag === "Refused") return decoded.response
-      const comment = decoded.value
-      const target = commentTarget(path)
-      if (target._tag === "Missing") return target.response
-      if (comment.object !== target.post.id) {
-        return failure(400, `object must be the post ${target.post.id}`, { code: "ILLEGAL_ARGUMENT" })
-      }
-      if (comment.parentComment !== (target.parent === undefined ? undefined : path)) {
-        return failure(400, "parentComment must name the comment in the path, and only then", { code: "ILLEGAL_ARGUMENT" })
-      }
-      if (target.parent !== undefined && target.parent.replyTo !== null) {
-        return failure(400, "Replies are two levels deep: reply to the first-level comment", { code: "ILLEGAL_ARGUMENT" })
-      }
-      const text = LittleText.read(comment.message.text)
-      const refused = triggered(text, account.id)
-      if (refused !== undefined) return refused
-      const stored = state.addComment({
-        accountId: target.post.accountId,
-        author: { id: account.id, username: account.username },
-        text,
-        postId: target.post.id,
-        replyTo: target.parent?.id
-      })
-      const created = wireComment(stored, 0)
-      return HttpServerResponse.jsonUnsafe(created, {
-        status: 201,
-        headers: { "x-restli-id": encodeURIComponent(created.commentUrn) }
-      })
-    })
+  const { createComment, listComments } = Comments.make({ state, triggered })
 
   return {
     network,

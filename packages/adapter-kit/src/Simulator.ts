@@ -1,6 +1,6 @@
 import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { type SimulatedAccount, SimulatorState } from "./SimulatorState.ts"
+import { type SimulatedAccount, SimulatorState, type TokenCheck } from "./SimulatorState.ts"
 import * as Pkce from "./Pkce.ts"
 
 /**
@@ -70,6 +70,25 @@ export const accessToken = Effect.map(HttpServerRequest.HttpServerRequest, (requ
 })
 
 export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body, { status })
+
+/** A token check that failed: what a network tells apart (or not) in its 401. */
+export type Refusal = Exclude<TokenCheck, { readonly _tag: "Valid" }>
+
+/**
+ * A handler for the caller's own account: the request's token (`accessToken`) checked against `state`, and
+ * for a token that does not work the network's answer, `refuse` (which may tell expired from revoked).
+ */
+export const authenticated = (
+  state: SimulatorState,
+  refuse: (check: Refusal) => HttpServerResponse.HttpServerResponse
+) =>
+<E, R>(
+  handle: (account: SimulatedAccount) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(accessToken, (token) => {
+    const check = state.check(token)
+    return check._tag === "Valid" ? handle(check.account) : Effect.succeed(refuse(check))
+  })
 
 /**
  * The consent screen, which consents at once: redirects to `redirect_uri` with a code and the `state`
