@@ -1,12 +1,20 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Adapter, Connect, Pkce, type PublishError } from "@herald/adapter-kit"
-import { Account, Ids as DomainIds } from "@herald/domain"
+import type { Account } from "@herald/domain"
+import {
+  checkFields,
+  InvalidConnect,
+  InvalidReturnTo,
+  isReturnPath,
+  normalizeServer,
+  withReturnTo
+} from "./internal/connectChecks.ts"
+import { makeStore } from "./internal/connectStore.ts"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
-import * as Ids from "./Ids.ts"
 import { Networks, type UnknownNetwork } from "./Networks.ts"
 
 /** Why an OAuth callback or a token could not be used; `message` is for the person connecting. */
@@ -22,91 +30,14 @@ export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("Acco
   }
 }
 
-/**
- * What a person sent to connect an account does not fit the network's connect method: a field it does not
- * ask, one it needs and lacks, a server address that is none. `field` names it.
- */
-export class InvalidConnect extends Schema.TaggedError<InvalidConnect>()("InvalidConnect", {
-  field: Schema.String,
-  message: Schema.String
-}) {}
-
-/**
- * The account's server as stored: `https://` added when no scheme is given, no trailing slash, no query;
- * a path is kept (a sandbox simulator lives under one).
- */
-export const normalizeServer = (input: string): string | undefined => {
-  const trimmed = input.trim()
-  if (trimmed === "") return undefined
-  try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
-    if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "") return undefined
-    if (url.search !== "" || url.hash !== "") return undefined
-    return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`
-  } catch {
-    return undefined
-  }
-}
-
-/** The fields a connect method takes, checked against what was sent: unknown and missing ones refused. */
-export const checkFields = (
-  platform: string,
-  connect: Connect.Connect,
-  given: Readonly<Record<string, string | undefined>>
-): InvalidConnect | Record<string, string> => {
-  const known = new Set(connect.fields.map((field) => field.name))
-  for (const name of Object.keys(given)) {
-    if (!known.has(name) && given[name] !== undefined) {
-      const asked = connect.fields.map((field) => field.name)
-      return new InvalidConnect({
-        field: name,
-        message: `${platform} does not ask for "${name}"` +
-          (asked.length === 0 ? " (it asks for nothing)" : ` (it asks for ${asked.map((n) => `"${n}"`).join(", ")})`)
-      })
-    }
-  }
-  const fields: Record<string, string> = {}
-  for (const field of connect.fields) {
-    const value = given[field.name]
-    if (value === undefined || value.trim() === "") {
-      if (field.required) return new InvalidConnect({ field: field.name, message: `${platform} needs "${field.name}" (${field.label})` })
-      continue
-    }
-    fields[field.name] = value
-  }
-  return fields
-}
-
-/** `returnTo` is not a console path: refused, so the callback can never send a person elsewhere. */
-export class InvalidReturnTo extends Schema.TaggedError<InvalidReturnTo>()("InvalidReturnTo", {
-  returnTo: Schema.String
-}) {
-  override get message() {
-    return "returnTo must be a path under /app/ (such as /app/accounts), without a host, query or fragment"
-  }
-}
-
-// Path segments of letters, digits and `-_.~`, none starting with a dot (so no `..`), under `/app/`: no
-// host, no scheme, no `//`, no backslash, no percent-encoding for a browser to reinterpret.
-const segment = "[A-Za-z0-9_~-][A-Za-z0-9._~-]*"
-const consolePath = new RegExp(`^/app/(?:${segment}(?:/${segment})*/?)?$`)
-
-/** Whether `path` may be a `returnTo`: a path under the console's `/app/`. */
-export const isReturnPath = (path: string): boolean => path.length <= 200 && consolePath.test(path)
-
-// The console page to come back to travels in the `state` itself, after the random part and a dot (not
-// in base64url's alphabet): the network hands the state back untouched, so the callback knows where to
-// send the person even when the flow failed, and a forged state can name only a console path.
-const withReturnTo = (state: string, returnTo: string | undefined) =>
-  returnTo === undefined ? state : `${state}.${Buffer.from(returnTo).toString("base64url")}`
-
-/** The console path a callback's `state` asks to come back to, if any (and only a valid one). */
-export const returnTo = (state: string | undefined): string | undefined => {
-  const dot = state?.lastIndexOf(".") ?? -1
-  if (state === undefined || dot < 0) return undefined
-  const path = Buffer.from(state.slice(dot + 1), "base64url").toString("utf8")
-  return isReturnPath(path) ? path : undefined
-}
+export {
+  checkFields,
+  InvalidConnect,
+  InvalidReturnTo,
+  isReturnPath,
+  normalizeServer,
+  returnTo
+} from "./internal/connectChecks.ts"
 
 // A consent screen left open longer than this must be started again.
 const stateLifetime = Duration.minutes(15)
@@ -330,79 +261,7 @@ export class Connections extends Context.Service<Connections, {
         return yield* store({ adapter, workspaceId: input.workspaceId, platform: input.platform, signedIn, signIn: "credentials" })
       })
 
-      /** Stores a connected account (a new one, or one connected again, keeping its id) and announces it. */
-      const store = Effect.fn("Connections.store")(function*(input: {
-        readonly adapter: Adapter.Adapter
-        readonly workspaceId: string
-        readonly platform: string
-        readonly signedIn: Adapter.SignedIn
-        readonly signIn: "oauth" | "credentials"
-      }) {
-        const { adapter, signedIn: { profile, server, tokens } } = input
-        const row = { workspaceId: input.workspaceId }
-        const id = yield* Ids.make(DomainIds.prefixes.account)
-        const refreshToken = Option.getOrNull(Option.map(tokens.refreshToken, (token) => cipher.seal(token)))
-        const expiresAt = Option.getOrNull(Option.map(tokens.expiresAt, (millis) => new Date(millis)))
-        // Reconnecting an account that exists keeps its id, and its refresh token when the network sent none.
-        const [stored] = yield* sql.withTransaction(Effect.gen(function*() {
-        const rows = yield* sql<{
-          readonly id: string
-          readonly platform: string
-          readonly username: string
-          readonly displayName: string | null
-          readonly avatarUrl: string | null
-          readonly status: Account.AccountStatus
-          readonly connectedAt: Date
-        }>`
-          INSERT INTO accounts (id, workspace_id, platform, username, display_name, avatar_url, status,
-            network_account_id, access_token, refresh_token, token_expires_at, scopes, server, sign_in, connected_at)
-          VALUES (${id}, ${row.workspaceId}, ${input.platform}, ${profile.username}, ${profile.displayName},
-            ${profile.avatarUrl}, 'connected', ${profile.networkAccountId}, ${cipher.seal(tokens.accessToken)},
-            ${refreshToken}, ${expiresAt}, ${tokens.scopes.join(" ")}, ${server}, ${input.signIn}, now())
-          ON CONFLICT (workspace_id, platform, network_account_id) DO UPDATE SET
-            username = excluded.username, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
-            status = 'connected', status_reason = NULL, access_token = excluded.access_token,
-            refresh_token = coalesce(excluded.refresh_token, accounts.refresh_token),
-            token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, server = excluded.server,
-            sign_in = excluded.sign_in, updated_at = now()
-          RETURNING id, platform, username, display_name, avatar_url, status, connected_at
-        `
-        // Announced with the change (the outbox), so a receiver hears of every connection that committed.
-        yield* Events.record(sql, row.workspaceId, "account.connected", {
-          accountId: rows[0]!.id,
-          platform: rows[0]!.platform,
-          username: rows[0]!.username
-        })
-        return rows
-        }))
-        yield* accounts.changed(row.workspaceId)
-        // The inbox starts now: what the account received before it was connected is not news, and what
-        // arrives from here on is (left to the first polling round, what came in between would be lost).
-        // A reconnection keeps the cursor it had. Should this read fail, the first round sets it instead.
-        if (adapter.inbox !== undefined) {
-          yield* adapter.inbox.fetch({
-            account: { networkAccountId: profile.networkAccountId, username: profile.username, accessToken: tokens.accessToken, server },
-            cursor: null
-          }).pipe(
-            Effect.flatMap((page) =>
-              sql`
-                INSERT INTO inbox_cursors (account_id, cursor) VALUES (${stored!.id}, ${page.cursor})
-                ON CONFLICT (account_id) DO UPDATE SET cursor = coalesce(inbox_cursors.cursor, excluded.cursor)`
-            ),
-            Effect.catchCause((cause) => Effect.logWarning("The inbox's starting point could not be read; the first round sets it", cause))
-          )
-        }
-        return new Account.Account({
-          id: DomainIds.AccountId.make(stored!.id),
-          platform: stored!.platform as Account.Account["platform"],
-          username: stored!.username,
-          displayName: stored!.displayName,
-          avatarUrl: stored!.avatarUrl,
-          status: stored!.status,
-          statusReason: null,
-          connectedAt: stored!.connectedAt.toISOString()
-        })
-      })
+      const store = makeStore(sql, cipher, accounts)
 
       const disconnect = Effect.fn("Connections.disconnect")(function*(workspaceId: string, accountId: string) {
         yield* sql.withTransaction(Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
+import * as Grants from "./internal/oauthGrants.ts"
 import * as Rules from "./internal/oauthRules.ts"
 import {
   AuthorizeRefused,
@@ -19,6 +19,7 @@ import { PublicUrl } from "./PublicUrl.ts"
 
 export * from "./OAuthErrors.ts"
 export type { Issued, Principal } from "./internal/oauthTokens.ts"
+export type { Grant } from "./internal/oauthGrants.ts"
 
 /**
  * Herald as an OAuth 2.1 authorization server for its own MCP endpoint (decision 0045): clients register
@@ -56,18 +57,6 @@ export interface Pending {
   readonly resource: string
   readonly scopes: ReadonlyArray<string>
   readonly expiresAt: string
-}
-
-export interface Grant {
-  readonly id: string
-  readonly client: { readonly id: string; readonly name: string }
-  readonly memberId: DomainIds.MemberId
-  readonly email: string
-  readonly role: Workspace.Role
-  /** Its member let it publish without approval (decision 0048). */
-  readonly publishesDirectly: boolean
-  readonly createdAt: string
-  readonly lastUsedAt: string | null
 }
 
 /** The query of `GET /authorize`, as sent. */
@@ -108,7 +97,7 @@ export class OAuth extends Context.Service<OAuth, {
   revoke(token: string): Effect.Effect<void>
   authenticate(accessToken: string): Effect.Effect<Tokens.Principal, TokenRefused>
   /** A workspace's live grants; only `memberId`'s when given. */
-  grants(workspaceId: string, memberId: string | null): Effect.Effect<ReadonlyArray<Grant>>
+  grants(workspaceId: string, memberId: string | null): Effect.Effect<ReadonlyArray<Grants.Grant>>
   revokeGrant(workspaceId: string, grantId: string, memberId: string | null): Effect.Effect<void, GrantNotFound>
 }>()("@herald/core/OAuth") {
   static readonly layer = Layer.effect(
@@ -119,6 +108,7 @@ export class OAuth extends Context.Service<OAuth, {
       const publicUrl = yield* PublicUrl
       const resource = resourceOf(publicUrl)
       const tokens = yield* Tokens.make
+      const grants = yield* Grants.make
 
       const register = Effect.fn("OAuth.register")(function*(input: Parameters<OAuth["Service"]["register"]>[0]) {
         const uris = input.redirectUris
@@ -264,45 +254,6 @@ export class OAuth extends Context.Service<OAuth, {
         })
       })
 
-      const grants = Effect.fn("OAuth.grants")(function*(workspaceId: string, memberId: string | null) {
-        const rows = yield* sql<{
-          readonly id: string
-          readonly clientId: string
-          readonly clientName: string
-          readonly memberId: string
-          readonly email: string
-          readonly role: Workspace.Role
-          readonly publishesDirectly: boolean
-          readonly createdAt: Date
-          readonly lastUsedAt: Date | null
-        }>`
-          SELECT g.id, g.client_id, c.name AS client_name, g.member_id, m.email, m.role, g.publishes_directly, g.created_at,
-            g.last_used_at
-          FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id JOIN members m ON m.id = g.member_id
-          WHERE g.workspace_id = ${workspaceId} AND g.revoked_at IS NULL
-            ${memberId === null ? sql`` : sql`AND g.member_id = ${memberId}`}
-          ORDER BY g.created_at DESC, g.id`
-        return rows.map((row): Grant => ({
-          id: row.id,
-          client: { id: row.clientId, name: row.clientName },
-          memberId: DomainIds.MemberId.make(row.memberId),
-          email: row.email,
-          role: row.role,
-          publishesDirectly: row.publishesDirectly,
-          createdAt: row.createdAt.toISOString(),
-          lastUsedAt: row.lastUsedAt?.toISOString() ?? null
-        }))
-      })
-
-      const revokeGrant = Effect.fn("OAuth.revokeGrant")(function*(workspaceId: string, grantId: string, memberId: string | null) {
-        const rows = yield* sql`
-          UPDATE oauth_grants SET revoked_at = now()
-          WHERE id = ${grantId} AND workspace_id = ${workspaceId} AND revoked_at IS NULL
-            ${memberId === null ? sql`` : sql`AND member_id = ${memberId}`}
-          RETURNING id`
-        if (rows.length === 0) return yield* new GrantNotFound({ grantId })
-      })
-
       return OAuth.of(DieOnSql.service({
         register,
         authorize,
@@ -313,8 +264,8 @@ export class OAuth extends Context.Service<OAuth, {
         token: tokens.token,
         revoke: tokens.revoke,
         authenticate: tokens.authenticate,
-        grants,
-        revokeGrant
+        grants: grants.grants,
+        revokeGrant: grants.revokeGrant
       }))
     })
   )

@@ -3,6 +3,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
+import { type LinkPurpose, LinkRefused, linkLifetimes, makeLinks } from "./internal/signInLinks.ts"
 import * as Tokens from "./internal/tokens.ts"
 import type { Mail } from "./Notifier.ts"
 import { type Membership, People, type Person } from "./People.ts"
@@ -20,18 +21,7 @@ const touchEvery = Duration.minutes(5)
 /** After signing in through a link, a password may be set without the current one for this long. */
 const linkGrace = Duration.minutes(30)
 
-export type LinkPurpose = "first_run" | "sign_in" | "reset"
-export const linkLifetimes: Record<LinkPurpose, Duration.Duration> = {
-  first_run: Duration.days(7),
-  sign_in: Duration.hours(24),
-  reset: Duration.hours(1)
-}
-
-export class LinkRefused extends Schema.TaggedError<LinkRefused>()("LinkRefused", {}) {
-  override get message() {
-    return "This link has been used or has expired; ask for a new one"
-  }
-}
+export { type LinkPurpose, LinkRefused, linkLifetimes }
 
 export class SessionRefused extends Schema.TaggedError<SessionRefused>()("SessionRefused", {}) {
   override get message() {
@@ -266,36 +256,7 @@ export class Sessions extends Context.Service<Sessions, {
         return row !== undefined && row.via === "link" && now - row.createdAt.getTime() < Duration.toMillis(linkGrace)
       })
 
-      const issueLink = Effect.fn("Sessions.issueLink")(function*(personId: string, workspaceId: string, purpose: LinkPurpose) {
-        const now = yield* Clock.currentTimeMillis
-        const token = Tokens.make()
-        const expiresAt = new Date(now + Duration.toMillis(linkLifetimes[purpose]))
-        yield* sql`
-          INSERT INTO login_links (token_hash, person_id, workspace_id, purpose, expires_at)
-          VALUES (${Tokens.digest(token)}, ${personId}, ${workspaceId}, ${purpose}, ${expiresAt})`
-        return { url: `${publicUrl}/app/link#${token}`, expiresAt: expiresAt.toISOString() }
-      })
-
-      const resetMail = Effect.fn("Sessions.resetMail")(function*(email: string) {
-        const person = yield* people.byEmail(email)
-        if (Option.isNone(person)) return Option.none<Mail>()
-        const [workspace] = yield* people.membershipsOfAddress(person.value.id)
-        if (workspace === undefined) return Option.none<Mail>()
-        const link = yield* issueLink(person.value.id, workspace.id, "reset")
-        return Option.some<Mail>({
-          to: [person.value.email],
-          subject: "Reset your Herald password",
-          text: [
-            "Someone (hopefully you) asked to reset the password of your Herald sign-in.",
-            "",
-            `Open this link to set a new one (it works once, until ${link.expiresAt}):`,
-            link.url,
-            "",
-            "If you did not ask for it, ignore this e-mail: your password stays as it is."
-          ].join("\n"),
-          logged: "the reset link is not logged: ask for another reset, or the operator prints a sign-in link (herald member login-link)"
-        })
-      })
+      const { consumeLink, issueLink, resetMail } = makeLinks(sql, people, publicUrl)
 
       const loginLink = Effect.fn("Sessions.loginLink")(function*(workspaceId: string, email: string) {
         const [member] = yield* sql<{ readonly email: string }>`
@@ -303,29 +264,6 @@ export class Sessions extends Context.Service<Sessions, {
         if (member === undefined) return yield* new NotAMember({ workspaceId })
         const person = yield* people.ensure(member.email)
         return yield* issueLink(person.id, workspaceId, "sign_in")
-      })
-
-      const consumeLink = Effect.fn("Sessions.consumeLink")(function*(token: string) {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          // One statement marks the link used, so two requests with one link cannot both succeed.
-          const [row] = yield* sql<{ readonly personId: string; readonly workspaceId: string; readonly purpose: LinkPurpose }>`
-            UPDATE login_links SET used_at = ${now}
-            WHERE token_hash = ${Tokens.digest(token)} AND used_at IS NULL AND expires_at > ${now}
-            RETURNING person_id, workspace_id, purpose`
-          if (row === undefined) return yield* new LinkRefused()
-          const [verified] = yield* sql<{ readonly hadPassword: boolean }>`
-            UPDATE people p SET email_verified_at = ${now}, password_hash = NULL, password_changed_at = ${now}
-            FROM (SELECT id, password_hash IS NOT NULL AS had_password FROM people
-                  WHERE id = ${row.personId} AND email_verified_at IS NULL FOR UPDATE) before
-            WHERE p.id = before.id
-            RETURNING before.had_password`
-          const passwordDropped = verified?.hadPassword === true
-          if (passwordDropped) {
-            yield* sql`UPDATE sessions SET revoked_at = ${now} WHERE person_id = ${row.personId} AND revoked_at IS NULL`
-          }
-          return { ...row, passwordDropped }
-        }))
       })
 
       return Sessions.of(DieOnSql.service({

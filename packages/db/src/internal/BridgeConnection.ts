@@ -10,6 +10,7 @@
  */
 import { Buffer } from "node:buffer"
 import { Duplex } from "node:stream"
+import { cleanupBatch } from "./bridgeCleanup.ts"
 import type { BridgeSession } from "./BridgeSession.ts"
 import { type ChannelCommand, channelCommands } from "./listenCommands.ts"
 import { PreparedStatements } from "./PreparedStatements.ts"
@@ -144,7 +145,7 @@ export class BridgeConnection extends Duplex {
       return pending
     }
     this.cleaned = true
-    const cleanup = this.cleanupBatch()
+    const cleanup = cleanupBatch(this.session, this.inCycle, this.status, this.statements, this.listening)
     this.inCycle = false
     return cleanup
   }
@@ -180,27 +181,6 @@ export class BridgeConnection extends Duplex {
 
   private needsCleanup(): boolean {
     return this.inCycle || this.status !== Wire.IDLE || this.statements.size > 0 || this.listening.size > 0
-  }
-
-  /**
-   * Undoes what a vanished client left in the shared session: its open
-   * transaction, its prepared statements and the channels nobody else wants.
-   */
-  private cleanupBatch(): Uint8Array {
-    const parts: Array<Uint8Array> = []
-    if (this.inCycle) parts.push(Wire.encodedSync)
-    if (this.inCycle || this.status !== Wire.IDLE) parts.push(Wire.encodeQuery("ROLLBACK"))
-    if (this.statements.size > 0) {
-      for (const name of this.statements.takeNames()) parts.push(Wire.encodeCloseStatement(name))
-      parts.push(Wire.encodedSync)
-    }
-    for (const channel of this.listening) {
-      if (!this.session.isListened(channel)) {
-        parts.push(Wire.encodeQuery(`UNLISTEN ${Wire.quoteIdentifier(channel)}`))
-      }
-    }
-    this.listening.clear()
-    return Buffer.concat(parts)
   }
 
   private applyCommands(commands: ReadonlyArray<ChannelCommand>): void {
