@@ -1,7 +1,10 @@
-import { Effect, Option, Schema } from "effect"
-import type { Redacted } from "effect"
+import { Effect } from "effect"
+import type { Option, Redacted } from "effect"
 import type { ApiVersion } from "./ApiVersion.ts"
 import * as Connect from "./Connect.ts"
+import type { Credentials, OAuth, ServerContext, Tokens } from "./internal/connectHooks.ts"
+import type { InboxHooks } from "./internal/inboxHooks.ts"
+import type { PublishInput, PublishStep, Published, ReconcileInput } from "./internal/publishHooks.ts"
 import type { Limits, Violation } from "./Limits.ts"
 import type { PostOptions } from "./PostOptions.ts"
 import { fit, type PostVersion } from "./PostVersion.ts"
@@ -12,102 +15,16 @@ import * as Validator from "./Validator.ts"
  * The contract between Herald's core and one network. An adapter package builds its `Adapter` with
  * `make(hooks)`: limits and capabilities as data, OAuth, publishing, and the optional hooks its network
  * allows. The core never imports a concrete adapter; apps hand it a list of adapters.
+ *
+ * The contract's parts each have their file, re-exported here so `Adapter.Tokens`, `Adapter.PublishStep`
+ * and `Adapter.InboxHooks` read as one namespace: connecting (`internal/connectHooks.ts`), publishing
+ * (`internal/publishHooks.ts`) and the inbox (`internal/inboxHooks.ts`). This file holds the whole: the
+ * hooks, the adapter `make` builds from them, and its capabilities.
  */
 
-/** What a network's grant gives Herald. Kept encrypted at rest by the core. */
-export interface Tokens {
-  readonly accessToken: Redacted.Redacted<string>
-  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
-  /** When the access token stops working (epoch milliseconds); none when it does not expire. */
-  readonly expiresAt: Option.Option<number>
-  readonly scopes: ReadonlyArray<string>
-}
-
-/** The connected account as the network describes it. */
-export interface Profile {
-  /** The network's own id of the account (user id, page id, channel id). */
-  readonly networkAccountId: string
-  readonly username: string
-  readonly displayName: string | null
-  readonly avatarUrl: string | null
-}
-
-/** A connected account, as `publish` and `refresh` need it. */
-export interface Account {
-  readonly networkAccountId: string
-  readonly username: string
-  readonly accessToken: Redacted.Redacted<string>
-  /**
-   * The account's own server, as stored at sign-in: a Mastodon instance (`https://mastodon.social`), a
-   * Bluesky PDS. Null (or absent, for older callers) on networks with one host. The core always sets it.
-   */
-  readonly server?: string | null | undefined
-}
-
-/** Herald's app on one server of a network of many (Mastodon): what `OAuth.registerApp` answers. */
-export interface AppClient {
-  readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
-}
-
-/**
- * Where an account lives and the app Herald holds there, passed to the OAuth steps of networks of many
- * servers; both absent on single-host networks.
- */
-export interface ServerContext {
-  readonly server?: string | null | undefined
-  readonly client?: AppClient | undefined
-}
-
-/** What the network made of a post: its id and the link a person opens. */
-export interface Published {
-  readonly id: string
-  readonly url: string
-}
-
-/**
- * One step of publishing. Most networks answer at once; Instagram and Threads containers, TikTok publish
- * ids and YouTube processing answer `Processing` with a handle to `poll` after `checkAfterMs`, so the
- * engine can wait durably between polls.
- */
-export type PublishStep =
-  | { readonly _tag: "Published"; readonly published: Published }
-  | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
-
-/**
- * The next step, at once. What a step answers as soon as a call that made something on the network has
- * answered (the post, a reply), so that nothing after that call in the same step can fail it and have the
- * engine send the step, and so the call, again: the link read and the first comment are the next steps'.
- */
-export const nextStep = (handle: string): PublishStep => ({ _tag: "Processing", handle, checkAfterMs: 0 })
-
-export interface PublishInput {
-  readonly account: Account
-  readonly post: PostVersion
-  /**
-   * Set on a `poll` whose previous try at the same step was cut off (Herald stopped) before its answer
-   * was recorded: a step that makes something (the next reply of a thread) may already have made it, so
-   * look before making it again.
-   */
-  readonly resumed?: boolean | undefined
-  /**
-   * Herald's name for this post going to this account: the same on every try (a retry, a resume after a
-   * crash), different for every other post, even one with the same text. A network that takes an
-   * idempotency key (Mastodon's `Idempotency-Key`) derives it from this, so a resend is never a second post
-   * and a second post is never mistaken for a resend. Absent when a caller has none (the suite's own calls).
-   */
-  readonly publication?: string | undefined
-}
-
-/**
- * What `reconcile` is asked with. `handle` is set when the answer lost was that of a later step, one that
- * `makesPost` names (a container published in `poll`): the step's handle, so the adapter can ask the network
- * about what that step was given (the container) and not only look for the post by its text. Absent after a
- * lost `publish`.
- */
-export interface ReconcileInput extends PublishInput {
-  readonly handle?: string | undefined
-}
+export * from "./internal/connectHooks.ts"
+export * from "./internal/inboxHooks.ts"
+export * from "./internal/publishHooks.ts"
 
 /** What an adapter can do, so clients, the engine and the conformance suite know what to expect. */
 export interface Capabilities {
@@ -122,156 +39,6 @@ export interface Capabilities {
   readonly reconcile: boolean
   /** Publishing may answer `Processing`. */
   readonly asyncProcessing: boolean
-}
-
-export interface OAuth {
-  readonly scopes: ReadonlyArray<string>
-  /** The network wants PKCE (`code_challenge` with S256). */
-  readonly pkce: boolean
-  /** Where to send the person to grant access. */
-  readonly authorizeUrl: (params: ServerContext & {
-    readonly state: string
-    readonly redirectUri: string
-    readonly codeChallenge: string | undefined
-  }) => string
-  readonly exchange: (params: ServerContext & {
-    readonly code: string
-    readonly redirectUri: string
-    readonly codeVerifier: string | undefined
-  }) => Effect.Effect<Tokens, PublishError>
-  readonly refresh?: (refreshToken: Redacted.Redacted<string>, context?: ServerContext) => Effect.Effect<Tokens, PublishError>
-  readonly profile: (accessToken: Redacted.Redacted<string>, context?: ServerContext) => Effect.Effect<Profile, PublishError>
-  /**
-   * Networks of many servers (connect `Connect.instance`): registers Herald as an app on `server` (Mastodon's
-   * `POST /api/v1/apps`). The core calls it once per server and network, stores the answer (secret
-   * encrypted) and passes it back as `client` to every later step on that server, for every account there.
-   */
-  readonly registerApp?: (input: {
-    readonly server: string
-    readonly redirectUri: string
-  }) => Effect.Effect<AppClient, PublishError>
-}
-
-/** What a sign-in gives Herald: the grant, who it is, and where the account lives. */
-export interface SignedIn {
-  readonly tokens: Tokens
-  readonly profile: Profile
-  /** The account's server (a Bluesky PDS), stored and passed back as `Account.server`; null on one host. */
-  readonly server: string | null
-}
-
-/**
- * The network refused the sign-in for something the person can fix (a wrong app password, an unknown
- * handle): `message` is shown to them as it is (`400 invalid`), so say it in their words and never echo a
- * secret.
- */
-export class SignInRefused extends Schema.TaggedError<SignInRefused>()("SignInRefused", {
-  message: Schema.String
-}) {}
-
-/**
- * A sign-in with what the person types (connect `Connect.credentials(fields)`): Bluesky's handle and app
- * password. The core sends the fields the network's `connect.fields` name, checked for presence, and
- * stores the tokens encrypted like OAuth's.
- */
-export interface Credentials {
-  /** Keys are the `connect.fields` names. Fails with `SignInRefused` for what the person got wrong. */
-  readonly signIn: (fields: Readonly<Record<string, string>>) => Effect.Effect<SignedIn, SignInRefused | PublishError>
-  /** Renews tokens of an account signed in this way (`capabilities.refresh`); `server` is the account's. */
-  readonly refresh?: (refreshToken: Redacted.Redacted<string>, context: ServerContext) => Effect.Effect<Tokens, PublishError>
-  /**
-   * Fields the adapter's simulator accepts for a sandbox account called `username`: used by the sandbox
-   * connect (`herald account connect --sandbox`, the Demo workspace) and the conformance suite.
-   */
-  readonly sandboxFields: (username: string) => Readonly<Record<string, string>>
-}
-
-/** Someone on the network: who wrote a comment or a message. */
-export interface Person {
-  /** The network's id of the person. */
-  readonly id: string
-  readonly username: string
-  readonly name: string | null
-}
-
-/** A comment on one of the account's posts. */
-export interface InboxComment {
-  /** The network's id of the comment. */
-  readonly id: string
-  /** The network's id of the post it is on (Herald links it to its own post when it made that one). */
-  readonly postId: string
-  /** The network's id of the comment it answers; null for a comment on the post itself. */
-  readonly replyTo: string | null
-  readonly author: Person
-  readonly text: string
-  /** Where a person opens the comment; null where the network has no link to one comment. */
-  readonly permalink: string | null
-  /** ISO 8601. */
-  readonly createdAt: string
-}
-
-/** A direct message to or from the account. */
-export interface InboxMessage {
-  /** The network's id of the message. */
-  readonly id: string
-  /** The network's id of the conversation (thread) it belongs to. */
-  readonly conversationId: string
-  readonly from: Person
-  readonly text: string
-  /** How many files came with it. */
-  readonly attachments: number
-  /** Sent by the account itself (a person answering in the network's own app). */
-  readonly outgoing: boolean
-  /** ISO 8601. */
-  readonly createdAt: string
-}
-
-/** What arrived since a cursor, and the cursor to ask from next time. */
-export interface InboxPage {
-  readonly comments: ReadonlyArray<InboxComment>
-  readonly messages: ReadonlyArray<InboxMessage>
-  readonly cursor: string
-}
-
-/**
- * The inbox of a network that lets Herald read comments and direct messages and answer them. `fetch` is
- * polled per account; `cursor` is null the first time (then only what arrives from now on is news, so an
- * account connected with years of comments does not flood the inbox).
- */
-/**
- * A network's own webhook for inbox news: Herald serves it at `/networks/<network>/webhook` and, for each
- * account the network says has news, reads that account's inbox at once instead of at its next turn. The
- * adapter checks the network's signature over the raw body; a request that fails it is refused.
- */
-export interface NetworkWebhook {
-  /** The network's subscription check (a `GET` with a challenge to echo); none when it has none. */
-  readonly handshake?: (query: Readonly<Record<string, string>>) => Option.Option<{ readonly status: number; readonly body: string }>
-  /** The network account ids with news, from a signed notification; fails when the signature is wrong. */
-  readonly receive: (input: {
-    readonly headers: Readonly<Record<string, string | undefined>>
-    readonly body: Uint8Array
-  }) => Effect.Effect<ReadonlyArray<string>, { readonly _tag: "WebhookRejected"; readonly message: string }>
-}
-
-export interface InboxHooks {
-  /**
-   * The least time between two reads of one account, where the network's quota cannot afford Herald's
-   * default (a minute): YouTube's daily units, LinkedIn's daily calls.
-   */
-  readonly pollEveryMs?: number
-  /** Where the network announces news itself; polling alone otherwise. */
-  readonly webhook?: NetworkWebhook
-  readonly fetch: (input: { readonly account: Account; readonly cursor: string | null }) => Effect.Effect<InboxPage, PublishError>
-  readonly replyToComment: (input: {
-    readonly account: Account
-    readonly comment: InboxComment
-    readonly text: string
-  }) => Effect.Effect<{ readonly id: string; readonly permalink: string | null }, PublishError>
-  readonly sendMessage: (input: {
-    readonly account: Account
-    readonly conversationId: string
-    readonly text: string
-  }) => Effect.Effect<{ readonly id: string }, PublishError>
 }
 
 export interface Hooks {

@@ -72,3 +72,10 @@ export const toComment = (account: Adapter.Account, postId: string, reply: Reply
     createdAt: new Date(Date.parse(reply.timestamp)).toISOString()
   }
 }
+
+/**
+ * What one inbox fetch reads: the replies to the account's 10 newest posts (1 + 10 calls a poll, well inside
+ * Meta's per-profile call budget at one poll a minute; replies to older posts are not read), in pages of 50,
+ * at most 4 pages a post. A post that got more than 200 replies between two polls loses the oldest of them.
+ */
+export const inboxBounds = { posts: 10, pageSize: 50, pagesPerPost: 4 } as const
