@@ -4,7 +4,6 @@ import { api, setCsrfToken, unwrap } from "./client.ts"
 
 // The signed-in person, their current workspace and the CSRF token, as GET /api/v1/auth/session answers.
 export type Session = components["schemas"]["Session"]
-export type Workspace = components["schemas"]["SessionWorkspace"]
 
 /** Every answer that is a Session goes through here, so the CSRF token is always the current one. */
 export const remember = (session: Session): Session => {
