@@ -28,7 +28,7 @@ const withTrace = Logger.make((options) => {
  * the same message within the next 30 s is counted, and one line then says how many more there were; a stop
  * writes the count it has before the process ends.
  */
-export const foldedMessages: ReadonlySet<string> = new Set(["Could not release shards, retrying"])
+const foldedMessages: ReadonlySet<string> = new Set(["Could not release shards, retrying"])
 
 /**
  * Warnings and errors whose cause is a storage fault (StorageFaults: the database unreachable, the disk full)
@@ -36,7 +36,7 @@ export const foldedMessages: ReadonlySet<string> = new Set(["Could not release s
  * outage made every background round (the scheduler, webhooks, the inbox, the cluster's storage) write its
  * own line with a stack trace, 228 lines in a 20 s outage.
  */
-export const storageFoldMs = 10_000
+const storageFoldMs = 10_000
 const shardFoldMs = 30_000
 
 interface Fold {
@@ -79,7 +79,7 @@ interface Folding {
 }
 
 /** Each entry formatted by `format` and written to the console's stderr, repeated ones folded (`foldOf`). */
-export const folded = (format: Logger.Logger<unknown, string>) =>
+const folded = (format: Logger.Logger<unknown, string>) =>
   Effect.gen(function*() {
     const open = new Map<string, Folding>()
     const close = (key: string) => {

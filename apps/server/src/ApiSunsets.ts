@@ -9,7 +9,7 @@ import { Clock, Effect, Layer } from "effect"
 // that close.
 
 /** How many days before a version's sunset start-up warns of it. */
-export const warnWithinDays = 60
+const warnWithinDays = 60
 
 /** One line per installed network whose API version is retired, or retires within 60 days of `now`. */
 export const warnings = (adapters: ReadonlyArray<Adapter.Adapter>, now: Date): ReadonlyArray<string> =>

@@ -83,22 +83,12 @@ export const layer = (options: {
  */
 export const toOwnSimulator = (request: HttpClientRequest.HttpClientRequest, own: string, simulated: ReadonlySet<string>) => {
   if (request.url.startsWith(`${own}/`)) return request
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch {
-    return request
-  }
+  const url = URL.parse(request.url)
+  if (url === null) return request
   const [, root, network] = url.pathname.split("/")
   return root === "sandbox" && network !== undefined && simulated.has(network)
     ? HttpClientRequest.setUrl(request, `${own}${url.pathname}${url.search}`)
     : request
 }
 
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host
-  } catch {
-    return "the network"
-  }
-}
+const hostOf = (url: string) => URL.parse(url)?.host ?? "the network"

@@ -53,7 +53,7 @@ export const networkTimeouts = Metric.counter("herald_network_timeouts_total", {
 })
 
 /** Label `network`: calls waiting for an answer now. */
-export const networkCallsInFlight = Metric.gauge("herald_network_calls_in_flight", {
+const networkCallsInFlight = Metric.gauge("herald_network_calls_in_flight", {
   description: "Network calls waiting for an answer, by network"
 })
 
@@ -73,11 +73,7 @@ export const networkOf = (url: string, own: string): string => {
     const name = url.slice(own.length + "/sandbox/".length).split(/[/?#]/)[0]
     if (name !== undefined && name !== "") return `sandbox ${name}`
   }
-  try {
-    return new URL(url).hostname
-  } catch {
-    return "unknown"
-  }
+  return URL.parse(url)?.hostname ?? "unknown"
 }
 
 export class NetworkWatch extends Context.Service<NetworkWatch, {

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SimulatorStore } from "@herald/adapter-kit"
 
@@ -7,6 +7,8 @@ import type { SimulatorStore } from "@herald/adapter-kit"
  * posts outlive restarts and every process sharing the database serves the same sandbox. Keys are stored as
  * JSON like the values, so a key may hold any text a network was sent (PostgreSQL text refuses NUL).
  */
+const decodeKey = Schema.decodeSync(Schema.fromJsonString(Schema.String))
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return {
@@ -19,7 +21,7 @@ export const make = Effect.gen(function*() {
         `,
         (rows) => rows.map((row) => ({
           kind: row.kind,
-          key: JSON.parse(row.key) as string,
+          key: decodeKey(row.key),
           json: row.value,
           origin: row.origin,
           version: Number(row.version)

@@ -82,6 +82,7 @@ export interface Hooks {
    * The network's own post fields (`PostOptions.make`, which checks them against their types); a network
    * without any leaves it out.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each adapter's options are of its own fields, which `derived.show` reads (so the type is contravariant in them); the kit and core hold them all alike
   readonly options?: PostOptions<any>
   /** The network's mark (`Icon.badge`), shown by clients beside its name; a generic one when absent. */
   readonly icon?: string
@@ -112,6 +113,7 @@ const noOAuth = (network: string): OAuth => {
     scopes: [],
     pkce: false,
     authorizeUrl: () => {
+      // eslint-disable-next-line no-restricted-syntax -- a synchronous hook no caller reaches: the core connects a credentials network by `connect.method`, never through an authorize page
       throw new Error(`${network} connects with credentials, not OAuth`)
     },
     exchange: () => refused,

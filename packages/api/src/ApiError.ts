@@ -20,7 +20,7 @@ const fields = {
 }
 
 const make = <Self extends { readonly message: string; readonly details?: unknown }, Code extends string>(
-  errorClass: Schema.Codec<Self, any> & (new(props: { readonly message: string; readonly details?: unknown }) => Self),
+  errorClass: Schema.Codec<Self, unknown> & (new(props: { readonly message: string; readonly details?: unknown }) => Self),
   code: Code,
   status: number
 ) =>

@@ -136,7 +136,7 @@ export const start = (
 export const next = (state: State): "Reconcile" | Call => state.lookFirst !== null ? "Reconcile" : state.step.call
 
 /** The target's end when the network cannot be asked whether a post arrived. A PublishError's message already starts with its network: said once. */
-export const unknownOutcome = (network: Network, detail: string) =>
+const unknownOutcome = (network: Network, detail: string) =>
   `${network.network}: ${detail.startsWith(`${network.network}: `) ? detail.slice(network.network.length + 2) : detail}. ${network.name} cannot be asked whether the post arrived, so Herald did not ` +
   `send it again; it may have been posted: check ${network.who} before retrying`
 

@@ -22,7 +22,7 @@ import type { Answer } from "./WebhookHttp.ts"
  * after it. A receiver that is down for real fails every event's retry and is switched off after the
  * threshold's number of events.
  */
-export const countedStep = 2
+const countedStep = 2
 
 /** How an attempt ended, for the count: `"event failed"` adds one to the count, a success resets it. */
 export type Outcome = "succeeded" | "failed" | "event failed"
@@ -43,7 +43,7 @@ export interface Attempt {
 }
 
 /** What happens to the message. */
-export type Next =
+type Next =
   /** It got through: the message ends delivered. */
   | { readonly _tag: "Done" }
   /** It is due again at `at` (epoch ms). */
@@ -62,14 +62,14 @@ export interface Decision {
 }
 
 /** Only a 2xx counts as delivered; a 3xx is not followed. */
-export const resultOf = (answer: Answer): Result =>
+const resultOf = (answer: Answer): Result =>
   answer._tag === "Failed" ? "unreachable" : answer.status >= 200 && answer.status < 300 ? "delivered" : "failed"
 
 /** Where the attempt is in its schedule, counted from its endpoint's last switch-on (1 for the first). */
-export const stepOf = (attempt: Attempt) => attempt.number - attempt.attemptsBefore
+const stepOf = (attempt: Attempt) => attempt.number - attempt.attemptsBefore
 
 /** The attempts a message's schedule makes: the first and one per wait, or one for a test event. */
-export const stepsOf = (schedule: ReadonlyArray<number>, attempt: Attempt) => attempt.once ? 1 : schedule.length + 1
+const stepsOf = (schedule: ReadonlyArray<number>, attempt: Attempt) => attempt.once ? 1 : schedule.length + 1
 
 /**
  * The outcome of an attempt at `step` (1 for an event's first attempt since its endpoint was last switched

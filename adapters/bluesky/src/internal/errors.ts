@@ -19,7 +19,7 @@ type XrpcError = typeof XrpcError.Type
 const reconnectErrors = new Set(["InvalidToken", "AuthenticationRequired", "AccountTakedown", "AccountDeactivated", "AuthMissing"])
 
 /** First matching row wins; `error` is the answer's XRPC error, `{}` when its body is not one. */
-export const table: ReadonlyArray<{
+const table: ReadonlyArray<{
   readonly when: (refusal: NetworkClient.Refusal, error: XrpcError) => boolean
   readonly reason: PublishError.ReasonTag
 }> = [

@@ -18,7 +18,7 @@ const GraphError = Schema.Struct({
     error_user_msg: Schema.optionalKey(Schema.String)
   })
 })
-export type GraphError = typeof GraphError.Type
+type GraphError = typeof GraphError.Type
 
 type Rule =
   | { readonly reason: "RateLimited"; readonly message: string; readonly retryAfterMs: number }
@@ -30,7 +30,7 @@ const reconnect: Rule = { reason: "NeedsReconnect", message: "the Facebook acces
 const permission: Rule = { reason: "NeedsReconnect", message: "a permission or Page role Herald needs was not granted" }
 
 /** Subcodes, looked up before the code because they say more. */
-export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
+const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   // The person must log in on facebook.com and clear a security checkpoint.
   [490, { reason: "NeedsReconnect", message: "Facebook wants the account owner to log in and confirm their identity" }],
   [1366046, { reason: "Rejected", message: "the photo is too large or not a JPEG, PNG, GIF or BMP" }],
@@ -42,7 +42,7 @@ export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
 ])
 
 /** Graph error codes, for answers whose subcode is absent or unknown. */
-export const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
+const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [1, { reason: "Transient", message: "Facebook had an unknown error" }],
   [2, { reason: "Transient", message: "Facebook is temporarily unavailable" }],
   [4, { reason: "RateLimited", message: "the app reached its Facebook call limit", retryAfterMs: minutes(5) }],
@@ -73,7 +73,7 @@ const build = (rule: Rule, detail: string | undefined, waitMs?: number): Publish
 }
 
 /** The rule for one Graph error: auth first (code 190), then the subcode, then the code. */
-export const ruleOf = (error: GraphError["error"]): Rule | undefined => {
+const ruleOf = (error: GraphError["error"]): Rule | undefined => {
   const code = error.code
   if (code === 190) return reconnect
   const bySubcode = error.error_subcode === undefined ? undefined : subcodes.get(error.error_subcode)

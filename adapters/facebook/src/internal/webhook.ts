@@ -11,9 +11,6 @@ import { Option, type Redacted, Schema } from "effect"
 // The handshake, the signature and the verify token are the kit's (`SignedWebhook`), shared with Instagram
 // and Threads.
 
-/** The verify token to enter in the app dashboard (see the README). */
-export const verifyToken = (appSecret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("facebook", appSecret)
-
 /**
  * A `feed` change (https://developers.facebook.com/docs/graph-api/webhooks/reference/page/#feed): only a
  * comment being added is inbox news; posts, reactions, shares, edits and removals are not.

@@ -19,7 +19,7 @@ const GraphError = Schema.Struct({
     error_user_msg: Schema.optionalKey(Schema.String)
   })
 })
-export type GraphError = typeof GraphError.Type
+type GraphError = typeof GraphError.Type
 
 // The code-for-token endpoint on api.instagram.com answers in the older Instagram shape.
 const OAuthError = Schema.Struct({
@@ -35,7 +35,7 @@ type Rule =
 const minutes = (count: number) => count * 60_000
 
 /** Publishing subcodes (2207xxx), looked up before the code because they say more. */
-export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
+const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [463, { reason: "AuthExpired", message: "the access token expired" }],
   [2207001, { reason: "Transient", message: "Instagram had a server error" }],
   [2207003, { reason: "Transient", message: "Instagram timed out downloading the media" }],
@@ -72,7 +72,7 @@ export const subcodes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
 ])
 
 /** Graph error codes, for answers whose subcode is absent or unknown. */
-export const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
+const codes: ReadonlyMap<number, Rule> = new Map<number, Rule>([
   [1, { reason: "Transient", message: "Instagram had an unknown error" }],
   [2, { reason: "Transient", message: "Instagram is temporarily unavailable" }],
   [4, { reason: "RateLimited", message: "the app reached its Instagram call limit", retryAfterMs: minutes(5) }],
@@ -96,7 +96,7 @@ const build = (rule: Rule, detail: string | undefined, waitMs?: number): Publish
 }
 
 /** The rule for one Graph error: auth first (code 190), then the subcode, then the code. */
-export const ruleOf = (error: GraphError["error"]): Rule | undefined => {
+const ruleOf = (error: GraphError["error"]): Rule | undefined => {
   const code = error.code
   const subcode = error.error_subcode
   // Every 190 needs a new grant except an expired token (463), which a refresh fixes.

@@ -12,18 +12,18 @@ import * as Webhook from "./webhook.ts"
 const network = "instagram"
 
 /** Comments are read on the account's newest media only: older posts rarely get new ones, and each costs a call. */
-export const mediaPerFetch = 10
+const mediaPerFetch = 10
 /** One page of top-level comments per media (each with the first page of its replies). */
-export const commentsPerMedia = 50
+const commentsPerMedia = 50
 /** The most recently active conversations read per fetch; Instagram gives each one's 20 newest messages. */
-export const conversationsPerFetch = 20
+const conversationsPerFetch = 20
 /**
  * How far before the newest item seen a later item may still turn up. Neither edge can be asked for what
  * came "since" an id, so the cursor is a time (the Graph's, to the second) and the ids seen in the last few
  * minutes: an item made in the same second as the newest one, or shown a little late, is still read, and
  * one already read is recognised and left out.
  */
-export const overlapSeconds = 300
+const overlapSeconds = 300
 
 const Mark = Schema.Struct({
   /** The newest item time seen (Unix seconds). */

@@ -8,7 +8,7 @@ import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 export const network = "linkedin"
 
 /** Minimal and lenient: any field may be missing, and other fields are ignored. */
-export const ErrorAnswer = Schema.Struct({
+const ErrorAnswer = Schema.Struct({
   status: Schema.optionalKey(Schema.Number),
   serviceErrorCode: Schema.optionalKey(Schema.Number),
   code: Schema.optionalKey(Schema.String),
@@ -16,7 +16,7 @@ export const ErrorAnswer = Schema.Struct({
   error: Schema.optionalKey(Schema.String),
   error_description: Schema.optionalKey(Schema.String)
 })
-export type ErrorAnswer = typeof ErrorAnswer.Type
+type ErrorAnswer = typeof ErrorAnswer.Type
 
 /**
  * LinkedIn sends no rate-limit headers and no Retry-After; its quotas are daily and reset at midnight UTC.
@@ -27,7 +27,7 @@ export const defaultRetryAfterMs = 60_000
 
 type ReasonTag = "RateLimited" | "Transient" | "Rejected" | "AuthExpired" | "NeedsReconnect"
 
-export interface Rule {
+interface Rule {
   /** An exact status, or a whole class. */
   readonly status: number | "4xx" | "5xx"
   /** LinkedIn's `code` (REST) or `error` (OAuth), when the rule needs it. */
@@ -39,7 +39,7 @@ export interface Rule {
 }
 
 /** First matching rule wins. */
-export const table: ReadonlyArray<Rule> = [
+const table: ReadonlyArray<Rule> = [
   { status: 401, code: "REVOKED_ACCESS_TOKEN", reason: "NeedsReconnect", explain: "the member revoked Herald's access" },
   { status: 401, serviceErrorCode: 65601, reason: "NeedsReconnect", explain: "the member revoked Herald's access" },
   { status: 401, reason: "AuthExpired", explain: "the access token is no longer valid" },

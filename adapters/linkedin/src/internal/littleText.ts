@@ -4,7 +4,7 @@
 // point. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/little-text-format
 
 /** The characters little text reserves for its markup. */
-export const reserved: ReadonlySet<string> = new Set(["\\", "|", "{", "}", "@", "[", "]", "(", ")", "<", ">", "#", "*", "_", "~"])
+const reserved: ReadonlySet<string> = new Set(["\\", "|", "{", "}", "@", "[", "]", "(", ")", "<", ">", "#", "*", "_", "~"])
 
 const wordCharacter = /[\p{L}\p{N}]/u
 const whitespace = /\s/u

@@ -14,7 +14,7 @@ export const personIdOf = (urn: string): string | undefined => {
 }
 
 /** An uploaded image or video as a post names it, with its alt text when it has one. */
-export interface Attached {
+interface Attached {
   readonly id: string
   readonly altText?: string
 }

@@ -36,7 +36,7 @@ export const broken = ({ message, rule: { answer } }: { readonly message: string
 export const body = <A>(
   rules: LinkedInRules.Call<LinkedInRules.Body>,
   account: SimulatorState.SimulatedAccount,
-  schema: Schema.Codec<A, any>
+  schema: Schema.Codec<A, unknown>
 ): Effect.Effect<{ readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse } | { readonly _tag: "Body"; readonly value: A }, never, HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.map(Effect.orElseSucceed(request.json, () => null), (json) => {

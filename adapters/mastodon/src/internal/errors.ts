@@ -15,7 +15,7 @@ const network = "mastodon"
 const ErrorBody = Schema.Struct({ error: Schema.optional(Schema.String), error_description: Schema.optional(Schema.String) })
 
 /** What the table looks at in a failed answer. */
-export interface Wire {
+interface Wire {
   readonly status: number
   readonly message: string
 }
@@ -35,7 +35,7 @@ export const invalidToken = {
 } as const
 
 /** First matching row wins. */
-export const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
+const table: ReadonlyArray<{ readonly when: (wire: Wire) => boolean; readonly reason: ReasonTag }> = [
   // Doorkeeper's `invalid_token.expired`, see `invalidToken`.
   { when: (wire) => wire.status === 401 && wire.message === invalidToken.expired, reason: "AuthExpired" },
   // Doorkeeper's `invalid_token.revoked` and `.unknown`, see `invalidToken`: the person took Herald's access
@@ -56,7 +56,7 @@ const defaultRetryAfterMs = 5 * 60_000
 export const resetHeader: NetworkClient.ResetHeader = { name: "x-ratelimit-reset", form: "iso-8601" }
 
 /** What the table reads of a refusal the kit hands over. */
-export const wire = (refusal: NetworkClient.Refusal): Wire => {
+const wire = (refusal: NetworkClient.Refusal): Wire => {
   const error = Option.getOrUndefined(Schema.decodeUnknownOption(ErrorBody)(refusal.body))
   return { status: refusal.status, message: error?.error ?? error?.error_description ?? `HTTP ${refusal.status}` }
 }

@@ -15,15 +15,15 @@ import { compareIds, localId } from "./request.ts"
 
 const network = "mastodon"
 
-export interface Cursor {
+interface Cursor {
   readonly notification: string | undefined
   readonly direct: string | undefined
 }
 
-export const encodeCursor = (cursor: Cursor): string => `${cursor.notification ?? "-"} ${cursor.direct ?? "-"}`
+const encodeCursor = (cursor: Cursor): string => `${cursor.notification ?? "-"} ${cursor.direct ?? "-"}`
 
 /** Undefined for a cursor this adapter did not write: the fetch then starts from now, as for a new account. */
-export const decodeCursor = (value: string): Cursor | undefined => {
+const decodeCursor = (value: string): Cursor | undefined => {
   const [notification, direct, ...rest] = value.split(" ")
   const id = (part: string | undefined) => (part !== undefined && /^\d+$/.test(part) ? part : undefined)
   if (rest.length > 0 || notification === undefined || direct === undefined) return undefined
@@ -36,14 +36,14 @@ const newest = (ids: ReadonlyArray<string | undefined>): string | undefined =>
 
 const isAfter = (id: string, since: string | undefined) => since === undefined || compareIds(id, since) > 0
 
-export const personOf = (account: Account): Adapter.Person => ({
+const personOf = (account: Account): Adapter.Person => ({
   id: account.id,
   username: account.acct,
   name: account.display_name === undefined || account.display_name === "" ? null : account.display_name
 })
 
 /** A mention as a comment: on the status it answers (itself when it answers none). */
-export const toComment = (notification: Notification & { readonly status: Status }): Adapter.InboxComment => ({
+const toComment = (notification: Notification & { readonly status: Status }): Adapter.InboxComment => ({
   id: notification.status.id,
   postId: notification.status.in_reply_to_id ?? notification.status.id,
   replyTo: null,

@@ -29,7 +29,7 @@ const transientCodes = new Set([1, 2])
 const isPermissionError = (code: number | undefined) => code !== undefined && (code === 10 || (code >= 200 && code < 300))
 
 /** First matching row wins; `error` is the answer's Graph error object, `{}` when its body holds none. */
-export const table: ReadonlyArray<{
+const table: ReadonlyArray<{
   readonly when: (refusal: NetworkClient.Refusal, error: GraphError) => boolean
   readonly reason: PublishError.ReasonTag
 }> = [

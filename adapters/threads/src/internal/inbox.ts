@@ -27,7 +27,7 @@ export const decodeCursor = (value: string): Cursor | undefined => {
 }
 
 /** Threads writes `2024-06-18T19:17:20+0000`; NaN when unreadable. */
-export const secondsOf = (reply: Reply): number => Math.floor(Date.parse(reply.timestamp) / 1000)
+const secondsOf = (reply: Reply): number => Math.floor(Date.parse(reply.timestamp) / 1000)
 
 export const isNew = (cursor: Cursor, reply: Reply): boolean => {
   const seconds = secondsOf(reply)

@@ -31,10 +31,6 @@ const Change = Schema.Struct({
  */
 const Notification = Schema.fromJsonString(Schema.Struct({ values: Schema.ArrayEnsure(Change) }))
 
-
-/** The verify token to enter in the App Dashboard (see the README): the kit's, derived from the app secret. */
-export const verifyToken = (appSecret: Redacted.Redacted<string>): string => SignedWebhook.verifyToken("threads", appSecret)
-
 export const make = (appSecret: Redacted.Redacted<string>): Adapter.NetworkWebhook =>
   SignedWebhook.meta({
     network: "threads",

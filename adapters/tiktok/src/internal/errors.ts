@@ -12,7 +12,7 @@ import { type NetworkClient, PublishError } from "@herald/adapter-kit"
 const network = "tiktok"
 
 /** TikTok allows 6 init calls per minute per token and sends no `Retry-After`: wait out the window. */
-export const rateLimitWindowMs = 60_000
+const rateLimitWindowMs = 60_000
 
 type Kind = "RateLimited" | "Transient" | "Rejected" | "AuthExpired" | "NeedsReconnect"
 
@@ -22,7 +22,7 @@ interface Entry {
   readonly explanation: string
 }
 
-export const table: Readonly<Record<string, Entry>> = {
+const table: Readonly<Record<string, Entry>> = {
   // An expired token and a revoked one look the same: refresh first; a refused refresh then asks for a
   // reconnect (networks.md §9, "Needs reconnect signals").
   access_token_invalid: { kind: "AuthExpired", explanation: "the access token is expired or no longer valid" },

@@ -45,7 +45,7 @@ interface CommonPostInfo {
   readonly brand_organic_toggle: boolean
 }
 
-export interface VideoInit {
+interface VideoInit {
   readonly post_info: CommonPostInfo & {
     readonly title: string
     readonly disable_duet: boolean
@@ -54,7 +54,7 @@ export interface VideoInit {
   readonly source_info: { readonly source: "PULL_FROM_URL"; readonly video_url: string }
 }
 
-export interface PhotoInit {
+interface PhotoInit {
   readonly media_type: "PHOTO"
   readonly post_mode: "DIRECT_POST"
   readonly post_info: CommonPostInfo & { readonly description: string }
@@ -70,7 +70,7 @@ export type Init =
   | { readonly _tag: "Photo"; readonly body: PhotoInit }
 
 /** The settings of a post; unknown or ill-typed ones are ignored (the core validated them already). */
-export const settingsOf = (post: PostVersion.PostVersion): Settings =>
+const settingsOf = (post: PostVersion.PostVersion): Settings =>
   Option.getOrElse(Schema.decodeUnknownOption(Settings)(post.settings, { onExcessProperty: "ignore" }), () => ({}))
 
 /**

@@ -30,7 +30,7 @@ const ErrorBody = Schema.Struct({
 })
 
 /** What the table decides on: the status and the problem's kind. */
-export interface Problem {
+interface Problem {
   readonly status: number
   /** The problem kind: the last segment of `type` (`usage-capped`), or the OAuth `error` code. */
   readonly kind: string | undefined
@@ -42,7 +42,7 @@ type ReasonTag = PublishError.Reason["_tag"]
 const grantGone = new Set(["invalid_grant", "invalid_request", "unauthorized_client", "invalid_client"])
 
 /** First matching row wins. */
-export const table: ReadonlyArray<{ readonly when: (problem: Problem) => boolean; readonly reason: ReasonTag }> = [
+const table: ReadonlyArray<{ readonly when: (problem: Problem) => boolean; readonly reason: ReasonTag }> = [
   { when: (problem) => problem.status >= 500, reason: "Transient" },
   // A monthly or credit cap, not a 15-minute window: waiting minutes will not help.
   { when: (problem) => problem.status === 429 && problem.kind === "usage-capped", reason: "Rejected" },

@@ -123,7 +123,7 @@ export const processingOrder = ["pending", "in_progress", "succeeded"] as const
  * The JSON body held to the rules of `call`: X's refusal of the first broken, or the body as `schema`
  * reads it (lenient: the rules said what X refuses).
  */
-export const body = <A>(call: SimulatorRules.Call<unknown>, schema: Schema.Codec<A, any>) =>
+export const body = <A>(call: SimulatorRules.Call<unknown>, schema: Schema.Codec<A, unknown>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.map(Effect.orElseSucceed(request.json, () => undefined), (json) => {
       const refusal = refused(call, json)

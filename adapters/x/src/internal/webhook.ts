@@ -12,7 +12,7 @@ import { Effect, Option, type Redacted, Schema } from "effect"
  */
 
 /** The header X signs each delivery in; Herald's server hands headers over lower-cased. */
-export const signatureHeader = "x-twitter-webhooks-signature"
+const signatureHeader = "x-twitter-webhooks-signature"
 
 const sign = (secret: Redacted.Redacted<string>, message: string | Uint8Array) =>
   `sha256=${SignedWebhook.hmac(secret, message, "base64")}`

@@ -23,7 +23,7 @@ interface Entry {
   readonly explanation: string
 }
 
-export const table: Readonly<Record<string, Entry>> = {
+const table: Readonly<Record<string, Entry>> = {
   authError: { kind: "AuthExpired", explanation: "the access token is expired or no longer valid" },
   invalid_grant: { kind: "NeedsReconnect", explanation: "Google refused the grant (revoked or expired); connect the account again" },
   insufficientPermissions: { kind: "NeedsReconnect", explanation: "the account did not grant the YouTube scopes Herald needs" },

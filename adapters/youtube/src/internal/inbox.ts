@@ -19,7 +19,7 @@ export const settleMs = 5 * 60_000
 /** Ids kept in a cursor at most; past it `since` moves up so that nothing dropped can come back. */
 export const maxSeen = 500
 /** Thread reply counts kept in a cursor at most. */
-export const maxReplyCounts = 200
+const maxReplyCounts = 200
 
 const Cursor = Schema.Struct({
   /** Epoch milliseconds: comments published before it are never news. */

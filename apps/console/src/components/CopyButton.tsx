@@ -9,7 +9,8 @@ export const CopyButton = ({ value, label = "Copy" }: { readonly value: string; 
       setCopied(true)
       window.setTimeout(() => setCopied(false), 2000)
     }
-    navigator.clipboard?.writeText(value).then(done, () => fallback(value, done)) ?? fallback(value, done)
+    if (navigator.clipboard === undefined) fallback(value, done)
+    else navigator.clipboard.writeText(value).then(done, () => fallback(value, done))
   }
   return (
     <button type="button" className="button button-secondary" onClick={copy}>

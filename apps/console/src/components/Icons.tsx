@@ -30,11 +30,6 @@ export const CloseIcon = () => (
     <path d="M6 6l12 12M18 6L6 18" />
   </Icon>
 )
-export const ChevronDownIcon = () => (
-  <Icon>
-    <path d="M6 9l6 6 6-6" />
-  </Icon>
-)
 export const CopyIcon = () => (
   <Icon>
     <rect x="9" y="9" width="12" height="12" rx="2" />

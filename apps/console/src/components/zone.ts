@@ -82,7 +82,7 @@ export const addMonths = (date: string, months: number) => {
 /** Weeks start on Monday (ISO 8601). */
 export const startOfWeek = (date: string) => addDays(date, -((utcDate(date).getUTCDay() + 6) % 7))
 
-export const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`
+const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`
 
 /** Every day from `first` to `last`, both included. */
 export const daysBetween = (first: string, last: string): Array<string> => {

@@ -9,13 +9,13 @@ import { when } from "../components/when.ts"
 import { CreateKeyDialog } from "./settings/CreateKeyDialog.tsx"
 import { roleName } from "./settings/roles.ts"
 
-export const keysKey = ["keys"] as const
+const keysKey = ["keys"] as const
 
 type Key = Awaited<ReturnType<typeof listKeys>>[number]
 const listKeys = () => unwrap(api.GET("/api/v1/keys"))
 
 /** "hrld_…a1b2": enough of a key to tell it apart, never the key. */
-export const keyEnds = (key: { readonly prefix: string; readonly lastFour: string }) => `${key.prefix}…${key.lastFour}`
+const keyEnds = (key: { readonly prefix: string; readonly lastFour: string }) => `${key.prefix}…${key.lastFour}`
 
 // Settings > API keys: the workspace's keys (the API lets owners and admins see them; others read its
 // message), making one (shown once), and revoking one after a confirmation.

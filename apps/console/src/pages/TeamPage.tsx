@@ -13,8 +13,8 @@ import { InviteForm } from "./settings/InviteForm.tsx"
 import { PendingInvitations } from "./settings/PendingInvitations.tsx"
 import { roleName, roles } from "./settings/roles.ts"
 
-export const membersKey = ["members"] as const
-export const invitationsKey = ["invitations"] as const
+const membersKey = ["members"] as const
+const invitationsKey = ["invitations"] as const
 
 type Member = Awaited<ReturnType<typeof listMembers>>[number]
 const listMembers = () => unwrap(api.GET("/api/v1/members"))

@@ -103,7 +103,7 @@ const schemeName = /^[A-Za-z][A-Za-z-]{0,19}$/
  * `Authorization`, or the key in a header or query parameter other APIs use. Never repeats what was sent
  * beyond a scheme's or a name's spelling.
  */
-export const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.Unauthenticated => {
+const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.Unauthenticated => {
   const authorization = (request.headers["authorization"] ?? "").trim()
   if (authorization !== "") {
     const [scheme = "", credentials] = authorization.split(/\s+/, 2)
@@ -131,7 +131,7 @@ export const whyNoKey = (request: HttpServerRequest.HttpServerRequest): ApiKeys.
  * and always the message as `error_description`, so a client that shows only the header still tells its
  * user how to authenticate. The description is narrowed to the characters RFC 6750 allows there.
  */
-export const challenge = (
+const challenge = (
   refused: { readonly message: string; readonly noToken: boolean },
   resourceMetadata?: string
 ) => {

@@ -70,7 +70,7 @@ const decode = Option.liftThrowable(decodeURIComponent)
  * The file names below /app a request path asks for, decoded, or undefined when a segment is a dot segment
  * or decodes to a separator or NUL (or is not UTF-8): no request reaches outside the dist folder.
  */
-export const segmentsOf = (pathname: string): ReadonlyArray<string> | undefined => {
+const segmentsOf = (pathname: string): ReadonlyArray<string> | undefined => {
   const rest = pathname.slice("/app/".length)
   if (rest === "") return []
   const segments: Array<string> = []

@@ -62,7 +62,9 @@ export const group = <
         .ValidateReturn<Return>
     }
     const lean = addedTo(base, full)
+    /* eslint-disable @typescript-eslint/no-explicit-any -- the group's context is rebuilt by hand (`addedTo`), which Effect's types cannot follow; the layer's own signature above states what it provides */
     return yield* Layer.buildWithScope(HttpApiBuilder.group(api, groupIdentifier, buildInFull), scope).pipe(
       Effect.updateContext((_: Context.Context<never>) => lean as Context.Context<any>)
     )
   })) as any
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,4 +1,4 @@
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Effect, Layer, Schema } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError } from "@herald/api"
 import { ApiKeys, IdempotencyKeys, Networks, OAuth, RateLimiter } from "@herald/core"
@@ -114,9 +114,7 @@ const handle = (offer: Offer, ownOrigin: string) =>
         new ApiError.TooLarge({ message: `The request body is larger than the limit of ${maxBodyBytes} bytes` })
       )
     )
-    const body = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => "not json" as const }).pipe(
-      Effect.option
-    )
+    const body = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))(text)
     if (body._tag === "None") return rpcError(400, -32700, "Parse error: the body is not JSON")
     // JSON-RPC 2.0 ("Batch"): an empty array is answered with one Invalid Request error, id null; the
     // Streamable HTTP transport answers input it cannot accept with an HTTP error status, 400 (decision 0068).

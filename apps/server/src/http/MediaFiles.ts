@@ -11,13 +11,13 @@ import { Media } from "@herald/core"
 
 const cacheControl = "public, max-age=31536000, immutable"
 
-export type ByteRange = { readonly start: number; readonly end: number } | "unsatisfiable" | undefined
+type ByteRange = { readonly start: number; readonly end: number } | "unsatisfiable" | undefined
 
 /**
  * The one byte range a `Range` header asks for (inclusive ends), `"unsatisfiable"`, or undefined to send the
  * whole file. Several ranges, other units and malformed values are ignored, as RFC 9110 §14.2 allows.
  */
-export const parseRange = (header: string | undefined, size: number): ByteRange => {
+const parseRange = (header: string | undefined, size: number): ByteRange => {
   const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim())
   if (match === null) return undefined
   const [, first = "", last = ""] = match
@@ -35,7 +35,7 @@ export const parseRange = (header: string | undefined, size: number): ByteRange 
 const json = (status: number, code: ApiError.Code, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(ApiError.body(code, message), { status, headers })
 
-export const serveFile = Effect.gen(function*() {
+const serveFile = Effect.gen(function*() {
   const media = yield* Media.Media
   const request = yield* HttpServerRequest.HttpServerRequest
   const name = (yield* HttpRouter.params)["file"] ?? ""

@@ -18,7 +18,7 @@ export const corsHeaders = {
   "access-control-allow-headers": "authorization, content-type, mcp-protocol-version"
 }
 
-export const protectedResource = (publicUrl: string) => ({
+const protectedResource = (publicUrl: string) => ({
   resource: OAuth.resourceOf(publicUrl),
   authorization_servers: [publicUrl],
   bearer_methods_supported: ["header"],
@@ -26,7 +26,7 @@ export const protectedResource = (publicUrl: string) => ({
   resource_name: "Herald"
 })
 
-export const authorizationServer = (publicUrl: string) => ({
+const authorizationServer = (publicUrl: string) => ({
   issuer: publicUrl,
   authorization_endpoint: `${publicUrl}/authorize`,
   token_endpoint: `${publicUrl}/token`,

@@ -9,7 +9,7 @@ import { Metrics } from "@herald/core"
 // that context, instead of a fresh context and series key per request.
 
 /** The label for answers no route matched (unknown paths, wrong methods). */
-export const unmatched = "unmatched"
+const unmatched = "unmatched"
 
 interface Handle {
   readonly context: Context.Context<never>

@@ -28,7 +28,7 @@ import type { PublishError } from "../PublishError.ts"
 export type Fault = "cut" | "lose"
 
 /** The defect that stands for Herald stopping right after a network call. */
-export class CutOff extends Error {
+class CutOff extends Error {
   readonly call: string
   constructor(call: string) {
     super(`cut off after ${call}`)
@@ -96,12 +96,12 @@ export class Cutter {
 }
 
 /** Where a run was struck: which entry point was under way, and at which network call. */
-export interface Cut {
+interface Cut {
   readonly entry: "publish" | "poll"
   readonly call: string
 }
 
-export type Outcome =
+type Outcome =
   | { readonly _tag: "Published"; readonly published: Adapter.Published }
   | { readonly _tag: "Unknown"; readonly message: string }
 
@@ -127,7 +127,7 @@ const attempts = 5
  * engine takes a crashed target over (`cut`), or carried on in the same process with the error the adapter
  * made of the lost answer (`lose`). Answers how the target ended.
  */
-export const runStruckAt = (
+const runStruckAt = (
   adapter: Adapter.Adapter,
   cutter: Cutter,
   input: Adapter.PublishInput,

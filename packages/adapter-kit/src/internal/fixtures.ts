@@ -3,7 +3,7 @@ import { MediaItem } from "../PostVersion.ts"
 // Small real files for the conformance suite: a 1x1 JPEG, and an MP4 of boxes only (`ftyp`, media data of
 // zeros, and a movie header saying how long it is, which a simulator reads as its network would). The
 // simulators check what they are sent, not how it decodes.
-export const jpeg = Buffer.from(
+const jpeg = Buffer.from(
   "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=",
   "base64"
 )
@@ -31,7 +31,7 @@ export const mp4Lasting = (durationMs: number) => {
 
 const defaultDurationMs = 15_000
 
-export const mp4 = mp4Lasting(defaultDurationMs)
+const mp4 = mp4Lasting(defaultDurationMs)
 
 /** The length a suite video's address names (`/media/video1-360000ms.mp4`); the default without one. */
 export const durationInPath = (path: string): number => {
@@ -40,7 +40,7 @@ export const durationInPath = (path: string): number => {
 }
 
 /** The most bytes a suite photo's address may ask for (`/media/photo1-6000000b.jpg`): above every network's photo limit. */
-export const maxPaddedBytes = 64 * 1024 * 1024
+const maxPaddedBytes = 64 * 1024 * 1024
 
 /**
  * The suite's JPEG padded after its end to the size its address names (`/media/photo1-6000000b.jpg`, at most

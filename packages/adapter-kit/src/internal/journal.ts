@@ -105,6 +105,7 @@ export class Table<V> {
       this.map.delete(change.key)
       return
     }
+    // eslint-disable-next-line no-restricted-properties -- the JSON is what this table saved from a value of its own type
     const value = JSON.parse(change.json) as V
     const previous = this.map.get(change.key)
     this.map.set(change.key, value)
@@ -114,6 +115,7 @@ export class Table<V> {
 
 /** Every table of one simulator's state. */
 export class Journal {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables of every value type in one map (a table's options take its values, so no one type fits all); `table<V>` gives each back typed
   private readonly tables = new Map<string, Table<any>>()
   /** The highest store version loaded: the next load asks for what came after it. */
   version = 0

@@ -19,7 +19,7 @@ export interface Parameter {
  * already in its canonical string form has no JSON Schema of its own, so the check below is its whole
  * description.
  */
-export const text = (parameter: Parameter) =>
+const text = (parameter: Parameter) =>
   Schema.declare((input: unknown): input is string => typeof input === "string", {
     expected: "a whole number",
     toCodecJson: () => undefined,

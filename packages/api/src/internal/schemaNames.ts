@@ -14,17 +14,21 @@ const rewrite = (node: unknown, renamed: ReadonlyMap<string, string>): unknown =
   ))
 }
 
+const objectOf = (node: unknown): Record<string, unknown> =>
+  node !== null && typeof node === "object" && !Array.isArray(node) ? node as Record<string, unknown> : {}
+
 /** The document with `…Encoded` schema names (component keys and every `$ref`) without the suffix. */
-export const plain = (document: Record<string, any>): Record<string, any> => {
-  const names = Object.keys(document.components?.schemas ?? {})
+export const plain = (document: Record<string, unknown>): Record<string, unknown> => {
+  const names = Object.keys(objectOf(objectOf(document["components"])["schemas"]))
   const taken = new Set(names)
   const renamed = new Map(names.flatMap((name) => {
     const plainName = name.replace(/Encoded$/, "")
     return plainName !== name && !taken.has(plainName) ? [[name, plainName] as const] : []
   }))
-  const rewritten = rewrite(document, renamed) as Record<string, any>
-  rewritten.components.schemas = Object.fromEntries(
-    Object.entries(rewritten.components.schemas).map(([name, schema]) => [renamed.get(name) ?? name, schema])
+  const rewritten = objectOf(rewrite(document, renamed))
+  const components = objectOf(rewritten["components"])
+  components["schemas"] = Object.fromEntries(
+    Object.entries(objectOf(components["schemas"])).map(([name, schema]) => [renamed.get(name) ?? name, schema])
   )
   return rewritten
 }

@@ -35,7 +35,7 @@ export const parse = (key: string): Parsed => {
 export const hash = (key: string): Buffer => digest("sha256", key, "buffer")
 
 /** The same SHA-256 as hex: how keys are looked up and announced between processes. */
-export const hashHex = (key: string): string => digest("sha256", key, "hex")
+const hashHex = (key: string): string => digest("sha256", key, "hex")
 
 export const lastFour = (key: string): string => key.slice(-4)
 

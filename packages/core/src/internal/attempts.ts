@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** Sign-in attempts are counted in fixed 15-minute windows (decision 0021). */
-export const windowMillis = 15 * 60_000
+const windowMillis = 15 * 60_000
 
 const windowOf = (now: number) => now - (now % windowMillis)
 

@@ -21,14 +21,11 @@ export class InvalidConnect extends Schema.TaggedError<InvalidConnect>()("Invali
 export const normalizeServer = (input: string): string | undefined => {
   const trimmed = input.trim()
   if (trimmed === "") return undefined
-  try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
-    if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "") return undefined
-    if (url.search !== "" || url.hash !== "") return undefined
-    return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`
-  } catch {
-    return undefined
-  }
+  const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
+  if (url === null) return undefined
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "") return undefined
+  if (url.search !== "" || url.hash !== "") return undefined
+  return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`
 }
 
 /** The fields a connect method takes, checked against what was sent: unknown and missing ones refused. */

@@ -65,7 +65,7 @@ export const sanitized = <A>(value: A): A => {
 }
 
 /** An answer still `sending` this long after it was stored is past its own request: its outcome is unknown. */
-export const settleWithin = 5 * 60_000
+const settleWithin = 5 * 60_000
 
 const unknownOutcome = (platform: string) =>
   `Herald did not hear whether ${platform} took it, and its reads have not shown it: check on ${platform} before sending it again`

@@ -14,7 +14,7 @@ import { addArrived, type Due, makeIntake, nothingArrived, reasonOf, sanitized }
 // (at its network or in storing) in `herald_inbox_failures_total{network}`.
 
 /** The first retry of a failing account waits this long, doubling with each failure in a row up to `backoffCap`. */
-export const backoffBase = 60_000
+const backoffBase = 60_000
 export const backoffCap = 60 * 60_000
 
 /** When an account that failed `failures` times in a row is read again: never sooner than its own interval. */

@@ -59,7 +59,7 @@ export const folder = (fs: FileSystem.FileSystem, path: Path.Path, directory: st
 }
 
 /** The size of a `media_chunks` row; every chunk of a file but its last is this long. */
-export const chunkBytes = 1024 * 1024
+const chunkBytes = 1024 * 1024
 const chunksPerQuery = 4
 
 /**

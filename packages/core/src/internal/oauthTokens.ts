@@ -10,8 +10,8 @@ import * as Rules from "./oauthRules.ts"
 // wrong hands, RFC 9700 section 4.14.2) ends the whole grant. Every check reads the database, so a revoked
 // grant is refused at once by every process.
 
-export const accessLifetime = Duration.hours(1)
-export const refreshLifetime = Duration.days(30)
+const accessLifetime = Duration.hours(1)
+const refreshLifetime = Duration.days(30)
 // `last_used_at` is written at most this often per grant.
 const touchEvery = Duration.minutes(1)
 

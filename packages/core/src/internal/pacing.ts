@@ -20,12 +20,6 @@ export interface Target {
   readonly accountId: string
 }
 
-/** Whether a call may go now. */
-export type Start =
-  | { readonly _tag: "Go" }
-  | { readonly _tag: "Wait" }
-  | { readonly _tag: "Ended" }
-
 /**
  * Records the call under way (and counts it), only when it may go: the account is not blocked, and, for a
  * first publishing call or a target that holds a turn, no target of the account holds an earlier turn.

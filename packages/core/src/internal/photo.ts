@@ -3,16 +3,16 @@ import type sharp from "sharp"
 import { Unreadable } from "./mediaProbe.ts"
 
 /** The longest side of a photo's preview. */
-export const previewSize = 320
+const previewSize = 320
 
 /**
  * The most pixels a photo may have. No network takes more than about 36 megapixels, and decoding costs
  * memory by pixels, not by file size: a 140 KB PNG can unpack to 576 MB. sharp's own default is 268 MP.
  */
-export const maxPixels = 36_000_000
+const maxPixels = 36_000_000
 
 /** Conversions running at once; others wait their turn, so a burst of photos cannot exhaust memory. */
-export const conversionsAtOnce = 2
+const conversionsAtOnce = 2
 
 export interface Converted {
   readonly width: number
@@ -92,10 +92,10 @@ export interface Fitted {
 }
 
 /** Qualities tried at the photo's own size, best first, before it is made smaller. */
-export const fitQualities = [80, 70, 60] as const
+const fitQualities = [80, 70, 60] as const
 
 /** The quality of downscaled copies: once pixels go, keeping the rest sharp reads better than more pixels. */
-export const downscaleQuality = 75
+const downscaleQuality = 75
 
 const encode = (input: string, quality: number, width?: number) =>
   Effect.tryPromise({

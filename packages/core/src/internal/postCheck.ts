@@ -9,8 +9,8 @@ import { type Draft, networkProblems, type Problem, scheduledTime } from "./post
 import * as ServerLimits from "./serverLimits.ts"
 
 /** The most accounts one post goes to, and media it carries: far past any network's, bounded before work. */
-export const maxAccountIds = 100
-export const maxMediaIds = 100
+const maxAccountIds = 100
+const maxMediaIds = 100
 
 /** The media ids option fields name (a thumbnail), each with where it sits. */
 export const mediaFieldsOf = (shape: PostShape.PostShape, options: PostShape.Document) =>

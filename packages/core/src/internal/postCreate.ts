@@ -9,7 +9,7 @@ import { type Actor, actorData, PostInvalid, workspaceActor } from "./postErrors
 import * as QueueSeats from "./queueSeats.ts"
 
 /** The `timing` label of `herald_posts_created_total`: how the post was asked to go out. */
-export const timing = (input: CreateInput): "draft" | "queued" | "publish_now" | "scheduled" =>
+const timing = (input: CreateInput): "draft" | "queued" | "publish_now" | "scheduled" =>
   input.draft === true ? "draft" : input.queued === true ? "queued" : input.publishNow === true ? "publish_now" : "scheduled"
 
 // One series per timing, made once rather than per create.

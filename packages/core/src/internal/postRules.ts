@@ -59,7 +59,7 @@ export const versionFor = (adapter: Pick<Adapter.Adapter, "network" | "options">
  * a thread, title, thumbnail or format is the option field the network's adapter names for it
  * (`<field>.2` for a top-level field, `platformOptions.<network>.<field>.2`).
  */
-export const requestField = (
+const requestField = (
   violation: Limits.Violation,
   adapter: Pick<Adapter.Adapter, "network" | "options">,
   draft: Draft,

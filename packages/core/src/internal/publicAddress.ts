@@ -137,7 +137,7 @@ export interface Purpose {
   readonly rule: string
 }
 
-export const webhookPurpose: Purpose = {
+const webhookPurpose: Purpose = {
   example: "a webhook URL looks like https://example.com/webhooks",
   noCredentials: "Herald signs every request instead",
   overHttps: "webhooks are sent only over HTTPS",

@@ -11,7 +11,7 @@ import * as Metrics from "../Metrics.ts"
  * (no exporter: nothing would ever read the span) it runs as it is, so a process without tracing pays for
  * no span on its busiest path.
  */
-export const span = (name: string, attributes: Readonly<Record<string, unknown>>) =>
+const span = (name: string, attributes: Readonly<Record<string, unknown>>) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) =>
     fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer ? effect : Effect.withSpan(effect, name, { attributes })

@@ -4,7 +4,7 @@ import { QueueSchedule } from "@herald/domain"
 import type { Problem } from "./postRules.ts"
 
 /** An account's weekly slots: its own schedule, or the workspace's it inherits. */
-export interface AccountSlots {
+interface AccountSlots {
   readonly accountId: string
   readonly schedule: QueueSchedule.Schedule
   readonly own: boolean
@@ -36,7 +36,7 @@ export const isSlotForAll = (plan: Plan, at: Date): boolean =>
  * also every other's. `scanned` is where the first account's slots looked at end (to go on from); undefined
  * when it has none.
  */
-export const commonSlots = (plan: Plan, from: Date, count: number) => {
+const commonSlots = (plan: Plan, from: Date, count: number) => {
   const [first, ...others] = plan.accounts
   if (first === undefined) return { slots: [], scanned: undefined }
   const raw = QueueSchedule.upcoming(first.schedule, plan.timeZone, from, count)

@@ -64,7 +64,7 @@ export interface Pending {
 }
 
 /** Beginning a post: whether this statement moved it to `publishing`, what it was, and its pending targets. */
-export interface Began {
+interface Began {
   readonly started: boolean
   /** The post's status and version before the statement. */
   readonly status: Post.PostStatus

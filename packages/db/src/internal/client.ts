@@ -27,7 +27,7 @@ import { migrations } from "../migrations/index.ts"
  * untyped so PostgreSQL infers it from the statement); pass a JSON document
  * with `sql.json(value)`.
  */
-export const clientOptions = {
+const clientOptions = {
   // Per process, so PostgreSQL's view of the sessions (pg_stat_activity) tells one Herald process's pool
   // from another's: /metrics reports this process's connections in use and idle (decision 0049).
   applicationName: `herald/${hostname()}/${process.pid}`.slice(0, 63),

@@ -7,7 +7,7 @@ import { timeIn } from "../../components/zone.ts"
 export const dragType = "application/x-herald-post"
 
 /** The networks a post goes to, each once, as the API names them. */
-export const networksOf = (post: Post) => [...new Set(post.targets.map((target) => target.platform))]
+const networksOf = (post: Post) => [...new Set(post.targets.map((target) => target.platform))]
 
 /** A post's networks as their icons (from GET /api/v1/networks), each named for screen readers. */
 export const NetworkMarks = ({ post, networks }: { readonly post: Post; readonly networks: ReadonlyMap<string, Network> }) => (

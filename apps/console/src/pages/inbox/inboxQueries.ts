@@ -5,7 +5,6 @@ import { api, unwrap } from "../../api/client.ts"
 
 export type Comment = components["schemas"]["Comment"]
 export type Conversation = components["schemas"]["Conversation"]
-export type Message = components["schemas"]["Message"]
 
 /** Which items the page shows: one account, one network's accounts, or all (undefined). */
 export interface InboxFilter {
@@ -14,7 +13,7 @@ export interface InboxFilter {
 }
 
 /** The root of every inbox query: a reply or a read mark invalidates them all (lists and counts). */
-export const inboxKey = ["inbox"] as const
+const inboxKey = ["inbox"] as const
 
 // New comments and messages arrive from the networks on their own: the lists and counts look again now and then.
 const refetchInterval = 15_000

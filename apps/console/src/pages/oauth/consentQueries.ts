@@ -4,7 +4,6 @@ import { api, unwrap } from "../../api/client.ts"
 export const readRequest = (id: string) => unwrap(api.GET("/api/v1/oauth/requests/{id}", { params: { path: { id } } }))
 
 export type AuthorizationRequest = Awaited<ReturnType<typeof readRequest>>
-export type ConsentWorkspace = AuthorizationRequest["workspaces"][number]
 
 /** Allows the assistant in `workspaceId`; `publishesDirectly` lets it publish without approval there. */
 export const approveRequest = (id: string, workspaceId: string, publishesDirectly: boolean) =>

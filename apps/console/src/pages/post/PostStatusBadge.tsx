@@ -21,7 +21,7 @@ const tone: Readonly<Record<PostStatus, string>> = {
   failed: "badge-error"
 }
 
-export const statusWords = (status: PostStatus): string => words[status] ?? status
+const statusWords = (status: PostStatus): string => words[status] ?? status
 
 export const PostStatusBadge = ({ status }: { readonly status: PostStatus }) => (
   <span className={`badge ${tone[status] ?? ""}`}>{statusWords(status)}</span>

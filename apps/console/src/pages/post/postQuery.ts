@@ -13,7 +13,7 @@ export const postsKey = ["posts"] as const
 // so a new status shows within two seconds (docs/decisions/0040-live-post-status.md). Otherwise it changes
 // only when someone acts on it elsewhere, and a slower look suffices.
 const changing = new Set<PostStatus>(["scheduled", "publishing", "awaiting_approval"])
-export const pollEveryMs = (post: Post | undefined): number => (post !== undefined && changing.has(post.status) ? 1_000 : 10_000)
+const pollEveryMs = (post: Post | undefined): number => (post !== undefined && changing.has(post.status) ? 1_000 : 10_000)
 
 export const postQuery = (id: string) =>
   queryOptions({
