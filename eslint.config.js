@@ -64,7 +64,13 @@ export default [
   {
     // A simulator is the network's server, not Herald: it keeps the wall clock, whatever a test does to
     // Herald's `Clock`.
-    files: ["packages/adapter-kit/src/Simulator*.ts", "adapters/*/src/*Simulator*.ts", "adapters/*/src/internal/simulator*.ts"],
+    files: [
+      "packages/adapter-kit/src/Simulator*.ts",
+      "packages/adapter-kit/src/internal/simulator*.ts",
+      "packages/adapter-kit/src/example/ExampleSimulator.ts",
+      "adapters/*/src/*Simulator*.ts",
+      "adapters/*/src/internal/simulator*.ts"
+    ],
     rules: {
       "no-restricted-properties": [
         "error",
@@ -75,7 +81,13 @@ export default [
   {
     // Test code that ships in `src/` for the adapters' tests (`@herald/adapter-kit/testing`,
     // `@herald/db/testing`): it runs under vitest, as the tests do.
-    files: ["packages/adapter-kit/src/AdapterSuite.ts", "packages/adapter-kit/src/internal/cutOff.ts", "packages/db/src/testing.ts"],
+    files: [
+      "packages/adapter-kit/src/AdapterSuite.ts",
+      "packages/adapter-kit/src/internal/suite*.ts",
+      "packages/adapter-kit/src/internal/cutOff.ts",
+      "packages/db/src/testing.ts",
+      "packages/db/src/internal/embeddedTemplate.ts"
+    ],
     rules: { "no-restricted-properties": "off", "no-restricted-globals": "off", "no-restricted-syntax": "off" }
   }
 ]
