@@ -58,17 +58,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("WebhookDeliveryConflict", domainError),
-          // WebhookDelivery still fails with SqlError until it is split by concern.
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookDeliveryConflict", domainError)
         ))
       .handle("redeliver", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.redeliver(workspaceId, params.id, params.deliveryId)).pipe(
           Effect.map((data) => ({ data })),
           Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("WebhookDeliveryConflict", domainError),
-          // WebhookDelivery still fails with SqlError until it is split by concern.
-          Effect.catchTag("SqlError", Effect.die)
+          Effect.catchTag("WebhookDeliveryConflict", domainError)
         ))
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function*() {
@@ -76,8 +72,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const page = parsePage(query)
           if ("problem" in page) return yield* new ApiError.Invalid({ message: page.problem.message, details: [page.problem] })
           const found = yield* delivery.deliveries(workspaceId, params.id, page).pipe(
-            Effect.catchTag("WebhookNotFound", domainError),
-            Effect.catchTag("SqlError", Effect.die)
+            Effect.catchTag("WebhookNotFound", domainError)
           )
           return {
             data: found.deliveries,
