@@ -67,7 +67,6 @@ export default [
     files: [
       "packages/adapter-kit/src/Simulator*.ts",
       "packages/adapter-kit/src/internal/simulator*.ts",
-      "packages/adapter-kit/src/example/ExampleSimulator.ts",
       "adapters/*/src/*Simulator*.ts",
       "adapters/*/src/internal/simulator*.ts"
     ],

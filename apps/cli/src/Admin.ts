@@ -16,6 +16,19 @@ export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
   message: Schema.String
 }) {}
 
+/**
+ * Every domain error as the AdminError of its code (ErrorShape), its own message, as the admin socket answers
+ * it: the direct mode lists no tags. The codes the admin's errors answer are all among AdminError's; any other
+ * would be a bug here, said as `internal`.
+ */
+const answered = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | AdminError, R> =>
+  Effect.catch(self, (error: unknown) => {
+    if (!ErrorShape.isDomainError(error)) return Effect.fail(error)
+    const { code, message } = ErrorShape.of(error)
+    return Effect.fail(new AdminError({ code: adminCodes.includes(code) ? code as AdminError["code"] : "internal", message }))
+  }) as Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | AdminError, R>
+const adminCodes: ReadonlyArray<string> = AdminError.fields.code.literals
+
 /** What the `herald` command does to workspaces and keys, whether on the database or through a running server. */
 export class Admin extends Context.Service<Admin, {
   createWorkspace(input: typeof AdminApi.CreateWorkspace.Type): Effect.Effect<Workspace.Workspace, AdminError>
@@ -61,15 +74,11 @@ export class Admin extends Context.Service<Admin, {
               : onSql(member as Effect.Effect<unknown>)
           ])
         ) as unknown as Admin["Service"]
-      const invalid = (error: { readonly message: string }) =>
-        Effect.fail(new AdminError({ code: "invalid", message: error.message }))
-      const conflict = (error: { readonly message: string }) =>
-        Effect.fail(new AdminError({ code: "conflict", message: error.message }))
       // No server holds the database: run one briefly on a free local port, so the account is connected
       // through the same code path (and, in the sandbox, the same simulators) a server would use.
       const withServer = <A, R>(workspaceId: string, connect: Effect.Effect<A, AdminError, R>) =>
         Effect.gen(function*() {
-          yield* Effect.catchTag(workspaces.get(workspaceId), "WorkspaceNotFound", notFound)
+          yield* answered(workspaces.get(workspaceId))
           const settings = yield* Effect.mapError(Settings.load, (error) =>
             new AdminError({ code: "invalid", message: error.message }))
           const server = Main.layerWith(
@@ -90,46 +99,37 @@ export class Admin extends Context.Service<Admin, {
             Effect.catchTag("NotAMember", () => notFound({ message: `${input.email} is not a member of workspace ${input.workspaceId}` }))
           ),
         listMembers: (workspaceId) =>
-          workspaces.members(workspaceId).pipe(Effect.catchTag("WorkspaceNotFound", notFound)),
+          answered(workspaces.members(workspaceId)),
         inviteMember: (input) =>
           workspaces.get(input.workspaceId).pipe(
             Effect.andThen(team.invite(input.workspaceId, input)),
-            Effect.catchTag("WorkspaceNotFound", notFound),
-            Effect.catchTag("TeamInvalid", invalid),
-            Effect.catchTag("TeamConflict", conflict)
+            answered
           ),
         changeRole: (memberId, role) =>
           team.member(memberId).pipe(
             Effect.flatMap((member) => team.changeRole(member.workspaceId, member.id, role)),
-            Effect.catchTag("MemberNotFound", notFound),
-            Effect.catchTag("TeamInvalid", invalid),
-            Effect.catchTag("TeamConflict", conflict)
+            answered
           ),
         removeMember: (memberId) =>
           team.member(memberId).pipe(
             Effect.tap((member) => team.remove(member.workspaceId, member.id)),
-            Effect.catchTag("MemberNotFound", notFound),
-            Effect.catchTag("TeamConflict", conflict)
+            answered
           ),
         createWorkspace: (input) => workspaces.create(input),
         listWorkspaces: workspaces.list,
         createKey: (input) =>
           apiKeys.create(input).pipe(
-            Effect.catchTag("WorkspaceNotFound", notFound),
-            Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new AdminError({ code: "invalid", message: error.message })))
+            Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new AdminError({ code: "invalid", message: error.message }))),
+            answered
           ),
         listKeys: (workspaceId) =>
-          apiKeys.list(workspaceId).pipe(
-            Effect.catchTag("WorkspaceNotFound", notFound)
-          ),
+          answered(apiKeys.list(workspaceId)),
         revokeKey: (keyId) =>
-          apiKeys.revoke(keyId).pipe(
-            Effect.catchTag("ApiKeyNotFound", notFound)
-          ),
+          answered(apiKeys.revoke(keyId)),
         listAccounts: (workspaceId) =>
           workspaces.get(workspaceId).pipe(
             Effect.andThen(accounts.list(workspaceId)),
-            Effect.catchTag("WorkspaceNotFound", notFound)
+            answered
           ),
         connectSandbox: (input) =>
           withServer(input.workspaceId, SandboxConnect.connect(input).pipe(
@@ -156,14 +156,7 @@ export class Admin extends Context.Service<Admin, {
             )
           )),
         signIn: (input) =>
-          withServer(input.workspaceId, Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input)).pipe(
-            Effect.mapError((error) =>
-              new AdminError({
-                code: ErrorShape.of(error).code,
-                message: error.message
-              })
-            )
-          ))
+          withServer(input.workspaceId, answered(Effect.flatMap(Connections.Connections, (connections) => connections.signIn(input))))
       }))
     })
   )

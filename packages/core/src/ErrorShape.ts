@@ -11,12 +11,14 @@ import type { InvalidSetting } from "./Settings.ts"
 import type { InvitationNotFound, MemberNotFound, TeamConflict, TeamInvalid } from "./Team.ts"
 import type { WebhookConflict as WebhookDeliveryConflict } from "./WebhookDelivery.ts"
 import type { WebhookConflict, WebhookInvalid, WebhookNotFound } from "./Webhooks.ts"
-import type { WorkspaceNotFound } from "./Workspaces.ts"
+import type { WorkspaceInvalid, WorkspaceNotFound } from "./Workspaces.ts"
 
 // What a domain error says to a client, in the reference's error shape (`{ code, message, details? }` with
 // its HTTP status), once for every surface: REST renders it as the answer, MCP as the tool error, the CLI
 // as its failure line. An error that needs more than this (a header, a redirect) is rendered by its
-// surface around the shape, not instead of it.
+// surface around the shape, not instead of it. The table below is also what marks an error as a domain error
+// (`isDomainError`): each surface catches every error it lists with one combinator, never tag by tag
+// (docs/decisions/0084-errors-once.md).
 
 /**
  * The reference's error codes, plus `internal` for the unexpected and the storage's faults, `unavailable` (it cannot
@@ -69,6 +71,7 @@ export type DomainError =
   | InboxNotFound
   | InboxSendFailed
   | WorkspaceNotFound
+  | WorkspaceInvalid
   | ReviewInvalid
   | ReviewProfileNotFound
   | PersonInvalid
@@ -101,6 +104,7 @@ export const byTag = {
   // The network refused the reply: the request was fine, the state of the conversation was not.
   InboxSendFailed: "conflict",
   WorkspaceNotFound: "not_found",
+  WorkspaceInvalid: "invalid",
   ReviewInvalid: "invalid",
   ReviewProfileNotFound: "not_found",
   PersonInvalid: "invalid",
@@ -126,6 +130,14 @@ export interface Shape<C extends Code = Code> {
 
 /** The code of an error known by its tag alone (an error that crossed a process boundary); `undefined` if not a domain error's. */
 export const codeOfTag = (tag: string): Code | undefined => Object.hasOwn(byTag, tag) ? byTag[tag as DomainError["_tag"]] : undefined
+
+/**
+ * Whether an error is one of the domain errors, known by its tag being in the table above: what every surface's
+ * one combinator catches (REST's `answered`, MCP's and the CLI's), so that no handler lists tags.
+ */
+export const isDomainError = (error: unknown): error is DomainError =>
+  typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" &&
+  Object.hasOwn(byTag, error._tag)
 
 /** What a domain error answers: its code and status, its own message, and the problems it lists as details. */
 export const of = <E extends DomainError>(error: E): Shape<CodeOf<E>> => {

@@ -24,19 +24,17 @@ export interface View {
   readonly inherited: boolean
 }
 
-type Failure = WorkspaceNotFound
-
 export class QueueSchedules extends Context.Service<QueueSchedules, {
-  workspace(workspaceId: string): Effect.Effect<View, Failure>
-  setWorkspace(workspaceId: string, input: QueueSchedule.ScheduleInput): Effect.Effect<View, Failure | QueueScheduleInvalid>
-  account(workspaceId: string, accountId: string): Effect.Effect<View, Failure | AccountNotFound>
+  workspace(workspaceId: string): Effect.Effect<View>
+  setWorkspace(workspaceId: string, input: QueueSchedule.ScheduleInput): Effect.Effect<View, QueueScheduleInvalid>
+  account(workspaceId: string, accountId: string): Effect.Effect<View, AccountNotFound>
   setAccount(
     workspaceId: string,
     accountId: string,
     input: QueueSchedule.ScheduleInput
-  ): Effect.Effect<View, Failure | AccountNotFound | QueueScheduleInvalid>
+  ): Effect.Effect<View, AccountNotFound | QueueScheduleInvalid>
   /** Drops the account's own schedule: it follows the workspace's again. */
-  clearAccount(workspaceId: string, accountId: string): Effect.Effect<View, Failure | AccountNotFound>
+  clearAccount(workspaceId: string, accountId: string): Effect.Effect<View, AccountNotFound>
 }>()("@herald/core/QueueSchedules") {
   static readonly layer = Layer.effect(
     QueueSchedules,
@@ -44,10 +42,12 @@ export class QueueSchedules extends Context.Service<QueueSchedules, {
       const sql = yield* SqlClient.SqlClient
       const decodeSlots = Schema.decodeUnknownEffect(QueueSchedule.Schedule.fields.slots)
 
+      // A schedule is asked for by a caller of its workspace, whose principal was read from it: the workspace
+      // missing is a bug to report (a 500 with a request id), never an answer.
       const timeZone = (workspaceId: string) =>
         Effect.flatMap(
           sql<{ readonly timeZone: string }>`SELECT time_zone FROM workspaces WHERE id = ${workspaceId}`,
-          (rows) => rows[0] === undefined ? Effect.fail(new WorkspaceNotFound({ workspaceId })) : Effect.succeed(rows[0].timeZone)
+          (rows) => rows[0] === undefined ? Effect.die(new WorkspaceNotFound({ workspaceId })) : Effect.succeed(rows[0].timeZone)
         )
 
       const stored = (workspaceId: string, scope: string) =>

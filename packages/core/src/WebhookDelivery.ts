@@ -55,11 +55,11 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   /** Claims the due messages and sends them; answers how many it sent. */
   readonly deliverDue: Effect.Effect<number, SqlError.SqlError>
   /** Sends `webhook.test` to one endpoint now (one attempt) and answers it. */
-  test(workspaceId: string, endpointId: string): Effect.Effect<Delivery, WebhookNotFound | WebhookConflict | SqlError.SqlError>
+  test(workspaceId: string, endpointId: string): Effect.Effect<Delivery, WebhookNotFound | WebhookConflict>
   /** Sends the same body again now, with a new delivery id and a fresh signature, and answers the attempt. */
   redeliver(workspaceId: string, endpointId: string, deliveryId: string): Effect.Effect<
     Delivery,
-    WebhookNotFound | WebhookConflict | SqlError.SqlError
+    WebhookNotFound | WebhookConflict
   >
   /** An endpoint's attempts, newest first. */
   deliveries(workspaceId: string, endpointId: string, page: {
@@ -68,7 +68,7 @@ export class WebhookDelivery extends Context.Service<WebhookDelivery, {
   }): Effect.Effect<{
     readonly deliveries: ReadonlyArray<Delivery>
     readonly next: Option.Option<{ readonly createdAt: Date; readonly id: string }>
-  }, WebhookNotFound | SqlError.SqlError>
+  }, WebhookNotFound>
   /** Removes history older than 30 days; answers how many attempts it removed. */
   readonly expire: Effect.Effect<number, SqlError.SqlError>
   /** Waits until there may be work to claim (an event fanned out, an attempt ended) or `ms` passed. */

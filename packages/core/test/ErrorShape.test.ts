@@ -27,7 +27,6 @@ const renderedElsewhere: Record<string, string> = {
   PersonNotFound: "sign-in: never told apart from a wrong password",
   ReviewRefused: "the review page: an HTML page, not JSON",
   InvitationRefused: "the invitation page: an HTML page, not JSON",
-  WorkspaceInvalid: "admin: names the field in the workspace form",
   MediaGone: "internal: a stored file missing under its row (a 500)",
   Unauthenticated: "the authorization middleware: 401 naming what was wrong with the credentials",
   MemberNotInWorkspace: "names the field the request used for the member (memberId when creating a key)"
@@ -91,6 +90,22 @@ describe("ErrorShape", () => {
     assert.strictEqual(ErrorShape.of(new Connections.AccountNotFound({ accountId: "acc_1" })).status, 404)
     const person = new People.PersonInvalid({ field: "email", reason: "is not an address" })
     assert.deepStrictEqual(ErrorShape.of(person).details, [{ field: "email", message: person.message }])
+    const workspace = new Workspaces.WorkspaceInvalid({ problems: [{ field: "timeZone", message: "timeZone is not a time zone" }] })
+    assert.deepStrictEqual(ErrorShape.of(workspace), {
+      code: "invalid",
+      status: 400,
+      message: workspace.message,
+      details: workspace.problems
+    })
+  })
+
+  it("marks exactly the errors of its table as domain errors", () => {
+    assert.isTrue(ErrorShape.isDomainError(new Posts.PostNotFound({ postId: "pst_1" })))
+    assert.isTrue(ErrorShape.isDomainError(new Workspaces.WorkspaceNotFound({ workspaceId: "wks_1" })))
+    assert.isFalse(ErrorShape.isDomainError(new People.TooManyAttempts({ retryAfterSeconds: 1 })))
+    assert.isFalse(ErrorShape.isDomainError({ _tag: "toString" }))
+    assert.isFalse(ErrorShape.isDomainError("PostNotFound"))
+    assert.isFalse(ErrorShape.isDomainError(null))
   })
 
   it("a tag that is not a domain error's has no code", () => {

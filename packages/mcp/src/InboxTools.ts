@@ -2,7 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import { Envelope, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
 import { Bounded, Inbox as InboxItems } from "@herald/domain"
-import { define, domainFailure, fail, type ToolFailure } from "./Tool.ts"
+import { define, domainFailures, fail, type ToolFailure } from "./Tool.ts"
 
 /**
  * The inbox through MCP (docs/inbox.md): one `list_inbox` with a `kind` (comments, conversations, or one
@@ -38,7 +38,7 @@ type InboxError = Inbox.InboxNotFound | Inbox.InboxSendFailed
 const answered = <A, R>(effect: Effect.Effect<A, InboxError, R>): Effect.Effect<{ readonly data: A }, ToolFailure, R> =>
   effect.pipe(
     Effect.map((data) => ({ data })),
-    Effect.catchTags({ InboxNotFound: domainFailure, InboxSendFailed: domainFailure })
+    domainFailures
   )
 
 const page = <A>(result: { readonly items: ReadonlyArray<A>; readonly next: Option.Option<{ readonly at: Date; readonly id: string }> }) => ({
@@ -86,7 +86,7 @@ export const make = Effect.gen(function*() {
           }
           return yield* inbox.messages(caller.workspaceId, input.conversationId, bounds).pipe(
             Effect.map(page),
-            Effect.catchTags({ InboxNotFound: domainFailure })
+            domainFailures
           )
         })
     }),

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { Envelope, MediaApi } from "@herald/api"
 import { Media, MediaFetch } from "@herald/core"
 import { Bounded } from "@herald/domain"
-import { define, domainFailure, fail } from "./Tool.ts"
+import { define, domainFailures, fail } from "./Tool.ts"
 
 /**
  * `upload_media_from_url`: a photo or video fetched from a public https URL (under the webhooks' address rule,
@@ -47,10 +47,9 @@ export const make = Effect.gen(function*() {
       })).pipe(
         Effect.catchTags({
           MediaFetchFailed: (error) => fail("invalid", error, [{ field: "url", message: error.message }]),
-          MediaInvalid: domainFailure,
-          MediaTooLarge: domainFailure,
           PlatformError: Effect.die
-        })
+        }),
+        domainFailures
       )
   })
 })

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Envelope, PostsApi } from "@herald/api"
 import { Posts } from "@herald/core"
-import { define, domainFailure, postId, type ToolFailure } from "./Tool.ts"
+import { define, domainFailures, postId, type ToolFailure } from "./Tool.ts"
 
 /**
  * The tools that move a post along its way, each the twin of a REST call on `/api/v1/posts/:id`: retry,
@@ -13,12 +13,7 @@ type PostError = Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | P
 const answered = <A, R>(effect: Effect.Effect<A, PostError, R>): Effect.Effect<{ readonly data: A }, ToolFailure, R> =>
   effect.pipe(
     Effect.map((data) => ({ data })),
-    Effect.catchTags({
-      PostInvalid: domainFailure,
-      PostNotFound: domainFailure,
-      PostConflict: domainFailure,
-      PostForbidden: domainFailure
-    })
+    domainFailures
   )
 
 // Who may approve, said once for both review tools (product.md, "Team").

@@ -143,3 +143,16 @@ export const domainFailure = (error: ErrorShape.DomainError) => {
   const { code, details, message } = ErrorShape.of(error)
   return fail(code, { message }, details)
 }
+
+/**
+ * Every domain error an effect fails with (`ErrorShape.isDomainError`) as `domainFailure` renders it, so that a
+ * tool lists no tags; what is left is the tool's own failures and the few it renders itself.
+ */
+export const domainFailures = <A, E, R>(
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | ToolFailure, R> =>
+  Effect.catch(self, (error: unknown) => ErrorShape.isDomainError(error) ? domainFailure(error) : Effect.fail(error)) as Effect.Effect<
+    A,
+    Exclude<E, ErrorShape.DomainError> | ToolFailure,
+    R
+  >

@@ -7,7 +7,7 @@ import * as InboxTools from "./InboxTools.ts"
 import * as MediaTools from "./MediaTools.ts"
 import * as NetworkTools from "./NetworkTools.ts"
 import * as PostFlowTools from "./PostFlowTools.ts"
-import { type Caller, define, domainFailure, fail, postId, type Tool, type ToolFailure } from "./Tool.ts"
+import { type Caller, define, domainFailure, domainFailures, fail, postId, type Tool, type ToolFailure } from "./Tool.ts"
 
 // What a tool is, for the server and the app's route, which know the tools by this module.
 export { type Caller, type Tool, ToolFailure } from "./Tool.ts"
@@ -108,10 +108,7 @@ export const make = (options: Options) => Effect.gen(function*() {
 
   const postFailures = <A, R>(
     effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict, R>
-  ): Effect.Effect<A, ToolFailure, R> =>
-    effect.pipe(
-      Effect.catchTags({ PostInvalid: domainFailure, PostNotFound: domainFailure, PostConflict: domainFailure })
-    )
+  ): Effect.Effect<A, ToolFailure, R> => domainFailures(effect)
 
   return [
     NetworkTools.make(options.networks),
@@ -239,9 +236,7 @@ export const make = (options: Options) => Effect.gen(function*() {
           if ("problems" in parsed) {
             return yield* fail("invalid", { message: parsed.problems.map((problem) => problem.message).join("; ") }, parsed.problems)
           }
-          const page = yield* queue.view(caller.workspaceId, parsed).pipe(
-            Effect.catchTags({ AccountNotFound: domainFailure })
-          )
+          const page = yield* domainFailures(queue.view(caller.workspaceId, parsed))
           return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
         })
     }),
@@ -272,11 +267,8 @@ export const make = (options: Options) => Effect.gen(function*() {
             body: Stream.make(bytes),
             alt: input.alt
           }).pipe(
-            Effect.catchTags({
-              MediaInvalid: domainFailure,
-              MediaTooLarge: domainFailure,
-              PlatformError: Effect.die
-            })
+            Effect.catchTag("PlatformError", Effect.die),
+            domainFailures
           )
           return { data: MediaApi.toMediaObject(caller.publicUrl, stored) }
         })

@@ -5,7 +5,7 @@ import { Accounts, Connections } from "@herald/core"
 import { Permissions } from "@herald/domain"
 import { PublicUrl } from "../PublicUrl.ts"
 import { viewerRefusal } from "./AuthorizationLive.ts"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 
 type StartFields = typeof AccountsApi.StartConnection.Type
 
@@ -41,12 +41,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         returnTo: fields.returnTo,
         server: fields.server
       }).pipe(
-        Effect.catchTags({
-          UnknownNetwork: (error) => domainError(error),
-          InvalidReturnTo: (error) => domainError(error),
-          InvalidConnect: (error) => domainError(error),
-          ConnectionFailed: (error) => domainError(error)
-        })
+        answered
       )
       return { data: new AccountsApi.ConnectLink({ url: started.url, expiresAt: started.expiresAt }) }
     })
@@ -67,7 +62,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             platform: payload.platform,
             fields: payload.fields
           }).pipe(
-            Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
+            answered
           )
           return { data }
         }))
@@ -75,7 +70,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         Effect.gen(function*() {
           const principal = yield* Authorization.CurrentPrincipal
           yield* connections.disconnect(principal.workspaceId, params.id).pipe(
-            Effect.catchTag("AccountNotFound", (error) => domainError(error))
+            answered
           )
           return { data: new AccountsApi.Disconnected({ id: params.id, disconnected: true }) }
         }))

@@ -3,11 +3,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi, ApiError } from "@herald/api"
 import { Accounts, ApiKeys, Connections, Media, Networks, Sessions, Team, Workspaces } from "@herald/core"
 import * as MediaFromFile from "../MediaFromFile.ts"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import * as SandboxConnect from "../SandboxConnect.ts"
-
-const notFound = (error: { readonly message: string }) => Effect.fail(new ApiError.NotFound({ message: error.message }))
 
 const WorkspacesHandlers = HttpApiBuilder.group(
   AdminApi.AdminApi,
@@ -30,18 +28,18 @@ const KeysHandlers = HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         apiKeys.create(payload).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WorkspaceNotFound", notFound),
-          Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new ApiError.Invalid({ message: error.message })))
+          Effect.catchTag("MemberNotInWorkspace", (error) => Effect.fail(new ApiError.Invalid({ message: error.message }))),
+          answered
         ))
       .handle("list", ({ params }) =>
         apiKeys.list(params.workspaceId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WorkspaceNotFound", notFound)
+          answered
         ))
       .handle("revoke", ({ params }) =>
         apiKeys.revoke(params.keyId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ApiKeyNotFound", notFound)
+          answered
         ))
   })
 )
@@ -56,7 +54,7 @@ const AccountsHandlers = HttpApiBuilder.group(
     return handlers
       .handle("connectSandbox", ({ payload }) =>
         Effect.gen(function*() {
-          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          yield* answered(workspaces.get(payload.workspaceId))
           const account = yield* SandboxConnect.connect(payload).pipe(
             Effect.catchTag("SandboxConnectFailed", (error) =>
               Effect.fail(new ApiError.Invalid({ message: error.message }))),
@@ -66,23 +64,18 @@ const AccountsHandlers = HttpApiBuilder.group(
         }))
       .handle("signIn", ({ payload }) =>
         Effect.gen(function*() {
-          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          yield* answered(workspaces.get(payload.workspaceId))
           const connections = yield* Connections.Connections
-          const account = yield* connections.signIn(payload).pipe(
-            Effect.catchTags({ UnknownNetwork: (error) => domainError(error), InvalidConnect: (error) => domainError(error), ConnectionFailed: (error) => domainError(error) })
-          )
+          const account = yield* answered(connections.signIn(payload))
           return { data: account }
         }).pipe(Effect.provideContext(context)))
       .handle("list", ({ params }) =>
         Effect.gen(function*() {
-          yield* Effect.catchTag(workspaces.get(params.workspaceId), "WorkspaceNotFound", notFound)
+          yield* answered(workspaces.get(params.workspaceId))
           return { data: yield* accounts.list(params.workspaceId) }
         }))
   })
 )
-
-const invalid = (error: { readonly message: string }) => Effect.fail(new ApiError.Invalid({ message: error.message }))
-const conflict = (error: { readonly message: string }) => Effect.fail(new ApiError.Conflict({ message: error.message }))
 
 const MembersHandlers = HttpApiBuilder.group(
   AdminApi.AdminApi,
@@ -101,34 +94,24 @@ const MembersHandlers = HttpApiBuilder.group(
       .handle("list", ({ params }) =>
         workspaces.members(params.workspaceId).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WorkspaceNotFound", notFound)
+          answered
         ))
       .handle("invite", ({ payload }) =>
         Effect.gen(function*() {
-          yield* Effect.catchTag(workspaces.get(payload.workspaceId), "WorkspaceNotFound", notFound)
+          yield* workspaces.get(payload.workspaceId)
           return { data: yield* team.invite(payload.workspaceId, payload) }
-        }).pipe(
-          Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("TeamConflict", conflict)
-        ))
+        }).pipe(answered))
       .handle("changeRole", ({ params, payload }) =>
         Effect.gen(function*() {
           const member = yield* team.member(params.memberId)
           return { data: yield* team.changeRole(member.workspaceId, member.id, payload.role) }
-        }).pipe(
-          Effect.catchTag("MemberNotFound", notFound),
-          Effect.catchTag("TeamInvalid", invalid),
-          Effect.catchTag("TeamConflict", conflict)
-        ))
+        }).pipe(answered))
       .handle("remove", ({ params }) =>
         Effect.gen(function*() {
           const member = yield* team.member(params.memberId)
           yield* team.remove(member.workspaceId, member.id)
           return { data: member }
-        }).pipe(
-          Effect.catchTag("MemberNotFound", notFound),
-          Effect.catchTag("TeamConflict", conflict)
-        ))
+        }).pipe(answered))
   })
 )
 

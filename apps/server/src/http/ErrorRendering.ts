@@ -2,7 +2,7 @@ import { Cause, Clock, Context, Effect, type Fiber, Metric, Option, type Types }
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
-import { ErrorShape, PostShape, StorageFaults } from "@herald/core"
+import { ErrorShape, PostShape, StorageFaults, type Workspaces } from "@herald/core"
 import { Bounded } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as OAuthErrors from "./OAuthErrors.ts"
@@ -154,7 +154,7 @@ type ErrorClasses = typeof errorClasses
  * Fails a handler with the REST error a domain error answers (ErrorShape: its code, message and details),
  * typed as the one class its code is, so the endpoint's declared errors still check it.
  */
-export const domainError = <E extends ErrorShape.DomainError>(
+const domainError = <E extends ErrorShape.DomainError>(
   error: E
 ): Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>> => {
   const shape = ErrorShape.of(error)
@@ -163,6 +163,37 @@ export const domainError = <E extends ErrorShape.DomainError>(
     new ErrorClass(shape.details === undefined ? { message: shape.message } : { message: shape.message, details: shape.details })
   ) as Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>>
 }
+
+/** What a handler's error channel becomes once answered: each domain error as the REST error of its code, the rest as they are. */
+type Answered<E> = E extends ErrorShape.DomainError ? InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]> : E
+
+/**
+ * Answers every domain error a handler's services fail with (`ErrorShape.isDomainError`), each as `domainError`
+ * renders it: a handler is `service.call(...).pipe(answered)`, and lists no tags. What is left in the error
+ * channel is the handler's own (`ApiError`s it failed with) and the few errors a surface renders itself.
+ */
+export const answered = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Answered<E>, R> =>
+  Effect.catch(self, (error: unknown) => ErrorShape.isDomainError(error) ? domainError(error) : Effect.fail(error)) as Effect.Effect<
+    A,
+    Answered<E>,
+    R
+  >
+
+/**
+ * `answered`, for a handler that acts on the caller's own workspace: the principal was read from it a moment
+ * ago, so that workspace missing is a bug rather than an answer, and its `WorkspaceNotFound` dies (a 500 with
+ * a request id). The admin API, which is asked about any workspace, answers it with `answered` as a 404.
+ */
+export const answeredInOwn = <A, E, R>(
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, Answered<Exclude<E, Workspaces.WorkspaceNotFound>>, R> =>
+  answered(
+    Effect.catch(self, (error) => isTagged(error, "WorkspaceNotFound") ? Effect.die(error) : Effect.fail(error)) as Effect.Effect<
+      A,
+      Exclude<E, Workspaces.WorkspaceNotFound>,
+      R
+    >
+  )
 
 const isTagged = (value: unknown, tag: string): boolean =>
   typeof value === "object" && value !== null && "_tag" in value && value._tag === tag

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, InboxApi } from "@herald/api"
 import { Inbox } from "@herald/core"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
 
@@ -26,12 +26,12 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("readComment", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.markCommentRead(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError)
+          answered
         ))
       .handle("readConversation", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.markConversationRead(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError)
+          answered
         ))
       .handle("comments", ({ query }) =>
         Effect.gen(function*() {
@@ -46,21 +46,19 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("messages", ({ params, query }) =>
         Effect.gen(function*() {
           const page = yield* inbox.messages(yield* workspace, params.id, yield* pageOf(query)).pipe(
-            Effect.catchTag("InboxNotFound", domainError)
+            answered
           )
           return { data: page.items, nextCursor: nextCursor(page.next) }
         }))
       .handle("replyToComment", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.replyToComment(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("InboxSendFailed", domainError)
+          answered
         ))
       .handle("sendMessage", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => inbox.sendMessage(workspaceId, params.id, payload.text)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("InboxNotFound", domainError),
-          Effect.catchTag("InboxSendFailed", domainError)
+          answered
         ))
   })
 )

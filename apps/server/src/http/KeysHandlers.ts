@@ -4,7 +4,7 @@ import { ApiError, HeraldApi, KeysApi } from "@herald/api"
 import { ApiKeys, Workspaces } from "@herald/core"
 import type { ApiKey, Workspace } from "@herald/domain"
 import * as Roles from "../internal/roles.ts"
-import { domainError } from "./ErrorRendering.ts"
+import { answeredInOwn } from "./ErrorRendering.ts"
 
 const manager = Roles.manager("manageKeys", "API keys")
 
@@ -41,7 +41,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("list", () =>
         Effect.flatMap(manager, (principal) => listed(principal.workspaceId)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answeredInOwn
         ))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
@@ -65,7 +65,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
         }).pipe(
           Effect.catchTag("MemberNotInWorkspace", (error) =>
             Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: "memberId", message: error.message }] }))),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answeredInOwn
         ))
       .handle("revoke", ({ params }) =>
         Effect.gen(function*() {
@@ -76,8 +76,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const revoked = yield* apiKeys.revoke(key.id)
           return { data: new KeysApi.Key({ ...key, revokedAt: revoked.revokedAt }) }
         }).pipe(
-          Effect.catchTag("ApiKeyNotFound", domainError),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answeredInOwn
         ))
   })
 )

@@ -4,7 +4,7 @@ import type { HttpApiError } from "effect/http-api"
 import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as Idempotency from "./Idempotency.ts"
 import { PublicUrl } from "../PublicUrl.ts"
@@ -45,13 +45,15 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
     height: query.height,
     alt: query.alt
   }).pipe(
+    // Too large closes the connection around its answer (the rest of the body is not read); the other domain
+    // errors are answered as they are.
     Effect.catchTags({
-      MediaInvalid: (error) => domainError(error),
       MediaTooLarge: (error) => tooLarge(request, error.message),
       HttpApiPayloadTooLarge: () =>
         tooLarge(request, `The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),
       PlatformError: Effect.die
-    })
+    }),
+    answered
   )
   yield* Idempotency.reportBodyDigest(stored.sha256)
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
@@ -66,8 +68,7 @@ export const update = Effect.fn("MediaHandlers.update")(function*({ params, payl
   const publicUrl = yield* PublicUrl
   const principal = yield* Authorization.CurrentPrincipal
   const stored = yield* media.setAlt(principal.workspaceId, params.id, payload.alt).pipe(
-    Effect.catchTag("MediaInvalid", domainError),
-    Effect.catchTag("MediaNotFound", domainError)
+    answered
   )
   return { data: MediaApi.toMediaObject(publicUrl, stored) }
 })

@@ -3,7 +3,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { Authorization, HeraldApi, MembersApi } from "@herald/api"
 import { Team } from "@herald/core"
 import { Workspace } from "@herald/domain"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 import * as Roles from "../internal/roles.ts"
 import { HttpServerResponse } from "effect/http"
 
@@ -43,8 +43,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
             team.invite(principal.workspaceId, payload)
           )).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("TeamInvalid", domainError),
-          Effect.catchTag("TeamConflict", domainError)
+          answered
         ))
       .handle("invitations", () =>
         Effect.flatMap(manager, (principal) => Effect.orDie(team.invitations(principal.workspaceId))).pipe(
@@ -53,8 +52,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("revokeInvitation", ({ params }) =>
         Effect.flatMap(manager, (principal) => team.revokeInvitation(principal.workspaceId, params.id)).pipe(
           Effect.as({ data: new MembersApi.Revoked({ id: params.id, revoked: true }) }),
-          Effect.catchTag("InvitationNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError)
+          answered
         ))
       .handle("changeRole", ({ params, payload }) =>
         withinReach(team, params.id, "change the role of").pipe(
@@ -63,16 +61,13 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           ),
           Effect.flatMap((principal) => team.changeRole(principal.workspaceId, params.id, payload.role)),
           Effect.map((data) => ({ data })),
-          Effect.catchTag("TeamInvalid", domainError),
-          Effect.catchTag("MemberNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError)
+          answered
         ))
       .handle("remove", ({ params }) =>
         withinReach(team, params.id, "remove").pipe(
           Effect.flatMap((principal) => team.remove(principal.workspaceId, params.id)),
           Effect.as({ data: new MembersApi.Removed({ id: params.id, removed: true }) }),
-          Effect.catchTag("MemberNotFound", domainError),
-          Effect.catchTag("TeamConflict", domainError)
+          answered
         ))
   })
 )

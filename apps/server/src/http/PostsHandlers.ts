@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ApiError, Authorization, HeraldApi, ListQuery, PostsApi } from "@herald/api"
 import { Networks, Posts, PostShape } from "@herald/core"
 import { Post } from "@herald/domain"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 
 /**
  * The list page's body checked once, in its wire form: the posts come shown (`Posts.listShown`), and the
@@ -59,7 +59,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
       .handle("create", ({ payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.create(workspaceId, payload, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", domainError)
+          answered
         ))
       .handle("validate", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.validate(workspaceId, payload)).pipe(
@@ -68,12 +68,12 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostNotFound", domainError)
+          answered
         ))
       .handle("events", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.events(workspaceId, params.id)).pipe(
           Effect.map((events) => ({ data: events.map((event) => new PostsApi.PostEvent(event)) })),
-          Effect.catchTag("PostNotFound", domainError)
+          answered
         ))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
@@ -95,44 +95,34 @@ export const layer = (api: HeraldApi.HeraldApi) => HttpApiBuilder.group(
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.update(workspaceId, params.id, payload, undefined, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", domainError),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError)
+          answered
         ))
       .handle("retry", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.retry(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError)
+          answered
         ))
       .handle("submit", ({ params }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) => posts.submit(workspaceId, params.id, by)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("PostInvalid", domainError),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError)
+          answered
         ))
       .handle("approve", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.approve(workspaceId, params.id, by, payload.note)).pipe(
             Effect.map((data) => ({ data })),
-            Effect.catchTag("PostNotFound", domainError),
-            Effect.catchTag("PostConflict", domainError),
-            Effect.catchTag("PostForbidden", domainError)
+            answered
           ))
       .handle("requestChanges", ({ params, payload }) =>
         Effect.flatMap(Effect.all([workspace, actor]), ([workspaceId, by]) =>
           posts.requestChanges(workspaceId, params.id, by, payload.note)).pipe(
             Effect.map((data) => ({ data })),
-            Effect.catchTag("PostNotFound", domainError),
-            Effect.catchTag("PostConflict", domainError),
-            Effect.catchTag("PostForbidden", domainError)
+            answered
           ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => posts.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError)
+          answered
         ))
   })
 )

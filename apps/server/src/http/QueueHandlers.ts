@@ -3,7 +3,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, QueueApi } from "@herald/api"
 import { Queue, QueueSchedules } from "@herald/core"
 import { manager } from "../internal/roles.ts"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 
 const answer = (view: QueueSchedules.View) => ({ data: new QueueApi.QueueScheduleView(view) })
 
@@ -31,46 +31,35 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const page = yield* queue.view(yield* workspaceId, parsed)
           return { data: page.seats, nextCursor: page.next === null ? null : QueueApi.encodeViewCursor(page.next) }
         }).pipe(
-          Effect.catchTag("AccountNotFound", (error) => domainError(error))
+          answered
         ))
       .handle("shuffle", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* mover
           return { data: new QueueApi.QueueMoves(yield* queue.shuffle(principal.workspaceId, payload.accountId)) }
         }).pipe(
-          Effect.catchTag("AccountNotFound", (error) => domainError(error))
+          answered
         ))
       .handle("move", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* mover
           return { data: yield* queue.move(principal.workspaceId, payload.postId, payload.at) }
         }).pipe(
-          Effect.catchTags({
-            PostInvalid: (error) => domainError(error),
-            PostNotFound: (error) => domainError(error),
-            PostConflict: (error) => domainError(error)
-          })
+          answered
         ))
       .handle("swap", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* mover
           return { data: yield* queue.swap(principal.workspaceId, payload.postIds) }
         }).pipe(
-          Effect.catchTags({
-            PostInvalid: (error) => domainError(error),
-            PostNotFound: (error) => domainError(error),
-            PostConflict: (error) => domainError(error)
-          })
+          answered
         ))
       .handle("rebuild", ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* mover
           return { data: new QueueApi.QueueMoves(yield* queue.rebuild(principal.workspaceId, payload.accountId)) }
         }).pipe(
-          Effect.catchTags({
-            AccountNotFound: (error) => domainError(error),
-            PostConflict: (error) => domainError(error)
-          })
+          answered
         ))
       .handle("schedule", () =>
         Effect.flatMap(workspaceId, schedules.workspace).pipe(
@@ -82,33 +71,26 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.setWorkspace(principal.workspaceId, payload))
         }).pipe(
-          Effect.catchTag("QueueScheduleInvalid", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answered
         ))
       .handle("accountSchedule", ({ params }) =>
         Effect.flatMap(workspaceId, (id) => schedules.account(id, params.id)).pipe(
           Effect.map(answer),
-          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answered
         ))
       .handle("setAccountSchedule", ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.setAccount(principal.workspaceId, params.id, payload))
         }).pipe(
-          Effect.catchTags({
-            QueueScheduleInvalid: (error) => domainError(error),
-            AccountNotFound: (error) => domainError(error)
-          }),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answered
         ))
       .handle("clearAccountSchedule", ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* manager("manageQueue", "The queue's schedule")
           return answer(yield* schedules.clearAccount(principal.workspaceId, params.id))
         }).pipe(
-          Effect.catchTag("AccountNotFound", (error) => domainError(error)),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answered
         ))
   })
 )

@@ -3,7 +3,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { Networks, Reviews } from "@herald/core"
 import { PostStatus } from "@herald/domain"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 import { escape, page } from "../internal/page.ts"
 
 const workspace = Effect.map(Effect.service(Authorization.CurrentPrincipal), (principal) => principal.workspaceId)
@@ -22,24 +22,19 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("createProfile", ({ payload }) =>
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createProfile(workspaceId, payload, actor)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ReviewInvalid", domainError),
-          Effect.catchTag("PostForbidden", domainError)
+          answered
         ))
       .handle("profiles", () =>
         Effect.flatMap(workspace, (workspaceId) => reviews.profiles(workspaceId)).pipe(Effect.map((data) => ({ data })), Effect.orDie))
       .handle("deleteProfile", ({ params }) =>
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.deleteProfile(workspaceId, params.id, actor)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("ReviewProfileNotFound", domainError),
-          Effect.catchTag("PostForbidden", domainError)
+          answered
         ))
       .handle("createLink", ({ params, payload }) =>
         Effect.flatMap(asking, ({ actor, workspaceId }) => reviews.createLink(workspaceId, params.id, payload, actor)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("ReviewInvalid", domainError),
-          Effect.catchTag("PostForbidden", domainError),
-          Effect.catchTag("PostNotFound", domainError),
-          Effect.catchTag("PostConflict", domainError)
+          answered
         ))
   })
 )

@@ -7,6 +7,7 @@ import { Permissions } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import * as ClientAddress from "./ClientAddress.ts"
+import { answered } from "./ErrorRendering.ts"
 import * as SessionAuth from "./SessionAuth.ts"
 
 // The console's sign-in and sessions (decision 0021): each handler calls the People, Sessions and Team
@@ -171,9 +172,9 @@ export const signInLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           return yield* begin({ personId: person.value.id, workspaceId: accepted.workspace.id, via: "password", mustSetPassword: false })
         }).pipe(
           Effect.catchTag("InvitationRefused", (refused) => Effect.fail(new ApiError.Invalid({ message: refused.message }))),
-          Effect.catchTag("PersonInvalid", invalid),
           Effect.catchTag("TooManyAttempts", tooMany),
-          Effect.catchTag(["NotAMember", "SessionRefused"], Effect.die)
+          Effect.catchTag(["NotAMember", "SessionRefused"], Effect.die),
+          answered
         ))
   })
 )
@@ -225,15 +226,15 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           }
           yield* people.setPassword(session.personId, payload.password)
           yield* sessions.passwordChanged(session.personId, session.sessionId)
-        }).pipe(Effect.catchTag("PersonInvalid", invalid), Effect.catchTag("TooManyAttempts", tooMany)))
+        }).pipe(Effect.catchTag("TooManyAttempts", tooMany), answered))
       .handle("profile", ({ payload }) =>
         Effect.gen(function*() {
           const session = yield* currentSession
           yield* people.rename(session.personId, payload.name)
           return yield* describe(session.sessionId)
         }).pipe(
-          Effect.catchTag("PersonInvalid", invalid),
-          Effect.catchTag("SessionRefused", Effect.die)
+          Effect.catchTag("SessionRefused", Effect.die),
+          answered
         ))
       .handle("sessions", () =>
         Effect.gen(function*() {

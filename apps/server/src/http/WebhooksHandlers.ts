@@ -3,7 +3,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, PostsApi } from "@herald/api"
 import { WebhookDelivery, Webhooks } from "@herald/core"
 import { Webhook } from "@herald/domain"
-import { domainError } from "./ErrorRendering.ts"
+import { answered } from "./ErrorRendering.ts"
 
 /** `limit` 1 to 100 (20 by default) and `cursor`, the previous page's `nextCursor`. */
 const parsePage = (query: { readonly limit?: string | undefined; readonly cursor?: string | undefined }) => {
@@ -32,8 +32,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("create", ({ payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.create(workspaceId, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookInvalid", domainError),
-          Effect.catchTag("WebhookConflict", domainError)
+          answered
         ))
       .handle("list", () =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.list(workspaceId)).pipe(
@@ -43,34 +42,27 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("get", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.get(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError)
+          answered
         ))
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.update(workspaceId, params.id, payload)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookInvalid", domainError),
-          Effect.catchTag("WebhookNotFound", domainError)
+          answered
         ))
       .handle("remove", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.remove(workspaceId, params.id)).pipe(
           Effect.as({ data: new PostsApi.Deleted({ id: params.id, deleted: true }) }),
-          Effect.catchTag("WebhookNotFound", domainError)
+          answered
         ))
       .handle("test", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.test(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("WebhookDeliveryConflict", domainError),
-          // WebhookDelivery still fails with SqlError until it is split by concern.
-          Effect.catchTag("SqlError", Effect.die)
+          answered
         ))
       .handle("redeliver", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => delivery.redeliver(workspaceId, params.id, params.deliveryId)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError),
-          Effect.catchTag("WebhookDeliveryConflict", domainError),
-          // WebhookDelivery still fails with SqlError until it is split by concern.
-          Effect.catchTag("SqlError", Effect.die)
+          answered
         ))
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function*() {
@@ -78,8 +70,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           const page = parsePage(query)
           if ("problem" in page) return yield* new ApiError.Invalid({ message: page.problem.message, details: [page.problem] })
           const found = yield* delivery.deliveries(workspaceId, params.id, page).pipe(
-            Effect.catchTag("WebhookNotFound", domainError),
-            Effect.catchTag("SqlError", Effect.die)
+            answered
           )
           return {
             data: found.deliveries,
@@ -90,7 +81,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("rotateSecret", ({ params }) =>
         Effect.flatMap(workspace, (workspaceId) => webhooks.rotateSecret(workspaceId, params.id)).pipe(
           Effect.map((data) => ({ data })),
-          Effect.catchTag("WebhookNotFound", domainError)
+          answered
         ))
   })
 )

@@ -4,6 +4,7 @@ import { ApiError, Authorization, HeraldApi } from "@herald/api"
 import { Workspaces } from "@herald/core"
 import { Permissions } from "@herald/domain"
 import { whoMay } from "../internal/roles.ts"
+import { answeredInOwn } from "./ErrorRendering.ts"
 
 export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
   api,
@@ -27,9 +28,7 @@ export const layer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
           }
           return { data: yield* workspaces.update(principal.workspaceId, payload) }
         }).pipe(
-          Effect.catchTag("WorkspaceInvalid", (error) =>
-            Effect.fail(new ApiError.Invalid({ message: error.message, details: error.problems }))),
-          Effect.catchTags({ WorkspaceNotFound: Effect.die })
+          answeredInOwn
         ))
   })
 )

@@ -3,7 +3,8 @@ import { SqlError } from "effect/sql"
 
 // The database failing is no answer a caller can act on: at a service's boundary it becomes a defect, which every
 // surface already answers (a storage fault as 503 or 507, anything else as a 500 with a request id). Services
-// that work in the background and retry until the database answers (Publisher, TokenRefresh) keep it typed.
+// that work in the background and retry until the database answers (Publisher, TokenRefresh, the webhook
+// sender) keep it typed.
 
 type Sqlless<T> = T extends Effect.Effect<infer A, infer E, infer R> ? Effect.Effect<A, Exclude<E, SqlError.SqlError>, R>
   : T extends (...args: infer P) => Effect.Effect<infer A, infer E, infer R>

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import { Ids as DomainIds } from "@herald/domain"
 import * as Ids from "../Ids.ts"
 import { WebhookNotFound } from "../Webhooks.ts"
+import * as DieOnSql from "./dieOnSql.ts"
 import type { Attempts } from "./webhookAttempt.ts"
 import * as Holding from "./webhookHolding.ts"
 import { deliveryColumns, type DeliveryRow, type EndpointRow, messageColumns, type MessageRow, toDelivery } from "./webhookRows.ts"
@@ -14,6 +15,8 @@ export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("Webh
  * An endpoint's history and what its owner asks for by hand: the attempts, newest first; a test event sent
  * now; an attempt's body sent again; and the expiry of what is older than the history keeps. None of it
  * touches the sender's state: an attempt asked for by hand takes no slot and is answered to the caller.
+ * What a caller asks for (test, redeliver, the history) dies on the database failing, as every service a
+ * handler calls does (dieOnSql.ts); the expiry runs in the rounds, which log it and try again, so it keeps it typed.
  */
 export const make = (attempts: Attempts) =>
   Effect.gen(function*() {
@@ -98,5 +101,8 @@ export const make = (attempts: Attempts) =>
       return removed.length
     })
 
-    return { test, redeliver, deliveries, expire: expire() }
+    return {
+      ...DieOnSql.service({ test, redeliver, deliveries }),
+      expire: expire()
+    }
   })
