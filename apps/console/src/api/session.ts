@@ -4,7 +4,7 @@ import { api, setCsrfToken, unwrap } from "./client.ts"
 
 // The signed-in person, their current workspace and the CSRF token, as GET /api/v1/auth/session answers.
 export type Session = components["schemas"]["Session"]
-export type Workspace = components["schemas"]["SessionWorkspace"]
+type Workspace = components["schemas"]["SessionWorkspace"]
 /** An action of the API's permission table (decision 0085), as the session and the consent page list them. */
 export type Permission = Workspace["permissions"][number]
 
