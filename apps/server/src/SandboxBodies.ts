@@ -3,7 +3,6 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import type { Limits } from "@herald/adapter-kit"
 import { ApiError } from "@herald/api"
 import { maxJsonBodyBytes } from "./Http.ts"
-import * as NodeServer from "./internal/nodeServer.ts"
 
 // How much of a request's body the sandbox's simulators read. A network takes a video or photo in the
 // request itself (whole, in parts, or base64 in JSON), far over the 1 MiB the API's own JSON routes keep:
@@ -31,12 +30,11 @@ export const limitOf = (limits: Limits.Limits | undefined): number => {
   return largest === 0 ? maxJsonBodyBytes : Math.min(maxBodyBytes, Math.ceil(largest * 4 / 3) + maxJsonBodyBytes)
 }
 
-const tooLarge = (request: HttpServerRequest.HttpServerRequest, network: string, limit: number) => {
+const tooLarge = (network: string, limit: number) => {
   // The rest of the body is not wanted: closing the connection spares reading (and discarding) it.
-  NodeServer.addHeaders(request.source, { connection: "close" })
   return HttpServerResponse.jsonUnsafe(
     ApiError.body("too_large", `The request body is larger than the ${limit} bytes the sandbox's ${network} network reads`),
-    { status: 413 }
+    { status: 413, headers: { connection: "close" } }
   )
 }
 
@@ -55,7 +53,7 @@ export const bounded = (network: string, limit: number) => {
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const declared = request.headers["content-length"]
-        if (declared !== undefined && Number(declared) > limit) return tooLarge(request, network, limit)
+        if (declared !== undefined && Number(declared) > limit) return tooLarge(network, limit)
         if (request.headers["transfer-encoding"] !== undefined) {
           // A body unreadable for another reason is left to the simulator, whose read gets the same failure.
           const over = yield* request.arrayBuffer.pipe(
@@ -63,7 +61,7 @@ export const bounded = (network: string, limit: number) => {
             Effect.catchReason("HttpServerError", "RequestParseError", (parse) => Effect.succeed(parse.reason === "BodyTooLarge")),
             Effect.orElseSucceed(() => false)
           )
-          if (over) return tooLarge(request, network, limit)
+          if (over) return tooLarge(network, limit)
         }
         return yield* route.handler
       }).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBody)),

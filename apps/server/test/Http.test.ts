@@ -25,6 +25,24 @@ layer(serverLayer())("REST skeleton", (it) => {
       assert.match(answer.headers.get("content-type") ?? "", /application\/json/)
     }))
 
+  it.effect("an error answer carries the request id and rate-limit headers too: a typed 404, a body the schema refuses", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { key } = yield* workspaceWithKey()
+      const missing = yield* request(`${base}/api/v1/posts/post_0000000000000000000000`, { headers: bearer(key.key) })
+      const refused = yield* request(`${base}/api/v1/posts`, {
+        method: "POST",
+        headers: { ...bearer(key.key), "content-type": "application/json" },
+        body: JSON.stringify({ text: 1 })
+      })
+      for (const [answer, status] of [[missing, 404], [refused, 400]] as const) {
+        assert.strictEqual(answer.status, status)
+        assert.match(answer.headers.get("x-request-id") ?? "", /^req_/)
+        assert.strictEqual(answer.headers.get("ratelimit-policy"), `"default";q=1000;w=60`)
+        assert.match(answer.headers.get("ratelimit") ?? "", /^"default";r=\d+;t=\d+$/)
+      }
+    }))
+
   it.effect("shows only the key's own workspace's accounts", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -3,10 +3,10 @@ import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { ApiError, Authorization } from "@herald/api"
 import { ApiKeys, IdempotencyKeys, Metrics, RateLimiter, Sessions } from "@herald/core"
 import { Permissions } from "@herald/domain"
+import { withHeaders } from "./AnswerHeaders.ts"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as Idempotency from "./Idempotency.ts"
 import * as SessionAuth from "./SessionAuth.ts"
-import * as NodeServer from "../internal/nodeServer.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 
 // The rate-limit headers follow the IETF draft "RateLimit header fields for HTTP": the policy (quota per
@@ -23,9 +23,6 @@ const policyOf = (limit: number) => {
   return policy.header
 }
 
-const withHeaders = (headers: Record<string, string>) =>
-  Effect.map(HttpServerRequest.HttpServerRequest, (request) => NodeServer.addHeaders(request.source, headers))
-
 /**
  * Counts a request against its subject and refuses it when over the limit. Shared by REST and (through the
  * same services) MCP, so one key has one budget. Runs on every request, so it is plain code.
@@ -35,24 +32,21 @@ export const limit = (
   subject: string
 ): Effect.Effect<void, ApiError.RateLimited, HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(rateLimiter.consume(subject), (decision) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      if (!decision.allowed) return refuseOverLimit(request, decision)
-      NodeServer.addHeaders(request.source, rateLimitHeaders(decision))
-      return Effect.void
-    }))
+    decision.allowed ? withHeaders(Effect.void, rateLimitHeaders(decision)) : refuseOverLimit(decision))
 
 /** The answer to a request over its limit: counted, with the headers that say when to try again. */
-const refuseOverLimit = (request: HttpServerRequest.HttpServerRequest, decision: RateLimiter.Decision) => {
-  NodeServer.addHeaders(request.source, { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) })
-  return Effect.andThen(
-    Metric.update(Metrics.rateLimitRefusals, 1),
-    Effect.fail(
-      new ApiError.RateLimited({
-        message: `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
-      })
-    )
+const refuseOverLimit = (decision: RateLimiter.Decision) =>
+  withHeaders(
+    Effect.andThen(
+      Metric.update(Metrics.rateLimitRefusals, 1),
+      Effect.fail(
+        new ApiError.RateLimited({
+          message: `Rate limit of ${decision.limit} requests per minute reached; try again in ${decision.resetSeconds} seconds`
+        })
+      )
+    ),
+    { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) }
   )
-}
 
 // What a person does to their own sign-in changes nothing in the workspace, so a viewer's session may do it
 // too: answering an assistant's OAuth request or disconnecting one's own assistant (the handlers check whose
@@ -150,8 +144,10 @@ export const refuse = (
   Effect.gen(function*() {
     // Requests without a valid key are counted by client address, so guessing keys is rate limited too.
     yield* limit(rateLimiter, yield* ClientAddress.subject)
-    yield* withHeaders({ "www-authenticate": challenge(refused, resourceMetadata) })
-    return yield* new ApiError.Unauthorized({ message: refused.message })
+    return yield* withHeaders(
+      Effect.fail(new ApiError.Unauthorized({ message: refused.message })),
+      { "www-authenticate": challenge(refused, resourceMetadata) }
+    )
   })
 
 /** The principal of a request's bearer key, or the refusal that says what is wrong with what it sent. */
@@ -219,13 +215,13 @@ export const layer = Layer.effect(
       E | ApiError.RateLimited | ApiError.Forbidden | ApiError.Invalid | ApiError.Conflict,
       Exclude<R, Authorization.CurrentPrincipal> | HttpServerRequest.HttpServerRequest
     > => {
-      if (!decision.allowed) return refuseOverLimit(request, decision)
-      NodeServer.addHeaders(request.source, rateLimitHeaders(decision))
-      if (!mayRequest(principal.role, request, "key")) return Effect.fail(viewerRefusal("key"))
+      if (!decision.allowed) return refuseOverLimit(decision)
+      if (!mayRequest(principal.role, request, "key")) return withHeaders(Effect.fail(viewerRefusal("key")), rateLimitHeaders(decision))
       const handled = Effect.provideService(httpEffect, Authorization.CurrentPrincipal, keyPrincipal(principal))
-      return request.headers["idempotency-key"] === undefined
-        ? handled
-        : Idempotency.run(idempotencyKeys, principal.workspaceId, handled)
+      return withHeaders(
+        request.headers["idempotency-key"] === undefined ? handled : Idempotency.run(idempotencyKeys, principal.workspaceId, handled),
+        rateLimitHeaders(decision)
+      )
     }
 
     /** A request with a bearer key (or neither a key nor a cookie): the key, its rate limit, then `admit`. */

@@ -252,15 +252,16 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
       fiber: Fiber.Fiber<unknown, unknown>,
       request: HttpServerRequest.HttpServerRequest,
       started: bigint,
+      requestId: string,
       response: HttpServerResponse.HttpServerResponse
     ) => {
       const seconds = Number(fiber.getRef(Clock.Clock).monotonicTimeNanosUnsafe() - started) / 1e9
       recorder.record(recorder.routeOf(fiber.context), request.method, response.status, seconds)
-      return OAuthErrors.translate(request, response)
+      return HttpServerResponse.setHeader(OAuthErrors.translate(request, response), "x-request-id", requestId)
     }
 
     // One step around the request on the success path: what failed is rendered, an error answer another layer
-    // made is reshaped, and every answer is counted.
+    // made is reshaped, and every answer is counted and carries the request's `X-Request-Id`.
     // The router's type wants `unhandled` kept in the error channel; every failure is answered here.
     return (httpEffect): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
@@ -270,12 +271,13 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const started = fiber.getRef(Clock.Clock).monotonicTimeNanosUnsafe()
+        const requestId = NodeServer.requestId(request.headers)
         return Effect.matchCauseEffect(httpEffect, {
           onFailure: (cause) =>
             Effect.withFiber((fiber) =>
               Effect.map(
-                render(cause, request, NodeServer.requestId(request.source), allowedMethods, faults),
-                (response) => record(fiber, request, started, response)
+                render(cause, request, requestId, allowedMethods, faults),
+                (response) => record(fiber, request, started, requestId, response)
               )
             ),
           onSuccess: (response) =>
@@ -286,7 +288,8 @@ export const layer = HttpRouter.middleware<{ handles: unknown }>()(
                   fiber,
                   request,
                   started,
-                  response.status < 400 ? withPageHeaders(response) : reshape(request, NodeServer.requestId(request.source))(response)
+                  requestId,
+                  response.status < 400 ? withPageHeaders(response) : reshape(request, requestId)(response)
                 )
               )
             )

@@ -22,8 +22,12 @@ export class RequestBase extends Context.Service<RequestBase, Context.Context<ne
   "@herald/server/http/HandlerGroup/RequestBase"
 ) {}
 
-/** The services of `full` that `base` lacks or holds with another value, without the build's scope. */
-const addedTo = (base: Context.Context<never>, full: Context.Context<Scope.Scope>): Context.Context<never> => {
+/**
+ * The services of `full` that `base` lacks or holds with another value, without the build's scope. Typed as all
+ * of `full`'s: a request of the group runs in `base` (the server's context) with these laid over it, so it has
+ * every service `full` had.
+ */
+const addedTo = <R>(base: Context.Context<never>, full: Context.Context<R | Scope.Scope>): Context.Context<Exclude<R, Scope.Scope>> => {
   const baseMap = base.mapUnsafe
   const kept = new Map<string, unknown>()
   for (const [key, value] of full.mapUnsafe) {
@@ -51,20 +55,18 @@ export const group = <
   Exclude<HttpApiBuilder.Handlers.Context<Return>, Scope.Scope>
 > =>
   Layer.effectContext(Effect.gen(function*() {
-    const full = yield* Effect.context<Scope.Scope>()
+    const full = yield* Effect.context<Scope.Scope | HttpApiBuilder.Handlers.Context<Return>>()
     const base = Context.getOrUndefined(full, RequestBase)
     if (base === undefined) return yield* Layer.build(HttpApiBuilder.group(api, groupIdentifier, build))
-    const scope = Context.get(full, Scope.Scope)
-    // `build` may be an effect needing the group's services: it runs in the full context.
+    // `build` may be an effect needing the group's services: it runs in the full context (typed as `build`'s
+    // own result, which HttpApiBuilder reads the handlers' types from).
     const buildInFull = (handlers: HttpApiBuilder.Handlers.FromGroup<HttpApiGroup.WithIdentifier<Groups, Identifier>>) => {
-      const result: unknown = build(handlers)
-      return (Effect.isEffect(result) ? Effect.provideContext(result, full) : result) as HttpApiBuilder.Handlers
-        .ValidateReturn<Return>
+      const result = build(handlers)
+      return (Effect.isEffect(result) ? Effect.provideContext(result, full) : result) as typeof result
     }
     const lean = addedTo(base, full)
-    /* eslint-disable @typescript-eslint/no-explicit-any -- the group's context is rebuilt by hand (`addedTo`), which Effect's types cannot follow; the layer's own signature above states what it provides */
-    return yield* Layer.buildWithScope(HttpApiBuilder.group(api, groupIdentifier, buildInFull), scope).pipe(
-      Effect.updateContext((_: Context.Context<never>) => lean as Context.Context<any>)
+    return yield* Layer.buildWithScope(HttpApiBuilder.group(api, groupIdentifier, buildInFull), Context.get(full, Scope.Scope)).pipe(
+      // In place of the build's context, not merged into it: what the group keeps is only `lean`.
+      Effect.updateContext((_: Context.Context<Scope.Scope>) => lean)
     )
-  })) as any
-/* eslint-enable @typescript-eslint/no-explicit-any */
+  }))

@@ -5,7 +5,7 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 import { ApiError, Authorization, HeraldApi, MediaApi } from "@herald/api"
 import { Media } from "@herald/core"
 import { answered } from "./ErrorRendering.ts"
-import * as NodeServer from "../internal/nodeServer.ts"
+import { withHeaders } from "./AnswerHeaders.ts"
 import * as Idempotency from "./Idempotency.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 
@@ -20,11 +20,8 @@ export interface UploadRequest {
   readonly request: HttpServerRequest.HttpServerRequest
 }
 
-const tooLarge = (request: HttpServerRequest.HttpServerRequest, message: string) => {
-  // The rest of the body is not wanted: closing the connection spares reading (and discarding) it.
-  NodeServer.addHeaders(request.source, { connection: "close" })
-  return Effect.fail(new ApiError.TooLarge({ message }))
-}
+// The rest of the body is not wanted: closing the connection spares reading (and discarding) it.
+const tooLarge = (message: string) => withHeaders(Effect.fail(new ApiError.TooLarge({ message })), { connection: "close" })
 
 /**
  * `POST /api/v1/media`: the body streams through the core to media storage; nothing is buffered here. The
@@ -48,9 +45,9 @@ export const upload = Effect.fn("MediaHandlers.upload")(function*({ payload, que
     // Too large closes the connection around its answer (the rest of the body is not read); the other domain
     // errors are answered as they are.
     Effect.catchTags({
-      MediaTooLarge: (error) => tooLarge(request, error.message),
+      MediaTooLarge: (error) => tooLarge(error.message),
       HttpApiPayloadTooLarge: () =>
-        tooLarge(request, `The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),
+        tooLarge(`The request body is larger than the limit of ${MediaApi.maxUploadBytes} bytes`),
       PlatformError: Effect.die
     }),
     answered

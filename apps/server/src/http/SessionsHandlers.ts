@@ -1,10 +1,9 @@
 import { Effect, Option } from "effect"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { HttpServerRequest } from "effect/http"
 import { ApiError, Authorization, HeraldApi, SessionsApi } from "@herald/api"
 import { Notifier, People, Sessions, Team } from "@herald/core"
 import { Permissions } from "@herald/domain"
-import * as NodeServer from "../internal/nodeServer.ts"
+import { withHeaders } from "./AnswerHeaders.ts"
 import { PublicUrl } from "../PublicUrl.ts"
 import * as ClientAddress from "./ClientAddress.ts"
 import { answered } from "./ErrorRendering.ts"
@@ -28,11 +27,9 @@ const toSession = (described: Sessions.Described) =>
   })
 
 const tooMany = (refused: People.TooManyAttempts) =>
-  Effect.andThen(
-    Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-      NodeServer.addHeaders(request.source, { "retry-after": String(refused.retryAfterSeconds) })),
-    Effect.fail(new ApiError.RateLimited({ message: refused.message }))
-  )
+  withHeaders(Effect.fail(new ApiError.RateLimited({ message: refused.message })), {
+    "retry-after": String(refused.retryAfterSeconds)
+  })
 
 const invalid = (error: { readonly field: string; readonly message: string }) =>
   Effect.fail(new ApiError.Invalid({ message: error.message, details: [{ field: error.field, message: error.message }] }))

@@ -1,21 +1,22 @@
 import { randomBytes } from "node:crypto"
-import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from "node:http"
+import { createServer, type IncomingMessage, ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { ApiError } from "@herald/api"
 
-// Herald's Node HTTP server. These things happen here, below Effect, because they concern every request and
-// cost least at this level (docs/decisions/0003-api-overhead.md):
+// Herald's Node HTTP server. These things happen here, below Effect, because Effect's server cannot see them or
+// leaves them to Node (docs/decisions/0003-api-overhead.md, 0086-above-the-framework.md):
 //
-// - Every answer gets `X-Request-Id`, and the headers code on the request path asked for (the rate-limit
-//   state), whatever the answer is: success, typed error, or a failure the error middleware rendered.
-//   They travel on Node's request object, which every copy of Effect's request wraps.
-// - Node's `strictContentLength`, which Effect's server turns on, is kept off: with it, Node writes the
-//   headers and the body of a small answer separately, which cost a bare server a quarter of its
-//   throughput. Effect sets `content-length` from the body itself and checks streamed lengths on its own.
+// - Node's `strictContentLength`, which Effect's server turns on for every answer, is kept off through Node's
+//   own hook for it (the `ServerResponse` class `createServer` takes): with it, Node writes the headers and
+//   the body of a small answer separately, which cost a bare server a quarter of its throughput. Effect sets
+//   `content-length` from the body itself and checks streamed lengths on its own.
 // - What never reaches Effect is answered here in the error shape: a request Node cannot parse (400), headers
 //   over Node's 16 KB (431), headers that take too long (408). A request body that stops arriving (a
 //   `Content-Length` promising more than is sent) is cut off after `bodyIdleMs` without a byte (408), instead
 //   of holding the connection until Node's five-minute `requestTimeout`.
+//
+// Every answer's `X-Request-Id` is set by the error middleware (ErrorRendering), and headers the request path
+// asks for by Effect's pre-response handler (AnswerHeaders); the answers made here carry an id of their own.
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 // A random prefix per process and a counter: unique across processes and restarts without paying for
@@ -24,54 +25,13 @@ const requestIdPrefix = `req_${randomBytes(9).toString("base64url")}`
 let requestCounter = 0
 const newRequestId = () => `${requestIdPrefix}${(requestCounter++).toString(36)}`
 
-class HeraldRequest extends IncomingMessage {
-  heraldRequestId: string | undefined = undefined
-  heraldHeaders: Record<string, string> | undefined = undefined
+/** A request's id: the client's own `X-Request-Id` when well-formed, else a new one. */
+export const requestId = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): string => {
+  const given = headers["x-request-id"]
+  return typeof given === "string" && requestIdPattern.test(given) ? given : newRequestId()
 }
 
-interface Carrier {
-  heraldRequestId?: string | undefined
-  heraldHeaders?: Record<string, string> | undefined
-  readonly headers?: Record<string, string | ReadonlyArray<string> | undefined>
-}
-
-/** The request's id: the client's own `X-Request-Id` when well-formed, else a new one; the same every call. */
-export const requestId = (source: object): string => {
-  const carrier = source as Carrier
-  if (carrier.heraldRequestId !== undefined) return carrier.heraldRequestId
-  const given = carrier.headers?.["x-request-id"]
-  const id = typeof given === "string" && requestIdPattern.test(given) ? given : newRequestId()
-  carrier.heraldRequestId = id
-  return id
-}
-
-/** Headers to put on this request's answer, whatever it turns out to be. */
-export const addHeaders = (source: object, headers: Record<string, string>): void => {
-  const carrier = source as Carrier
-  carrier.heraldHeaders = carrier.heraldHeaders === undefined ? headers : { ...carrier.heraldHeaders, ...headers }
-}
-
-class HeraldResponse extends ServerResponse<HeraldRequest> {}
-const writeHead = ServerResponse.prototype.writeHead as (
-  this: ServerResponse,
-  statusCode: number,
-  ...rest: ReadonlyArray<unknown>
-) => ServerResponse
-// The headers go into the object handed to `writeHead` (a copy: Effect may share it between answers), not
-// through `setHeader`, which would take Node off its fast path for writing the head.
-Object.defineProperty(HeraldResponse.prototype, "writeHead", {
-  value: function(this: HeraldResponse, statusCode: number, reason?: unknown, headers?: unknown) {
-    const given = (typeof reason === "string" || reason === undefined ? headers : reason) as
-      | Record<string, unknown>
-      | undefined
-    const merged = { ...given, ...this.req.heraldHeaders, "x-request-id": requestId(this.req) }
-    return typeof reason === "string"
-      ? writeHead.call(this, statusCode, reason, merged)
-      : writeHead.call(this, statusCode, merged)
-  },
-  configurable: true,
-  writable: true
-})
+class HeraldResponse extends ServerResponse {}
 Object.defineProperty(HeraldResponse.prototype, "strictContentLength", {
   get: () => false,
   set: () => {},
@@ -127,7 +87,8 @@ const watchBody = (idleMs: number) => (request: IncomingMessage, response: Serve
     response.writeHead(408, {
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),
-      connection: "close"
+      connection: "close",
+      "x-request-id": newRequestId()
     })
     response.end(body, () => socket.destroySoon())
   }, idleMs / 2)
@@ -150,7 +111,6 @@ export interface Options {
 export const make = (options: Options = {}) => {
   const headersTimeout = options.headersTimeoutMs ?? 10_000
   const server = createServer({
-    IncomingMessage: HeraldRequest,
     ServerResponse: HeraldResponse,
     // Headers arrive at once from any real client; Node's 60 s (looked at every 30 s) only serves slowloris.
     headersTimeout,
