@@ -73,7 +73,7 @@ export class Admin extends Context.Service<Admin, {
               ? (...args: ReadonlyArray<unknown>) => onSql((member as (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown>)(...args))
               : onSql(member as Effect.Effect<unknown>)
           ])
-        ) as unknown as Admin["Service"]
+        ) as Admin["Service"]
       // No server holds the database: run one briefly on a free local port, so the account is connected
       // through the same code path (and, in the sandbox, the same simulators) a server would use.
       const withServer = <A, R>(workspaceId: string, connect: Effect.Effect<A, AdminError, R>) =>

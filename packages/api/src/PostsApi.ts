@@ -35,7 +35,7 @@ export interface Schemas {
 }
 
 const payload = <T extends { readonly options?: OptionsDocument | undefined }>(
-  wire: Schema.Struct.Fields,
+  wire: PostRequest.WireFields,
   decoded: Schema.Codec<T, T>,
   shape: Shape
 ) =>
@@ -44,15 +44,16 @@ const payload = <T extends { readonly options?: OptionsDocument | undefined }>(
     SchemaTransformation.transform({
       decode: (flat) => {
         const { neutral, options } = shape.split(flat)
-        return { ...neutral, options } as unknown as T
+        // `decoded` checks what the split gives before it is the payload: the type is its claim.
+        return { ...neutral, options } as T
       },
       encode: ({ options, ...neutral }) => ({ ...neutral, ...shape.flatten(options ?? {}) }) as never
     })
-  )) as unknown as Schema.Codec<T, Record<string, unknown>>
+  ))
 
 /** The post's wire fields in order: the adapters' fields and `platformOptions` follow `platformContent`. */
-const postWireFields = (shape: Shape): Schema.Struct.Fields => {
-  const fields: Record<string, Schema.Top> = {}
+const postWireFields = (shape: Shape): PostRequest.WireFields => {
+  const fields: Record<string, PostRequest.WireFields[string]> = {}
   for (const [name, schema] of Object.entries(Post.Post.fields)) {
     if (name === "options") continue
     fields[name] = schema
@@ -70,11 +71,12 @@ export const schemas = (shape: Shape): Schemas => {
         const neutral = Object.fromEntries(Object.keys(Post.Post.fields).flatMap((name) =>
           name === "options" ? [] : [[name, (wire as Record<string, unknown>)[name]]]
         ))
-        return new Post.Post({ ...neutral, options: shape.join(wire) } as unknown as Post.Post)
+        // The constructor checks the fields picked out of the wire form: the type is its claim.
+        return new Post.Post({ ...neutral, options: shape.join(wire) } as ConstructorParameters<typeof Post.Post>[0])
       },
       encode: (value) => shape.show(value) as never
     })
-  )).annotate({ identifier: "Post" }) as unknown as Schema.Codec<Post.Post, Record<string, unknown>>
+  )).annotate({ identifier: "Post" })
   return {
     create: payload({ ...PostRequest.createFields, ...shape.requestFields }, CreatePayload, shape),
     update: payload({ ...PostRequest.updateFields, ...shape.requestFields }, UpdatePayload, shape),

@@ -68,7 +68,7 @@ export const make = (adapters: ReadonlyArray<Pick<Adapter.Adapter, "network" | "
   const topField = new Map(top.flatMap((entry) => Object.keys(entry.options.fields).map((name) => [name, entry] as const)))
   const nestedNames = nested.map((entry) => entry.network)
 
-  const requestFields: Schema.Struct.Fields = {
+  const requestFields: PostRequest.WireFields = {
     ...Object.assign({}, ...top.map((entry) => optional(entry.options.fields))),
     platformOptions: Schema.optionalKey(
       Schema.Struct(Object.fromEntries(nested.map((entry) => [
@@ -79,7 +79,7 @@ export const make = (adapters: ReadonlyArray<Pick<Adapter.Adapter, "network" | "
       ]))).annotate({ description: platformOptionsDescription(nestedNames) })
     )
   }
-  const postFields: Schema.Struct.Fields = {
+  const postFields: PostRequest.WireFields = {
     ...Object.assign({}, ...top.map((entry) => ({ ...entry.options.fields, ...entry.options.derived?.fields }))),
     platformOptions: Schema.Struct(Object.fromEntries(nested.map((entry) => [
       entry.network,

@@ -75,6 +75,11 @@ export type CreatePayload = typeof CreatePayload.Type
 export const UpdatePayload = Schema.Struct({ ...updateFields, options: Schema.optionalKey(OptionsDocument) })
 export type UpdatePayload = typeof UpdatePayload.Type
 
+/** Fields of a post's wire form known only when the adapters are: each decodes and encodes without a service. */
+export type WireFields = {
+  readonly [name: string]: Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }
+}
+
 /**
  * How the installed adapters' options sit in the wire forms of a post: the fields they add to a post
  * request and to the full post, and the moves between those flat forms and the options document. Core's
@@ -83,9 +88,9 @@ export type UpdatePayload = typeof UpdatePayload.Type
  */
 export interface WireShape {
   /** Each top-level option field (optional) and `platformOptions`, as a create or a patch may send them. */
-  readonly requestFields: Schema.Struct.Fields
+  readonly requestFields: WireFields
   /** Each top-level option field and derived field, and `platformOptions`, as the full post shows them. */
-  readonly postFields: Schema.Struct.Fields
+  readonly postFields: WireFields
   /** A request's option fields as a document, and the rest of it. */
   readonly split: (payload: Readonly<Record<string, unknown>>) => {
     readonly neutral: Record<string, unknown>

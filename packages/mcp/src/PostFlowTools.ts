@@ -20,7 +20,7 @@ const answered = <A, R>(effect: Effect.Effect<A, PostError, R>): Effect.Effect<{
 const reviewers = "Only an owner or admin may do this: a key acting for an editor is refused as forbidden, naming the role."
 
 /** The tools, answering the post in `post`'s wire form (the installed networks' options). */
-export const make = (post: Schema.Top) =>
+export const make = (post: PostsApi.Schemas["post"]) =>
   Effect.gen(function*() {
     const posts = yield* Posts.Posts
     const output = Envelope.Data(post)

@@ -19,8 +19,8 @@ export interface Resource {
   read(caller: Caller): Effect.Effect<string>
 }
 
-const json = <S extends Schema.Top>(schema: S) => {
-  const encode = Schema.encodeEffect(Schema.fromJsonString(Schema.toCodecJson(schema as unknown as Schema.Codec<S["Type"], unknown>)))
+const json = <S extends Schema.Top & { readonly EncodingServices: never }>(schema: S) => {
+  const encode = Schema.encodeEffect(Schema.fromJsonString(Schema.toCodecJson(schema)))
   return (body: S["Type"]) => Effect.orDie(encode(body))
 }
 

@@ -63,7 +63,10 @@ export const jsonSchemaOf = (schema: Schema.Top, options: { readonly closed?: bo
 export const mayCall = (readOnly: boolean, actor: Pick<Posts.Actor, "role">) =>
   Permissions.can(actor.role, readOnly ? "read" : "change")
 
-export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
+/** A schema that decodes and encodes without a service: every tool's input and output. */
+type ServiceFree = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }
+
+export const define = <I extends ServiceFree, O extends ServiceFree>(spec: {
   readonly name: string
   readonly title: string
   readonly description: string
@@ -77,11 +80,11 @@ export const define = <I extends Schema.Top, O extends Schema.Top>(spec: {
   readonly openWorld?: boolean
   readonly run: (input: I["Type"], caller: Caller) => Effect.Effect<O["Type"], ToolFailure, I["DecodingServices"]>
 }): Tool => {
-  const decodeInput = Schema.decodeUnknownEffect(spec.input as unknown as Schema.Codec<I["Type"], unknown>)
+  const decodeInput = Schema.decodeUnknownEffect(spec.input)
   const decode = takesNothing(spec.input.ast)
     ? (args: unknown, options: SchemaAST.ParseOptions) => Effect.andThen(refuseEveryKey(spec.input.ast, args), decodeInput(args, options))
     : decodeInput
-  const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output as unknown as Schema.Codec<O["Type"], unknown>))
+  const encode = Schema.encodeEffect(Schema.toCodecJson(spec.output))
   return {
     name: spec.name,
     title: spec.title,

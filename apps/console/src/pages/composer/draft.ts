@@ -33,7 +33,7 @@ export interface NetworkOptions {
 
 /** The network's options, their schema and defaults read as the JSON they are (the contract types them as any object). */
 export const optionsOf = (network: Network): NetworkOptions | null =>
-  network.options === null ? null : (network.options as unknown as NetworkOptions)
+  network.options === null ? null : (network.options as NetworkOptions)
 
 /** The post being written, as the controls hold it. */
 export interface Draft {
@@ -63,7 +63,7 @@ export const valuesOf = (draft: Draft, network: Network): Record<string, unknown
 
 /** A saved post as a draft: its texts, media, and each network's options where the post shows them. */
 export const draftOf = (post: Post, networks: ReadonlyArray<Network>): Draft => {
-  const shown = post as unknown as Readonly<Record<string, unknown>>
+  const shown: Readonly<Record<string, unknown>> = { ...post }
   const stored = post.platformOptions as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>
   const options = Object.fromEntries(networks.flatMap((network) => {
     const options = optionsOf(network)

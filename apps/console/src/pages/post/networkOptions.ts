@@ -18,7 +18,7 @@ export const fieldsOf = (declared: Declared): ReadonlyArray<readonly [string, { 
 export const setOptions = (post: Post, network: Network): Record<string, unknown> => {
   const declared = network.options
   if (declared === null || declared === undefined) return {}
-  const wire = post as unknown as Readonly<Record<string, unknown>>
+  const wire: Readonly<Record<string, unknown>> = { ...post }
   const values = declared.placement === "top"
     ? wire
     : ((wire["platformOptions"] as Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined)?.[network.key] ?? {})
