@@ -4,10 +4,11 @@ import { defineConfig } from "vite"
 
 // The console is served by apps/server under /app: hashed asset names there get long cache lifetimes and
 // index.html none. The typed API client is read from packages/client's sources, so the console needs no
-// build of that package first. The post lifecycle is the domain's own table, bundled from its source
-// (decision 0085): the console restates no status rule.
+// build of that package first. The post lifecycle and the permission table are the domain's own, bundled from
+// their sources (decision 0085): the console restates no status rule and no role's reach.
 const typedClient = fileURLToPath(new URL("../../packages/client/src/api/index.ts", import.meta.url))
 const postStatus = fileURLToPath(new URL("../../packages/domain/src/PostStatus.ts", import.meta.url))
+const permissions = fileURLToPath(new URL("../../packages/domain/src/Permissions.ts", import.meta.url))
 
 export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
@@ -16,7 +17,8 @@ export default defineConfig(({ command }) => ({
   resolve: {
     alias: {
       "@herald/client/api": typedClient,
-      "@herald/domain/PostStatus": postStatus
+      "@herald/domain/PostStatus": postStatus,
+      "@herald/domain/Permissions": permissions
     }
   },
   build: {

@@ -1,11 +1,18 @@
-import { type Role, rank } from "./Workspace.ts"
+import type { Role } from "./Workspace.ts"
 
 // Who may do what in a workspace, as data (product.md, "The app"; decisions 0024 and 0060): one table of the
 // roles each action is open to, and pure functions the surfaces ask instead of naming roles. REST, MCP and
-// core read it, so a surface cannot let a role do more than another surface does.
+// core read it, so a surface cannot let a role do more than another surface does. It imports no value, so the
+// console reads it too (`@herald/domain/Permissions`), for the words it shows beside a role.
 
 /** Every role, from the one that may do least to the one that may do most (`Workspace.rank`). */
 export const roles: ReadonlyArray<Role> = ["viewer", "editor", "admin", "owner"]
+
+/**
+ * How much a role may do, for "nobody grants more than they have" (docs/decisions/0024): `null` is a
+ * workspace key, which may do anything, so it ranks with an owner.
+ */
+export const rank = (role: Role | null): number => role === null ? roles.length - 1 : roles.indexOf(role)
 
 /** What a member, or a key acting for one, asks to do. */
 export type Action =
@@ -51,3 +58,32 @@ export const leastRole = (action: Action): Role => roles.find((role) => table[ac
 
 /** Whether `own` may hand out or touch `target` (a role, or null for a workspace key): never more than one's own. */
 export const mayGrant = (own: Role | null, target: Role | null): boolean => rank(target) <= rank(own)
+
+/** What a role's actions beyond reading come to, in words: read by `summary`. */
+const doing: { readonly [action in Action]?: string } = {
+  change: "writes posts, media, accounts and webhooks",
+  approve: "approves posts",
+  manageSettings: "settings",
+  manageKeys: "keys",
+  manageTeam: "the team",
+  manageQueue: "the queue"
+}
+
+/**
+ * What `role` may do, in a few words for a role picker or a flag's help, made from the table: "reads only",
+ * what it writes and whether its posts may wait for approval, or everything, and for a role below the top
+ * what the roles above keep to themselves (a role never touches a higher one's keys or role, `mayGrant`).
+ */
+export const summary = (role: Role): string => {
+  const missing = actions.filter((action) => !can(role, action))
+  if (missing.length === 0) {
+    const above = roles.filter((other) => rank(other) > rank(role))
+    return above.length === 0
+      ? `everything, including ${[doing.manageTeam, doing.manageKeys].join(" and ")}`
+      : `everything but ${above.map((other) => `${other}s'`).join(" and ")} keys and roles`
+  }
+  const beyondReading = allowed(role).flatMap((action) => table[action] === everyone ? [] : [doing[action] ?? action])
+  if (beyondReading.length === 0) return "reads only"
+  const waits = can(role, "change") && !can(role, "publishWithoutApproval") ? " (approval may be required)" : ""
+  return `${beyondReading.join(", ")}${waits}`
+}

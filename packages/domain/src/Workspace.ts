@@ -4,13 +4,6 @@ import { InvitationId, MemberId, WorkspaceId } from "./Ids.ts"
 export const Role = Schema.Literals(["owner", "admin", "editor", "viewer"])
 export type Role = typeof Role.Type
 
-/**
- * How much a role may do, for "nobody grants more than they have" (docs/decisions/0024): `null` is a
- * workspace key, which may do anything, so it ranks with an owner.
- */
-export const rank = (role: Role | null): number =>
-  role === null ? 3 : role === "owner" ? 3 : role === "admin" ? 2 : role === "editor" ? 1 : 0
-
 export class Workspace extends Schema.Class<Workspace>("Workspace")({
   id: WorkspaceId,
   name: Schema.String,

@@ -34,21 +34,35 @@ describe("Permissions", () => {
     assert.strictEqual(Permissions.leastRole("manageTeam"), "admin")
   })
 
-  it("lists roles in Workspace.rank's order, and every role the schema knows", () => {
-    assert.deepStrictEqual([...Permissions.roles].sort((a, b) => Workspace.rank(a) - Workspace.rank(b)), Permissions.roles)
+  it("lists roles in Permissions.rank's order, and every role the schema knows", () => {
+    assert.deepStrictEqual([...Permissions.roles].sort((a, b) => Permissions.rank(a) - Permissions.rank(b)), Permissions.roles)
     assert.deepStrictEqual([...Permissions.roles].sort(), [...Workspace.Role.literals].sort())
   })
 
   it("lets a higher role do whatever a lower one may (decision 0024: roles rank)", () => {
     fc.assert(fc.property(role, role, action, (lower, higher, asked) => {
-      fc.pre(Workspace.rank(lower) <= Workspace.rank(higher))
+      fc.pre(Permissions.rank(lower) <= Permissions.rank(higher))
       assert.isTrue(!Permissions.can(lower, asked) || Permissions.can(higher, asked))
     }))
   })
 
   it("lets a role do an action exactly when it ranks at least the action's least role", () => {
     fc.assert(fc.property(role, action, (who, asked) => {
-      assert.strictEqual(Permissions.can(who, asked), Workspace.rank(who) >= Workspace.rank(Permissions.leastRole(asked)))
+      assert.strictEqual(Permissions.can(who, asked), Permissions.rank(who) >= Permissions.rank(Permissions.leastRole(asked)))
+    }))
+  })
+
+  it("says what each role may do in words made from the table, and says more of a role that may do more", () => {
+    assert.deepStrictEqual(Object.fromEntries(Permissions.roles.map((who) => [who, Permissions.summary(who)])), {
+      viewer: "reads only",
+      editor: "writes posts, media, accounts and webhooks (approval may be required)",
+      admin: "everything but owners' keys and roles",
+      owner: "everything, including the team and keys"
+    })
+    // The words follow the table: a role its actions set apart is summed up apart.
+    fc.assert(fc.property(role, role, (one, other) => {
+      fc.pre(Permissions.allowed(one).join() !== Permissions.allowed(other).join() || Permissions.rank(one) !== Permissions.rank(other))
+      assert.notStrictEqual(Permissions.summary(one), Permissions.summary(other))
     }))
   })
 
@@ -59,7 +73,7 @@ describe("Permissions", () => {
   it("never lets anyone grant more than their own role", () => {
     const target = fc.option(role, { nil: null })
     fc.assert(fc.property(fc.option(role, { nil: null }), target, (own, granted) => {
-      assert.strictEqual(Permissions.mayGrant(own, granted), Workspace.rank(granted) <= Workspace.rank(own))
+      assert.strictEqual(Permissions.mayGrant(own, granted), Permissions.rank(granted) <= Permissions.rank(own))
     }))
     assert.isFalse(Permissions.mayGrant("admin", "owner"))
     assert.isFalse(Permissions.mayGrant("admin", null))

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { Permissions } from "@herald/domain"
 import * as Output from "../Output.ts"
 import { json, withAdmin, workspaceFlag } from "./commandRun.ts"
 
@@ -80,7 +81,10 @@ export const keyRevoke = Command.make("revoke", {
       Effect.flatMap((key) => Output.result(json, key, () => [`Revoked ${key.id} (${key.name}).`]))
     ))).pipe(Command.withDescription("Revoke an API key; the next request with it is refused"))
 
-const roleFlag = Flag.String("role").pipe(Flag.withDescription("owner, admin, editor or viewer"))
+// Each role with what it may do, from the permission table the API and the console read.
+const roleFlag = Flag.String("role").pipe(Flag.withDescription(
+  `The role. ${Permissions.roles.toReversed().map((role) => `${role}: ${Permissions.summary(role)}`).join("; ")}`
+))
 const memberArgument = Argument.String("MEMBER_ID").pipe(Argument.withDescription("The member's id (mem_...)"))
 
 export const memberList = Command.make("list", { workspace: workspaceFlag, json }, ({ json, workspace }) =>

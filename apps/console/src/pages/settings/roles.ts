@@ -1,14 +1,13 @@
-// The four roles, as the API names them, and what each may do in a sentence for pickers. What a role may
-// actually do is decided by the API; this only describes it.
-export const roles = ["owner", "admin", "editor", "viewer"] as const
+import * as Permissions from "@herald/domain/Permissions"
+
+// The four roles, as the API names them, from the one that may do most, and what each may do in a few words
+// for pickers: both from the domain's permission table, which decides what a role may do.
+export const roles = Permissions.roles.toReversed()
 export type Role = typeof roles[number]
 
-export const roleDescriptions: Record<Role, string> = {
-  owner: "everything, including the team and keys",
-  admin: "everything but owners' keys and roles",
-  editor: "writes posts (approval may be required)",
-  viewer: "reads only"
-}
+export const roleDescriptions: Record<Role, string> = Object.fromEntries(
+  roles.map((role) => [role, Permissions.summary(role)])
+) as Record<Role, string>
 
 /** "Owner" from "owner". */
 export const roleName = (role: string) => role.charAt(0).toUpperCase() + role.slice(1)
