@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
@@ -9,7 +9,7 @@ import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
 import { Notifier } from "./Notifier.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
-import { toWorkspace, workspaceColumns, type WorkspaceRow } from "./Workspaces.ts"
+import { findWorkspace } from "./Workspaces.ts"
 
 /**
  * A workspace's team: members with roles (`owner`, `admin`, `editor`, `viewer`), and invitations by e-mail
@@ -99,6 +99,13 @@ export class Team extends Context.Service<Team, {
     Team,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const workspaceById = findWorkspace(sql)
+      // An invitation's workspace goes with it (ON DELETE CASCADE): one read beside it is there.
+      const workspaceOf = (id: string) =>
+        Effect.flatMap(workspaceById(id), Option.match({
+          onNone: () => Effect.die(new Error(`The workspace ${id} of an invitation is gone`)),
+          onSome: Effect.succeed
+        }))
       const links = yield* SignedLinks
       const notifier = yield* Notifier
       const publicUrl = yield* PublicUrl
@@ -202,9 +209,8 @@ export class Team extends Context.Service<Team, {
           return yield* new InvitationRefused({ message: "This invitation was withdrawn: ask for a new one" })
         }
         if (row.acceptedAt !== null) return yield* new InvitationRefused({ message: "This invitation was used already" })
-        const [workspace] = yield* sql<WorkspaceRow>`
-          SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${row.workspaceId}`
-        return { workspace: toWorkspace(workspace!), email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }
+        const workspace = yield* workspaceOf(row.workspaceId)
+        return { workspace, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }
       })
 
       const accept = Effect.fn("Team.accept")(function*(token: string, personId: string) {
@@ -228,9 +234,8 @@ export class Team extends Context.Service<Team, {
             RETURNING ${sql.literal(memberColumns)}`
           yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId}, accepted_by = ${personId} WHERE id = ${row.id}`
           yield* Events.record(sql, row.workspaceId, "member.joined", { memberId, email: row.email, role: row.role })
-          const [workspace] = yield* sql<WorkspaceRow>`
-            SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${row.workspaceId}`
-          return { member: toMember(member!), workspace: toWorkspace(workspace!) }
+          const workspace = yield* workspaceOf(row.workspaceId)
+          return { member: toMember(member!), workspace }
         }))
       })
 

@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
-import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
-import { iso } from "./internal/rows.ts"
+import { memberColumns, MemberRowSchema, toMember } from "./internal/members.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 
 export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("WorkspaceNotFound", {
   workspaceId: Schema.String
@@ -41,26 +41,29 @@ export interface CreateInput {
   readonly ownerEmail?: string | undefined
 }
 
-export interface WorkspaceRow {
-  readonly id: string
-  readonly name: string
-  readonly approvalRequired: boolean
-  readonly assistantApproval: boolean
-  readonly timeZone: string
-  readonly createdAt: Date | string
-}
+/** A `workspaces` row as `workspaceColumns` reads it, decoded rather than asserted (a row unlike it dies). */
+export const WorkspaceRow = Schema.Struct({
+  id: DomainIds.WorkspaceId,
+  name: Schema.String,
+  approvalRequired: Schema.Boolean,
+  assistantApproval: Schema.Boolean,
+  timeZone: Schema.String,
+  createdAt: Timestamp
+})
 
 export const workspaceColumns = "id, name, approval_required, assistant_approval, time_zone, created_at"
 
-export const toWorkspace = (row: WorkspaceRow) =>
-  new Workspace.Workspace({
-    id: DomainIds.WorkspaceId.make(row.id),
-    name: row.name,
-    approvalRequired: row.approvalRequired,
-    assistantApproval: row.assistantApproval,
-    timeZone: row.timeZone,
-    createdAt: iso(row.createdAt)
+export const toWorkspace = (row: typeof WorkspaceRow.Type) => new Workspace.Workspace(row)
+
+/** The workspace of that id, if there is one, read by `sql`. */
+export const findWorkspace = (sql: SqlClient.SqlClient) => {
+  const find = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: WorkspaceRow,
+    execute: (id) => sql`SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${id}`
   })
+  return (id: string) => dieOnBadRow(Effect.map(find(id), Option.map(toWorkspace)))
+}
 
 export interface UpdateInput {
   readonly name?: string | undefined
@@ -83,37 +86,66 @@ export class Workspaces extends Context.Service<Workspaces, {
     Workspaces,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const findById = findWorkspace(sql)
+      const created = SqlSchema.findOne({
+        Request: Schema.Struct({ id: Schema.String, name: Schema.String }),
+        Result: WorkspaceRow,
+        execute: ({ id, name }) =>
+          sql`INSERT INTO workspaces (id, name) VALUES (${id}, ${name}) RETURNING ${sql.literal(workspaceColumns)}`
+      })
+      const all = SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: WorkspaceRow,
+        execute: () => sql`SELECT ${sql.literal(workspaceColumns)} FROM workspaces ORDER BY created_at, id`
+      })
+      const membersOf = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: MemberRowSchema,
+        execute: (id) => sql`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${id} ORDER BY created_at, id`
+      })
+      const updated = SqlSchema.findOneOption({
+        Request: Schema.Struct({
+          id: Schema.String,
+          name: Schema.NullOr(Schema.String),
+          approvalRequired: Schema.NullOr(Schema.Boolean),
+          assistantApproval: Schema.NullOr(Schema.Boolean),
+          timeZone: Schema.NullOr(Schema.String)
+        }),
+        Result: WorkspaceRow,
+        execute: (change) =>
+          sql`
+          UPDATE workspaces SET name = coalesce(${change.name}, name),
+            approval_required = coalesce(${change.approvalRequired}, approval_required),
+            assistant_approval = coalesce(${change.assistantApproval}, assistant_approval),
+            time_zone = coalesce(${change.timeZone}, time_zone)
+          WHERE id = ${change.id} RETURNING ${sql.literal(workspaceColumns)}`
+      })
 
       const create = Effect.fn("Workspaces.create")(function*(input: CreateInput) {
         const id = yield* Ids.make(DomainIds.prefixes.workspace)
         const memberId = yield* Ids.make(DomainIds.prefixes.member)
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<WorkspaceRow>`
-            INSERT INTO workspaces (id, name) VALUES (${id}, ${input.name}) RETURNING ${sql.literal(workspaceColumns)}
-          `
+          const row = yield* Effect.orDie(created({ id, name: input.name }))
           if (input.ownerEmail !== undefined) {
             yield* sql`
               INSERT INTO members (id, workspace_id, email, role)
               VALUES (${memberId}, ${id}, ${input.ownerEmail.toLowerCase()}, 'owner')
             `
           }
-          return toWorkspace(row!)
+          return toWorkspace(row)
         }))
       })
 
-      const list = sql<WorkspaceRow>`SELECT ${sql.literal(workspaceColumns)} FROM workspaces ORDER BY created_at, id`.pipe(
+      const list = dieOnBadRow(all(undefined)).pipe(
         Effect.map((rows) => rows.map(toWorkspace)),
         Effect.withSpan("Workspaces.list")
       )
 
       const find = (id: string) =>
-        sql<WorkspaceRow>`SELECT ${sql.literal(workspaceColumns)} FROM workspaces WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullishOr(rows[0])),
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(new WorkspaceNotFound({ workspaceId: id })),
-            onSome: (row) => Effect.succeed(toWorkspace(row))
-          }))
-        )
+        Effect.flatMap(findById(id), Option.match({
+          onNone: () => Effect.fail(new WorkspaceNotFound({ workspaceId: id })),
+          onSome: Effect.succeed
+        }))
 
       const get = Effect.fn("Workspaces.get")(function*(id: string) {
         return yield* find(id)
@@ -121,21 +153,21 @@ export class Workspaces extends Context.Service<Workspaces, {
 
       const members = Effect.fn("Workspaces.members")(function*(id: string) {
         yield* find(id)
-        const rows = yield* sql<MemberRow>`
-          SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${id} ORDER BY created_at, id`
+        const rows = yield* dieOnBadRow(membersOf(id))
         return rows.map(toMember)
       })
 
       const update = Effect.fn("Workspaces.update")(function*(id: string, input: UpdateInput) {
         if (input.timeZone !== undefined) yield* checkTimeZone(input.timeZone)
-        const [row] = yield* sql<WorkspaceRow>`
-          UPDATE workspaces SET name = coalesce(${input.name ?? null}, name),
-            approval_required = coalesce(${input.approvalRequired ?? null}, approval_required),
-            assistant_approval = coalesce(${input.assistantApproval ?? null}, assistant_approval),
-            time_zone = coalesce(${input.timeZone ?? null}, time_zone)
-          WHERE id = ${id} RETURNING ${sql.literal(workspaceColumns)}`
-        if (row === undefined) return yield* new WorkspaceNotFound({ workspaceId: id })
-        return toWorkspace(row)
+        const row = yield* dieOnBadRow(updated({
+          id,
+          name: input.name ?? null,
+          approvalRequired: input.approvalRequired ?? null,
+          assistantApproval: input.assistantApproval ?? null,
+          timeZone: input.timeZone ?? null
+        }))
+        if (Option.isNone(row)) return yield* new WorkspaceNotFound({ workspaceId: id })
+        return toWorkspace(row.value)
       })
 
       return Workspaces.of(DieOnSql.service({ create, list, get, members, update }))
