@@ -42,19 +42,13 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const download = (item: PostVersion.MediaItem) =>
       MediaDownload.download(http, Errors.network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
-    const tokens = (answer: LinkedInClient.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
-      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
-        accessToken: Redacted.make(answer.access_token),
-        // Refresh tokens go only to approved partner apps, and LinkedIn may answer a refresh without one:
-        // the one Herald has then stays valid until its own fixed expiry.
-        // https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens
-        refreshToken: answer.refresh_token === undefined
-          ? previousRefreshToken
-          : Option.some(Redacted.make(answer.refresh_token)),
-        expiresAt: Option.some(now + answer.expires_in * 1_000),
-        // LinkedIn lists the granted scopes comma-separated.
-        scopes: answer.scope === undefined ? scopes : answer.scope.split(/[\s,]+/).filter((scope) => scope !== "")
-      }))
+    // Refresh tokens go only to approved partner apps, and LinkedIn may answer a refresh without one: the one
+    // Herald has then stays valid until its own fixed expiry (`tokensOf` keeps it). LinkedIn lists the granted
+    // scopes comma-separated.
+    // https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens
+    const tokens = (answer: OAuth2.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
+      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens =>
+        OAuth2.tokensOf(answer, { now, previousRefreshToken, requested: scopes, scopeSeparator: "," }))
 
     const publishedAs = (postUrn: string): Adapter.Published => ({ id: postUrn, url: Request.permalink(config.webBaseUrl, postUrn) })
     const published = (postUrn: string): Step => ({ _tag: "Published", published: publishedAs(postUrn) })

@@ -11,14 +11,8 @@ import * as Request from "./internal/request.ts"
 /** Every `/rest` call names the API version it was written against (LinkedInLimits.ts `api`, with its sunset). */
 export const linkedInVersion = api.version
 
-// Minimal and lenient schemas of LinkedIn's answers: only what Herald reads.
-export const TokenAnswer = Schema.Struct({
-  access_token: Schema.String,
-  expires_in: Schema.Number,
-  refresh_token: Schema.optionalKey(Schema.String),
-  scope: Schema.optionalKey(Schema.String)
-})
-export type TokenAnswer = typeof TokenAnswer.Type
+// Minimal and lenient schemas of LinkedIn's answers: only what Herald reads. Its token answer is RFC 6749's
+// (`OAuth2.TokenAnswer`).
 
 export const UserInfo = Schema.Struct({
   sub: Schema.String,
@@ -116,7 +110,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           clientSecret: config.clientSecret,
           auth: "body"
         }),
-        TokenAnswer
+        OAuth2.TokenAnswer
       )
 
     /** Creates a post; LinkedIn answers 201 with its URN in the `x-restli-id` header and no body. */

@@ -29,14 +29,10 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
     const download = (item: Adapter.PublishInput["post"]["media"][number]) =>
       MediaDownload.download(http, network, item.url, MediaDownload.maxBytesOf(limits.forms.post.media, item.kind))
 
-    const tokens = (answer: XClient.TokenAnswer) =>
-      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
-        accessToken: Redacted.make(answer.access_token),
-        // X rotates refresh tokens: the newest one is the one to keep.
-        refreshToken: Option.map(Option.fromUndefinedOr(answer.refresh_token), Redacted.make),
-        expiresAt: Option.map(Option.fromUndefinedOr(answer.expires_in), (seconds) => now + seconds * 1000),
-        scopes: answer.scope?.split(" ") ?? [...XClient.scopes]
-      }))
+    // X rotates refresh tokens: the newest one is the one to keep, and an answer without one keeps none.
+    const tokens = (answer: OAuth2.TokenAnswer) =>
+      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens =>
+        OAuth2.tokensOf(answer, { now, previousRefreshToken: Option.none(), requested: XClient.scopes }))
 
     const published = (account: Adapter.Account, id: string): Adapter.PublishStep => ({
       _tag: "Published",

@@ -9,7 +9,6 @@ import {
   Media,
   type PageRequest,
   Timeline,
-  TokenAnswer,
   Tweet,
   User
 } from "./internal/answers.ts"
@@ -33,7 +32,6 @@ export type {
   Media,
   PageRequest,
   ProcessingInfo,
-  TokenAnswer,
   User,
   XUser
 } from "./internal/answers.ts"
@@ -61,7 +59,7 @@ export const make = Effect.fnUntraced(function*(config: AdapterConfig.AdapterCon
         clientSecret: config.clientSecret,
         auth: "basic"
       }),
-      TokenAnswer
+      OAuth2.TokenAnswer
     )
 
   return {

@@ -38,14 +38,9 @@ export const make = (config: AdapterConfig.AdapterConfig): Effect.Effect<Adapter
   Effect.gen(function*() {
     const client = yield* YouTubeClient.make(config)
 
-    const toTokens = (answer: YouTubeClient.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
-      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => ({
-        accessToken: Redacted.make(answer.access_token),
-        // Google keeps the same refresh token across refreshes, so a refresh answer has none: keep ours.
-        refreshToken: Option.orElse(Option.map(Option.fromNullishOr(answer.refresh_token), Redacted.make), () => previousRefreshToken),
-        expiresAt: Option.some(now + answer.expires_in * 1000),
-        scopes: (answer.scope ?? scopes.join(" ")).split(" ").filter((scope) => scope !== "")
-      }))
+    // Google keeps the same refresh token across refreshes, so a refresh answer has none: `tokensOf` keeps ours.
+    const toTokens = (answer: OAuth2.TokenAnswer, previousRefreshToken: Option.Option<Redacted.Redacted<string>>) =>
+      Effect.map(Clock.currentTimeMillis, (now): Adapter.Tokens => OAuth2.tokensOf(answer, { now, previousRefreshToken, requested: scopes }))
 
     const published = (videoId: string): Adapter.PublishStep => ({
       _tag: "Published",

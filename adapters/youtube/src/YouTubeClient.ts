@@ -7,7 +7,6 @@ import {
   Comments,
   CommentThreads,
   PlaylistItems,
-  TokenAnswer,
   Video,
   VideoStatuses
 } from "./internal/answers.ts"
@@ -19,7 +18,6 @@ import { tokenUrl } from "./YouTubeConfig.ts"
 // Every call goes through the kit's `NetworkClient`; a refusal is read by the table in `internal/errors.ts`.
 // https://developers.google.com/youtube/v3/docs
 
-export { TokenAnswer } from "./internal/answers.ts"
 export type { Channel, Comment, CommentThread, VideoStatus } from "./internal/answers.ts"
 
 export const make = (config: AdapterConfig.AdapterConfig) =>
@@ -41,7 +39,7 @@ export const make = (config: AdapterConfig.AdapterConfig) =>
           clientSecret: config.clientSecret,
           auth: "body"
         }),
-        TokenAnswer,
+        OAuth2.TokenAnswer,
         "read"
       )
 

@@ -1,10 +1,12 @@
-import type { Redacted } from "effect"
+import { Option, Redacted, Schema } from "effect"
 import { HttpClientRequest } from "effect/http"
+import type { Tokens } from "./internal/connectHooks.ts"
 
 // The two OAuth 2.0 requests of a connect, built once: the consent page's address (RFC 6749 §4.1.1, with
 // RFC 7636's S256 challenge when the network takes PKCE) and the token endpoint's form for a code or a refresh
 // token (§4.1.3, §6). A network's own names (TikTok's `client_key`) and extra parameters (Google's
-// `access_type`) are arguments; what each network sends lives in its adapter.
+// `access_type`) are arguments; what each network sends lives in its adapter. And the token endpoint's answer
+// (§5.1) read into Herald's tokens, for the networks that answer it as the RFC does.
 
 /** The separator of `scope`: RFC 6749 §3.3's space, or the comma that Meta's and TikTok's dialogs want. */
 export type ScopeSeparator = " " | ","
@@ -95,3 +97,34 @@ export const tokenRequest = (params: TokenParams): HttpClientRequest.HttpClientR
   )
   return params.auth === "basic" ? HttpClientRequest.basicAuth(request, params.clientId, params.clientSecret) : request
 }
+
+/**
+ * A token endpoint's answer as RFC 6749 §5.1 gives it, lenient: only what Herald reads. A network whose answer
+ * is its own (TikTok's `open_id`, Meta's long-lived exchange) keeps its own schema.
+ */
+export const TokenAnswer = Schema.Struct({
+  access_token: Schema.String,
+  expires_in: Schema.optionalKey(Schema.Number),
+  refresh_token: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.String)
+})
+export type TokenAnswer = typeof TokenAnswer.Type
+
+/**
+ * Herald's tokens from an answer received at `now`. A refresh answer without a refresh token keeps the one
+ * Herald has (§6: the server may issue a new one, and Google never does); no `scope` means the scopes asked
+ * for were granted (§5.1); a comma-separated `scope` (`scopeSeparator: ","`) may also carry spaces.
+ */
+export const tokensOf = (answer: TokenAnswer, options: {
+  readonly now: number
+  readonly previousRefreshToken: Option.Option<Redacted.Redacted<string>>
+  readonly requested: ReadonlyArray<string>
+  readonly scopeSeparator?: ScopeSeparator
+}): Tokens => ({
+  accessToken: Redacted.make(answer.access_token),
+  refreshToken: answer.refresh_token === undefined ? options.previousRefreshToken : Option.some(Redacted.make(answer.refresh_token)),
+  expiresAt: answer.expires_in === undefined ? Option.none() : Option.some(options.now + answer.expires_in * 1000),
+  scopes: answer.scope === undefined
+    ? options.requested
+    : answer.scope.split(options.scopeSeparator === "," ? /[\s,]+/ : / +/).filter((scope) => scope !== "")
+})

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Redacted } from "effect"
+import { Option, Redacted } from "effect"
 import type { HttpClientRequest } from "effect/http"
 import { OAuth2 } from "../src/index.ts"
 
@@ -120,5 +120,37 @@ describe("OAuth2.tokenRequest", () => {
     assert.strictEqual(form["client_key"], "client-1")
     assert.notProperty(form, "client_id")
     assert.strictEqual(form["scope"], "read write")
+  })
+})
+
+describe("OAuth2.tokensOf", () => {
+  const previousRefreshToken = Option.some(Redacted.make("refresh-old"))
+  const requested = ["openid", "w_member_social"]
+  const reveal = (tokens: ReturnType<typeof OAuth2.tokensOf>) => ({
+    access: Redacted.value(tokens.accessToken),
+    refresh: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value)),
+    expiresAt: Option.getOrNull(tokens.expiresAt),
+    scopes: tokens.scopes
+  })
+
+  it("reads a full answer: the new refresh token, the lifetime from now, the granted scopes", () => {
+    const answer = { access_token: "a", expires_in: 3600, refresh_token: "refresh-new", scope: "openid profile" }
+    assert.deepStrictEqual(reveal(OAuth2.tokensOf(answer, { now: 1_000, previousRefreshToken, requested })), {
+      access: "a",
+      refresh: "refresh-new",
+      expiresAt: 3_601_000,
+      scopes: ["openid", "profile"]
+    })
+  })
+
+  it("keeps the refresh token Herald has when a refresh answers none, and the asked scopes when it names none", () => {
+    const tokens = OAuth2.tokensOf({ access_token: "a" }, { now: 1_000, previousRefreshToken, requested })
+    assert.deepStrictEqual(reveal(tokens), { access: "a", refresh: "refresh-old", expiresAt: null, scopes: requested })
+  })
+
+  it("splits a comma-separated scope, spaces and all, when the network separates with commas", () => {
+    const answer = { access_token: "a", scope: "openid, profile,w_member_social" }
+    const tokens = OAuth2.tokensOf(answer, { now: 0, previousRefreshToken: Option.none(), requested, scopeSeparator: "," })
+    assert.deepStrictEqual(tokens.scopes, ["openid", "profile", "w_member_social"])
   })
 })

@@ -2,16 +2,10 @@ import { Schema } from "effect"
 
 /**
  * X's answers as the client decodes them (`XClient` re-exports their types): minimal, lenient schemas of
- * what Herald reads, and what a page of a listing is asked for.
+ * what Herald reads, and what a page of a listing is asked for. The token answer is RFC 6749's
+ * (`OAuth2.TokenAnswer`).
  */
 
-export const TokenAnswer = Schema.Struct({
-  access_token: Schema.String,
-  refresh_token: Schema.optional(Schema.String),
-  expires_in: Schema.optional(Schema.Number),
-  scope: Schema.optional(Schema.String)
-})
-export type TokenAnswer = typeof TokenAnswer.Type
 
 export const User = Schema.Struct({
   data: Schema.Struct({

@@ -1,16 +1,8 @@
 import { Schema } from "effect"
 
-// Google's answers as the client decodes them (`YouTubeClient` re-exports `TokenAnswer` and the types): minimal,
-// lenient schemas of what Herald reads.
-
-export const TokenAnswer = Schema.Struct({
-  access_token: Schema.String,
-  expires_in: Schema.Number,
-  // Only with `access_type=offline`, and Google does not rotate it: a refresh answer has none.
-  refresh_token: Schema.optionalKey(Schema.String),
-  scope: Schema.optionalKey(Schema.String)
-})
-export type TokenAnswer = typeof TokenAnswer.Type
+// Google's answers as the client decodes them (`YouTubeClient` re-exports the types): minimal, lenient schemas
+// of what Herald reads. Its token answer is RFC 6749's (`OAuth2.TokenAnswer`): a refresh token only with
+// `access_type=offline`, and Google does not rotate it, so a refresh answer has none.
 
 export const Channels = Schema.Struct({
   items: Schema.optionalKey(Schema.Array(Schema.Struct({
