@@ -87,3 +87,10 @@ export const summary = (role: Role): string => {
   const waits = can(role, "change") && !can(role, "publishWithoutApproval") ? " (approval may be required)" : ""
   return `${beyondReading.join(", ")}${waits}`
 }
+
+/** Who may do `action`, in words from the table, the highest role first: "an owner or admin". */
+export const whoMay = (action: Action): string => {
+  const names = table[action].toReversed()
+  const listed = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} or ${names.at(-1)!}`
+  return `${/^[aeiou]/.test(listed) ? "an" : "a"} ${listed}`
+}

@@ -66,6 +66,12 @@ describe("Permissions", () => {
     }))
   })
 
+  it("says who may do an action in words from the table, the highest role first", () => {
+    assert.strictEqual(Permissions.whoMay("approve"), "an owner or admin")
+    assert.strictEqual(Permissions.whoMay("change"), "an owner, admin or editor")
+    assert.strictEqual(Permissions.whoMay("read"), "an owner, admin, editor or viewer")
+  })
+
   it("lets a workspace key do anything", () => {
     fc.assert(fc.property(action, (asked) => assert.isTrue(Permissions.can(null, asked))))
   })

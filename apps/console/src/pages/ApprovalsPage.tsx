@@ -1,3 +1,4 @@
+import * as Permissions from "@herald/domain/Permissions"
 import { may, useSession } from "../api/session.ts"
 import { Page } from "../components/Page.tsx"
 import { AwaitingApproval } from "./approvals/AwaitingApproval.tsx"
@@ -12,7 +13,7 @@ export const ApprovalsPage = () => {
   return (
     <Page
       title="Approvals"
-      description="Posts submitted for approval wait here until an owner or admin approves them or sends them back with a note."
+      description={`Posts submitted for approval wait here until ${Permissions.whoMay("approve")} approves them or sends them back with a note.`}
     >
       <section className="stack" aria-labelledby="awaiting-heading">
         <h2 id="awaiting-heading">Awaiting approval</h2>
