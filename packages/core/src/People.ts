@@ -1,10 +1,11 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
-import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
+import { Ids as DomainIds, Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import * as Attempts from "./internal/attempts.ts"
 import * as Passwords from "./internal/passwords.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 
 /**
  * People who sign in to the console: one e-mail address across workspaces, matched to each workspace's
@@ -68,16 +69,27 @@ export const failuresPerEmail = 5
 export const attemptsPerAddress = 30
 export const failuresPerEmailEverywhere = 50
 
-interface PersonRow {
-  readonly id: string
-  readonly email: string
-  readonly name: string | null
-  readonly passwordHash: string | null
-  readonly emailVerifiedAt: Date | null
-}
+/** A `people` row as `personColumns` reads it, decoded rather than asserted (a row unlike it dies). */
+const PersonRow = Schema.Struct({
+  id: DomainIds.PersonId,
+  email: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  passwordHash: Schema.NullOr(Schema.String),
+  emailVerifiedAt: Schema.NullOr(Timestamp)
+})
 
-const toPerson = (row: PersonRow): Person => ({
-  id: DomainIds.PersonId.make(row.id),
+const personColumns = "id, email, name, password_hash, email_verified_at"
+
+/** A membership as `membershipsOf` reads it: the workspace, and the person's member in it. */
+const MembershipRow = Schema.Struct({
+  id: DomainIds.WorkspaceId,
+  name: Schema.String,
+  role: Workspace.Role,
+  memberId: DomainIds.MemberId
+})
+
+const toPerson = (row: typeof PersonRow.Type): Person => ({
+  id: row.id,
   email: row.email,
   name: row.name,
   hasPassword: row.passwordHash !== null,
@@ -113,17 +125,45 @@ export class People extends Context.Service<People, {
     People,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql.literal("id, email, name, password_hash, email_verified_at")
+      const columns = sql.literal(personColumns)
+      const withEmail = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: PersonRow,
+        execute: (email) => sql`SELECT ${columns} FROM people WHERE lower(email) = ${email}`
+      })
+      const withId = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: PersonRow,
+        execute: (personId) => sql`SELECT ${columns} FROM people WHERE id = ${personId}`
+      })
+      const membershipRows = SqlSchema.findAll({
+        Request: Schema.Struct({ personId: Schema.String, reachable: Schema.Boolean }),
+        Result: MembershipRow,
+        execute: ({ personId, reachable }) =>
+          sql`
+            SELECT w.id, w.name, m.role, m.id AS member_id
+            FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
+            WHERE p.id = ${personId}
+              AND (${!reachable} OR p.email_verified_at IS NOT NULL OR EXISTS (
+                SELECT 1 FROM invitations i WHERE i.member_id = m.id AND i.accepted_by = p.id))
+            ORDER BY w.name, w.id`
+      })
+      const created = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, email: Schema.String }),
+        Result: PersonRow,
+        execute: ({ email, id }) => sql`
+          INSERT INTO people (id, email) VALUES (${id}, ${email}) ON CONFLICT DO NOTHING RETURNING ${columns}`
+      })
 
-      const row = (email: string) =>
-        Effect.map(sql<PersonRow>`SELECT ${columns} FROM people WHERE lower(email) = ${email.trim().toLowerCase()}`, (rows) =>
-          Option.fromNullishOr(rows[0]))
+      const row = (email: string) => dieOnBadRow(withEmail(email.trim().toLowerCase()))
 
       const byEmail = (email: string) => Effect.map(row(email), Option.map(toPerson))
 
       const get = (personId: string) =>
-        Effect.flatMap(sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`, (rows) =>
-          rows[0] === undefined ? Effect.die(`person ${personId} vanished`) : Effect.succeed(toPerson(rows[0])))
+        Effect.flatMap(dieOnBadRow(withId(personId)), Option.match({
+          onNone: () => Effect.die(`person ${personId} vanished`),
+          onSome: (found) => Effect.succeed(toPerson(found))
+        }))
 
       // The operator's paths (the first run, sign-in links, members added by the command line) make people
       // whose address the operator vouches for; only an invitation's acceptance makes an unverified one.
@@ -138,28 +178,13 @@ export class People extends Context.Service<People, {
         )
       })
 
-      const membershipsOf = (personId: string, reachable: boolean) =>
-        Effect.map(
-          sql<{ readonly id: string; readonly name: string; readonly role: Workspace.Role; readonly memberId: string }>`
-            SELECT w.id, w.name, m.role, m.id AS member_id
-            FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
-            WHERE p.id = ${personId}
-              AND (${!reachable} OR p.email_verified_at IS NOT NULL OR EXISTS (
-                SELECT 1 FROM invitations i WHERE i.member_id = m.id AND i.accepted_by = p.id))
-            ORDER BY w.name, w.id`,
-          (rows) =>
-            rows.map((membership) => ({
-              id: DomainIds.WorkspaceId.make(membership.id),
-              name: membership.name,
-              role: membership.role,
-              memberId: DomainIds.MemberId.make(membership.memberId)
-            }))
-        )
+      // The rows are the memberships: their schema is `Membership`'s fields, ids decoded as the domain's.
+      const membershipsOf = (personId: string, reachable: boolean): Effect.Effect<ReadonlyArray<Membership>, SqlError.SqlError> =>
+        dieOnBadRow(membershipRows({ personId, reachable }))
       const create = Effect.fn("People.create")(function*(email: string) {
         const id = yield* Ids.make(DomainIds.prefixes.person)
-        const rows = yield* sql<PersonRow>`
-          INSERT INTO people (id, email) VALUES (${id}, ${email.trim().toLowerCase()}) ON CONFLICT DO NOTHING RETURNING ${columns}`
-        return Option.map(Option.fromNullishOr(rows[0]), toPerson)
+        const row = yield* dieOnBadRow(created({ id, email: email.trim().toLowerCase() }))
+        return Option.map(row, toPerson)
       })
 
       const memberships = (personId: string) => membershipsOf(personId, true)
@@ -203,7 +228,7 @@ export class People extends Context.Service<People, {
       })
 
       const checkPassword = Effect.fn("People.checkPassword")(function*(personId: string, password: string) {
-        const [found] = yield* sql<PersonRow>`SELECT ${columns} FROM people WHERE id = ${personId}`
+        const found = Option.getOrUndefined(yield* dieOnBadRow(withId(personId)))
         return yield* Effect.flatMap(Passwords.verify(password, found?.passwordHash ?? Passwords.dummy), checked)
       })
 

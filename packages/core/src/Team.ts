@@ -5,7 +5,9 @@ import * as DieOnSql from "./internal/dieOnSql.ts"
 import { ApiKeys } from "./ApiKeys.ts"
 import * as Events from "./Events.ts"
 import * as Ids from "./Ids.ts"
-import { type MemberRow, memberColumns, toMember } from "./internal/members.ts"
+import { toMember } from "./internal/members.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
+import { type InvitationRow, teamStatements } from "./internal/teamRows.ts"
 import { Notifier } from "./Notifier.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
@@ -51,19 +53,6 @@ export const invitationLifetime = Duration.days(7)
 
 const purpose = "invitation"
 
-interface InvitationRow {
-  readonly id: string
-  readonly workspaceId: string
-  readonly email: string
-  readonly role: Workspace.Role
-  readonly expiresAt: Date
-  readonly createdAt: Date
-  readonly acceptedAt: Date | null
-  readonly revokedAt: Date | null
-}
-
-const invitationColumns = "id, workspace_id, email, role, expires_at, created_at, accepted_at, revoked_at"
-
 export class Team extends Context.Service<Team, {
   members(workspaceId: string): Effect.Effect<ReadonlyArray<Workspace.Member>>
   /** One member, whatever its workspace (the operator's commands name members by id alone). */
@@ -99,6 +88,7 @@ export class Team extends Context.Service<Team, {
     Team,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const statements = teamStatements(sql)
       const workspaceById = findWorkspace(sql)
       // An invitation's workspace goes with it (ON DELETE CASCADE): one read beside it is there.
       const workspaceOf = (id: string) =>
@@ -112,15 +102,15 @@ export class Team extends Context.Service<Team, {
       const apiKeys = yield* ApiKeys
 
       // The console's invitation page; the token rides in the fragment, so it never reaches a log or a Referer.
-      const urlOf = (row: InvitationRow) => `${publicUrl}/app/invitation#${links.sign(purpose, row.id, row.expiresAt)}`
+      const urlOf = (row: InvitationRow) => `${publicUrl}/app/invitation#${links.sign(purpose, row.id, new Date(row.expiresAt))}`
       const toInvitation = (row: InvitationRow) =>
         new Workspace.Invitation({
-          id: DomainIds.InvitationId.make(row.id),
+          id: row.id,
           email: row.email,
           role: row.role,
           url: urlOf(row),
-          expiresAt: row.expiresAt.toISOString(),
-          createdAt: row.createdAt.toISOString()
+          expiresAt: row.expiresAt,
+          createdAt: row.createdAt
         })
 
       const roleOf = (value: string, problems: Array<{ field: string; message: string }>) => {
@@ -130,15 +120,12 @@ export class Team extends Context.Service<Team, {
       }
 
       const members = (workspaceId: string) =>
-        Effect.map(
-          sql<MemberRow>`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
-          (rows) => rows.map(toMember)
-        )
+        Effect.map(dieOnBadRow(statements.membersOf(workspaceId)), (rows) => rows.map(toMember))
 
       const member = Effect.fn("Team.member")(function*(memberId: string) {
-        const [row] = yield* sql<MemberRow>`SELECT ${sql.literal(memberColumns)} FROM members WHERE id = ${memberId}`
-        if (row === undefined) return yield* new MemberNotFound({ memberId })
-        return toMember(row)
+        const row = yield* dieOnBadRow(statements.memberById(memberId))
+        if (Option.isNone(row)) return yield* new MemberNotFound({ memberId })
+        return toMember(row.value)
       })
 
       const invite = Effect.fn("Team.invite")(function*(workspaceId: string, input: { readonly email: string; readonly role: string }) {
@@ -152,23 +139,25 @@ export class Team extends Context.Service<Team, {
         const id = yield* Ids.make(DomainIds.prefixes.invitation)
         const expiresAt = new Date(now + Duration.toMillis(invitationLifetime))
         const row = yield* sql.withTransaction(Effect.gen(function*() {
-          const [already] = yield* sql<{ readonly id: string }>`
-            SELECT id FROM members WHERE workspace_id = ${workspaceId} AND email = ${address}`
-          if (already !== undefined) {
-            return yield* new TeamConflict({ message: `${address} is already a member of this workspace (${already.id})` })
+          const already = yield* dieOnBadRow(statements.memberByEmail({ workspaceId, email: address }))
+          if (Option.isSome(already)) {
+            return yield* new TeamConflict({ message: `${address} is already a member of this workspace (${already.value.id})` })
           }
           // One live invitation per address: a new one replaces those before it.
           yield* sql`
             UPDATE invitations SET revoked_at = now()
             WHERE workspace_id = ${workspaceId} AND email = ${address} AND accepted_at IS NULL AND revoked_at IS NULL`
-          const [inserted] = yield* sql<InvitationRow>`
-            INSERT INTO invitations (id, workspace_id, email, role, expires_at, created_at)
-            VALUES (${id}, ${workspaceId}, ${address}, ${role}, ${expiresAt}, ${new Date(now)})
-            RETURNING ${sql.literal(invitationColumns)}`
-          return inserted!
+          return yield* Effect.orDie(statements.invitationCreated({
+            id,
+            workspaceId,
+            email: address,
+            role,
+            expiresAt,
+            createdAt: new Date(now)
+          }))
         }))
         const invitation = toInvitation(row)
-        const [workspace] = yield* sql<{ readonly name: string }>`SELECT name FROM workspaces WHERE id = ${workspaceId}`
+        const workspace = Option.getOrUndefined(yield* dieOnBadRow(statements.workspaceName(workspaceId)))
         yield* notifier.send({
           to: [address],
           subject: `You are invited to ${workspace?.name ?? "a workspace"} on Herald`,
@@ -186,31 +175,27 @@ export class Team extends Context.Service<Team, {
       const invitations = (workspaceId: string) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Effect.map(
-            sql<InvitationRow>`
-              SELECT ${sql.literal(invitationColumns)} FROM invitations
-              WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ${new Date(now)}
-              ORDER BY created_at, id`,
+            dieOnBadRow(statements.openInvitations({ workspaceId, now: new Date(now) })),
             (rows) => rows.map(toInvitation)
           ))
 
       const revokeInvitation = Effect.fn("Team.revokeInvitation")(function*(workspaceId: string, invitationId: string) {
-        const [row] = yield* sql<InvitationRow>`
-          SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${invitationId} AND workspace_id = ${workspaceId}`
-        if (row === undefined) return yield* new InvitationNotFound({ invitationId })
-        if (row.acceptedAt !== null) return yield* new TeamConflict({ message: `Invitation ${invitationId} was accepted already` })
+        const found = yield* dieOnBadRow(statements.invitationIn({ workspaceId, invitationId }))
+        if (Option.isNone(found)) return yield* new InvitationNotFound({ invitationId })
+        if (found.value.acceptedAt !== null) return yield* new TeamConflict({ message: `Invitation ${invitationId} was accepted already` })
         yield* sql`UPDATE invitations SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${invitationId}`
       })
 
       const preview = Effect.fn("Team.preview")(function*(token: string) {
         const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) =>
           new InvitationRefused({ message: refused.message }))
-        const [row] = yield* sql<InvitationRow>`SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${link.id}`
+        const row = Option.getOrUndefined(yield* dieOnBadRow(statements.invitationById(link.id)))
         if (row === undefined || row.revokedAt !== null) {
           return yield* new InvitationRefused({ message: "This invitation was withdrawn: ask for a new one" })
         }
         if (row.acceptedAt !== null) return yield* new InvitationRefused({ message: "This invitation was used already" })
         const workspace = yield* workspaceOf(row.workspaceId)
-        return { workspace, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }
+        return { workspace, email: row.email, role: row.role, expiresAt: row.expiresAt }
       })
 
       const accept = Effect.fn("Team.accept")(function*(token: string, personId: string) {
@@ -218,31 +203,31 @@ export class Team extends Context.Service<Team, {
           new InvitationRefused({ message: refused.message }))
         const memberId = yield* Ids.make(DomainIds.prefixes.member)
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<InvitationRow>`
-            SELECT ${sql.literal(invitationColumns)} FROM invitations WHERE id = ${link.id} FOR UPDATE`
+          const row = Option.getOrUndefined(yield* dieOnBadRow(statements.invitationLocked(link.id)))
           if (row === undefined || row.revokedAt !== null) {
             return yield* new InvitationRefused({ message: "This invitation was withdrawn: ask for a new one" })
           }
           if (row.acceptedAt !== null) return yield* new InvitationRefused({ message: "This invitation was used already" })
-          const [already] = yield* sql<{ readonly id: string }>`
-            SELECT id FROM members WHERE workspace_id = ${row.workspaceId} AND email = ${row.email}`
-          if (already !== undefined) {
+          const already = yield* dieOnBadRow(statements.memberByEmail({ workspaceId: row.workspaceId, email: row.email }))
+          if (Option.isSome(already)) {
             return yield* new InvitationRefused({ message: `${row.email} is already a member of this workspace` })
           }
-          const [member] = yield* sql<MemberRow>`
-            INSERT INTO members (id, workspace_id, email, role) VALUES (${memberId}, ${row.workspaceId}, ${row.email}, ${row.role})
-            RETURNING ${sql.literal(memberColumns)}`
+          const member = yield* Effect.orDie(statements.memberCreated({
+            id: memberId,
+            workspaceId: row.workspaceId,
+            email: row.email,
+            role: row.role
+          }))
           yield* sql`UPDATE invitations SET accepted_at = now(), member_id = ${memberId}, accepted_by = ${personId} WHERE id = ${row.id}`
           yield* Events.record(sql, row.workspaceId, "member.joined", { memberId, email: row.email, role: row.role })
           const workspace = yield* workspaceOf(row.workspaceId)
-          return { member: toMember(member!), workspace }
+          return { member: toMember(member), workspace }
         }))
       })
 
       /** Locks the workspace's members and checks that what is asked leaves it an owner. */
       const lockMember = Effect.fnUntraced(function*(workspaceId: string, memberId: string) {
-        const rows = yield* sql<MemberRow>`
-          SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY id FOR UPDATE`
+        const rows = yield* dieOnBadRow(statements.membersLocked(workspaceId))
         const member = rows.find((row) => row.id === memberId)
         if (member === undefined) return yield* new MemberNotFound({ memberId })
         const owners = rows.filter((row) => row.role === "owner").length
@@ -258,9 +243,8 @@ export class Team extends Context.Service<Team, {
           if (lastOwner && wanted !== "owner") {
             return yield* new TeamConflict({ message: `${member.email} is the workspace's only owner; make another member owner first` })
           }
-          const [updated] = yield* sql<MemberRow>`
-            UPDATE members SET role = ${wanted} WHERE id = ${memberId} RETURNING ${sql.literal(memberColumns)}`
-          return toMember(updated!)
+          const updated = yield* Effect.orDie(statements.roleChanged({ id: memberId, role: wanted }))
+          return toMember(updated)
         })).pipe(Effect.tap(() => apiKeys.forgetMember(memberId)))
       })
 
