@@ -1,13 +1,13 @@
-import { Clock, Context, Deferred, Duration, Effect, Layer } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { ApiKey, Ids as DomainIds, type Workspace } from "@herald/domain"
+import { ApiKey, Ids as DomainIds, Workspace } from "@herald/domain"
 import { ApiKeyNotFound, MemberNotInWorkspace, Unauthenticated } from "./internal/apiKeyErrors.ts"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import * as KeyFormat from "./internal/apiKeyFormat.ts"
 import { listenForEvictions } from "./internal/evictions.ts"
-import { iso, isoOrNull } from "./internal/rows.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 import { WorkspaceNotFound, Workspaces } from "./Workspaces.ts"
 
 export { ApiKeyNotFound, howToAuthenticate, MemberNotInWorkspace, Unauthenticated } from "./internal/apiKeyErrors.ts"
@@ -21,28 +21,43 @@ export interface Principal {
   readonly role: Workspace.Role | null
 }
 
-interface KeyRow {
-  readonly id: string
-  readonly workspaceId: string
-  readonly name: string
-  readonly memberId: string | null
-  readonly lastFour: string
-  readonly createdAt: Date | string
-  readonly lastUsedAt: Date | string | null
-  readonly revokedAt: Date | string | null
-}
+/** An `api_keys` row as `keyColumns` reads it, decoded rather than asserted (a row unlike it dies). */
+const KeyRow = Schema.Struct({
+  id: DomainIds.ApiKeyId,
+  workspaceId: DomainIds.WorkspaceId,
+  name: Schema.String,
+  memberId: Schema.NullOr(DomainIds.MemberId),
+  lastFour: Schema.String,
+  createdAt: Timestamp,
+  lastUsedAt: Schema.NullOr(Timestamp),
+  revokedAt: Schema.NullOr(Timestamp)
+})
 
-const toApiKey = (row: KeyRow) =>
+const keyColumns = "id, workspace_id, name, member_id, last_four, created_at, last_used_at, revoked_at"
+
+/** A key's row with its hash, which a revocation evicts from every process's cache by. */
+const RevokedRow = Schema.Struct({ ...KeyRow.fields, hash: Schema.Uint8Array })
+
+/** What authenticating a key reads: the key, and the role of the member it acts for (null for a workspace key). */
+const LookupRow = Schema.Struct({
+  id: DomainIds.ApiKeyId,
+  workspaceId: DomainIds.WorkspaceId,
+  revokedAt: Schema.NullOr(Timestamp),
+  memberId: Schema.NullOr(DomainIds.MemberId),
+  role: Schema.NullOr(Workspace.Role)
+})
+
+const toApiKey = (row: typeof KeyRow.Type) =>
   new ApiKey.ApiKey({
-    id: DomainIds.ApiKeyId.make(row.id),
-    workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
+    id: row.id,
+    workspaceId: row.workspaceId,
     name: row.name,
-    memberId: row.memberId === null ? null : DomainIds.MemberId.make(row.memberId),
+    memberId: row.memberId,
     prefix: KeyFormat.displayPrefix,
     lastFour: row.lastFour,
-    createdAt: iso(row.createdAt),
-    lastUsedAt: isoOrNull(row.lastUsedAt),
-    revokedAt: isoOrNull(row.revokedAt)
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt
   })
 
 // Every process caches authenticated keys for a short time so a request costs no query; a revocation
@@ -90,39 +105,91 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       // connections at once) wait for the one lookup, so a new key costs one query and one last-use write.
       const lookups = new Map<string, Deferred.Deferred<Principal, Unauthenticated | SqlError.SqlError>>()
 
+      const memberOf = SqlSchema.findOneOption({
+        Request: Schema.Struct({ memberId: Schema.String, workspaceId: Schema.String }),
+        Result: Schema.Struct({ id: Schema.String }),
+        execute: ({ memberId, workspaceId }) =>
+          sql`
+          SELECT id FROM members WHERE id = ${memberId} AND workspace_id = ${workspaceId}`
+      })
+      const inserted = SqlSchema.findOne({
+        Request: Schema.Struct({
+          id: Schema.String,
+          workspaceId: Schema.String,
+          name: Schema.String,
+          hash: Schema.Uint8Array,
+          lastFour: Schema.String,
+          memberId: Schema.NullOr(Schema.String)
+        }),
+        Result: KeyRow,
+        execute: (key) =>
+          sql`
+          INSERT INTO api_keys (id, workspace_id, name, hash, last_four, member_id)
+          VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.hash}, ${key.lastFour}, ${key.memberId})
+          RETURNING ${sql.literal(keyColumns)}
+        `
+      })
+      const ofWorkspace = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: KeyRow,
+        execute: (workspaceId) =>
+          sql`
+          SELECT ${sql.literal(keyColumns)}
+          FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at, id
+        `
+      })
+      const revoked = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: RevokedRow,
+        execute: (keyId) =>
+          sql`
+          UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${keyId}
+          RETURNING id, workspace_id, name, member_id, hash, last_four, created_at, last_used_at, revoked_at
+        `
+      })
+      const byHash = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: LookupRow,
+        execute: (hashHex) =>
+          sql`
+          SELECT k.id, k.workspace_id, k.revoked_at, k.member_id, m.role
+          FROM api_keys k LEFT JOIN members m ON m.id = k.member_id WHERE k.hash = ${Buffer.from(hashHex, "hex")}
+        `
+      })
+      const hashesOf = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: Schema.Struct({ hash: Schema.Uint8Array }),
+        execute: (memberId) => sql`SELECT hash FROM api_keys WHERE member_id = ${memberId}`
+      })
+
       const create = Effect.fn("ApiKeys.create")(function*(input: CreateInput) {
         yield* workspaces.get(input.workspaceId)
         const id = yield* Ids.make(DomainIds.prefixes.apiKey)
         const key = KeyFormat.generate()
         const name = input.name ?? "API key"
         if (input.memberId !== undefined) {
-          const [member] = yield* sql<{ readonly id: string }>`
-            SELECT id FROM members WHERE id = ${input.memberId} AND workspace_id = ${input.workspaceId}`
-          if (member === undefined) return yield* new MemberNotInWorkspace({ memberId: input.memberId, workspaceId: input.workspaceId })
+          const member = yield* dieOnBadRow(memberOf({ memberId: input.memberId, workspaceId: input.workspaceId }))
+          if (Option.isNone(member)) return yield* new MemberNotInWorkspace({ memberId: input.memberId, workspaceId: input.workspaceId })
         }
-        const [row] = yield* sql<KeyRow>`
-          INSERT INTO api_keys (id, workspace_id, name, hash, last_four, member_id)
-          VALUES (${id}, ${input.workspaceId}, ${name}, ${KeyFormat.hash(key)}, ${KeyFormat.lastFour(key)}, ${input.memberId ?? null})
-          RETURNING id, workspace_id, name, member_id, last_four, created_at, last_used_at, revoked_at
-        `
-        return new ApiKey.CreatedApiKey({ ...toApiKey(row!), key })
+        const row = yield* Effect.orDie(inserted({
+          id,
+          workspaceId: input.workspaceId,
+          name,
+          hash: KeyFormat.hash(key),
+          lastFour: KeyFormat.lastFour(key),
+          memberId: input.memberId ?? null
+        }))
+        return new ApiKey.CreatedApiKey({ ...toApiKey(row), key })
       })
 
       const list = Effect.fn("ApiKeys.list")(function*(workspaceId: string) {
         yield* workspaces.get(workspaceId)
-        const rows = yield* sql<KeyRow>`
-          SELECT id, workspace_id, name, member_id, last_four, created_at, last_used_at, revoked_at
-          FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at, id
-        `
+        const rows = yield* dieOnBadRow(ofWorkspace(workspaceId))
         return rows.map(toApiKey)
       })
 
       const revoke = Effect.fn("ApiKeys.revoke")(function*(keyId: string) {
-        const rows = yield* sql<KeyRow & { readonly hash: Uint8Array }>`
-          UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${keyId}
-          RETURNING id, workspace_id, name, member_id, hash, last_four, created_at, last_used_at, revoked_at
-        `
-        const row = rows[0]
+        const row = Option.getOrUndefined(yield* dieOnBadRow(revoked(keyId)))
         if (row === undefined) return yield* new ApiKeyNotFound({ keyId })
         const hashHex = Buffer.from(row.hash).toString("hex")
         cache.delete(hashHex)
@@ -137,23 +204,13 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         )
 
       const lookup = Effect.fnUntraced(function*(hashHex: string, now: number) {
-        const rows = yield* sql<{
-          readonly id: string
-          readonly workspaceId: string
-          readonly revokedAt: Date | null
-          readonly memberId: string | null
-          readonly role: Workspace.Role | null
-        }>`
-          SELECT k.id, k.workspace_id, k.revoked_at, k.member_id, m.role
-          FROM api_keys k LEFT JOIN members m ON m.id = k.member_id WHERE k.hash = ${Buffer.from(hashHex, "hex")}
-        `
-        const row = rows[0]
+        const row = Option.getOrUndefined(yield* dieOnBadRow(byHash(hashHex)))
         if (row === undefined) return yield* new Unauthenticated({ reason: "unknown" })
         if (row.revokedAt !== null) return yield* new Unauthenticated({ reason: "revoked" })
         const principal: Principal = {
-          workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
-          keyId: DomainIds.ApiKeyId.make(row.id),
-          memberId: row.memberId === null ? null : DomainIds.MemberId.make(row.memberId),
+          workspaceId: row.workspaceId,
+          keyId: row.id,
+          memberId: row.memberId,
           role: row.role
         }
         cache.set(hashHex, { principal, expiresAt: now + cacheMillis, lastUsedWrittenAt: now })
@@ -211,7 +268,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       yield* listenForEvictions(pg, revokedChannel, cache)
 
       const forgetMember = Effect.fn("ApiKeys.forgetMember")(function*(memberId: string) {
-        const rows = yield* sql<{ readonly hash: Uint8Array }>`SELECT hash FROM api_keys WHERE member_id = ${memberId}`
+        const rows = yield* dieOnBadRow(hashesOf(memberId))
         for (const row of rows) {
           const hashHex = Buffer.from(row.hash).toString("hex")
           cache.delete(hashHex)

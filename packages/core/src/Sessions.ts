@@ -3,6 +3,8 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, type Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
+import { dieOnBadRow, iso } from "./internal/rows.ts"
+import { type SessionRow, sessionStatements } from "./internal/sessionRows.ts"
 import { type LinkPurpose, LinkRefused, linkLifetimes, makeLinks } from "./internal/signInLinks.ts"
 import * as Tokens from "./internal/tokens.ts"
 import type { Mail } from "./Notifier.ts"
@@ -77,25 +79,6 @@ export interface Client {
   readonly address: string | null
 }
 
-interface SessionRow {
-  readonly id: string
-  readonly personId: string
-  readonly csrfToken: string
-  readonly workspaceId: string
-  readonly createdAt: Date
-  readonly lastUsedAt: Date
-  readonly expiresAt: Date
-  readonly absoluteExpiresAt: Date
-  readonly userAgent: string | null
-  readonly address: string | null
-  readonly via: "password" | "link"
-  readonly mustSetPassword: boolean
-  readonly revokedAt: Date | null
-}
-
-const sessionColumns =
-  "id, person_id, csrf_token, workspace_id, created_at, last_used_at, expires_at, absolute_expires_at, user_agent, address, via, must_set_password, revoked_at"
-
 export class Sessions extends Context.Service<Sessions, {
   /** Starts a session in a workspace the person is a member of; answers the cookie's token. */
   start(input: {
@@ -146,19 +129,19 @@ export class Sessions extends Context.Service<Sessions, {
       const sql = yield* SqlClient.SqlClient
       const people = yield* People
       const publicUrl = yield* PublicUrl
-      const columns = sql.literal(sessionColumns)
+      const statements = sessionStatements(sql)
 
       const membership = (personId: string, workspaceId: string) =>
         Effect.map(people.memberships(personId), (all) => Option.fromNullishOr(all.find((one) => one.id === workspaceId)))
 
       const principalOf = (row: SessionRow, member: Membership, now: number): Principal => ({
-        sessionId: DomainIds.SessionId.make(row.id),
-        personId: DomainIds.PersonId.make(row.personId),
+        sessionId: row.id,
+        personId: row.personId,
         workspaceId: member.id,
         memberId: member.memberId,
         role: member.role,
         csrfToken: row.csrfToken,
-        maxAgeSeconds: Math.max(0, Math.floor((row.expiresAt.getTime() - now) / 1000))
+        maxAgeSeconds: Math.max(0, Math.floor((Date.parse(row.expiresAt) - now) / 1000))
       })
 
       const start = Effect.fn("Sessions.start")(function*(input: Parameters<Sessions["Service"]["start"]>[0]) {
@@ -167,34 +150,41 @@ export class Sessions extends Context.Service<Sessions, {
         const now = yield* Clock.currentTimeMillis
         const id = yield* Ids.make(DomainIds.prefixes.session)
         const token = Tokens.make()
-        const [row] = yield* sql<SessionRow>`
-          INSERT INTO sessions (id, person_id, token_hash, csrf_token, workspace_id, created_at, last_used_at, expires_at,
-            absolute_expires_at, user_agent, address, via, must_set_password)
-          VALUES (${id}, ${input.personId}, ${Tokens.digest(token)}, ${Tokens.make()}, ${input.workspaceId}, ${new Date(now)},
-            ${new Date(now)}, ${new Date(now + Duration.toMillis(idleLifetime))}, ${new Date(now + Duration.toMillis(absoluteLifetime))},
-            ${input.client.userAgent?.slice(0, 500) ?? null}, ${input.client.address}, ${input.via}, ${input.mustSetPassword})
-          RETURNING ${columns}`
-        return { token, principal: principalOf(row!, member.value, now) }
+        const row = yield* Effect.orDie(statements.inserted({
+          id,
+          personId: input.personId,
+          tokenHash: Tokens.digest(token),
+          csrfToken: Tokens.make(),
+          workspaceId: input.workspaceId,
+          now: new Date(now),
+          expiresAt: new Date(now + Duration.toMillis(idleLifetime)),
+          absoluteExpiresAt: new Date(now + Duration.toMillis(absoluteLifetime)),
+          userAgent: input.client.userAgent?.slice(0, 500) ?? null,
+          address: input.client.address,
+          via: input.via,
+          mustSetPassword: input.mustSetPassword
+        }))
+        return { token, principal: principalOf(row, member.value, now) }
       })
 
       const live = (row: SessionRow | undefined, now: number): row is SessionRow =>
-        row !== undefined && row.revokedAt === null && row.expiresAt.getTime() > now
+        row !== undefined && row.revokedAt === null && Date.parse(row.expiresAt) > now
 
       const authenticate = Effect.fn("Sessions.authenticate")(function*(token: string) {
         const now = yield* Clock.currentTimeMillis
-        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE token_hash = ${Tokens.digest(token)}`
+        const row = Option.getOrUndefined(yield* dieOnBadRow(statements.byTokenHash(Tokens.digest(token))))
         if (!live(row, now)) return yield* new SessionRefused()
         const member = yield* membership(row.personId, row.workspaceId)
         if (Option.isNone(member)) return yield* new SessionRefused()
-        if (now - row.lastUsedAt.getTime() < Duration.toMillis(touchEvery)) return principalOf(row, member.value, now)
-        const expiresAt = new Date(Math.min(now + Duration.toMillis(idleLifetime), row.absoluteExpiresAt.getTime()))
+        if (now - Date.parse(row.lastUsedAt) < Duration.toMillis(touchEvery)) return principalOf(row, member.value, now)
+        const expiresAt = new Date(Math.min(now + Duration.toMillis(idleLifetime), Date.parse(row.absoluteExpiresAt)))
         yield* sql`UPDATE sessions SET last_used_at = ${new Date(now)}, expires_at = ${expiresAt} WHERE id = ${row.id}`
-        return principalOf({ ...row, expiresAt }, member.value, now)
+        return principalOf({ ...row, expiresAt: iso(expiresAt) }, member.value, now)
       })
 
       const describe = Effect.fn("Sessions.describe")(function*(sessionId: string) {
         const now = yield* Clock.currentTimeMillis
-        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE id = ${sessionId}`
+        const row = Option.getOrUndefined(yield* dieOnBadRow(statements.byId(sessionId)))
         if (!live(row, now)) return yield* new SessionRefused()
         const person = yield* people.get(row.personId)
         const workspaces = yield* people.memberships(row.personId)
@@ -205,14 +195,14 @@ export class Sessions extends Context.Service<Sessions, {
           workspace,
           workspaces,
           csrfToken: row.csrfToken,
-          expiresAt: row.expiresAt.toISOString(),
+          expiresAt: row.expiresAt,
           mustSetPassword: row.mustSetPassword || !person.hasPassword
         }
       })
 
       const switchWorkspace = Effect.fn("Sessions.switchWorkspace")(function*(sessionId: string, workspaceId: string) {
-        const [row] = yield* sql<{ readonly personId: string }>`SELECT person_id FROM sessions WHERE id = ${sessionId}`
-        const member = row === undefined ? Option.none() : yield* membership(row.personId, workspaceId)
+        const row = yield* dieOnBadRow(statements.personOf(sessionId))
+        const member = Option.isNone(row) ? Option.none() : yield* membership(row.value.personId, workspaceId)
         if (Option.isNone(member)) return yield* new NotAMember({ workspaceId })
         yield* sql`UPDATE sessions SET workspace_id = ${workspaceId} WHERE id = ${sessionId}`
       })
@@ -222,15 +212,12 @@ export class Sessions extends Context.Service<Sessions, {
 
       const list = Effect.fn("Sessions.list")(function*(personId: string, currentId: string) {
         const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql<SessionRow>`
-          SELECT ${columns} FROM sessions
-          WHERE person_id = ${personId} AND revoked_at IS NULL AND expires_at > ${new Date(now)}
-          ORDER BY created_at DESC, id DESC`
+        const rows = yield* dieOnBadRow(statements.liveOf({ personId, now: new Date(now) }))
         return rows.map((row): Listed => ({
-          id: DomainIds.SessionId.make(row.id),
-          createdAt: row.createdAt.toISOString(),
-          lastUsedAt: row.lastUsedAt.toISOString(),
-          expiresAt: row.expiresAt.toISOString(),
+          id: row.id,
+          createdAt: row.createdAt,
+          lastUsedAt: row.lastUsedAt,
+          expiresAt: row.expiresAt,
           userAgent: row.userAgent,
           address: row.address,
           current: row.id === currentId
@@ -238,10 +225,8 @@ export class Sessions extends Context.Service<Sessions, {
       })
 
       const revokeOwn = Effect.fn("Sessions.revokeOwn")(function*(personId: string, sessionId: string) {
-        const rows = yield* sql`
-          UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId} AND person_id = ${personId} AND revoked_at IS NULL
-          RETURNING id`
-        if (rows.length === 0) return yield* new SessionNotFound({ sessionId })
+        const revoked = yield* dieOnBadRow(statements.revokedOwn({ sessionId, personId }))
+        if (Option.isNone(revoked)) return yield* new SessionNotFound({ sessionId })
       })
 
       const passwordChanged = (personId: string, keepSessionId: string) =>
@@ -252,17 +237,16 @@ export class Sessions extends Context.Service<Sessions, {
 
       const withinLinkGrace = Effect.fn("Sessions.withinLinkGrace")(function*(sessionId: string) {
         const now = yield* Clock.currentTimeMillis
-        const [row] = yield* sql<SessionRow>`SELECT ${columns} FROM sessions WHERE id = ${sessionId}`
-        return row !== undefined && row.via === "link" && now - row.createdAt.getTime() < Duration.toMillis(linkGrace)
+        const row = Option.getOrUndefined(yield* dieOnBadRow(statements.byId(sessionId)))
+        return row !== undefined && row.via === "link" && now - Date.parse(row.createdAt) < Duration.toMillis(linkGrace)
       })
 
       const { consumeLink, issueLink, resetMail } = makeLinks(sql, people, publicUrl)
 
       const loginLink = Effect.fn("Sessions.loginLink")(function*(workspaceId: string, email: string) {
-        const [member] = yield* sql<{ readonly email: string }>`
-          SELECT email FROM members WHERE workspace_id = ${workspaceId} AND lower(email) = ${email.trim().toLowerCase()}`
-        if (member === undefined) return yield* new NotAMember({ workspaceId })
-        const person = yield* people.ensure(member.email)
+        const member = yield* dieOnBadRow(statements.memberEmail({ workspaceId, email: email.trim().toLowerCase() }))
+        if (Option.isNone(member)) return yield* new NotAMember({ workspaceId })
+        const person = yield* people.ensure(member.value.email)
         return yield* issueLink(person.id, workspaceId, "sign_in")
       })
 
