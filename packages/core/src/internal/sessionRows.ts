@@ -4,7 +4,7 @@ import { Ids as DomainIds } from "@herald/domain"
 import { Timestamp } from "./rows.ts"
 
 /** How a session was signed in: a link's lets a password be set without the current one for a while. */
-export const Via = Schema.Literals(["password", "link"])
+const Via = Schema.Literals(["password", "link"])
 
 /** A `sessions` row as `sessionColumns` reads it, decoded rather than asserted (a row unlike it dies). */
 export const SessionRow = Schema.Struct({
@@ -24,7 +24,7 @@ export const SessionRow = Schema.Struct({
 })
 export type SessionRow = typeof SessionRow.Type
 
-export const sessionColumns =
+const sessionColumns =
   "id, person_id, csrf_token, workspace_id, created_at, last_used_at, expires_at, absolute_expires_at, user_agent, address, via, must_set_password, revoked_at"
 
 /** What a new session is stored with: `now` is when it starts, and when it was last used. */
