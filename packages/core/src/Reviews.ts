@@ -1,15 +1,13 @@
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Permissions, Post, PostStatus, Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
-import { iso } from "./internal/rows.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 import { type Actor, mayReview } from "./internal/postErrors.ts"
 import { PostConflict, PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
-
-const isRole = Schema.is(Workspace.Role)
 
 /**
  * Client review: review profiles (people outside the workspace) and signed, expiring review links that show
@@ -41,15 +39,27 @@ const purpose = "review"
 /** A review link works this long unless asked otherwise (`expiresInHours`, 1 to 720). */
 export const defaultLifetime = Duration.days(7)
 
-interface ProfileRow {
-  readonly id: string
-  readonly name: string
-  readonly email: string | null
-  readonly createdAt: Date | string
-}
+/** A `review_profiles` row as `profileColumns` reads it, decoded rather than asserted (a row unlike it dies). */
+const ProfileRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  createdAt: Timestamp
+})
 
-const toProfile = (row: ProfileRow) =>
-  new Post.ReviewProfile({ id: row.id, name: row.name, email: row.email, createdAt: iso(row.createdAt) })
+const profileColumns = "id, name, email, created_at"
+
+/** A review link's row: its post, who made it and their role now, and its profile (`ProfileRow`'s columns). */
+const LinkRow = Schema.Struct({
+  ...ProfileRow.fields,
+  workspaceId: Schema.String,
+  postId: Schema.String,
+  createdByMember: Schema.NullOr(Schema.String),
+  makerRole: Schema.NullOr(Workspace.Role)
+})
+
+const toProfile = (row: typeof ProfileRow.Type) =>
+  new Post.ReviewProfile({ id: row.id, name: row.name, email: row.email, createdAt: row.createdAt })
 
 /** What a review page shows. */
 export interface Opened {
@@ -88,6 +98,38 @@ export class Reviews extends Context.Service<Reviews, {
       const links = yield* SignedLinks
       const posts = yield* Posts
       const publicUrl = yield* PublicUrl
+      const insertedProfile = SqlSchema.findOne({
+        Request: Schema.Struct({ id: Schema.String, workspaceId: Schema.String, name: Schema.String, email: Schema.NullOr(Schema.String) }),
+        Result: ProfileRow,
+        execute: ({ email, id, name, workspaceId }) =>
+          sql`
+          INSERT INTO review_profiles (id, workspace_id, name, email)
+          VALUES (${id}, ${workspaceId}, ${name}, ${email})
+          RETURNING ${sql.literal(profileColumns)}`
+      })
+      const profilesOf = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: ProfileRow,
+        execute: (workspaceId) =>
+          sql`
+            SELECT ${sql.literal(profileColumns)} FROM review_profiles WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
+      })
+      const profileOf = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, workspaceId: Schema.String }),
+        Result: Schema.Struct({ id: Schema.String }),
+        execute: ({ id, workspaceId }) => sql`
+          SELECT id FROM review_profiles WHERE id = ${id} AND workspace_id = ${workspaceId}`
+      })
+      const linkOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: LinkRow,
+        execute: (id) =>
+          sql`
+          SELECT l.workspace_id, l.post_id, l.created_by_member, m.role AS maker_role, p.id, p.name, p.email, p.created_at
+          FROM review_links l JOIN review_profiles p ON p.id = l.profile_id
+          LEFT JOIN members m ON m.id = l.created_by_member AND m.workspace_id = l.workspace_id
+          WHERE l.id = ${id}`
+      })
 
       /** Profiles and links are for those who may approve (owners, admins, workspace keys). */
       const reviewer = (actor: Actor, what: string) =>
@@ -111,19 +153,13 @@ export class Reviews extends Context.Service<Reviews, {
         const wrong = email === null ? undefined : EmailAddress.problem(email)
         if (wrong !== undefined) problems.push({ field: "email", message: `email ${EmailAddress.quoted(input.email!)} ${wrong}` })
         if (problems.length > 0) return yield* new ReviewInvalid({ problems })
-        const [row] = yield* sql<ProfileRow>`
-          INSERT INTO review_profiles (id, workspace_id, name, email)
-          VALUES (${yield* Ids.make(DomainIds.prefixes.reviewProfile)}, ${workspaceId}, ${name}, ${email})
-          RETURNING id, name, email, created_at`
-        return toProfile(row!)
+        const id = yield* Ids.make(DomainIds.prefixes.reviewProfile)
+        const row = yield* Effect.orDie(insertedProfile({ id, workspaceId, name, email }))
+        return toProfile(row)
       })
 
       const profiles = (workspaceId: string) =>
-        Effect.map(
-          sql<ProfileRow>`
-            SELECT id, name, email, created_at FROM review_profiles WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`,
-          (rows) => rows.map(toProfile)
-        )
+        Effect.map(dieOnBadRow(profilesOf(workspaceId)), (rows) => rows.map(toProfile))
 
       const deleteProfile = Effect.fn("Reviews.deleteProfile")(function*(workspaceId: string, profileId: string, actor: Actor) {
         yield* reviewer(actor, "Review profiles")
@@ -147,13 +183,13 @@ export class Reviews extends Context.Service<Reviews, {
             message: `Post ${postId} is ${post.status.replace("_", " ")}; review links are for posts awaiting approval (submit it first)`
           })
         }
-        const [profile] = yield* sql<{ readonly id: string }>`
-          SELECT id FROM review_profiles WHERE id = ${input.profileId} AND workspace_id = ${workspaceId}`
-        if (profile === undefined) {
+        const found = yield* dieOnBadRow(profileOf({ id: input.profileId, workspaceId }))
+        if (Option.isNone(found)) {
           return yield* new ReviewInvalid({
             problems: [{ field: "profileId", message: `Review profile ${input.profileId} is not one of this workspace` }]
           })
         }
+        const profile = found.value
         const now = yield* Clock.currentTimeMillis
         const expiresAt = new Date(now + (hours === undefined ? Duration.toMillis(defaultLifetime) : hours * 3_600_000))
         const id = yield* Ids.make(DomainIds.prefixes.reviewLink)
@@ -170,17 +206,11 @@ export class Reviews extends Context.Service<Reviews, {
 
       const resolve = Effect.fnUntraced(function*(token: string) {
         const link = yield* Effect.mapError(links.verify(purpose, token), (refused: LinkRefused) => new ReviewRefused({ message: refused.message }))
-        const [row] = yield* sql<
-          { readonly workspaceId: string; readonly postId: string; readonly createdByMember: string | null; readonly makerRole: string | null }
-            & ProfileRow
-        >`
-          SELECT l.workspace_id, l.post_id, l.created_by_member, m.role AS maker_role, p.id, p.name, p.email, p.created_at
-          FROM review_links l JOIN review_profiles p ON p.id = l.profile_id
-          LEFT JOIN members m ON m.id = l.created_by_member AND m.workspace_id = l.workspace_id
-          WHERE l.id = ${link.id}`
-        if (row === undefined) return yield* new ReviewRefused({ message: "This review link no longer exists (its post or profile was deleted)" })
+        const found = yield* dieOnBadRow(linkOf(link.id))
+        if (Option.isNone(found)) return yield* new ReviewRefused({ message: "This review link no longer exists (its post or profile was deleted)" })
+        const row = found.value
         // Made by a member: it works only while that member may still approve (a workspace key's has none).
-        if (row.createdByMember !== null && !(isRole(row.makerRole) && Permissions.can(row.makerRole, "approve"))) {
+        if (row.createdByMember !== null && !(row.makerRole !== null && Permissions.can(row.makerRole, "approve"))) {
           return yield* new ReviewRefused({ message: "Whoever made this review link may no longer approve posts: ask for a new link" })
         }
         return { row, expiresAt: link.expiresAt }
