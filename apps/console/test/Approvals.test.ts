@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { checkPage, type ConsoleBrowser, type Herald, missing, signInAsOwner, useConsole } from "./harness.ts"
 import { skipIf } from "../../../testing/skipIf.ts"
+import * as Permissions from "../../../packages/domain/src/Permissions.ts"
 
 // Approvals in headless Chromium against a real Herald in the sandbox, in a workspace that requires them:
 // an editor (invited, signed in in a second browser) submits posts through a key acting for them; the owner
@@ -66,6 +67,8 @@ describe("approvals", skipIf(missing), () => {
     third = await submitAsEditor("Still waiting", 7)
     await owner.getByRole("link", { name: "Approvals" }).click()
     await owner.getByRole("heading", { name: "Approvals", level: 1 }).waitFor()
+    // Who decides is named from the permission table.
+    await owner.getByText(`until ${Permissions.whoMay("approve")} approves them`).waitFor()
     await item(owner, "Please approve me").getByText("Submitted by kim@demo.example").waitFor()
     assert.strictEqual(await awaiting(owner).count(), 3)
     const accounts = await textAccounts()

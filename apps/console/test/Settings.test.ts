@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { checkPage, type ConsoleBrowser, type Herald, missing, ownerPassword as password, signInAsOwner, useConsole, withClipboard } from "./harness.ts"
 import { skipIf } from "../../../testing/skipIf.ts"
+import * as Permissions from "../../../packages/domain/src/Permissions.ts"
 
 // Settings > API keys, Team and Workspace as the Demo owner uses them, in headless Chromium against a real
 // Herald: a key made, seen once, copied, used and revoked; a member invited through the form and accepting
@@ -72,6 +73,11 @@ describe("the console's settings", skipIf(missing), () => {
     await page.goto(herald.url("/app/settings/team"))
     await page.getByRole("heading", { name: "Team", level: 1 }).waitFor()
     await page.getByRole("cell", { name: "owner@demo.example You", exact: true }).waitFor()
+    // Each role is offered with what the permission table lets it do, in the table's words.
+    assert.deepStrictEqual(
+      await page.getByLabel("Role", { exact: true }).locator("option").allTextContents(),
+      Permissions.roles.toReversed().map((role) => `${role.charAt(0).toUpperCase()}${role.slice(1)}: ${Permissions.summary(role)}`)
+    )
     await page.getByLabel("E-mail").fill("kim@demo.example")
     await page.getByLabel("Role", { exact: true }).selectOption("editor")
     await page.getByRole("button", { name: "Send invitation" }).click()

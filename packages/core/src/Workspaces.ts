@@ -3,7 +3,7 @@ import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
-import { memberColumns, MemberRowSchema, toMember } from "./internal/members.ts"
+import { memberColumns, MemberRow, toMember } from "./internal/members.ts"
 import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 
 export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("WorkspaceNotFound", {
@@ -100,7 +100,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       })
       const membersOf = SqlSchema.findAll({
         Request: Schema.String,
-        Result: MemberRowSchema,
+        Result: MemberRow,
         execute: (id) => sql`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${id} ORDER BY created_at, id`
       })
       const updated = SqlSchema.findOneOption({

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { Ids as DomainIds, Workspace } from "@herald/domain"
-import { memberColumns, MemberRowSchema } from "./members.ts"
+import { memberColumns, MemberRow } from "./members.ts"
 import { Timestamp } from "./rows.ts"
 
 // Team's statements, each with the schema its rows are decoded by (decision 0087).
@@ -28,13 +28,13 @@ const IdRow = Schema.Struct({ id: Schema.String })
 export const teamStatements = (sql: SqlClient.SqlClient) => ({
   membersOf: SqlSchema.findAll({
     Request: Schema.String,
-    Result: MemberRowSchema,
+    Result: MemberRow,
     execute: (workspaceId) =>
       sql`SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
   }),
   memberById: SqlSchema.findOneOption({
     Request: Schema.String,
-    Result: MemberRowSchema,
+    Result: MemberRow,
     execute: (memberId) => sql`SELECT ${sql.literal(memberColumns)} FROM members WHERE id = ${memberId}`
   }),
   memberByEmail: SqlSchema.findOneOption({
@@ -90,20 +90,20 @@ export const teamStatements = (sql: SqlClient.SqlClient) => ({
   }),
   memberCreated: SqlSchema.findOne({
     Request: Schema.Struct({ id: Schema.String, workspaceId: Schema.String, email: Schema.String, role: Workspace.Role }),
-    Result: MemberRowSchema,
+    Result: MemberRow,
     execute: ({ email, id, role, workspaceId }) => sql`
             INSERT INTO members (id, workspace_id, email, role) VALUES (${id}, ${workspaceId}, ${email}, ${role})
             RETURNING ${sql.literal(memberColumns)}`
   }),
   membersLocked: SqlSchema.findAll({
     Request: Schema.String,
-    Result: MemberRowSchema,
+    Result: MemberRow,
     execute: (workspaceId) => sql`
           SELECT ${sql.literal(memberColumns)} FROM members WHERE workspace_id = ${workspaceId} ORDER BY id FOR UPDATE`
   }),
   roleChanged: SqlSchema.findOne({
     Request: Schema.Struct({ id: Schema.String, role: Workspace.Role }),
-    Result: MemberRowSchema,
+    Result: MemberRow,
     execute: ({ id, role }) => sql`
             UPDATE members SET role = ${role} WHERE id = ${id} RETURNING ${sql.literal(memberColumns)}`
   })
