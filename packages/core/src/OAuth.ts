@@ -1,7 +1,8 @@
-import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Grants from "./internal/oauthGrants.ts"
+import { oauthStatements } from "./internal/oauthRows.ts"
 import * as Rules from "./internal/oauthRules.ts"
 import {
   AuthorizeRefused,
@@ -14,6 +15,7 @@ import {
   TokenRefused
 } from "./OAuthErrors.ts"
 import * as Tokens from "./internal/oauthTokens.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { People } from "./People.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 
@@ -62,17 +64,6 @@ export interface Pending {
 /** The query of `GET /authorize`, as sent. */
 export type AuthorizeQuery = Readonly<Record<string, string | undefined>>
 
-interface RequestRow {
-  readonly id: string
-  readonly clientId: string
-  readonly clientName: string
-  readonly redirectUri: string
-  readonly state: string | null
-  readonly resource: string
-  readonly scopes: ReadonlyArray<string>
-  readonly expiresAt: Date
-}
-
 export class OAuth extends Context.Service<OAuth, {
   register(input: { readonly clientName: string | undefined; readonly redirectUris: unknown }): Effect.Effect<Client, OAuthRefused>
   /** Checks a `/authorize` request and keeps it for the person's consent; answers its id. */
@@ -109,6 +100,7 @@ export class OAuth extends Context.Service<OAuth, {
       const resource = resourceOf(publicUrl)
       const tokens = yield* Tokens.make
       const grants = yield* Grants.make
+      const statements = oauthStatements(sql)
 
       const register = Effect.fn("OAuth.register")(function*(input: Parameters<OAuth["Service"]["register"]>[0]) {
         const uris = input.redirectUris
@@ -121,18 +113,17 @@ export class OAuth extends Context.Service<OAuth, {
         }
         const name = (input.clientName ?? "").trim().slice(0, 200) || "Unnamed assistant"
         const id = `mcl_${Rules.secret("").slice(0, 24)}`
-        const [row] = yield* sql<Client>`
-          INSERT INTO oauth_clients (id, name, redirect_uris) VALUES (${id}, ${name}, ${JSON.stringify(uris)}::jsonb)
-          RETURNING id, name, redirect_uris, created_at`
-        return row!
+        const row = yield* Effect.orDie(statements.registered({ id, name, redirectUris: uris }))
+        return { ...row, createdAt: new Date(row.createdAt) } satisfies Client
       })
 
       const authorize = Effect.fn("OAuth.authorize")(function*(query: AuthorizeQuery) {
         const clientId = query["client_id"] ?? ""
-        const [client] = clientId === "" ? [] : yield* sql<Client>`SELECT id, name, redirect_uris FROM oauth_clients WHERE id = ${clientId}`
-        if (client === undefined) {
+        const found = clientId === "" ? Option.none() : yield* dieOnBadRow(statements.client(clientId))
+        if (Option.isNone(found)) {
           return yield* new AuthorizeUntrusted({ description: "This assistant is not registered with Herald: connect it again from the assistant" })
         }
+        const client = found.value
         // With one registered URI it may be left out (RFC 6749, section 3.1.2.3); otherwise it must match exactly.
         const redirectUri = query["redirect_uri"] ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined)
         if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
@@ -172,10 +163,8 @@ export class OAuth extends Context.Service<OAuth, {
         const lapsed = new Date(now - Duration.toMillis(Duration.minutes(10)))
         yield* sql`DELETE FROM oauth_requests
           WHERE expires_at < ${lapsed} AND (code_expires_at IS NULL OR code_expires_at < ${lapsed})`
-        const [waiting] = yield* sql<{ readonly count: number }>`
-          SELECT count(*)::int AS count FROM oauth_requests
-          WHERE client_id = ${client.id} AND decided_at IS NULL AND expires_at > ${new Date(now)}`
-        if ((waiting?.count ?? 0) >= openRequestsPerClient) {
+        const waiting = yield* dieOnBadRow(statements.waiting({ clientId: client.id, now: new Date(now) }))
+        if (Option.match(waiting, { onNone: () => 0, onSome: (row) => row.count }) >= openRequestsPerClient) {
           return yield* new AuthorizeUntrusted({
             description: "Too many sign-ins are waiting for this assistant's answer; try again in a few minutes"
           })
@@ -191,12 +180,9 @@ export class OAuth extends Context.Service<OAuth, {
       /** A request still waiting for its answer. */
       const open = Effect.fnUntraced(function*(requestId: string) {
         const now = yield* Clock.currentTimeMillis
-        const [row] = yield* sql<RequestRow>`
-          SELECT r.id, r.client_id, c.name AS client_name, r.redirect_uri, r.state, r.resource, r.scopes, r.expires_at
-          FROM oauth_requests r JOIN oauth_clients c ON c.id = r.client_id
-          WHERE r.id = ${requestId} AND r.decided_at IS NULL AND r.expires_at > ${new Date(now)}`
-        if (row === undefined) return yield* new RequestNotFound({ requestId })
-        return { row, now }
+        const row = yield* dieOnBadRow(statements.open({ requestId, now: new Date(now) }))
+        if (Option.isNone(row)) return yield* new RequestNotFound({ requestId })
+        return { row: row.value, now }
       })
 
       const pending = Effect.fn("OAuth.pending")(function*(requestId: string) {
@@ -207,14 +193,12 @@ export class OAuth extends Context.Service<OAuth, {
           redirectUri: row.redirectUri,
           resource: row.resource,
           scopes: row.scopes,
-          expiresAt: row.expiresAt.toISOString()
+          expiresAt: row.expiresAt
         }
       })
 
       const directPublishing = Effect.fn("OAuth.directPublishing")(function*(personId: string) {
-        const rows = yield* sql<{ readonly id: string }>`
-          SELECT w.id FROM people p JOIN members m ON lower(m.email) = lower(p.email) JOIN workspaces w ON w.id = m.workspace_id
-          WHERE p.id = ${personId} AND (m.role IN ('owner', 'admin') OR (m.role = 'editor' AND NOT w.approval_required))`
+        const rows = yield* dieOnBadRow(statements.directPublishing(personId))
         return new Set(rows.map((row) => row.id))
       })
 

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import { Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { Ids as DomainIds, Workspace } from "@herald/domain"
 import { GrantNotFound } from "../OAuthErrors.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
 
 // A workspace's grants as its members see and end them in the console: who approved which assistant, with
 // what role. Apart from the authorization flow that makes grants and the tokens that act on them.
@@ -18,36 +19,45 @@ export interface Grant {
   readonly lastUsedAt: string | null
 }
 
+/** A live grant with its client's name and its member's address and role now. */
+const GrantRow = Schema.Struct({
+  id: Schema.String,
+  clientId: Schema.String,
+  clientName: Schema.String,
+  memberId: DomainIds.MemberId,
+  email: Schema.String,
+  role: Workspace.Role,
+  publishesDirectly: Schema.Boolean,
+  createdAt: Timestamp,
+  lastUsedAt: Schema.NullOr(Timestamp)
+})
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-
-  const grants = Effect.fn("OAuth.grants")(function*(workspaceId: string, memberId: string | null) {
-    const rows = yield* sql<{
-      readonly id: string
-      readonly clientId: string
-      readonly clientName: string
-      readonly memberId: string
-      readonly email: string
-      readonly role: Workspace.Role
-      readonly publishesDirectly: boolean
-      readonly createdAt: Date
-      readonly lastUsedAt: Date | null
-    }>`
+  const grantsOf = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: Schema.String, memberId: Schema.NullOr(Schema.String) }),
+    Result: GrantRow,
+    execute: ({ memberId, workspaceId }) =>
+      sql`
       SELECT g.id, g.client_id, c.name AS client_name, g.member_id, m.email, m.role, g.publishes_directly, g.created_at,
         g.last_used_at
       FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id JOIN members m ON m.id = g.member_id
       WHERE g.workspace_id = ${workspaceId} AND g.revoked_at IS NULL
         ${memberId === null ? sql`` : sql`AND g.member_id = ${memberId}`}
       ORDER BY g.created_at DESC, g.id`
+  })
+
+  const grants = Effect.fn("OAuth.grants")(function*(workspaceId: string, memberId: string | null) {
+    const rows = yield* dieOnBadRow(grantsOf({ workspaceId, memberId }))
     return rows.map((row): Grant => ({
       id: row.id,
       client: { id: row.clientId, name: row.clientName },
-      memberId: DomainIds.MemberId.make(row.memberId),
+      memberId: row.memberId,
       email: row.email,
       role: row.role,
       publishesDirectly: row.publishesDirectly,
-      createdAt: row.createdAt.toISOString(),
-      lastUsedAt: row.lastUsedAt?.toISOString() ?? null
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt
     }))
   })
 

@@ -1,9 +1,10 @@
-import { Clock, Duration, Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { Ids as DomainIds, type Workspace } from "@herald/domain"
+import { Clock, Duration, Effect, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { Ids as DomainIds, Workspace } from "@herald/domain"
 import * as Ids from "../Ids.ts"
 import { OAuthRefused, TokenRefused } from "../OAuthErrors.ts"
 import * as Rules from "./oauthRules.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
 
 // The token endpoint's two grants, revocation and the access check of `/api/mcp` (decision 0045). Access
 // tokens live an hour; refresh tokens rotate on every use, and a used one presented again (a copy in the
@@ -38,10 +39,82 @@ export interface Principal {
 
 type Form = Readonly<Record<string, string | undefined>>
 
+/** A request whose code is presented: decided, so its member and the code's expiry are set. */
+const CodeRow = Schema.Struct({
+  id: Schema.String,
+  clientId: Schema.String,
+  redirectUri: Schema.String,
+  codeChallenge: Schema.String,
+  resource: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  memberId: Schema.String,
+  codeExpiresAt: Timestamp,
+  grantId: Schema.NullOr(Schema.String),
+  publishesDirectly: Schema.Boolean
+})
+
+/** A refresh token with its grant. */
+const RefreshRow = Schema.Struct({
+  grantId: Schema.String,
+  expiresAt: Timestamp,
+  usedAt: Schema.NullOr(Timestamp),
+  clientId: Schema.String,
+  resource: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  revokedAt: Schema.NullOr(Timestamp)
+})
+
+/** An access token with its grant and the grant's member's role now. */
+const AccessRow = Schema.Struct({
+  expiresAt: Timestamp,
+  grantId: Schema.String,
+  workspaceId: DomainIds.WorkspaceId,
+  memberId: DomainIds.MemberId,
+  role: Workspace.Role,
+  revokedAt: Schema.NullOr(Timestamp),
+  lastUsedAt: Schema.NullOr(Timestamp),
+  publishesDirectly: Schema.Boolean
+})
+
 const invalidGrant = (description: string) => new OAuthRefused({ error: "invalid_grant", description })
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const codeOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: CodeRow,
+    execute: (codeHash) =>
+      sql`
+      SELECT id, client_id, redirect_uri, code_challenge, resource, scopes, member_id, code_expires_at, grant_id, publishes_directly
+      FROM oauth_requests WHERE code_hash = ${codeHash}`
+  })
+  const refreshOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: RefreshRow,
+    execute: (hash) =>
+      sql`
+      SELECT t.grant_id, t.expires_at, t.used_at, g.client_id, g.resource, g.scopes, g.revoked_at
+      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ${hash} AND t.kind = 'refresh'`
+  })
+  const clientOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: (clientId) => sql`SELECT id FROM oauth_clients WHERE id = ${clientId}`
+  })
+  const grantOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Schema.Struct({ grantId: Schema.String }),
+    execute: (hash) => sql`SELECT grant_id FROM oauth_tokens WHERE hash = ${hash}`
+  })
+  const accessOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: AccessRow,
+    execute: (hash) =>
+      sql`
+      SELECT t.expires_at, g.id AS grant_id, g.workspace_id, g.member_id, m.role, g.revoked_at, g.last_used_at, g.publishes_directly
+      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN members m ON m.id = g.member_id
+      WHERE t.hash = ${hash} AND t.kind = 'access'`
+  })
 
   const endGrant = (grantId: string) =>
     sql`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${grantId}`
@@ -74,28 +147,16 @@ export const make = Effect.gen(function*() {
     const code = form["code"]
     if (code === undefined) return yield* new OAuthRefused({ error: "invalid_request", description: "code is missing" })
     const now = yield* Clock.currentTimeMillis
-    const [row] = yield* sql<{
-      readonly id: string
-      readonly clientId: string
-      readonly redirectUri: string
-      readonly codeChallenge: string
-      readonly resource: string
-      readonly scopes: ReadonlyArray<string>
-      readonly memberId: string
-      readonly codeExpiresAt: Date
-      readonly grantId: string | null
-      readonly publishesDirectly: boolean
-    }>`
-      SELECT id, client_id, redirect_uri, code_challenge, resource, scopes, member_id, code_expires_at, grant_id, publishes_directly
-      FROM oauth_requests WHERE code_hash = ${Rules.digest(code)}`
-    if (row === undefined) return yield* invalidGrant("The code is unknown")
+    const found = yield* dieOnBadRow(codeOf(Rules.digest(code)))
+    if (Option.isNone(found)) return yield* invalidGrant("The code is unknown")
+    const row = found.value
     // A code used twice was copied: the tokens it gave are revoked too (OAuth 2.1, section 4.1.3).
     if (row.grantId !== null) {
       yield* endGrant(row.grantId)
       return yield* invalidGrant("The code was already used; the tokens it gave are revoked")
     }
     if (row.clientId !== clientId) return yield* invalidGrant("The code was issued to another client")
-    if (row.codeExpiresAt.getTime() <= now) return yield* invalidGrant("The code has expired; sign in again")
+    if (Date.parse(row.codeExpiresAt) <= now) return yield* invalidGrant("The code has expired; sign in again")
     if (form["redirect_uri"] !== undefined && form["redirect_uri"] !== row.redirectUri) {
       return yield* invalidGrant("redirect_uri is not the one of the authorization request")
     }
@@ -121,23 +182,14 @@ export const make = Effect.gen(function*() {
     if (token === undefined) return yield* new OAuthRefused({ error: "invalid_request", description: "refresh_token is missing" })
     const now = yield* Clock.currentTimeMillis
     const hash = Rules.digest(token)
-    const [row] = yield* sql<{
-      readonly grantId: string
-      readonly expiresAt: Date
-      readonly usedAt: Date | null
-      readonly clientId: string
-      readonly resource: string
-      readonly scopes: ReadonlyArray<string>
-      readonly revokedAt: Date | null
-    }>`
-      SELECT t.grant_id, t.expires_at, t.used_at, g.client_id, g.resource, g.scopes, g.revoked_at
-      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ${hash} AND t.kind = 'refresh'`
-    if (row === undefined) return yield* invalidGrant("The refresh token is unknown")
+    const found = yield* dieOnBadRow(refreshOf(hash))
+    if (Option.isNone(found)) return yield* invalidGrant("The refresh token is unknown")
+    const row = found.value
     if (row.clientId !== clientId) return yield* invalidGrant("The refresh token was issued to another client")
     if (row.revokedAt !== null) return yield* invalidGrant("This assistant was disconnected; sign in again")
     const reused = invalidGrant("The refresh token was already used, so this assistant was disconnected; sign in again")
     if (row.usedAt !== null) return yield* Effect.andThen(endGrant(row.grantId), Effect.fail(reused))
-    if (row.expiresAt.getTime() <= now) return yield* invalidGrant("The refresh token has expired; sign in again")
+    if (Date.parse(row.expiresAt) <= now) return yield* invalidGrant("The refresh token has expired; sign in again")
     yield* resourceMatches(form, row.resource)
     const claimed = yield* sql`UPDATE oauth_tokens SET used_at = ${new Date(now)} WHERE hash = ${hash} AND used_at IS NULL RETURNING hash`
     if (claimed.length === 0) return yield* Effect.andThen(endGrant(row.grantId), Effect.fail(reused))
@@ -155,15 +207,15 @@ export const make = Effect.gen(function*() {
     }
     const clientId = form["client_id"]
     if (clientId === undefined) return yield* new OAuthRefused({ error: "invalid_request", description: "client_id is missing" })
-    const [client] = yield* sql<{ readonly id: string }>`SELECT id FROM oauth_clients WHERE id = ${clientId}`
-    if (client === undefined) return yield* new OAuthRefused({ error: "invalid_client", description: "This client is not registered" })
-    return yield* grantType === "authorization_code" ? exchange(form, client.id) : refresh(form, client.id)
+    const client = yield* dieOnBadRow(clientOf(clientId))
+    if (Option.isNone(client)) return yield* new OAuthRefused({ error: "invalid_client", description: "This client is not registered" })
+    return yield* grantType === "authorization_code" ? exchange(form, client.value.id) : refresh(form, client.value.id)
   })
 
   /** RFC 7009: either token ends its grant (an assistant signing out means all of it); unknown ones are ignored. */
   const revoke = Effect.fn("OAuth.revoke")(function*(token: string) {
-    const [row] = yield* sql<{ readonly grantId: string }>`SELECT grant_id FROM oauth_tokens WHERE hash = ${Rules.digest(token)}`
-    if (row !== undefined) yield* endGrant(row.grantId)
+    const row = yield* dieOnBadRow(grantOf(Rules.digest(token)))
+    if (Option.isSome(row)) yield* endGrant(row.value.grantId)
   })
 
   const touch = (grantId: string, now: number) =>
@@ -175,27 +227,16 @@ export const make = Effect.gen(function*() {
   const authenticate = Effect.fn("OAuth.authenticate")(function*(accessToken: string) {
     if (!accessToken.startsWith(Rules.accessPrefix)) return yield* new TokenRefused({ reason: "unknown" })
     const now = yield* Clock.currentTimeMillis
-    const [row] = yield* sql<{
-      readonly expiresAt: Date
-      readonly grantId: string
-      readonly workspaceId: string
-      readonly memberId: string
-      readonly role: Workspace.Role
-      readonly revokedAt: Date | null
-      readonly lastUsedAt: Date | null
-      readonly publishesDirectly: boolean
-    }>`
-      SELECT t.expires_at, g.id AS grant_id, g.workspace_id, g.member_id, m.role, g.revoked_at, g.last_used_at, g.publishes_directly
-      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN members m ON m.id = g.member_id
-      WHERE t.hash = ${Rules.digest(accessToken)} AND t.kind = 'access'`
-    if (row === undefined) return yield* new TokenRefused({ reason: "unknown" })
+    const found = yield* dieOnBadRow(accessOf(Rules.digest(accessToken)))
+    if (Option.isNone(found)) return yield* new TokenRefused({ reason: "unknown" })
+    const row = found.value
     if (row.revokedAt !== null) return yield* new TokenRefused({ reason: "revoked" })
-    if (row.expiresAt.getTime() <= now) return yield* new TokenRefused({ reason: "expired" })
-    if (row.lastUsedAt === null || now - row.lastUsedAt.getTime() >= Duration.toMillis(touchEvery)) yield* touch(row.grantId, now)
+    if (Date.parse(row.expiresAt) <= now) return yield* new TokenRefused({ reason: "expired" })
+    if (row.lastUsedAt === null || now - Date.parse(row.lastUsedAt) >= Duration.toMillis(touchEvery)) yield* touch(row.grantId, now)
     return {
-      workspaceId: DomainIds.WorkspaceId.make(row.workspaceId),
+      workspaceId: row.workspaceId,
       grantId: row.grantId,
-      memberId: DomainIds.MemberId.make(row.memberId),
+      memberId: row.memberId,
       role: row.role,
       publishesDirectly: row.publishesDirectly
     } satisfies Principal
