@@ -1,21 +1,22 @@
-import { Clock, Context, Deferred, Duration, Effect, Layer } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Account, Ids as DomainIds } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import { listenForEvictions } from "./internal/evictions.ts"
-import { iso } from "./internal/rows.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 
-interface AccountRow {
-  readonly id: string
-  readonly platform: Account.Account["platform"]
-  readonly username: string
-  readonly displayName: string | null
-  readonly avatarUrl: string | null
-  readonly status: Account.AccountStatus
-  readonly statusReason: string | null
-  readonly connectedAt: Date | string
-}
+/** An `accounts` row as the list reads it, decoded rather than asserted (a row unlike it dies). */
+const AccountRow = Schema.Struct({
+  id: DomainIds.AccountId,
+  platform: Schema.String,
+  username: Schema.String,
+  displayName: Schema.NullOr(Schema.String),
+  avatarUrl: Schema.NullOr(Schema.String),
+  status: Account.AccountStatus,
+  statusReason: Schema.NullOr(Schema.String),
+  connectedAt: Timestamp
+})
 
 // A workspace's accounts are read on every account list and post check but change only when one is
 // connected, refreshed or disconnected; so each process keeps them briefly, and `changed` evicts them in
@@ -39,25 +40,19 @@ export class Accounts extends Context.Service<Accounts, {
       // at once) wait for the one load instead of each reading the accounts.
       const loads = new Map<string, Deferred.Deferred<ReadonlyArray<Account.Account>, SqlError.SqlError>>()
 
-      const load = (workspaceId: string) =>
-        sql<AccountRow>`
+      const accountsOf = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: AccountRow,
+        execute: (workspaceId) =>
+          sql`
           SELECT id, platform, username, display_name, avatar_url, status, status_reason, connected_at
           FROM accounts WHERE workspace_id = ${workspaceId} AND status <> 'disconnected'
           ORDER BY created_at, id
-        `.pipe(Effect.map((rows) =>
-          rows.map((row) =>
-            new Account.Account({
-              id: DomainIds.AccountId.make(row.id),
-              platform: row.platform,
-              username: row.username,
-              displayName: row.displayName,
-              avatarUrl: row.avatarUrl,
-              status: row.status,
-              statusReason: row.statusReason,
-              connectedAt: iso(row.connectedAt)
-            })
-          )
-        ))
+        `
+      })
+
+      const load = (workspaceId: string) =>
+        dieOnBadRow(accountsOf(workspaceId)).pipe(Effect.map((rows) => rows.map((row) => new Account.Account(row))))
 
       /**
        * The one load of a workspace's accounts, shared by every request asking meanwhile. It runs in a fiber of
