@@ -10,8 +10,10 @@ import {
   normalizeServer,
   withReturnTo
 } from "./internal/connectChecks.ts"
+import { connectionStatements } from "./internal/connectionRows.ts"
 import { makeStore } from "./internal/connectStore.ts"
 import * as DieOnSql from "./internal/dieOnSql.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
@@ -41,15 +43,6 @@ export {
 
 // A consent screen left open longer than this must be started again.
 const stateLifetime = Duration.minutes(15)
-
-interface StateRow {
-  readonly workspaceId: string
-  readonly platform: string
-  readonly codeVerifier: Uint8Array | null
-  readonly redirectUri: string
-  readonly server: string | null
-  readonly expiresAt: Date
-}
 
 /**
  * Connecting accounts, by each network's connect method. OAuth: `start` gives the consent URL and
@@ -102,6 +95,7 @@ export class Connections extends Context.Service<Connections, {
       const networks = yield* Networks
       const cipher = yield* Cipher
       const accounts = yield* Accounts
+      const statements = connectionStatements(sql)
 
       const failed = (message: string) => new ConnectionFailed({ message })
       const fromNetwork = (error: PublishError.PublishError) =>
@@ -120,16 +114,14 @@ export class Connections extends Context.Service<Connections, {
        * kept (two flows registering at once keep the first one stored).
        */
       const appOn = Effect.fn("Connections.appOn")(function*(adapter: Adapter.Adapter, server: string, redirectUri: string) {
-        const stored = () =>
-          sql<{ readonly clientId: string; readonly clientSecret: Uint8Array }>`
-            SELECT client_id, client_secret FROM network_apps WHERE network = ${adapter.network} AND server = ${server}`
+        const stored = () => dieOnBadRow(statements.networkApp({ network: adapter.network, server }))
         const open = (row: { readonly clientId: string; readonly clientSecret: Uint8Array }) =>
           Effect.map(Effect.mapError(cipher.open(row.clientSecret), (error) => failed(error.message)), (clientSecret): Adapter.AppClient => ({
             clientId: row.clientId,
             clientSecret
           }))
-        const [known] = yield* stored()
-        if (known !== undefined) return yield* open(known)
+        const known = yield* stored()
+        if (Option.isSome(known)) return yield* open(known.value)
         if (adapter.oauth.registerApp === undefined) return undefined
         const registered = yield* adapter.oauth.registerApp({ server, redirectUri }).pipe(
           Effect.mapError((error) => failed(`${server} refused to register Herald: ${error.reason.message}`))
@@ -138,8 +130,8 @@ export class Connections extends Context.Service<Connections, {
           INSERT INTO network_apps (network, server, client_id, client_secret)
           VALUES (${adapter.network}, ${server}, ${registered.clientId}, ${cipher.seal(registered.clientSecret)})
           ON CONFLICT (network, server) DO NOTHING`
-        const [kept] = yield* stored()
-        return kept === undefined ? registered : yield* open(kept)
+        const kept = yield* stored()
+        return Option.isNone(kept) ? registered : yield* open(kept.value)
       })
 
       const start = Effect.fn("Connections.start")(function*(input: {
@@ -197,16 +189,13 @@ export class Connections extends Context.Service<Connections, {
         readonly code: string
       }) {
         const adapter = yield* networks.get(input.platform)
-        // The state is single-use: taken and deleted in one statement.
-        const [row] = yield* sql<StateRow>`
-          DELETE FROM oauth_states WHERE state = ${input.state}
-          RETURNING workspace_id, platform, code_verifier, redirect_uri, server, expires_at
-        `
-        if (row === undefined || row.platform !== input.platform) {
+        const taken = yield* dieOnBadRow(statements.stateTaken(input.state))
+        if (Option.isNone(taken) || taken.value.platform !== input.platform) {
           return yield* failed("This connection link is not valid (unknown or already used state); start again")
         }
+        const row = taken.value
         const now = yield* Clock.currentTimeMillis
-        if (row.expiresAt.getTime() <= now) return yield* failed("This connection link expired; start again")
+        if (Date.parse(row.expiresAt) <= now) return yield* failed("This connection link expired; start again")
         const verifier = row.codeVerifier === null
           ? undefined
           : Redacted.value(yield* Effect.mapError(cipher.open(row.codeVerifier), (error) => failed(error.message)))
@@ -233,12 +222,12 @@ export class Connections extends Context.Service<Connections, {
       })
 
       const cancel = Effect.fn("Connections.cancel")(function*(input: { readonly platform: string; readonly state: string }) {
-        const [row] = yield* sql<Pick<StateRow, "workspaceId" | "platform" | "expiresAt">>`
-          DELETE FROM oauth_states WHERE state = ${input.state} RETURNING workspace_id, platform, expires_at`
+        const row = yield* dieOnBadRow(statements.stateCancelled(input.state))
         const now = yield* Clock.currentTimeMillis
-        return row === undefined || row.platform !== input.platform || row.expiresAt.getTime() <= now
-          ? Option.none<string>()
-          : Option.some(row.workspaceId)
+        return Option.map(
+          Option.filter(row, (taken) => taken.platform === input.platform && Date.parse(taken.expiresAt) > now),
+          (taken) => taken.workspaceId
+        )
       })
 
       const signIn = Effect.fn("Connections.signIn")(function*(input: {
@@ -265,13 +254,9 @@ export class Connections extends Context.Service<Connections, {
 
       const disconnect = Effect.fn("Connections.disconnect")(function*(workspaceId: string, accountId: string) {
         yield* sql.withTransaction(Effect.gen(function*() {
-          const rows = yield* sql<{ readonly platform: string }>`
-            UPDATE accounts SET status = 'disconnected', access_token = NULL, refresh_token = NULL, updated_at = now()
-            WHERE id = ${accountId} AND workspace_id = ${workspaceId} AND status <> 'disconnected'
-            RETURNING platform
-          `
-          if (rows.length === 0) return yield* new AccountNotFound({ accountId })
-          yield* Events.record(sql, workspaceId, "account.disconnected", { accountId, platform: rows[0]!.platform })
+          const row = yield* dieOnBadRow(statements.disconnected({ workspaceId, accountId }))
+          if (Option.isNone(row)) return yield* new AccountNotFound({ accountId })
+          yield* Events.record(sql, workspaceId, "account.disconnected", { accountId, platform: row.value.platform })
         }))
         yield* accounts.changed(workspaceId)
       })

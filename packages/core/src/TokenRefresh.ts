@@ -1,9 +1,11 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { Adapter, type PublishError } from "@herald/adapter-kit"
 import { Accounts } from "./Accounts.ts"
 import { Cipher } from "./Cipher.ts"
 import * as Events from "./Events.ts"
+import { networkApp } from "./internal/connectionRows.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { Networks } from "./Networks.ts"
 
 /** What refreshing one account came to. */
@@ -18,16 +20,27 @@ const ahead = Duration.minutes(10)
 const every = Duration.minutes(1)
 const claimFor = Duration.minutes(1)
 
-interface Due {
-  readonly id: string
-  readonly workspaceId: string
-  readonly platform: string
-  readonly refreshToken: Uint8Array
+/** An account claimed for a refresh, with its refresh token sealed. */
+const Due = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  platform: Schema.String,
+  refreshToken: Schema.Uint8Array,
   /** The account's server, on a network of many servers; null on one host. */
-  readonly server: string | null
+  server: Schema.NullOr(Schema.String),
   /** How it signed in (`oauth` or `credentials`): its tokens are renewed the same way. */
-  readonly signIn: string
-}
+  signIn: Schema.String
+})
+type Due = typeof Due.Type
+
+/** The account to claim: `one` by its id, or every one `due` (expiring before `soon`). */
+const Claim = Schema.Struct({
+  where: Schema.Literals(["one", "due"]),
+  accountId: Schema.String,
+  now: Schema.Date,
+  until: Schema.Date,
+  soon: Schema.Date
+})
 
 /**
  * Renews access tokens before they expire. A refresh the network refuses for good (revoked grant, refused
@@ -48,22 +61,47 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
       const cipher = yield* Cipher
       const networks = yield* Networks
       const accounts = yield* Accounts
+      const appOf = networkApp(sql)
+      const movedToReconnect = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, reason: Schema.String }),
+        Result: Schema.Struct({ username: Schema.String }),
+        execute: ({ id, reason }) =>
+          sql`
+              UPDATE accounts SET status = 'needs_reconnect', status_reason = ${reason}, refresh_claimed_until = NULL,
+                updated_at = now()
+              WHERE id = ${id} AND status = 'connected'
+              RETURNING username
+            `
+      })
+      const claimed = SqlSchema.findAll({
+        Request: Claim,
+        Result: Due,
+        execute: ({ accountId, now, soon, until, where }) =>
+          sql`
+            UPDATE accounts SET refresh_claimed_until = ${until}
+            WHERE status = 'connected' AND refresh_token IS NOT NULL
+              AND (refresh_claimed_until IS NULL OR refresh_claimed_until < ${now})
+              AND ${where === "one" ? sql`id = ${accountId}` : sql`token_expires_at < ${soon}`}
+            RETURNING id, workspace_id, platform, refresh_token, server, sign_in
+          `
+      })
+      const accountOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Due.mapFields(({ id, platform, workspaceId }) => ({ id, workspaceId, platform })),
+        execute: (accountId) => sql`
+          SELECT id, workspace_id, platform FROM accounts WHERE id = ${accountId}`
+      })
 
       const markNeedsReconnect = (due: Pick<Due, "id" | "workspaceId" | "platform">, reason: string) =>
         Effect.andThen(
           sql.withTransaction(Effect.gen(function*() {
             // Only a connected account moves, so two targets failing at once announce it once.
-            const rows = yield* sql<{ readonly username: string }>`
-              UPDATE accounts SET status = 'needs_reconnect', status_reason = ${reason}, refresh_claimed_until = NULL,
-                updated_at = now()
-              WHERE id = ${due.id} AND status = 'connected'
-              RETURNING username
-            `
-            if (rows.length === 0) return
+            const moved = yield* dieOnBadRow(movedToReconnect({ id: due.id, reason }))
+            if (Option.isNone(moved)) return
             yield* Events.record(sql, due.workspaceId, "account.needs_reconnect", {
               accountId: due.id,
               platform: due.platform,
-              username: rows[0]?.username ?? "",
+              username: moved.value.username,
               note: reason
             })
           })),
@@ -83,12 +121,13 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
             return { _tag: "NeedsReconnect", reason: "unreadable refresh token" } as const
           }
           // On a network of many servers, the account's server and Herald's app there go with the refresh.
-          const [app] = due.server === null ? [] : yield* sql<{ readonly clientId: string; readonly clientSecret: Uint8Array }>`
-            SELECT client_id, client_secret FROM network_apps WHERE network = ${due.platform} AND server = ${due.server}`
-          const clientSecret = app === undefined ? Option.none() : yield* Effect.option(cipher.open(app.clientSecret))
+          const app = due.server === null ? Option.none() : yield* dieOnBadRow(appOf({ network: due.platform, server: due.server }))
+          const clientSecret = Option.isNone(app) ? Option.none() : yield* Effect.option(cipher.open(app.value.clientSecret))
           const context: Adapter.ServerContext = {
             server: due.server,
-            client: app === undefined || Option.isNone(clientSecret) ? undefined : { clientId: app.clientId, clientSecret: clientSecret.value }
+            client: Option.isNone(app) || Option.isNone(clientSecret)
+              ? undefined
+              : { clientId: app.value.clientId, clientSecret: clientSecret.value }
           }
           const result = yield* Effect.result(refresh(refreshToken.value, context))
           if (result._tag === "Failure") {
@@ -112,17 +151,14 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
         })
 
       const claim = (where: "one" | "due", accountId: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const until = new Date(now + Duration.toMillis(claimFor))
-          const soon = new Date(now + Duration.toMillis(ahead))
-          return sql<Due>`
-            UPDATE accounts SET refresh_claimed_until = ${until}
-            WHERE status = 'connected' AND refresh_token IS NOT NULL
-              AND (refresh_claimed_until IS NULL OR refresh_claimed_until < ${new Date(now)})
-              AND ${where === "one" ? sql`id = ${accountId}` : sql`token_expires_at < ${soon}`}
-            RETURNING id, workspace_id, platform, refresh_token, server, sign_in
-          `
-        })
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          dieOnBadRow(claimed({
+            where,
+            accountId,
+            now: new Date(now),
+            until: new Date(now + Duration.toMillis(claimFor)),
+            soon: new Date(now + Duration.toMillis(ahead))
+          })))
 
       const refresh = Effect.fn("TokenRefresh.refresh")(function*(accountId: string) {
         const [due] = yield* claim("one", accountId)
@@ -134,9 +170,8 @@ export class TokenRefresh extends Context.Service<TokenRefresh, {
       )
 
       const needsReconnect = Effect.fn("TokenRefresh.needsReconnect")(function*(accountId: string, reason: string) {
-        const [account] = yield* sql<{ readonly id: string; readonly workspaceId: string; readonly platform: string }>`
-          SELECT id, workspace_id, platform FROM accounts WHERE id = ${accountId}`
-        if (account !== undefined) yield* markNeedsReconnect(account, reason)
+        const account = yield* dieOnBadRow(accountOf(accountId))
+        if (Option.isSome(account)) yield* markNeedsReconnect(account.value, reason)
       })
 
       return TokenRefresh.of({ refresh, refreshDue, needsReconnect })
