@@ -1,9 +1,11 @@
 import { DateTime, Duration, Effect, Layer, PrimaryKey, Schedule, Schema } from "effect"
 import { ClusterSchema, DeliverAt, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { PostStatus } from "@herald/domain"
+import { DueRow } from "./internal/dueRows.ts"
 import { publishSpan } from "./internal/publishTelemetry.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { type PendingTarget, Publisher } from "./Publisher.ts"
 import { Scheduler } from "./Scheduler.ts"
 
@@ -123,12 +125,17 @@ export const sweep = (every: Duration.Input = Duration.seconds(30)) =>
     // Written into the statement rather than sent as values: the partial indexes posts_due and
     // posts_publishing_due match only a query whose status is known when it is planned.
     const dueStatuses = sql.literal(PostStatus.due.map((status) => `'${status}'`).join(", "))
-    const round = Effect.gen(function*() {
-      const due = yield* sql<{ readonly id: string; readonly version: number; readonly scheduledAt: Date }>`
+    const overdue = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: DueRow,
+      execute: () => sql`
         SELECT id, version, scheduled_at FROM posts
         WHERE status IN (${dueStatuses}) AND scheduled_at <= now() - interval '30 seconds'
         ORDER BY scheduled_at LIMIT 1000`
-      yield* Effect.forEach(due, (post) => schedulerService.schedule(post.id, post.version, post.scheduledAt), {
+    })
+    const round = Effect.gen(function*() {
+      const due = yield* dieOnBadRow(overdue(undefined))
+      yield* Effect.forEach(due, (post) => schedulerService.schedule(post.id, post.version, new Date(post.scheduledAt)), {
         concurrency: 16,
         discard: true
       })

@@ -1,11 +1,12 @@
-import { Clock, Context, Effect, Layer, Random } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Clock, Context, Effect, Layer, Option, Random, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import type { Post } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
 import { AccountNotFound } from "./Connections.ts"
 import * as QueueMoves from "./internal/queueMoves.ts"
 import * as QueueSeats from "./internal/queueSeats.ts"
 import * as QueueView from "./internal/queueView.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { Networks } from "./Networks.ts"
 import { PostConflict, PostInvalid, PostNotFound } from "./Posts.ts"
 import * as PostShape from "./PostShape.ts"
@@ -65,16 +66,19 @@ export class Queue extends Context.Service<Queue, {
       const scheduler = yield* Scheduler
       const seats = QueueSeats.make(sql)
       const moves = QueueMoves.make(sql, PostShape.make(networks.all), baseUrl)
+      const viewPage = QueueView.make(sql, seats, baseUrl)
+      const connected = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: Schema.Struct({ id: Schema.String }),
+        execute: (workspaceId) => sql`
+              SELECT id FROM accounts WHERE workspace_id = ${workspaceId} AND status <> 'disconnected' ORDER BY id`
+      })
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
       /** The accounts a call is about: the one named (404 when not the workspace's), or every connected one. */
       const accountsOf = (workspaceId: string, accountId: string | undefined) =>
         accountId === undefined
-          ? Effect.map(
-            sql<{ readonly id: string }>`
-              SELECT id FROM accounts WHERE workspace_id = ${workspaceId} AND status <> 'disconnected' ORDER BY id`,
-            (rows) => rows.map((row) => row.id)
-          )
+          ? Effect.map(dieOnBadRow(connected(workspaceId)), (rows) => rows.map((row) => row.id))
           : Effect.flatMap(
             sql`SELECT 1 AS one FROM accounts WHERE id = ${accountId} AND workspace_id = ${workspaceId}`,
             (rows) => rows.length === 0 ? Effect.fail(new AccountNotFound({ accountId })) : Effect.succeed([accountId])
@@ -86,7 +90,7 @@ export class Queue extends Context.Service<Queue, {
       const view = Effect.fn("Queue.view")(function*(workspaceId: string, input: ViewInput) {
         const accountIds = yield* accountsOf(workspaceId, input.accountId)
         const from = input.from ?? (yield* now)
-        return yield* QueueView.page(sql, seats, baseUrl, workspaceId, accountIds, { from, limit: input.limit, cursor: input.cursor })
+        return yield* viewPage(workspaceId, accountIds, { from, limit: input.limit, cursor: input.cursor })
       })
 
       /**
@@ -208,9 +212,9 @@ export class Queue extends Context.Service<Queue, {
       /** A conflict naming the post that holds a seat of these accounts at `at`, other than `except`. */
       const taken = (accountIds: ReadonlyArray<string>, at: Date, except: ReadonlyArray<string>) =>
         Effect.flatMap(moves.holder(accountIds, at, except), (holder) =>
-          holder === undefined ? Effect.void : Effect.fail(
+          Option.isNone(holder) ? Effect.void : Effect.fail(
             new PostConflict({
-              message: `The slot at ${at.toISOString()} of account ${holder.accountId} is taken by post ${holder.postId}; ` +
+              message: `The slot at ${at.toISOString()} of account ${holder.value.accountId} is taken by post ${holder.value.postId}; ` +
                 "swap the two (POST /api/v1/queue/swap) or pick a free slot"
             })
           ))

@@ -1,7 +1,8 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { QueueSchedule } from "@herald/domain"
 import * as DieOnSql from "./internal/dieOnSql.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 import { AccountNotFound } from "./Connections.ts"
 import { WorkspaceNotFound } from "./Workspaces.ts"
 
@@ -40,22 +41,28 @@ export class QueueSchedules extends Context.Service<QueueSchedules, {
     QueueSchedules,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const decodeSlots = Schema.decodeUnknownEffect(QueueSchedule.Schedule.fields.slots)
+      const timeZoneOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Schema.Struct({ timeZone: Schema.String }),
+        execute: (workspaceId) => sql`SELECT time_zone FROM workspaces WHERE id = ${workspaceId}`
+      })
+      // Only Herald writes the column, always a checked schedule: a row unlike it dies.
+      const slotsOf = SqlSchema.findOneOption({
+        Request: Schema.Struct({ workspaceId: Schema.String, scope: Schema.String }),
+        Result: Schema.Struct({ slots: QueueSchedule.Schedule.fields.slots }),
+        execute: ({ scope, workspaceId }) => sql`SELECT slots FROM queue_schedules WHERE workspace_id = ${workspaceId} AND scope = ${scope}`
+      })
 
       // A schedule is asked for by a caller of its workspace, whose principal was read from it: the workspace
       // missing is a bug to report (a 500 with a request id), never an answer.
       const timeZone = (workspaceId: string) =>
         Effect.flatMap(
-          sql<{ readonly timeZone: string }>`SELECT time_zone FROM workspaces WHERE id = ${workspaceId}`,
-          (rows) => rows[0] === undefined ? Effect.die(new WorkspaceNotFound({ workspaceId })) : Effect.succeed(rows[0].timeZone)
+          dieOnBadRow(timeZoneOf(workspaceId)),
+          Option.match({ onNone: () => Effect.die(new WorkspaceNotFound({ workspaceId })), onSome: (row) => Effect.succeed(row.timeZone) })
         )
 
       const stored = (workspaceId: string, scope: string) =>
-        sql<{ readonly slots: unknown }>`SELECT slots FROM queue_schedules WHERE workspace_id = ${workspaceId} AND scope = ${scope}`.pipe(
-          Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(undefined) : decodeSlots(rows[0].slots)),
-          // Only Herald writes the column, always a checked schedule.
-          Effect.catchTag("SchemaError", Effect.die)
-        )
+        Effect.map(dieOnBadRow(slotsOf({ workspaceId, scope })), Option.match({ onNone: () => undefined, onSome: (row) => row.slots }))
 
       const checkAccount = (workspaceId: string, accountId: string) =>
         Effect.flatMap(

@@ -1,6 +1,8 @@
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { PostStatus } from "@herald/domain"
+import { DueRow } from "./internal/dueRows.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
 
 /**
  * Hands a scheduled post to the publishing engine: the post goes out at `at` if its `version` is still
@@ -69,24 +71,30 @@ export const handover = (options: Partial<HandoverOptions> = {}) =>
     // Where the next read starts: after this time, or after this post at this time while a round pages.
     let from: { readonly at: Date; readonly id: string } | undefined
 
-    const page = (until: Date) =>
-      sql<{ readonly id: string; readonly version: number; readonly scheduledAt: Date }>`
+    const page = SqlSchema.findAll({
+      Request: Schema.Struct({
+        until: Schema.Date,
+        from: Schema.UndefinedOr(Schema.Struct({ at: Schema.Date, id: Schema.String }))
+      }),
+      Result: DueRow,
+      execute: ({ from, until }) => sql`
         SELECT id, version, scheduled_at FROM posts
         WHERE status = ${scheduled} AND scheduled_at <= ${until}
           ${from === undefined ? sql`` : sql`AND (scheduled_at, id) > (${from.at}, ${from.id})`}
         ORDER BY scheduled_at, id LIMIT ${roundSize}`
+    })
 
     const round: Effect.Effect<void, unknown> = Effect.gen(function*() {
       const until = new Date((yield* Clock.currentTimeMillis) + horizon)
-      const posts = yield* page(until)
-      yield* Effect.forEach(posts, (post) => scheduler.schedule(post.id, post.version, post.scheduledAt), {
+      const posts = yield* dieOnBadRow(page({ until, from }))
+      yield* Effect.forEach(posts, (post) => scheduler.schedule(post.id, post.version, new Date(post.scheduledAt)), {
         concurrency: 16,
         discard: true
       })
       const last = posts.at(-1)
       // A full page: the rest after its last post, at once.
       if (posts.length === roundSize && last !== undefined) {
-        from = { at: last.scheduledAt, id: last.id }
+        from = { at: new Date(last.scheduledAt), id: last.id }
         return yield* round
       }
       from = { at: new Date(until.getTime() - slack), id: "" }

@@ -1,10 +1,11 @@
-import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
-import { type Post, PostStatus } from "@herald/domain"
+import { Effect, Schema } from "effect"
+import { type SqlClient, SqlSchema } from "effect/sql"
+import { Post, PostStatus } from "@herald/domain"
 import * as Events from "../Events.ts"
 import type * as PostShape from "../PostShape.ts"
 import type { Scheduler } from "../Scheduler.ts"
 import { hydrate, postColumns, type PostRow } from "./postRows.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
 
 /** A post as the queue's writers see it once locked: its status, whether it is queued, its time and accounts. */
 export interface Locked {
@@ -31,6 +32,19 @@ export interface Rescheduled {
 /** The statuses a queued post can be moved in: not yet going out. */
 const movable = [PostStatus.scheduled, PostStatus.awaiting_approval]
 
+/** A post's row as the queue locks it (`lockedColumns`), before its accounts are read. */
+const LockedRow = Schema.Struct({
+  id: Schema.String,
+  status: Post.PostStatus,
+  queued: Schema.Boolean,
+  at: Schema.NullOr(Timestamp)
+})
+
+const lockedColumns = "id, status, queued, scheduled_at AS at"
+
+/** A post's account (a `post_targets` row), or the account whose seat a post holds (a `queue_seats` row). */
+const AccountOfPost = Schema.Struct({ postId: Schema.String, accountId: Schema.String })
+
 /** Whether a locked post is in the queue and can still move: queued, not going out, its time to come. */
 export const inQueue = (post: Locked, now: Date) =>
   post.queued && movable.includes(post.status) && post.at !== null && post.at.getTime() > now.getTime()
@@ -39,11 +53,47 @@ export const inQueue = (post: Locked, now: Date) =>
 export const accountsKey = (post: Locked) => [...post.accountIds].sort().join(" ")
 
 export const make = (sql: SqlClient.SqlClient, shape: PostShape.PostShape, baseUrl: string) => {
-  const withAccounts = (rows: ReadonlyArray<Omit<Locked, "accountIds">>) =>
+  const targetsOf = SqlSchema.findAll({
+    Request: Schema.Array(Schema.String),
+    Result: AccountOfPost,
+    execute: (postIds) => sql`SELECT post_id, account_id FROM post_targets WHERE ${sql.in("post_id", postIds)} ORDER BY position`
+  })
+  const postsLocked = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: Schema.String, postIds: Schema.Array(Schema.String) }),
+    Result: LockedRow,
+    execute: ({ postIds, workspaceId }) => sql`
+        SELECT ${sql.literal(lockedColumns)} FROM posts
+        WHERE workspace_id = ${workspaceId} AND ${sql.in("id", postIds)} ORDER BY id FOR UPDATE`
+  })
+  const queueLocked = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: Schema.String, accountId: Schema.UndefinedOr(Schema.String), now: Schema.Date }),
+    Result: LockedRow,
+    execute: ({ accountId, now, workspaceId }) => sql`
+          SELECT ${sql.literal(lockedColumns)} FROM posts
+          WHERE workspace_id = ${workspaceId} AND queued AND ${sql.in("status", movable)} AND scheduled_at > ${now}
+          ${accountId === undefined ? sql`` : sql`AND id IN (SELECT post_id FROM post_targets WHERE account_id = ${accountId})`}
+          ORDER BY id FOR UPDATE`
+  })
+  const holderOf = SqlSchema.findOneOption({
+    Request: Schema.Struct({ accountIds: Schema.Array(Schema.String), at: Schema.Date, except: Schema.Array(Schema.String) }),
+    Result: AccountOfPost,
+    execute: ({ accountIds, at, except }) => sql`
+        SELECT post_id, account_id FROM queue_seats
+        WHERE ${sql.in("account_id", accountIds)} AND slot_at = ${at} AND post_id NOT IN ${sql.in(except)}
+        ORDER BY post_id LIMIT 1`
+  })
+  const rescheduled = SqlSchema.findOne({
+    Request: Schema.Struct({ postId: Schema.String, at: Schema.Date }),
+    Result: Schema.Struct({ version: Schema.Number }),
+    execute: ({ at, postId }) => sql`
+        UPDATE posts SET scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
+        WHERE id = ${postId} RETURNING version`
+  })
+
+  const withAccounts = (rows: ReadonlyArray<typeof LockedRow.Type>) =>
     Effect.gen(function*() {
       if (rows.length === 0) return []
-      const targets = yield* sql<{ readonly postId: string; readonly accountId: string }>`
-        SELECT post_id, account_id FROM post_targets WHERE ${sql.in("post_id", rows.map((row) => row.id))} ORDER BY position`
+      const targets = yield* dieOnBadRow(targetsOf(rows.map((row) => row.id)))
       return rows.map((row): Locked => ({
         ...row,
         at: row.at === null ? null : new Date(row.at),
@@ -56,12 +106,7 @@ export const make = (sql: SqlClient.SqlClient, shape: PostShape.PostShape, baseU
    * keeps, before the accounts) and answers those that exist.
    */
   const lockPosts = (workspaceId: string, postIds: ReadonlyArray<string>) =>
-    Effect.flatMap(
-      sql<Omit<Locked, "accountIds">>`
-        SELECT id, status, queued, scheduled_at AS at FROM posts
-        WHERE workspace_id = ${workspaceId} AND ${sql.in("id", postIds)} ORDER BY id FOR UPDATE`,
-      withAccounts
-    )
+    Effect.flatMap(dieOnBadRow(postsLocked({ workspaceId, postIds })), withAccounts)
 
   /**
    * Locks the workspace's queued posts still to come (of one account's queue, when given) and answers them
@@ -69,26 +114,13 @@ export const make = (sql: SqlClient.SqlClient, shape: PostShape.PostShape, baseU
    */
   const lockQueue = (workspaceId: string, accountId: string | undefined, now: Date) =>
     Effect.map(
-      Effect.flatMap(
-        sql<Omit<Locked, "accountIds">>`
-          SELECT id, status, queued, scheduled_at AS at FROM posts
-          WHERE workspace_id = ${workspaceId} AND queued AND ${sql.in("status", movable)} AND scheduled_at > ${now}
-          ${accountId === undefined ? sql`` : sql`AND id IN (SELECT post_id FROM post_targets WHERE account_id = ${accountId})`}
-          ORDER BY id FOR UPDATE`,
-        withAccounts
-      ),
+      Effect.flatMap(dieOnBadRow(queueLocked({ workspaceId, accountId, now })), withAccounts),
       (posts) => [...posts].sort((left, right) => left.at!.getTime() - right.at!.getTime() || (left.id < right.id ? -1 : 1))
     )
 
   /** The post holding a seat of one of the accounts at `at`, other than the posts in `except`. */
   const holder = (accountIds: ReadonlyArray<string>, at: Date, except: ReadonlyArray<string>) =>
-    Effect.map(
-      sql<{ readonly postId: string; readonly accountId: string }>`
-        SELECT post_id, account_id FROM queue_seats
-        WHERE ${sql.in("account_id", accountIds)} AND slot_at = ${at} AND post_id NOT IN ${sql.in(except)}
-        ORDER BY post_id LIMIT 1`,
-      (rows) => rows[0]
-    )
+    dieOnBadRow(holderOf({ accountIds, at, except }))
 
   /** The full post, as answered after a move. */
   const read = (workspaceId: string, postId: string) =>
@@ -103,12 +135,11 @@ export const make = (sql: SqlClient.SqlClient, shape: PostShape.PostShape, baseU
    */
   const reschedule = (workspaceId: string, postId: string, at: Date) =>
     Effect.gen(function*() {
-      const [updated] = yield* sql<{ readonly version: number }>`
-        UPDATE posts SET scheduled_at = ${at}, sort_at = ${at}, version = version + 1, updated_at = now()
-        WHERE id = ${postId} RETURNING version`
+      // The post is locked by the caller's transaction: its row is there to update.
+      const updated = yield* Effect.orDie(rescheduled({ postId, at }))
       const post = yield* read(workspaceId, postId)
       yield* Events.record(sql, workspaceId, "post.rescheduled", { postId, post: shape.show(post) })
-      return { post, version: updated!.version } satisfies Rescheduled
+      return { post, version: updated.version } satisfies Rescheduled
     })
 
   return { lockPosts, lockQueue, holder, read, reschedule }

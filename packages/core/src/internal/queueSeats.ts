@@ -1,7 +1,8 @@
-import { Effect, Schema } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { type SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { QueueSchedule } from "@herald/domain"
 import type { Problem } from "./postRules.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
 
 /** An account's weekly slots: its own schedule, or the workspace's it inherits. */
 interface AccountSlots {
@@ -21,7 +22,14 @@ export interface Plan {
 const batchSize = 256
 const horizonBatches = 40
 
-const decodeSlots = Schema.decodeUnknownSync(QueueSchedule.Schedule.fields.slots)
+/** A `queue_schedules` row: whose it is (an account's id, or "" for the workspace's) and its slots (jsonb). */
+const ScheduleRow = Schema.Struct({ scope: Schema.String, slots: QueueSchedule.Schedule.fields.slots })
+
+/** An instant a seat is taken at. */
+const TakenRow = Schema.Struct({ slotAt: Timestamp })
+
+/** Which accounts' seats are asked about, and whose (`except`'s) to leave out. */
+const SeatsOf = { accountIds: Schema.Array(Schema.String), except: Schema.UndefinedOr(Schema.String) }
 
 /** Whether `at` is a slot instant of the schedule: its first occurrence, on a day it exists. */
 export const isSlot = (schedule: QueueSchedule.Schedule, timeZone: string, at: Date): boolean =>
@@ -61,19 +69,46 @@ export const isSeatTaken = (error: SqlError.SqlError): boolean =>
  * turns and a free slot read stays free until the transaction commits; the key is what holds if one did not.
  */
 export const make = (sql: SqlClient.SqlClient) => {
+  const timeZoneOf = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: Schema.Struct({ timeZone: Schema.String }),
+    execute: (workspaceId) => sql`SELECT time_zone FROM workspaces WHERE id = ${workspaceId}`
+  })
+  const schedulesOf = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: Schema.String, scopes: Schema.Array(Schema.String) }),
+    Result: ScheduleRow,
+    execute: ({ scopes, workspaceId }) => sql`
+        SELECT scope, slots FROM queue_schedules WHERE workspace_id = ${workspaceId} AND ${sql.in("scope", scopes)}`
+  })
+  const takenBetween = SqlSchema.findAll({
+    Request: Schema.Struct({ ...SeatsOf, first: Schema.Date, last: Schema.Date }),
+    Result: TakenRow,
+    execute: ({ accountIds, except, first, last }) => sql`
+          SELECT DISTINCT slot_at FROM queue_seats
+          WHERE ${sql.in("account_id", accountIds)} AND slot_at >= ${first} AND slot_at <= ${last}
+          ${except === undefined ? sql`` : sql`AND post_id <> ${except}`}`
+  })
+  const takenFrom = SqlSchema.findAll({
+    Request: Schema.Struct({ ...SeatsOf, from: Schema.Date }),
+    Result: TakenRow,
+    execute: ({ accountIds, except, from }) => sql`
+          SELECT DISTINCT slot_at FROM queue_seats WHERE ${sql.in("account_id", accountIds)} AND slot_at >= ${from}
+          ${except === undefined ? sql`` : sql`AND post_id <> ${except}`}`
+  })
+  const instants = (rows: ReadonlyArray<typeof TakenRow.Type>) => new Set(rows.map((row) => Date.parse(row.slotAt)))
+
   /** Each account's slots and the workspace's time zone. */
   const plan = (workspaceId: string, accountIds: ReadonlyArray<string>) =>
     Effect.gen(function*() {
-      const [workspace] = yield* sql<{ readonly timeZone: string }>`SELECT time_zone FROM workspaces WHERE id = ${workspaceId}`
-      const rows = yield* sql<{ readonly scope: string; readonly slots: unknown }>`
-        SELECT scope, slots FROM queue_schedules WHERE workspace_id = ${workspaceId} AND ${sql.in("scope", ["", ...accountIds])}`
+      const workspace = yield* dieOnBadRow(timeZoneOf(workspaceId))
+      const rows = yield* dieOnBadRow(schedulesOf({ workspaceId, scopes: ["", ...accountIds] }))
       const slotsOf = (scope: string) => {
         const row = rows.find((entry) => entry.scope === scope)
-        return row === undefined ? undefined : { slots: decodeSlots(row.slots) }
+        return row === undefined ? undefined : { slots: row.slots }
       }
       const shared = slotsOf("") ?? { slots: [] }
       return {
-        timeZone: workspace?.timeZone ?? "UTC",
+        timeZone: Option.match(workspace, { onNone: () => "UTC", onSome: (row) => row.timeZone }),
         accounts: accountIds.map((accountId) => {
           const own = slotsOf(accountId)
           return { accountId, schedule: own ?? shared, own: own !== undefined }
@@ -89,13 +124,7 @@ export const make = (sql: SqlClient.SqlClient) => {
   const taken = (accountIds: ReadonlyArray<string>, slots: ReadonlyArray<Date>, except: string | undefined) =>
     slots.length === 0
       ? Effect.succeed(new Set<number>())
-      : Effect.map(
-        sql<{ readonly slotAt: Date }>`
-          SELECT DISTINCT slot_at FROM queue_seats
-          WHERE ${sql.in("account_id", accountIds)} AND slot_at >= ${slots[0]!} AND slot_at <= ${slots.at(-1)!}
-          ${except === undefined ? sql`` : sql`AND post_id <> ${except}`}`,
-        (rows) => new Set(rows.map((row) => new Date(row.slotAt).getTime()))
-      )
+      : Effect.map(dieOnBadRow(takenBetween({ accountIds, except, first: slots[0]!, last: slots.at(-1)! })), instants)
 
   /**
    * The earliest slot at or after `from` that is a slot of every account and free for each; a problem naming
@@ -108,12 +137,7 @@ export const make = (sql: SqlClient.SqlClient) => {
       const accountIds = plan.accounts.map((account) => account.accountId)
       // Every seat taken from `from` on, read once: the search then walks the slots in memory, so a create
       // costs one query however full the queue is.
-      const busy = yield* Effect.map(
-        sql<{ readonly slotAt: Date }>`
-          SELECT DISTINCT slot_at FROM queue_seats WHERE ${sql.in("account_id", accountIds)} AND slot_at >= ${from}
-          ${except === undefined ? sql`` : sql`AND post_id <> ${except}`}`,
-        (rows) => new Set(rows.map((row) => new Date(row.slotAt).getTime()))
-      )
+      const busy = yield* Effect.map(dieOnBadRow(takenFrom({ accountIds, except, from })), instants)
       let cursor = from
       let common = 0
       for (let batch = 0; batch < horizonBatches; batch++) {

@@ -1,9 +1,10 @@
-import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Effect, Schema } from "effect"
+import { type SqlClient, SqlSchema } from "effect/sql"
 import type { Post } from "@herald/domain"
 import { QueueSchedule } from "@herald/domain"
 import { hydrate, postColumns, type PostRow } from "./postRows.ts"
 import { isSlot, type Seats } from "./queueSeats.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
 
 /** Where a page of the queue view starts after: the last item's instant and account. */
 export interface Position {
@@ -27,19 +28,40 @@ export interface Seat {
 const before = (left: Position, right: Position) =>
   left.at.getTime() < right.at.getTime() || (left.at.getTime() === right.at.getTime() && left.accountId < right.accountId)
 
+/** A seat taken (a `queue_seats` row): the account's instant and the post holding it. */
+const SeatRow = Schema.Struct({ accountId: Schema.String, slotAt: Timestamp, postId: Schema.String })
+
 /**
  * A page of the queue view: the accounts' slot instants and their seats merged, ordered by (instant,
  * account), after `cursor` or from `from`. Each source is read `limit + 1` places ahead, so the first
  * `limit + 1` of the merge are exact and the extra one says whether there is a next page.
  */
-export const page = (
-  sql: SqlClient.SqlClient,
-  seats: Seats,
-  baseUrl: string,
-  workspaceId: string,
-  accountIds: ReadonlyArray<string>,
-  input: { readonly from: Date; readonly limit: number; readonly cursor: Position | undefined }
-) =>
+export const make = (sql: SqlClient.SqlClient, seats: Seats, baseUrl: string) => {
+  const seatsFrom = SqlSchema.findAll({
+    Request: Schema.Struct({
+      workspaceId: Schema.String,
+      accountIds: Schema.Array(Schema.String),
+      start: Schema.Date,
+      cursor: Schema.UndefinedOr(Schema.Struct({ at: Schema.Date, accountId: Schema.String })),
+      limit: Schema.Number
+    }),
+    Result: SeatRow,
+    execute: ({ accountIds, cursor, limit, start, workspaceId }) => sql`
+      SELECT account_id, slot_at, post_id FROM queue_seats
+      WHERE workspace_id = ${workspaceId} AND ${sql.in("account_id", accountIds)}
+      ${
+      cursor === undefined
+        ? sql`AND slot_at >= ${start}`
+        : sql`AND (slot_at, account_id COLLATE "C") > (${cursor.at}, ${cursor.accountId} COLLATE "C")`
+    }
+      ORDER BY slot_at, account_id COLLATE "C" LIMIT ${limit + 1}`
+  })
+
+  return (
+    workspaceId: string,
+    accountIds: ReadonlyArray<string>,
+    input: { readonly from: Date; readonly limit: number; readonly cursor: Position | undefined }
+  ) =>
   Effect.gen(function*() {
     if (accountIds.length === 0) return { seats: [], next: null }
     const plan = yield* seats.plan(workspaceId, accountIds)
@@ -56,15 +78,7 @@ export const page = (
         if (after(place)) places.set(keyOf(place), place)
       }
     }
-    const seated = yield* sql<{ readonly accountId: string; readonly slotAt: Date; readonly postId: string }>`
-      SELECT account_id, slot_at, post_id FROM queue_seats
-      WHERE workspace_id = ${workspaceId} AND ${sql.in("account_id", accountIds)}
-      ${
-      cursor === undefined
-        ? sql`AND slot_at >= ${start}`
-        : sql`AND (slot_at, account_id COLLATE "C") > (${cursor.at}, ${cursor.accountId} COLLATE "C")`
-    }
-      ORDER BY slot_at, account_id COLLATE "C" LIMIT ${limit + 1}`
+    const seated = yield* dieOnBadRow(seatsFrom({ workspaceId, accountIds, start, cursor, limit }))
     for (const row of seated) {
       const place = { at: new Date(row.slotAt), accountId: row.accountId, postId: row.postId }
       places.set(keyOf(place), place)
@@ -91,3 +105,4 @@ export const page = (
       next: ordered.length > limit && last !== undefined ? { at: last.at, accountId: last.accountId } : null
     }
   })
+}
