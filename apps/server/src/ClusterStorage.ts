@@ -1,7 +1,7 @@
-import { Effect, Exit, Layer, Request, RequestResolver } from "effect"
+import { Effect, Exit, Layer, Request, RequestResolver, Schema } from "effect"
 import { ClusterError, MessageStorage, type Reply, Snowflake, SqlMessageStorage } from "effect/cluster"
 import type { Digest } from "effect/crypto"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 
 /**
@@ -20,14 +20,14 @@ interface SaveExit extends Request.Request<void, ClusterError.PersistenceError> 
 }
 const SaveExit = Request.of<SaveExit>()
 
-const exitReplies = (sql: SqlClient.SqlClient) =>
-  RequestResolver.make<SaveExit>((entries) => {
-    const rows = JSON.stringify(entries.map(({ request }) => ({
-      id: request.reply.id,
-      request_id: request.reply.requestId,
-      payload: JSON.stringify(request.reply.exit)
-    })))
-    return sql<{ readonly id: string }>`
+const exitReplies = (sql: SqlClient.SqlClient) => {
+  // The replies written, each its id as text, built once with the resolver. A row unlike that fails the
+  // batch's replies as a database failure does, so none is left waiting.
+  const saveReplies = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: (rows) =>
+      sql`
       WITH reply AS (
         INSERT INTO cluster_replies (id, kind, request_id, payload, sequence)
         SELECT r.id, 0, r.request_id, r.payload, NULL
@@ -38,7 +38,15 @@ const exitReplies = (sql: SqlClient.SqlClient) =>
         UPDATE cluster_messages m SET processed = TRUE, last_reply_id = reply.id
         FROM reply WHERE m.request_id = reply.request_id
       )
-      SELECT id::text AS id FROM reply`.pipe(
+      SELECT id::text AS id FROM reply`
+  })
+  return RequestResolver.make<SaveExit>((entries) => {
+    const rows = JSON.stringify(entries.map(({ request }) => ({
+      id: request.reply.id,
+      request_id: request.reply.requestId,
+      payload: JSON.stringify(request.reply.exit)
+    })))
+    return saveReplies(rows).pipe(
       Effect.map((saved) => {
         const written = new Set(saved.map((row) => row.id))
         for (const { completeUnsafe, request } of entries) {
@@ -56,6 +64,7 @@ const exitReplies = (sql: SqlClient.SqlClient) =>
       )
     )
   })
+}
 
 /** The library's encoded SQL storage (migrations run) with final replies batched into one statement. */
 export const makeEncoded: Effect.Effect<MessageStorage.Encoded, never, SqlClient.SqlClient | Digest.Digest> = Effect.gen(

@@ -1,5 +1,5 @@
-import { Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { ApiKeys, Networks, People, Sessions, Workspaces } from "@herald/core"
 import { Installed } from "./Installed.ts"
 import * as SandboxConnect from "./SandboxConnect.ts"
@@ -18,11 +18,18 @@ export const ensureDemo = Effect.gen(function*() {
   const apiKeys = yield* ApiKeys.ApiKeys
   const people = yield* People.People
   const sessions = yield* Sessions.Sessions
+  const workspaceCount = SqlSchema.findOneOption({
+    Request: Schema.Void,
+    // count(*) is a bigint: PostgreSQL's driver gives its text, the embedded database a BigInt.
+    Result: Schema.Struct({ count: Schema.Union([Schema.Number, Schema.String, Schema.BigInt]) }),
+    execute: () => sql`SELECT count(*) AS count FROM workspaces`
+  })
   // Several processes may start together on one PostgreSQL; the table lock lets exactly one of them seed it.
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`LOCK TABLE workspaces IN SHARE ROW EXCLUSIVE MODE`
-    const [row] = yield* sql<{ readonly count: number | string }>`SELECT count(*) AS count FROM workspaces`
-    if (Number(row?.count ?? 0) > 0) return Option.none()
+    // A row unlike its schema is a bug: it dies.
+    const row = yield* Effect.catchIf(workspaceCount(undefined), Schema.isSchemaError, Effect.die)
+    if (Number(Option.match(row, { onNone: () => 0, onSome: ({ count }) => count })) > 0) return Option.none()
     const workspace = yield* workspaces.create({ name: "Demo", ownerEmail: demoOwner })
     const key = yield* Effect.orDie(apiKeys.create({ workspaceId: workspace.id, name: "Demo key" }))
     const person = yield* people.ensure(demoOwner)

@@ -1,6 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { Simulator } from "@herald/adapter-kit"
 import { ApiError, Authorization } from "@herald/api"
 import { ApiKeys, Inbox, RateLimiter, Sessions } from "@herald/core"
@@ -29,6 +29,16 @@ export const make = Effect.gen(function*() {
   const inbox = yield* Inbox.Inbox
   const publicUrl = yield* PublicUrl
   const sql = yield* SqlClient.SqlClient
+  // A row unlike its schema dies, as a database failure does here.
+  const connectedIds = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: Schema.String, network: Schema.String }),
+    Result: Schema.Struct({ networkAccountId: Schema.String }),
+    execute: ({ network, workspaceId }) => sql`
+        SELECT network_account_id FROM accounts
+        WHERE workspace_id = ${workspaceId} AND platform = ${network} AND status <> 'disconnected'
+          AND network_account_id IS NOT NULL
+      `
+  })
 
   /**
    * The caller's workspace: a key's, or without an `Authorization` header a console session's, whose changes
@@ -53,11 +63,7 @@ export const make = Effect.gen(function*() {
    */
   const reachable = (workspaceId: string, network: string) =>
     Effect.map(
-      sql<{ readonly networkAccountId: string }>`
-        SELECT network_account_id FROM accounts
-        WHERE workspace_id = ${workspaceId} AND platform = ${network} AND status <> 'disconnected'
-          AND network_account_id IS NOT NULL
-      `,
+      connectedIds({ workspaceId, network }),
       (rows) => {
         const ids = new Set(rows.map((row) => row.networkAccountId))
         return (account: { readonly id: string }) => ids.has(account.id)

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { SimulatorStore } from "@herald/adapter-kit"
 
 /**
@@ -11,14 +11,26 @@ const decodeKey = Schema.decodeSync(Schema.fromJsonString(Schema.String))
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  return {
-    since: (network, version) =>
-      Effect.map(
-        sql<{ kind: string; key: string; value: string | null; origin: string; version: string }>`
+  // A record's row, decoded rather than asserted: a row unlike it dies, as a database failure does here.
+  const recordsSince = SqlSchema.findAll({
+    Request: Schema.Struct({ network: Schema.String, version: Schema.Number }),
+    Result: Schema.Struct({
+      kind: Schema.String,
+      key: Schema.String,
+      value: Schema.NullOr(Schema.String),
+      origin: Schema.String,
+      version: Schema.String
+    }),
+    execute: ({ network, version }) => sql`
           SELECT kind, key, value, origin, version::text AS version FROM sandbox_records
           WHERE network = ${network} AND version > ${version}
           ORDER BY version
-        `,
+        `
+  })
+  return {
+    since: (network, version) =>
+      Effect.map(
+        recordsSince({ network, version }),
         (rows) => rows.map((row) => ({
           kind: row.kind,
           key: decodeKey(row.key),

@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import * as DieOnSql from "./internal/dieOnSql.ts"
+import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 import { Cipher } from "./Cipher.ts"
 
 export class IdempotencyMismatch extends Schema.TaggedError<IdempotencyMismatch>()("IdempotencyMismatch", {
@@ -80,19 +81,19 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
           ? Effect.map(Effect.orDie(cipher.open(Buffer.from(stored.slice(sealedPrefix.length), "base64"))), Redacted.value)
           : Effect.succeed(stored)
 
-      const lookup = (workspaceId: string, key: string) =>
-        Effect.map(
-          sql<{
-            readonly requestHash: string
-            readonly statusCode: number | null
-            readonly responseBody: string | null
-            readonly bodySha256: string | null
-            readonly createdAt: Date
-          }>`
+      const lookup = SqlSchema.findOneOption({
+        Request: Schema.Struct({ workspaceId: Schema.String, key: Schema.String }),
+        Result: Schema.Struct({
+          requestHash: Schema.String,
+          statusCode: Schema.NullOr(Schema.Number),
+          responseBody: Schema.NullOr(Schema.String),
+          bodySha256: Schema.NullOr(Schema.String),
+          createdAt: Timestamp
+        }),
+        execute: ({ key, workspaceId }) => sql`
             SELECT request_hash, status_code, response_body, body_sha256, created_at FROM idempotency_keys
-            WHERE workspace_id = ${workspaceId} AND key = ${key}`,
-          (rows) => Option.fromNullishOr(rows[0])
-        )
+            WHERE workspace_id = ${workspaceId} AND key = ${key}`
+      })
 
       const claim = Effect.fn("IdempotencyKeys.claim")(function*(
         workspaceId: string,
@@ -106,9 +107,9 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
             INSERT INTO idempotency_keys (workspace_id, key, request_hash) VALUES (${workspaceId}, ${key}, ${requestHash})
             ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`
           if (inserted.length > 0) return { _tag: "Claimed" } as const
-          const existing = yield* lookup(workspaceId, key)
+          const existing = yield* dieOnBadRow(lookup({ workspaceId, key }))
           if (Option.isNone(existing)) continue
-          const createdAt = new Date(existing.value.createdAt)
+          const createdAt = new Date(Date.parse(existing.value.createdAt))
           const now = yield* Clock.currentTimeMillis
           if (now - createdAt.getTime() > Duration.toMillis(keepFor)) {
             // Expired: removed and claimed again. Only the row seen goes (the database keeps microseconds, the

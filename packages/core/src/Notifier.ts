@@ -1,5 +1,6 @@
-import { Context, Effect, FiberSet, Layer, Option, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, FiberSet, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { dieOnBadRow } from "./internal/rows.ts"
 
 export interface SwitchedOff {
   readonly workspaceId: string
@@ -47,6 +48,12 @@ export class Notifier extends Context.Service<Notifier, {
       Notifier,
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
+        const ownersOf = SqlSchema.findAll({
+          Request: Schema.String,
+          Result: Schema.Struct({ email: Schema.String }),
+          execute: (workspaceId) => sql`
+              SELECT email FROM members WHERE workspace_id = ${workspaceId} AND role = 'owner' ORDER BY created_at`
+        })
         // nodemailer is imported only when e-mail goes out: a server without SMTP need not hold it in memory.
         const transport = yield* Option.match(options.smtpUrl, {
           onNone: () => Effect.succeedNone,
@@ -86,8 +93,7 @@ export class Notifier extends Context.Service<Notifier, {
 
         const endpointSwitchedOff = (notice: SwitchedOff) =>
           Effect.gen(function*() {
-            const owners = yield* sql<{ readonly email: string }>`
-              SELECT email FROM members WHERE workspace_id = ${notice.workspaceId} AND role = 'owner' ORDER BY created_at`
+            const owners = yield* dieOnBadRow(ownersOf(notice.workspaceId))
             // It holds no secret: its text is logged whole when it cannot be sent.
             const mail = {
               to: owners.map((owner) => owner.email),

@@ -1,6 +1,7 @@
-import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Schedule, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { DatabaseInfo } from "@herald/db"
+import { dieOnBadRow } from "./internal/rows.ts"
 import * as Settings from "./Settings.ts"
 
 /** The outcome of counting one request against its subject's window. */
@@ -66,6 +67,17 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   static readonly make = (options: Options) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const taken = SqlSchema.findOne({
+        Request: Schema.Struct({ subject: Schema.String, windowStart: Schema.Date, asked: Schema.Number }),
+        // What either driver gives for the count, read with `Number` as before.
+        Result: Schema.Struct({ count: Schema.Union([Schema.Number, Schema.String, Schema.BigInt]) }),
+        execute: ({ asked, subject, windowStart }) => sql`
+          INSERT INTO rate_limit_windows (subject, window_start, count)
+          VALUES (${subject}, ${windowStart}, ${asked})
+          ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + excluded.count
+          RETURNING count
+        `
+      })
       const shared = options.shared ?? (yield* DatabaseInfo.DatabaseInfo).backend === "postgres"
       const scope = yield* Effect.scope
       // Reservations are started from plain code too (`consumeNow`), in this service's own context and scope.
@@ -94,13 +106,10 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       }
 
       const takeShared = (subject: string, window: Window, asked: number) =>
-        sql<{ readonly count: number }>`
-          INSERT INTO rate_limit_windows (subject, window_start, count)
-          VALUES (${subject}, ${new Date(window.start)}, ${asked})
-          ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + excluded.count
-          RETURNING count
-        `.pipe(
-          Effect.map((rows) => record(window, asked, Number(rows[0]!.count))),
+        // An upsert's RETURNING always has its row.
+        dieOnBadRow(taken({ subject, windowStart: new Date(window.start), asked })).pipe(
+          Effect.catchTag("NoSuchElementError", Effect.die),
+          Effect.map((row) => record(window, asked, Number(row.count))),
           // Without the shared count this process still holds the limit on its own.
           Effect.catchCause((cause) =>
             Effect.andThen(

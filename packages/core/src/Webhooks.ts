@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Ids as DomainIds, Webhook } from "@herald/domain"
 import { randomBytes } from "node:crypto"
@@ -8,7 +8,8 @@ import * as Ids from "./Ids.ts"
 import { checkWebhookUrl } from "./internal/publicAddress.ts"
 import { hold, release } from "./internal/webhookHolding.ts"
 import { HostLookup } from "./WebhookHttp.ts"
-import { iso } from "./internal/rows.ts"
+import { dieOnBadRow } from "./internal/rows.ts"
+import { endpointStatements, type EndpointRow } from "./internal/webhookEndpointRows.ts"
 
 /** The request breaks rules: every problem, as one message and as data. */
 export class WebhookInvalid extends Schema.TaggedError<WebhookInvalid>()("WebhookInvalid", {
@@ -50,19 +51,6 @@ export interface Options {
 /** At most this many endpoints per workspace (product.md, "Webhooks"). */
 export const maxEndpoints = 10
 
-interface EndpointRow {
-  readonly id: string
-  readonly url: string
-  readonly events: ReadonlyArray<string>
-  readonly description: string | null
-  readonly enabled: boolean
-  readonly consecutiveFailures: number
-  readonly disabledAt: Date | null
-  readonly createdAt: Date
-}
-
-const columns = "id, url, events, description, enabled, consecutive_failures, disabled_at, created_at"
-
 /** The sender's default switch-off count (HERALD_WEBHOOK_DISABLE_AFTER). */
 const defaultDisableAfter = 50
 
@@ -77,8 +65,8 @@ const endpointOf = (disableAfter: number) => (row: EndpointRow) =>
     // The sender switches an endpoint off only when its count reaches the setting; a switch-off by hand keeps
     // the count it had, below that.
     switchedOff: row.enabled ? null : row.consecutiveFailures >= disableAfter ? "failures" : "by_hand",
-    disabledAt: row.enabled || row.disabledAt === null ? null : iso(row.disabledAt),
-    createdAt: iso(row.createdAt)
+    disabledAt: row.enabled || row.disabledAt === null ? null : row.disabledAt,
+    createdAt: row.createdAt
   })
 
 /** A new signing secret: `whsec_` and 32 random bytes, base64url. */
@@ -116,6 +104,8 @@ export class Webhooks extends Context.Service<Webhooks, {
         const cipher = yield* Cipher
         const lookup = yield* HostLookup
         const toEndpoint = endpointOf(options.disableAfter ?? defaultDisableAfter)
+        const { endpointCount, endpointCreated, endpointIn, endpointLocked, endpointsOf, endpointUpdated, secretRotated } =
+          endpointStatements(sql)
 
         // Every problem of the fields sent, so a client fixes them in one go.
         const check = Effect.fnUntraced(function*(input: UpdateInput) {
@@ -146,8 +136,11 @@ export class Webhooks extends Context.Service<Webhooks, {
 
         const one = (workspaceId: string, endpointId: string) =>
           Effect.flatMap(
-            sql<EndpointRow>`SELECT ${sql.literal(columns)} FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId}`,
-            (rows) => rows[0] === undefined ? Effect.fail(new WebhookNotFound({ endpointId })) : Effect.succeed(toEndpoint(rows[0]))
+            dieOnBadRow(endpointIn({ workspaceId, endpointId })),
+            Option.match({
+              onNone: () => Effect.fail(new WebhookNotFound({ endpointId })),
+              onSome: (row) => Effect.succeed(toEndpoint(row))
+            })
           )
 
         const create = Effect.fn("Webhooks.create")(function*(workspaceId: string, input: CreateInput) {
@@ -158,25 +151,26 @@ export class Webhooks extends Context.Service<Webhooks, {
           return yield* sql.withTransaction(Effect.gen(function*() {
             // The workspace row is the lock that keeps two creates at once from making an eleventh.
             yield* sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`
-            const [count] = yield* sql<{ readonly count: number | string }>`
-              SELECT count(*) AS count FROM webhook_endpoints WHERE workspace_id = ${workspaceId}`
-            if (Number(count?.count ?? 0) >= maxEndpoints) {
+            const count = yield* dieOnBadRow(endpointCount(workspaceId))
+            if (Number(Option.match(count, { onNone: () => 0, onSome: (row) => row.count })) >= maxEndpoints) {
               return yield* new WebhookConflict({
                 message: `This workspace has ${maxEndpoints} webhook endpoints, the most it can have; delete one first`
               })
             }
-            const [row] = yield* sql<EndpointRow>`
-              INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret)
-              VALUES (${id}, ${workspaceId}, ${checked.url!}, ${JSON.stringify(checked.events ?? [])}::jsonb,
-                ${input.description ?? null}, ${cipher.seal(Redacted.make(secret))})
-              RETURNING ${sql.literal(columns)}`
-            return new Webhook.EndpointWithSecret({ ...toEndpoint(row!), secret })
+            const row = yield* Effect.orDie(endpointCreated({
+              id,
+              workspaceId,
+              url: checked.url!,
+              events: JSON.stringify(checked.events ?? []),
+              description: input.description ?? null,
+              secret: cipher.seal(Redacted.make(secret))
+            }))
+            return new Webhook.EndpointWithSecret({ ...toEndpoint(row), secret })
           }))
         })
 
         const list = Effect.fn("Webhooks.list")(function*(workspaceId: string) {
-          const rows = yield* sql<EndpointRow>`
-            SELECT ${sql.literal(columns)} FROM webhook_endpoints WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
+          const rows = yield* dieOnBadRow(endpointsOf(workspaceId))
           return rows.map(toEndpoint)
         })
 
@@ -193,26 +187,21 @@ export class Webhooks extends Context.Service<Webhooks, {
           // The endpoint's row is locked first, so a switch-off or on and what it does to the endpoint's
           // messages happen together, and not in the middle of the sender's switch-off (decision 0011).
           return yield* sql.withTransaction(Effect.gen(function*() {
-            const [before] = yield* sql<{ readonly enabled: boolean }>`
-              SELECT enabled FROM webhook_endpoints WHERE id = ${endpointId} AND workspace_id = ${workspaceId} FOR NO KEY UPDATE`
-            if (before === undefined) return yield* new WebhookNotFound({ endpointId })
-            const [row] = yield* sql<EndpointRow>`
-              UPDATE webhook_endpoints SET
-                url = coalesce(${checked.url ?? null}, url),
-                events = ${checked.events === undefined ? sql`events` : sql`${JSON.stringify(checked.events)}::jsonb`},
-                description = ${input.description === undefined ? sql`description` : sql`${input.description}`},
-                enabled = coalesce(${input.enabled ?? null}, enabled),
-                -- Switching an endpoint on starts its failure count again.
-                consecutive_failures = CASE WHEN ${input.enabled === true} THEN 0 ELSE consecutive_failures END,
-                disabled_at = CASE WHEN ${input.enabled === true} THEN NULL
-                  WHEN ${input.enabled === false} THEN coalesce(disabled_at, now()) ELSE disabled_at END,
-                updated_at = now()
-              WHERE id = ${endpointId}
-              RETURNING ${sql.literal(columns)}`
+            const locked = yield* dieOnBadRow(endpointLocked({ workspaceId, endpointId }))
+            if (Option.isNone(locked)) return yield* new WebhookNotFound({ endpointId })
+            const before = locked.value
+            // The row is locked and there: the update returns it.
+            const row = yield* Effect.orDie(endpointUpdated({
+              endpointId,
+              url: checked.url ?? null,
+              events: checked.events === undefined ? undefined : JSON.stringify(checked.events),
+              description: input.description,
+              enabled: input.enabled
+            }))
             // Switched off: its events are kept. Switched on: the kept ones go out, oldest first.
             if (input.enabled === false && before.enabled) yield* hold(sql, endpointId, { failedSinceLastSuccess: false })
             if (input.enabled === true && !before.enabled) yield* release(sql, endpointId, now)
-            return toEndpoint(row!)
+            return toEndpoint(row)
           }))
         })
 
@@ -225,12 +214,9 @@ export class Webhooks extends Context.Service<Webhooks, {
         const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(workspaceId: string, endpointId: string) {
           endpointId = DomainIds.currentWebhookEndpointId(endpointId)
           const secret = newSecret()
-          const rows = yield* sql<EndpointRow>`
-            UPDATE webhook_endpoints SET secret = ${cipher.seal(Redacted.make(secret))}, updated_at = now()
-            WHERE id = ${endpointId} AND workspace_id = ${workspaceId}
-            RETURNING ${sql.literal(columns)}`
-          if (rows[0] === undefined) return yield* new WebhookNotFound({ endpointId })
-          return new Webhook.EndpointWithSecret({ ...toEndpoint(rows[0]), secret })
+          const row = yield* dieOnBadRow(secretRotated({ workspaceId, endpointId, secret: cipher.seal(Redacted.make(secret)) }))
+          if (Option.isNone(row)) return yield* new WebhookNotFound({ endpointId })
+          return new Webhook.EndpointWithSecret({ ...toEndpoint(row.value), secret })
         })
 
         return Webhooks.of(DieOnSql.service({ create, list, get, update, remove, rotateSecret }))

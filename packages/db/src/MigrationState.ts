@@ -6,8 +6,9 @@
  *
  * @since 0.0.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import type { SqlError } from "effect/sql/SqlError"
 import { migrations } from "./migrations/index.ts"
 
@@ -25,7 +26,14 @@ export const expectedIds: ReadonlyArray<number> = Object.keys(migrations)
  */
 export const check: Effect.Effect<MigrationState, SqlError, SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient
-  const rows = yield* sql<{ readonly migrationId: number }>`SELECT migration_id FROM effect_sql_migrations`
+  const applied = SqlSchema.findAll({
+    Request: Schema.Void,
+    // An integer column; read with `Number` whatever form the driver gives it in.
+    Result: Schema.Struct({ migrationId: Schema.Union([Schema.Number, Schema.String, Schema.BigInt]) }),
+    execute: () => sql`SELECT migration_id FROM effect_sql_migrations`
+  })
+  // A row unlike its schema is a bug: it dies.
+  const rows = yield* Effect.catchIf(applied(undefined), Schema.isSchemaError, Effect.die)
   return compare(rows.map((row) => Number(row.migrationId)))
 })
 

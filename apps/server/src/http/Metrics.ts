@@ -1,7 +1,7 @@
-import { Context, Effect, Metric, Option, Redacted } from "effect"
+import { Context, Effect, Metric, Option, Redacted, Schema } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Metrics } from "@herald/core"
 import { DatabaseInfo } from "@herald/db"
@@ -38,15 +38,37 @@ const defaultMaxConnections = 10
 
 const poolState = (state: "in_use" | "idle" | "max") => Metric.withAttributes(Metrics.databasePool, { state })
 
+// The gauges' statements, built once, on the client of the scrape; a row unlike its schema dies.
+const postsDue = SqlSchema.findOneOption({
+  Request: Schema.Void,
+  Result: Schema.Struct({ due: Schema.Number }),
+  execute: () =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    SELECT count(*)::int AS due FROM posts
+    WHERE status = 'scheduled' AND scheduled_at < now() + interval '1 hour'`)
+})
+
+const sessions = SqlSchema.findOneOption({
+  Request: Schema.String,
+  Result: Schema.Struct({ inUse: Schema.Number, idle: Schema.Number }),
+  execute: (applicationName) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    SELECT count(*) FILTER (WHERE state IS DISTINCT FROM 'idle')::int AS in_use,
+      count(*) FILTER (WHERE state = 'idle')::int AS idle
+    FROM pg_stat_activity
+    WHERE datname = current_database() AND application_name = ${applicationName}`)
+})
+
+const dieOnBadRow = <A, E, R>(self: Effect.Effect<A, E | Schema.SchemaError, R>) =>
+  Effect.catchIf(self, Schema.isSchemaError, Effect.die)
+
 /**
  * Scheduled posts of every workspace whose time falls within the next hour, or has passed without their
  * publishing starting: one count over the partial index `posts_due`.
  */
 const setPostsDue = Effect.fnUntraced(function*(sql: SqlClient.SqlClient) {
-  const [row] = yield* sql<{ readonly due: number }>`
-    SELECT count(*)::int AS due FROM posts
-    WHERE status = 'scheduled' AND scheduled_at < now() + interval '1 hour'`
-  yield* Metric.update(Metrics.postsDueNextHour, row?.due ?? 0)
+  const row = yield* dieOnBadRow(Effect.provideService(postsDue(undefined), SqlClient.SqlClient, sql))
+  yield* Metric.update(Metrics.postsDueNextHour, Option.match(row, { onNone: () => 0, onSome: ({ due }) => due }))
 })
 
 /**
@@ -63,11 +85,8 @@ const setPool = Effect.fnUntraced(function*(sql: SqlClient.SqlClient, client: Pg
     return
   }
   const config: PgClient.PgPoolConfig = client.config
-  const [row] = yield* sql<{ readonly inUse: number; readonly idle: number }>`
-    SELECT count(*) FILTER (WHERE state IS DISTINCT FROM 'idle')::int AS in_use,
-      count(*) FILTER (WHERE state = 'idle')::int AS idle
-    FROM pg_stat_activity
-    WHERE datname = current_database() AND application_name = ${config.applicationName ?? ""}`
+  const found = yield* dieOnBadRow(Effect.provideService(sessions(config.applicationName ?? ""), SqlClient.SqlClient, sql))
+  const row = Option.getOrUndefined(found)
   yield* Metric.update(poolState("in_use"), row?.inUse ?? 0)
   yield* Metric.update(poolState("idle"), row?.idle ?? 0)
   yield* Metric.update(poolState("max"), config.maxConnections ?? defaultMaxConnections)

@@ -1,7 +1,51 @@
-import { Clock, Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Clock, Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import * as Ids from "../Ids.ts"
 import { planned } from "./planned.ts"
+import { dieOnBadRow, Timestamp } from "./rows.ts"
+
+// The fan-out's statements, built once (it runs many times a second) on the client the round gives it, each
+// with the schema its rows are decoded by (decision 0087).
+
+/**
+ * Events taken and marked rather than read past a cursor: transactions commit out of sequence order, and a
+ * cursor would step over an event that commits late.
+ */
+const eventsTaken = SqlSchema.findAll({
+  Request: Schema.Void,
+  Result: Schema.Struct({
+    // A bigint: its text from PostgreSQL's driver, a BigInt from the embedded database.
+    sequence: Schema.Union([Schema.String, Schema.BigInt, Schema.Number]),
+    id: Schema.String,
+    workspaceId: Schema.String,
+    event: Schema.String,
+    createdAt: Timestamp,
+    /** jsonb: the event's data, put in the body as it is. */
+    data: Schema.Unknown
+  }),
+  execute: () =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      planned(sql`
+      UPDATE events SET dispatched = true
+      WHERE sequence IN (
+        SELECT sequence FROM events WHERE NOT dispatched ORDER BY sequence LIMIT 500 FOR UPDATE SKIP LOCKED
+      )
+      RETURNING sequence, id, workspace_id, event, created_at, data`))
+})
+
+const endpointsOf = SqlSchema.findAll({
+  Request: Schema.Array(Schema.String),
+  Result: Schema.Struct({
+    id: Schema.String,
+    workspaceId: Schema.String,
+    /** jsonb: the event kinds, empty for every event. */
+    events: Schema.Array(Schema.String),
+    enabled: Schema.Boolean
+  }),
+  execute: (workspaces) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`SELECT id, workspace_id, events, enabled FROM webhook_endpoints WHERE ${sql.in("workspace_id", workspaces)}`)
+})
 
 /**
  * The fan-out: takes up to 500 committed events not yet fanned out and makes one message per event and
@@ -10,33 +54,14 @@ import { planned } from "./planned.ts"
  */
 export const fanOut = (sql: SqlClient.SqlClient) =>
   sql.withTransaction(Effect.gen(function*() {
-    // Marked rather than read past a cursor: transactions commit out of sequence order, and a cursor would
-    // step over an event that commits late.
-    const events = yield* planned<{
-      readonly sequence: string | bigint
-      readonly id: string
-      readonly workspaceId: string
-      readonly event: string
-      readonly createdAt: Date
-      readonly data: unknown
-    }>(sql`
-      UPDATE events SET dispatched = true
-      WHERE sequence IN (
-        SELECT sequence FROM events WHERE NOT dispatched ORDER BY sequence LIMIT 500 FOR UPDATE SKIP LOCKED
-      )
-      RETURNING sequence, id, workspace_id, event, created_at, data`)
+    const events = yield* dieOnBadRow(Effect.provideService(eventsTaken(undefined), SqlClient.SqlClient, sql))
     if (events.length === 0) return 0
     const workspaces = [...new Set(events.map((event) => event.workspaceId))]
-    const endpoints = yield* sql<{
-      readonly id: string
-      readonly workspaceId: string
-      readonly events: ReadonlyArray<string>
-      readonly enabled: boolean
-    }>`SELECT id, workspace_id, events, enabled FROM webhook_endpoints WHERE ${sql.in("workspace_id", workspaces)}`
+    const endpoints = yield* dieOnBadRow(Effect.provideService(endpointsOf(workspaces), SqlClient.SqlClient, sql))
     const now = new Date(yield* Clock.currentTimeMillis)
     const messages = []
     for (const event of events) {
-      const body = JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt.toISOString(), data: event.data })
+      const body = JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt, data: event.data })
       for (const endpoint of endpoints) {
         if (endpoint.workspaceId !== event.workspaceId) continue
         if (endpoint.events.length > 0 && !endpoint.events.includes(event.event)) continue

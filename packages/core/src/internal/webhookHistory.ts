@@ -1,5 +1,5 @@
-import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Duration, Effect, Option, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { Ids as DomainIds } from "@herald/domain"
 import * as Ids from "../Ids.ts"
@@ -7,7 +7,55 @@ import { WebhookNotFound } from "../Webhooks.ts"
 import * as DieOnSql from "./dieOnSql.ts"
 import type { Attempts } from "./webhookAttempt.ts"
 import * as Holding from "./webhookHolding.ts"
-import { deliveryColumns, type DeliveryRow, type EndpointRow, messageColumns, type MessageRow, toDelivery } from "./webhookRows.ts"
+import { dieOnBadRow } from "./rows.ts"
+import { deliveryColumns, messageColumns, toDelivery } from "./webhookRows.ts"
+
+// The rows the history reads, decoded rather than asserted (decision 0087), as the sender's types
+// (`webhookRows.ts`) have them: its timestamps are Dates, which it reads `getTime()` and `toISOString()` of.
+
+/** A timestamp column as a driver gives it (a Date, or its text), as a Date. */
+const Instant = Schema.Union([Schema.Date, Schema.String]).pipe(
+  Schema.decodeTo(
+    Schema.Date,
+    SchemaTransformation.transform<Date, Date | string>({ decode: (value) => value instanceof Date ? value : new Date(value), encode: (value) => value })
+  )
+)
+
+/** An endpoint's row (`EndpointRow`), with its sealed secret. */
+const EndpointRowSchema = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  url: Schema.String,
+  secret: Schema.Uint8Array,
+  enabled: Schema.Boolean
+})
+
+/** A message's row as `messageColumns` reads it (`MessageRow`). */
+const MessageRowSchema = Schema.Struct({
+  id: Schema.String,
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  event: Schema.String,
+  body: Schema.String,
+  attempts: Schema.Number,
+  attemptsBefore: Schema.Number,
+  once: Schema.Boolean,
+  eventCreatedAt: Instant
+})
+
+/** An attempt's row as `deliveryColumns` reads it (`DeliveryRow`). */
+const DeliveryRowSchema = Schema.Struct({
+  id: Schema.String,
+  eventId: Schema.String,
+  event: Schema.String,
+  attempt: Schema.Number,
+  statusCode: Schema.NullOr(Schema.Number),
+  response: Schema.NullOr(Schema.String),
+  durationMs: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  nextRetryAt: Schema.NullOr(Instant),
+  createdAt: Instant
+})
 
 export class WebhookConflict extends Schema.TaggedError<WebhookConflict>()("WebhookDeliveryConflict", { message: Schema.String }) {}
 
@@ -22,15 +70,44 @@ export const make = (attempts: Attempts) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { attempt, deliveryOf, openEndpoint } = attempts
-
-    const endpointOf = (endpointId: string) =>
-      Effect.map(
-        sql<EndpointRow>`SELECT id, workspace_id, url, secret, enabled FROM webhook_endpoints WHERE id = ${endpointId}`,
-        (rows) => Option.fromUndefinedOr(rows[0])
-      )
+    const endpointOf = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: EndpointRowSchema,
+      execute: (endpointId) => sql`SELECT id, workspace_id, url, secret, enabled FROM webhook_endpoints WHERE id = ${endpointId}`
+    })
+    const testMessage = SqlSchema.findOne({
+      Request: Schema.Struct({ id: Schema.String, endpointId: Schema.String, eventId: Schema.String, body: Schema.String }),
+      Result: MessageRowSchema,
+      execute: ({ body, endpointId, eventId, id }) => sql`
+        INSERT INTO webhook_messages AS m (id, endpoint_id, event_id, event, body, state, attempts, once)
+        VALUES (${id}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
+        RETURNING ${sql.literal(messageColumns)}`
+    })
+    const redelivered = SqlSchema.findOneOption({
+      Request: Schema.Struct({ endpointId: Schema.String, deliveryId: Schema.String }),
+      Result: MessageRowSchema,
+      execute: ({ deliveryId, endpointId }) => sql`
+        UPDATE webhook_messages m SET attempts = m.attempts + 1
+        FROM webhook_deliveries d
+        WHERE d.id = ${deliveryId} AND d.endpoint_id = ${endpointId} AND m.id = d.message_id
+        RETURNING ${sql.literal(messageColumns)}`
+    })
+    const deliveriesOf = SqlSchema.findAll({
+      Request: Schema.Struct({
+        endpointId: Schema.String,
+        limit: Schema.Number,
+        cursor: Schema.UndefinedOr(Schema.Struct({ createdAt: Schema.Date, id: Schema.String }))
+      }),
+      Result: DeliveryRowSchema,
+      execute: ({ cursor, endpointId, limit }) => sql`
+        SELECT ${sql.literal(deliveryColumns)} FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
+        WHERE d.endpoint_id = ${endpointId}
+        ${cursor === undefined ? sql`` : sql`AND (d.created_at, d.id) < (${cursor.createdAt}, ${cursor.id})`}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`
+    })
 
     const ownEndpoint = (workspaceId: string, endpointId: string) =>
-      Effect.flatMap(endpointOf(endpointId), (found) =>
+      Effect.flatMap(dieOnBadRow(endpointOf(endpointId)), (found) =>
         Option.isSome(found) && found.value.workspaceId === workspaceId
           ? Effect.succeed(found.value)
           : Effect.fail(new WebhookNotFound({ endpointId })))
@@ -50,23 +127,17 @@ export const make = (attempts: Attempts) =>
         createdAt: createdAt.toISOString(),
         data: { endpointId, message: "A test event from Herald: this endpoint receives and verifies webhooks." }
       })
-      const [message] = yield* sql<MessageRow>`
-        INSERT INTO webhook_messages AS m (id, endpoint_id, event_id, event, body, state, attempts, once)
-        VALUES (${yield* Ids.make("msg")}, ${endpointId}, ${eventId}, 'webhook.test', ${body}, 'pending', 1, true)
-        RETURNING ${sql.literal(messageColumns)}`
-      return deliveryOf(message!, yield* attempt(message!, yield* openEndpoint(endpoint), 1, false))
+      const message = yield* Effect.orDie(testMessage({ id: yield* Ids.make("msg"), endpointId, eventId, body }))
+      return deliveryOf(message, yield* attempt(message, yield* openEndpoint(endpoint), 1, false))
     })
 
     const redeliver = Effect.fn("WebhookDelivery.redeliver")(function*(workspaceId: string, endpointId: string, deliveryId: string) {
       endpointId = DomainIds.currentWebhookEndpointId(endpointId)
       const endpoint = yield* ownEndpoint(workspaceId, endpointId)
-      const [message] = yield* sql<MessageRow>`
-        UPDATE webhook_messages m SET attempts = m.attempts + 1
-        FROM webhook_deliveries d
-        WHERE d.id = ${deliveryId} AND d.endpoint_id = ${endpointId} AND m.id = d.message_id
-        RETURNING ${sql.literal(messageColumns)}`
-      if (message === undefined) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
+      const found = yield* dieOnBadRow(redelivered({ endpointId, deliveryId }))
+      if (Option.isNone(found)) return yield* new WebhookNotFound({ endpointId: `${endpointId}/deliveries/${deliveryId}` })
       if (!endpoint.enabled) return yield* switchedOff(endpointId)
+      const message = found.value
       return deliveryOf(message, yield* attempt(message, yield* openEndpoint(endpoint), message.attempts, true))
     })
 
@@ -76,11 +147,7 @@ export const make = (attempts: Attempts) =>
     }) {
       endpointId = DomainIds.currentWebhookEndpointId(endpointId)
       yield* ownEndpoint(workspaceId, endpointId)
-      const rows = yield* sql<DeliveryRow>`
-        SELECT ${sql.literal(deliveryColumns)} FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
-        WHERE d.endpoint_id = ${endpointId}
-        ${page.cursor === undefined ? sql`` : sql`AND (d.created_at, d.id) < (${page.cursor.createdAt}, ${page.cursor.id})`}
-        ORDER BY d.created_at DESC, d.id DESC LIMIT ${page.limit + 1}`
+      const rows = yield* dieOnBadRow(deliveriesOf({ endpointId, limit: page.limit, cursor: page.cursor }))
       const shown = rows.slice(0, page.limit)
       const last = shown.at(-1)
       return {

@@ -1,5 +1,6 @@
-import { Duration, Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Duration, Effect, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { dieOnBadRow } from "./rows.ts"
 
 /**
  * A switched-off endpoint keeps its events (decision 0011). Its messages wait in state `held`, never
@@ -10,6 +11,15 @@ import type { SqlClient } from "effect/sql"
 /** How long events are kept: the delivery history's 30 days. */
 export const keepFor = Duration.days(30)
 
+/** Whether the endpoint is on, its row locked; built once, on the client it is given. */
+const endpointLocked = SqlSchema.findOneOption({
+  Request: Schema.String,
+  Result: Schema.Struct({ enabled: Schema.Boolean }),
+  execute: (endpointId) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+      SELECT enabled FROM webhook_endpoints WHERE id = ${endpointId} FOR NO KEY UPDATE`)
+})
+
 /**
  * Keeps the endpoint's waiting messages (new ones and retries) instead of sending them, if it is still
  * switched off (it is locked first: a switch-on in between has released them already). A message whose
@@ -19,9 +29,8 @@ export const keepFor = Duration.days(30)
  */
 export const hold = (sql: SqlClient.SqlClient, endpointId: string, options: { readonly failedSinceLastSuccess: boolean }) =>
   Effect.gen(function*() {
-    const [endpoint] = yield* sql<{ readonly enabled: boolean }>`
-      SELECT enabled FROM webhook_endpoints WHERE id = ${endpointId} FOR NO KEY UPDATE`
-    if (endpoint === undefined || endpoint.enabled) return
+    const endpoint = yield* dieOnBadRow(Effect.provideService(endpointLocked(endpointId), SqlClient.SqlClient, sql))
+    if (Option.isNone(endpoint) || endpoint.value.enabled) return
     yield* sql`
       UPDATE webhook_messages SET state = 'held', next_attempt_at = NULL
       WHERE endpoint_id = ${endpointId} AND state = 'pending' AND NOT once`
