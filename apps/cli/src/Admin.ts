@@ -21,12 +21,12 @@ export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
  * it: the direct mode lists no tags. The codes the admin's errors answer are all among AdminError's; any other
  * would be a bug here, said as `internal`.
  */
-const answered = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | AdminError, R> =>
+const answered = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, ErrorShape.Unanswered<E> | AdminError, R> =>
   Effect.catch(self, (error: unknown) => {
     if (!ErrorShape.isDomainError(error)) return Effect.fail(error)
     const { code, message } = ErrorShape.of(error)
     return Effect.fail(new AdminError({ code: adminCodes.includes(code) ? code as AdminError["code"] : "internal", message }))
-  }) as Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | AdminError, R>
+  }) as Effect.Effect<A, ErrorShape.Unanswered<E> | AdminError, R>
 const adminCodes: ReadonlyArray<string> = AdminError.fields.code.literals
 
 /** What the `herald` command does to workspaces and keys, whether on the database or through a running server. */

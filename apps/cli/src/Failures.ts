@@ -43,7 +43,10 @@ export const describe = (error: unknown): Described => {
     }
   }
   const tag = String(field(error, "_tag"))
-  const code = text(field(error, "code")) ?? ErrorShape.codeOfTag(tag) ?? cliCodeByTag[tag] ?? "internal"
+  // A service's error (decision 0088) answers by its reason's tag.
+  const reasonTag = text(field(field(error, "reason"), "_tag"))
+  const code = text(field(error, "code")) ?? (reasonTag === undefined ? undefined : ErrorShape.codeOfTag(reasonTag)) ??
+    ErrorShape.codeOfTag(tag) ?? cliCodeByTag[tag] ?? "internal"
   const message = text(field(error, "message")) ??
     text(field(field(error, "cause"), "message")) ??
     `${String(field(error, "_tag") ?? "The command")} failed without saying why`

@@ -12,6 +12,7 @@ import type { InvitationNotFound, MemberNotFound, TeamConflict, TeamInvalid } fr
 import type { WebhookConflict as WebhookDeliveryConflict } from "./WebhookDelivery.ts"
 import type { WebhookConflict, WebhookInvalid, WebhookNotFound } from "./Webhooks.ts"
 import type { WorkspaceInvalid, WorkspaceNotFound } from "./Workspaces.ts"
+import { reasonOf, type ServiceError } from "./ServiceError.ts"
 
 // What a domain error says to a client, in the reference's error shape (`{ code, message, details? }` with
 // its HTTP status), once for every surface: REST renders it as the answer, MCP as the tool error, the CLI
@@ -118,8 +119,22 @@ export const byTag = {
   ConnectionFailed: "invalid"
 } as const satisfies { readonly [tag in DomainError["_tag"]]: Code }
 
-/** The code a domain error answers, by its tag. */
-export type CodeOf<E extends DomainError> = typeof byTag[E["_tag"]]
+/** What a surface answers: a domain error, or a service's error whose reason is one (decision 0088). */
+export type Answerable = DomainError | ServiceError<string, DomainError>
+
+/** The domain error an answerable error answers as: a service error's reason, or itself. */
+export type ReasonOf<E> = E extends ServiceError<string, infer R> ? R : E
+
+/**
+ * An error channel once every domain error in it is answered: what is left (a service error keeps only its
+ * reasons that are not domain errors, which its surface renders itself).
+ */
+export type Unanswered<E> = E extends ServiceError<infer Tag, infer R>
+  ? [Exclude<R, DomainError>] extends [never] ? never : ServiceError<Tag, Exclude<R, DomainError>>
+  : Exclude<E, DomainError>
+
+/** The code a domain error answers, by its tag (a service error's by its reason's). */
+export type CodeOf<E extends Answerable> = typeof byTag[Extract<ReasonOf<E>, DomainError>["_tag"]]
 
 export interface Shape<C extends Code = Code> {
   readonly code: C
@@ -135,13 +150,19 @@ export const codeOfTag = (tag: string): Code | undefined => Object.hasOwn(byTag,
  * Whether an error is one of the domain errors, known by its tag being in the table above: what every surface's
  * one combinator catches (REST's `answered`, MCP's and the CLI's), so that no handler lists tags.
  */
-export const isDomainError = (error: unknown): error is DomainError =>
-  typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" &&
-  Object.hasOwn(byTag, error._tag)
+export const isDomainError = (error: unknown): error is Answerable => {
+  const reason = reasonOf(error)
+  return typeof reason === "object" && reason !== null && "_tag" in reason && typeof reason._tag === "string" &&
+    Object.hasOwn(byTag, reason._tag)
+}
 
-/** What a domain error answers: its code and status, its own message, and the problems it lists as details. */
-export const of = <E extends DomainError>(error: E): Shape<CodeOf<E>> => {
-  const code = byTag[error._tag as E["_tag"]] as CodeOf<E>
+/**
+ * What a domain error answers (a service error, its reason): its code and status, its own message, and the
+ * problems it lists as details.
+ */
+export const of = <E extends Answerable>(answerable: E): Shape<CodeOf<E>> => {
+  const error = reasonOf(answerable) as DomainError
+  const code = byTag[error._tag] as CodeOf<E>
   const details = "problems" in error
     ? error.problems
     : error._tag === "PersonInvalid" || error._tag === "InvalidConnect" ||

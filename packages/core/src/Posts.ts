@@ -1,7 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Permissions, type Post, type PostRequest, PostStatus } from "@herald/domain"
-import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Events from "./Events.ts"
 import { fieldsOf, hydrate, postColumns, type PostRow, rowOfJson } from "./internal/postRows.ts"
 import { makeCheck } from "./internal/postCheck.ts"
@@ -12,6 +11,7 @@ import {
   type PostForbidden,
   type PostInvalid,
   PostNotFound,
+  PostsError,
   refused,
   type Restriction
 } from "./internal/postErrors.ts"
@@ -24,6 +24,7 @@ import { Networks } from "./Networks.ts"
 import * as PostShape from "./PostShape.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 import { Scheduler } from "./Scheduler.ts"
+import * as ServiceError from "./ServiceError.ts"
 
 export {
   type Actor,
@@ -31,6 +32,8 @@ export {
   PostForbidden,
   PostInvalid,
   PostNotFound,
+  PostsError,
+  type PostsReason,
   type Restriction,
   workspaceActor
 } from "./internal/postErrors.ts"
@@ -78,12 +81,12 @@ export interface ListInput {
 }
 
 export class Posts extends Context.Service<Posts, {
-  create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostInvalid>
+  create(workspaceId: string, input: CreateInput, actor?: Actor): Effect.Effect<Post.Post, PostsError<PostInvalid>>
   /** A create checked by the same rules and not saved: its problems, and each network's count and version. */
   validate(workspaceId: string, input: CreateInput): Effect.Effect<Validation>
-  get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound>
+  get(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostsError<PostNotFound>>
   /** The post's events (`post.*`) in the order they happened, each as webhooks carry it. */
-  events(workspaceId: string, postId: string): Effect.Effect<ReadonlyArray<PostEvent>, PostNotFound>
+  events(workspaceId: string, postId: string): Effect.Effect<ReadonlyArray<PostEvent>, PostsError<PostNotFound>>
   list(workspaceId: string, input: ListInput): Effect.Effect<{
     readonly posts: ReadonlyArray<Post.Post>
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
@@ -99,28 +102,24 @@ export class Posts extends Context.Service<Posts, {
     readonly next: Option.Option<{ readonly sortAt: Date; readonly id: string }>
   }>
   /** `only`: the statuses the caller may delete from (the MCP tool: draft and scheduled); any but publishing by default. */
-  remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostNotFound | PostConflict>
+  remove(workspaceId: string, postId: string, only?: Restriction): Effect.Effect<void, PostsError<PostNotFound | PostConflict>>
   /** `only`: the statuses the caller may change (the MCP tool: draft and scheduled); draft, awaiting approval, scheduled by default. */
   update(workspaceId: string, postId: string, patch: UpdateInput, only?: Restriction, actor?: Actor): Effect.Effect<
     Post.Post,
-    PostInvalid | PostNotFound | PostConflict
-  >
+    PostsError<PostInvalid | PostNotFound | PostConflict>>
   /** A draft with a time goes to approval (`post.submitted`). */
   submit(workspaceId: string, postId: string, actor: Actor): Effect.Effect<
     Post.Post,
-    PostInvalid | PostNotFound | PostConflict
-  >
+    PostsError<PostInvalid | PostNotFound | PostConflict>>
   /** A post awaiting approval is scheduled (`post.approved`); past its time, it goes out now (`publishing`). */
   approve(workspaceId: string, postId: string, actor: Actor, note?: string): Effect.Effect<
     Post.Post,
-    PostNotFound | PostConflict | PostForbidden
-  >
+    PostsError<PostNotFound | PostConflict | PostForbidden>>
   /** A post awaiting approval goes back to draft with a note (`post.changes_requested`). */
   requestChanges(workspaceId: string, postId: string, actor: Actor, note: string): Effect.Effect<
     Post.Post,
-    PostNotFound | PostConflict | PostForbidden
-  >
-  retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostNotFound | PostConflict>
+    PostsError<PostNotFound | PostConflict | PostForbidden>>
+  retry(workspaceId: string, postId: string): Effect.Effect<Post.Post, PostsError<PostNotFound | PostConflict>>
 }>()("@herald/core/Posts") {
   static readonly layer = Layer.effect(
     Posts,
@@ -265,7 +264,7 @@ export class Posts extends Context.Service<Posts, {
         return post
       })
 
-      return Posts.of(DieOnSql.service({ create, validate, get, events, list, listShown, remove, update, retry, submit, approve, requestChanges }))
+      return Posts.of(ServiceError.service(PostsError)({ create, validate, get, events, list, listShown, remove, update, retry, submit, approve, requestChanges }))
     })
   )
 }

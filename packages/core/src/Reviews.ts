@@ -1,12 +1,12 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError, SqlSchema } from "effect/sql"
 import { EmailAddress, Ids as DomainIds, Permissions, Post, PostStatus, Workspace } from "@herald/domain"
-import * as DieOnSql from "./internal/dieOnSql.ts"
 import * as Ids from "./Ids.ts"
 import { dieOnBadRow, Timestamp } from "./internal/rows.ts"
 import { type Actor, mayReview } from "./internal/postErrors.ts"
-import { PostConflict, PostForbidden, type PostNotFound, Posts } from "./Posts.ts"
+import { PostConflict, PostForbidden, type PostNotFound, Posts, type PostsError } from "./Posts.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import * as ServiceError from "./ServiceError.ts"
 import { type LinkRefused, SignedLinks } from "./SignedLinks.ts"
 
 /**
@@ -34,6 +34,18 @@ export class ReviewProfileNotFound extends Schema.TaggedError<ReviewProfileNotFo
     return `Review profile ${this.profileId} does not exist`
   }
 }
+
+/** Why client review refuses: its own reasons, and the post's state or the caller's role (a post's reasons). */
+export type ReviewsReason = ReviewInvalid | ReviewRefused | ReviewProfileNotFound | PostConflict | PostForbidden
+
+/** Client review's one error; what the posts service refuses comes as its `PostsError`. */
+export class ReviewsError<R extends ReviewsReason = ReviewsReason> extends ServiceError.Class("ReviewsError", [
+  ReviewInvalid,
+  ReviewRefused,
+  ReviewProfileNotFound,
+  PostConflict,
+  PostForbidden
+])<R> {}
 
 const purpose = "review"
 /** A review link works this long unless asked otherwise (`expiresInHours`, 1 to 720). */
@@ -71,24 +83,27 @@ export interface Opened {
 export class Reviews extends Context.Service<Reviews, {
   createProfile(workspaceId: string, input: { readonly name: string; readonly email?: string | null | undefined }, actor: Actor): Effect.Effect<
     Post.ReviewProfile,
-    ReviewInvalid | PostForbidden
+    ReviewsError<ReviewInvalid | PostForbidden>
   >
   profiles(workspaceId: string): Effect.Effect<ReadonlyArray<Post.ReviewProfile>>
   /** Deletes a profile and with it its review links, which then stop working. */
   deleteProfile(workspaceId: string, profileId: string, actor: Actor): Effect.Effect<
     void,
-    ReviewProfileNotFound | PostForbidden
+    ReviewsError<ReviewProfileNotFound | PostForbidden>
   >
   /** A link for one post awaiting approval and one profile. */
   createLink(workspaceId: string, postId: string, input: {
     readonly profileId: string
     readonly expiresInHours?: number | undefined
-  }, actor: Actor): Effect.Effect<Post.ReviewLink, ReviewInvalid | PostNotFound | PostConflict | PostForbidden>
-  open(token: string): Effect.Effect<Opened, ReviewRefused>
+  }, actor: Actor): Effect.Effect<
+    Post.ReviewLink,
+    ReviewsError<ReviewInvalid | PostConflict | PostForbidden> | PostsError<PostNotFound>
+  >
+  open(token: string): Effect.Effect<Opened, ReviewsError<ReviewRefused>>
   /** The reviewer's answer: approve (optional note) or request changes (note required). */
   decide(token: string, decision: { readonly action: "approve" | "request-changes"; readonly note?: string | undefined }): Effect.Effect<
     Opened,
-    ReviewRefused | ReviewInvalid | PostNotFound | PostConflict | PostForbidden
+    ReviewsError<ReviewRefused | ReviewInvalid> | PostsError<PostNotFound | PostConflict | PostForbidden>
   >
 }>()("@herald/core/Reviews") {
   static readonly layer = Layer.effect(
@@ -219,7 +234,8 @@ export class Reviews extends Context.Service<Reviews, {
       const open = Effect.fn("Reviews.open")(function*(token: string) {
         const { expiresAt, row } = yield* resolve(token)
         const post = yield* posts.get(row.workspaceId, row.postId).pipe(
-          Effect.catchTag("PostNotFound", () => Effect.fail(new ReviewRefused({ message: "This post no longer exists" })))
+          // Its one refusal is the post gone (PostNotFound).
+          Effect.mapError(() => new ReviewRefused({ message: "This post no longer exists" }))
         )
         return { post, profile: toProfile(row), expiresAt }
       })
@@ -239,7 +255,7 @@ export class Reviews extends Context.Service<Reviews, {
         return { post, profile: toProfile(row), expiresAt }
       })
 
-      return Reviews.of(DieOnSql.service({ createProfile, profiles, deleteProfile, createLink, open, decide }))
+      return Reviews.of(ServiceError.service(ReviewsError)({ createProfile, profiles, deleteProfile, createLink, open, decide }))
     })
   )
 }

@@ -8,7 +8,7 @@ import { define, domainFailures, postId, type ToolFailure } from "./Tool.ts"
  * submit for approval, approve, send back with a note. Each answers the post as `get_post` does.
  */
 
-type PostError = Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict | Posts.PostForbidden
+type PostError = Posts.PostsError
 
 const answered = <A, R>(effect: Effect.Effect<A, PostError, R>): Effect.Effect<{ readonly data: A }, ToolFailure, R> =>
   effect.pipe(

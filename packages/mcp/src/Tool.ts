@@ -142,7 +142,7 @@ export const fail = (code: ApiError.Code, error: { readonly message: string }, d
   Effect.fail(new ToolFailure(details === undefined ? { code, message: error.message } : { code, message: error.message, details }))
 
 /** A domain error as the tool error REST would have answered for it (ErrorShape). */
-export const domainFailure = (error: ErrorShape.DomainError) => {
+export const domainFailure = (error: ErrorShape.Answerable) => {
   const { code, details, message } = ErrorShape.of(error)
   return fail(code, { message }, details)
 }
@@ -153,9 +153,9 @@ export const domainFailure = (error: ErrorShape.DomainError) => {
  */
 export const domainFailures = <A, E, R>(
   self: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, ErrorShape.DomainError> | ToolFailure, R> =>
+): Effect.Effect<A, ErrorShape.Unanswered<E> | ToolFailure, R> =>
   Effect.catch(self, (error: unknown) => ErrorShape.isDomainError(error) ? domainFailure(error) : Effect.fail(error)) as Effect.Effect<
     A,
-    Exclude<E, ErrorShape.DomainError> | ToolFailure,
+    ErrorShape.Unanswered<E> | ToolFailure,
     R
   >

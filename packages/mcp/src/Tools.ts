@@ -107,7 +107,7 @@ export const make = (options: Options) => Effect.gen(function*() {
   const UpdateInput = Schema.Struct({ id: postId, ...schemas.updateFields })
 
   const postFailures = <A, R>(
-    effect: Effect.Effect<A, Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict, R>
+    effect: Effect.Effect<A, Posts.PostsError<Posts.PostInvalid | Posts.PostNotFound | Posts.PostConflict>, R>
   ): Effect.Effect<A, ToolFailure, R> => domainFailures(effect)
 
   return [

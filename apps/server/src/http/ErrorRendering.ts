@@ -2,7 +2,7 @@ import { Cause, Clock, Context, Effect, type Fiber, Metric, Option, type Types }
 import { FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiError } from "effect/http-api"
 import { ApiError, HeraldApi, PostsApi, SchemaProblems } from "@herald/api"
-import { ErrorShape, PostShape, StorageFaults, type Workspaces } from "@herald/core"
+import { ErrorShape, PostShape, ServiceError, StorageFaults, type Workspaces } from "@herald/core"
 import { Bounded } from "@herald/domain"
 import * as NodeServer from "../internal/nodeServer.ts"
 import * as OAuthErrors from "./OAuthErrors.ts"
@@ -154,7 +154,7 @@ type ErrorClasses = typeof errorClasses
  * Fails a handler with the REST error a domain error answers (ErrorShape: its code, message and details),
  * typed as the one class its code is, so the endpoint's declared errors still check it.
  */
-const domainError = <E extends ErrorShape.DomainError>(
+const domainError = <E extends ErrorShape.Answerable>(
   error: E
 ): Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>> => {
   const shape = ErrorShape.of(error)
@@ -164,8 +164,23 @@ const domainError = <E extends ErrorShape.DomainError>(
   ) as Effect.Effect<never, InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>>
 }
 
-/** What a handler's error channel becomes once answered: each domain error as the REST error of its code, the rest as they are. */
-type Answered<E> = E extends ErrorShape.DomainError ? InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]> : E
+/** The REST errors of a service error's reasons (each by its code); a reason not in the table stays in the service error. */
+type AnsweredReasons<Tag extends string, R extends ServiceError.Reason> =
+  | (R extends ErrorShape.DomainError ? InstanceType<ErrorClasses[ErrorShape.CodeOf<R>]> : never)
+  | ([Exclude<R, ErrorShape.DomainError>] extends [never] ? never : ServiceError.ServiceError<Tag, Exclude<R, ErrorShape.DomainError>>)
+
+/**
+ * What a handler's error channel becomes once answered: each domain error (a service error's, each of its
+ * reasons) as the REST error of its code, the rest as they are.
+ */
+type Answered<E> = E extends ErrorShape.DomainError ? InstanceType<ErrorClasses[ErrorShape.CodeOf<E>]>
+  : E extends ServiceError.ServiceError<infer Tag, infer R> ? AnsweredReasons<Tag, R>
+  : E
+
+/** An error channel without one reason, whether it comes alone or in its service's error. */
+type Without<E, X> = E extends ServiceError.ServiceError<infer Tag, infer R>
+  ? [Exclude<R, X>] extends [never] ? never : ServiceError.ServiceError<Tag, Exclude<R, X>>
+  : Exclude<E, X>
 
 /**
  * Answers every domain error a handler's services fail with (`ErrorShape.isDomainError`), each as `domainError`
@@ -186,13 +201,14 @@ export const answered = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A
  */
 export const answeredInOwn = <A, E, R>(
   self: Effect.Effect<A, E, R>
-): Effect.Effect<A, Answered<Exclude<E, Workspaces.WorkspaceNotFound>>, R> =>
+): Effect.Effect<A, Answered<Without<E, Workspaces.WorkspaceNotFound>>, R> =>
   answered(
-    Effect.catch(self, (error) => isTagged(error, "WorkspaceNotFound") ? Effect.die(error) : Effect.fail(error)) as Effect.Effect<
-      A,
-      Exclude<E, Workspaces.WorkspaceNotFound>,
-      R
-    >
+    Effect.catch(self, (error) =>
+      isTagged(ServiceError.reasonOf(error), "WorkspaceNotFound") ? Effect.die(error) : Effect.fail(error)) as Effect.Effect<
+        A,
+        Without<E, Workspaces.WorkspaceNotFound>,
+        R
+      >
   )
 
 const isTagged = (value: unknown, tag: string): boolean =>

@@ -89,7 +89,7 @@ export const pagesLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
       .handle("show", ({ params }) =>
         reviews.open(params.token).pipe(
           Effect.map((opened) => rendering(opened, params.token)),
-          Effect.catchTag("ReviewRefused", refused)
+          Effect.catch(refused)
         ))
       .handle("decide", ({ params, payload }) =>
         reviews.decide(params.token, payload).pipe(
@@ -100,13 +100,8 @@ export const pagesLayer = (api: HeraldApi.HeraldApi) => HandlerGroup.group(
               payload.action === "approve" ? "Approved: thank you." : "Sent back with your note: thank you."
             )
           ),
-          Effect.catchTags({
-            ReviewRefused: refused,
-            ReviewInvalid: refused,
-            PostNotFound: refused,
-            PostConflict: refused,
-            PostForbidden: refused
-          })
+          // Every refusal (the link's, the note's, the post's) is a page saying why: each error's message is its reason's.
+          Effect.catch(refused)
         ))
   })
 )

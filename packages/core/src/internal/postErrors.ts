@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Permissions, type Post, type Workspace } from "@herald/domain"
+import * as ServiceError from "../ServiceError.ts"
 
 // What the posts service refuses, and who acts on a post: shared by its parts (create, update, review).
 
@@ -23,6 +24,14 @@ export class PostConflict extends Schema.TaggedError<PostConflict>()("PostConfli
 
 /** The key's member may not do this (an editor approving). */
 export class PostForbidden extends Schema.TaggedError<PostForbidden>()("PostForbidden", { message: Schema.String }) {}
+
+/** Why the posts service refuses. */
+export type PostsReason = PostInvalid | PostNotFound | PostConflict | PostForbidden
+
+/** The posts service's one error: `reason` says why (`Effect.catchReason("PostsError", "PostNotFound", ...)`). */
+export class PostsError<R extends PostsReason = PostsReason>
+  extends ServiceError.Class("PostsError", [PostInvalid, PostNotFound, PostConflict, PostForbidden])<R>
+{}
 
 /**
  * Who acts on a post: the member a key acts for and the member's role, both null for a workspace key (which
